@@ -1,0 +1,80 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { PGlite } from '@electric-sql/pglite';
+import type { Redis } from 'ioredis';
+import { AppModule } from './app.module';
+import { AppConfig } from './platform/config/config';
+import { openOrm, OrmHandle } from './platform/database/orm';
+import { createRedis } from './platform/redis/redis';
+import { createLogger, PinoNestLogger } from './platform/logging/logger';
+import { installRequestHooks } from './platform/https/request-hooks';
+import { Authenticator } from './platform/auth/authenticator';
+import { RateLimiter } from './platform/rate-limit/rate-limit';
+import { setupOpenApi } from './openapi';
+
+export interface CreateAppOptions {
+  /** Tests pass a PGlite loaded from a migrated template. */
+  pglite?: PGlite;
+}
+
+export interface RunningApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  orm: OrmHandle;
+  redis: Redis | null;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Builds the whole server (same code for `npm start`, the worker role, the CLI and the tests). */
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<RunningApp> {
+  const orm = await openOrm(config, { pglite: options.pglite });
+  const redis = config.redisUrl ? createRedis(config.redisUrl) : null;
+  try {
+    const logger = createLogger(config);
+    const adapter = new FastifyAdapter({
+      loggerInstance: logger,
+      trustProxy: config.trustProxy,
+      https: config.tls ? { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) } : null,
+      genReqId: (req) => {
+        const incoming = req.headers['x-request-id'];
+        return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      },
+      bodyLimit: 1024 * 1024,
+    } as ConstructorParameters<typeof FastifyAdapter>[0]);
+    const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, orm, redis }), adapter, {
+      logger: new PinoNestLogger(logger),
+      abortOnError: false,
+    });
+    installRequestHooks(app.getHttpAdapter().getInstance(), {
+      config,
+      authenticator: app.get(Authenticator),
+      limiter: app.get(RateLimiter),
+    });
+    setupOpenApi(app, config);
+    app.enableShutdownHooks();
+    await app.init();
+    let closed = false;
+    return {
+      app,
+      config,
+      orm,
+      redis,
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        await orm.close();
+        redis?.disconnect();
+      },
+    };
+  } catch (err) {
+    await orm.close();
+    redis?.disconnect();
+    throw err;
+  }
+}

@@ -1,0 +1,142 @@
+import 'reflect-metadata';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { createApp } from './app.factory';
+import { AppModule } from './app.module';
+import { ConfigError, loadConfig } from './platform/config/config';
+import { DataDirLockedError } from './platform/database/data-dir-lock';
+import { ApiError } from './platform/errors/api-error';
+import { OrmHandle } from './platform/database/orm';
+import { ProvisioningService } from './modules/auth/provisioning.service';
+import { buildOpenApiDocument } from './openapi';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  bootstrap --org-name NAME --email EMAIL --password PASSWORD [--json]
+      Create an organization with an admin user, a live and a test API key and an OAuth client.
+  user:create --org-id ID --email EMAIL --password PASSWORD --role admin|manager|underwriter|reviewer [--json]
+      Create a user with a live API key.
+  migrate
+      Apply pending database migrations.
+  openapi --write | --check [--file openapi/openapi.json]
+      Write the OpenAPI document the server emits, or fail if the committed one differs.
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      'org-name': { type: 'string' },
+      'org-id': { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      write: { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
+      file: { type: 'string', default: 'openapi/openapi.json' },
+    },
+    strict: true,
+  });
+  const need = (name: keyof typeof values): string => {
+    const v = values[name];
+    if (typeof v !== 'string' || !v) throw new UsageError(`--${name} is required`);
+    return v;
+  };
+
+  switch (command) {
+    case 'bootstrap':
+    case 'user:create': {
+      const orgName = command === 'bootstrap' ? need('org-name') : '';
+      const orgId = command === 'user:create' ? Number(need('org-id')) : 0;
+      const [email, password] = [need('email'), need('password')];
+      const role = command === 'user:create' ? need('role') : 'admin';
+      const running = await createApp(loadConfig(process.env, { demoBootstrap: false }));
+      try {
+        const provisioning = running.app.get(ProvisioningService);
+        const result =
+          command === 'bootstrap'
+            ? await provisioning.bootstrap({ orgName, email, password, name: values.name })
+            : await provisioning.createUser({ organizationId: orgId, email, password, role, name: values.name });
+        print(result, values.json);
+      } finally {
+        await running.close();
+      }
+      return 0;
+    }
+    case 'migrate': {
+      const running = await createApp(loadConfig(process.env, { demoBootstrap: false }));
+      await running.close();
+      print({ status: 'ok', message: 'Migrations applied' }, values.json);
+      return 0;
+    }
+    case 'openapi': {
+      const file = resolve(values.file!);
+      const emitted = JSON.stringify(await emitOpenApi(), null, 2) + '\n';
+      if (values.write) {
+        writeFileSync(file, emitted);
+        process.stdout.write(`Wrote ${file}\n`);
+        return 0;
+      }
+      if (values.check) {
+        let committed = '';
+        try {
+          committed = readFileSync(file, 'utf8');
+        } catch {
+          /* missing file: reported below */
+        }
+        if (committed !== emitted) {
+          process.stderr.write(`${file} differs from what the server emits: run \`npm run openapi\` and commit the result.\n`);
+          return 1;
+        }
+        process.stdout.write(`${file} is up to date\n`);
+        return 0;
+      }
+      throw new UsageError('openapi needs --write or --check');
+    }
+    default:
+      throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
+  }
+}
+
+/** Emits the spec from the controllers' decorators without opening a database (Nest preview mode). */
+export async function emitOpenApi() {
+  const config = loadConfig({ NODE_ENV: 'test', DEMO_BOOTSTRAP: 'false' });
+  const orm = { orm: {}, engine: 'pglite', close: async () => undefined } as unknown as OrmHandle;
+  const app = await NestFactory.create(AppModule.forRoot({ config, orm, redis: null }), new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
+  return buildOpenApiDocument(app);
+}
+
+function print(result: unknown, json: boolean | undefined): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return;
+  }
+  const flat = (obj: unknown, prefix = ''): string[] =>
+    Object.entries(obj as Record<string, unknown>).flatMap(([k, v]) =>
+      v && typeof v === 'object' ? flat(v, `${prefix}${k}.`) : [`${prefix}${k}: ${String(v)}`],
+    );
+  process.stdout.write(flat(result).join('\n') + '\n');
+}
+
+class UsageError extends Error {}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}`);
+      else if (err instanceof ConfigError || err instanceof DataDirLockedError) process.stderr.write(`${err.message}\n`);
+      else if (err instanceof ApiError) process.stderr.write(`${err.code}: ${err.detail}\n`);
+      else if ((err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
+      else process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+      process.exit(err instanceof ConfigError || err instanceof DataDirLockedError ? 3 : 1);
+    },
+  );
+}

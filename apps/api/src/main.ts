@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { createApp } from './app.factory';
+import { ConfigError, loadConfig } from './platform/config/config';
+import { DataDirLockedError } from './platform/database/data-dir-lock';
+import { ProvisioningService } from './modules/auth/provisioning.service';
+import { randomToken } from './modules/auth/credentials';
+
+/** `npm start`: the API (ROLE=all|api) or the workers only (ROLE=worker) on the configured database. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const running = await createApp(config);
+  const { app } = running;
+  if (config.demoBootstrap) await demoBootstrap(app.get(ProvisioningService), config.publicUrl);
+  if (config.role === 'worker') {
+    process.stdout.write(`Ledgerlens worker running (database: ${running.orm.engine})\n`);
+    return;
+  }
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = config.publicUrl.replace(/:\d+$/, `:${port}`);
+  process.stdout.write(`Ledgerlens API listening on ${url} (database: ${running.orm.engine}, role: ${config.role})\n`);
+  process.stdout.write(`API reference: ${url}/docs\n`);
+}
+
+/** First start of an empty embedded install: a demo organization, an admin and a live key to curl with at once. */
+async function demoBootstrap(provisioning: ProvisioningService, url: string): Promise<void> {
+  if ((await provisioning.organizationCount()) > 0) return;
+  const password = randomToken(12);
+  const result = await provisioning.bootstrap({ orgName: 'Demo Funding', email: 'admin@demo.local', password, name: 'Demo Admin' });
+  process.stdout.write(
+    [
+      '',
+      'First start: created the demo organization "Demo Funding".',
+      `  admin login:   admin@demo.local / ${password}`,
+      `  live API key:  ${result.api_key}`,
+      `  test API key:  ${result.test_api_key}`,
+      `  try:           curl -H "X-API-Key: ${result.api_key}" ${url}/v1/deals`,
+      'These secrets are shown once; set DEMO_BOOTSTRAP=false to skip this step.',
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(`Ledgerlens failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiConsumes, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Public } from '../../platform/auth/decorators';
+import { ErrorEnvelopeDto } from '../../platform/errors/error.dto';
+import { AuthService } from './auth.service';
+import { LoginDto, LoginResponseDto, OAuthTokenRequestDto, OAuthTokenResponseDto } from './dto/auth.dto';
+
+@ApiTags('Authentication')
+@Controller()
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Post(['auth/login', 'v1/auth/login'])
+  @HttpCode(200)
+  @Public()
+  @ApiOkResponse({ type: LoginResponseDto })
+  @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'INVALID_CREDENTIALS' })
+  async login(@Body() dto: LoginDto): Promise<LoginResponseDto> {
+    const { token, expiresAt, user } = await this.auth.login(dto.email, dto.password);
+    return { token, token_type: 'Bearer', expires_at: expiresAt.toISOString(), user_id: user.id, organization_id: user.organizationId, role: user.role };
+  }
+
+  /** Form A: form-encoded (JSON accepted too); `token_type` is `Bearer`. */
+  @Post('oauth/token')
+  @HttpCode(200)
+  @Public()
+  @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
+  @ApiOkResponse({ type: OAuthTokenResponseDto })
+  @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto })
+  oauthToken(@Body() dto: OAuthTokenRequestDto): Promise<OAuthTokenResponseDto> {
+    return this.token(dto, 'Bearer');
+  }
+
+  /** Form B: JSON (form-encoded accepted too); `token_type` is `bearer`. */
+  @Post('v1/oauth/token')
+  @HttpCode(200)
+  @Public()
+  @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
+  @ApiOkResponse({ type: OAuthTokenResponseDto })
+  @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto })
+  oauthTokenV1(@Body() dto: OAuthTokenRequestDto): Promise<OAuthTokenResponseDto> {
+    return this.token(dto, 'bearer');
+  }
+
+  private async token(dto: OAuthTokenRequestDto, tokenType: string): Promise<OAuthTokenResponseDto> {
+    const { accessToken, expiresIn } = await this.auth.issueClientToken(dto.grant_type, dto.client_id, dto.client_secret);
+    return { access_token: accessToken, token_type: tokenType, expires_in: expiresIn };
+  }
+}

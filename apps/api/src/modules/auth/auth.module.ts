@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { Authenticator } from '../../platform/auth/authenticator';
+import { KeysModule } from '../keys/keys.module';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { ProvisioningService } from './provisioning.service';
+
+@Module({
+  imports: [KeysModule],
+  controllers: [AuthController],
+  providers: [AuthService, ProvisioningService, { provide: Authenticator, useExisting: AuthService }],
+  exports: [Authenticator, ProvisioningService],
+})
+export class AuthModule {}

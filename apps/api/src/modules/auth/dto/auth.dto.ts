@@ -1,0 +1,30 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ValidateString } from '../../../platform/validation/decorators';
+
+export class LoginDto {
+  @ValidateString({ maxLength: 320, example: 'admin@example.com' }) email: string;
+  @ValidateString({ maxLength: 1024 }) password: string;
+}
+
+export class LoginResponseDto {
+  @ApiProperty({ description: 'Session token: send as Authorization: Bearer <token>. Expires after 24 h without use.' }) token: string;
+  @ApiProperty({ enum: ['Bearer'] }) token_type: 'Bearer';
+  @ApiProperty({ type: String, format: 'date-time' }) expires_at: string;
+  @ApiProperty({ type: 'integer' }) user_id: number;
+  @ApiProperty({ type: 'integer' }) organization_id: number;
+  @ApiProperty({ enum: ['admin', 'manager', 'underwriter', 'reviewer'] }) role: string;
+}
+
+/** OAuth client credentials; fields are checked by the service so that OAuth errors stay precise. */
+export class OAuthTokenRequestDto {
+  @ValidateString({ optional: true, example: 'client_credentials' }) grant_type?: string;
+  @ValidateString({ optional: true }) client_id?: string;
+  @ValidateString({ optional: true }) client_secret?: string;
+}
+
+export class OAuthTokenResponseDto {
+  @ApiProperty() access_token: string;
+  @ApiProperty({ enum: ['Bearer', 'bearer'], description: '`Bearer` on /oauth/token, `bearer` on /v1/oauth/token' }) token_type: string;
+  @ApiProperty({ type: 'integer', example: 3600 }) expires_in: number;
+  @ApiPropertyOptional() scope?: string;
+}

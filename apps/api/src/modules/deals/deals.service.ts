@@ -1,0 +1,258 @@
+import { FilterQuery, QueryOrder } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { AuthContext } from '../../platform/auth/auth-context';
+import { Database } from '../../platform/database/database.service';
+import { scopeFields } from '../../platform/database/tenant';
+import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
+import { recordEvent } from '../../platform/events/events';
+import { EventDispatcher } from '../../platform/events/event-dispatcher';
+import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
+import { flatten } from '../../platform/validation/validation.pipe';
+import { Deal, DealDecision, DECISIONS, Decision, DEAL_STATUSES } from './deals.entities';
+import { mapDealDetail, mapDealSummary } from './deals.mapper';
+import {
+  BatchCreateResultDto,
+  CreateDealDto,
+  DealDetailDto,
+  DealStatsDto,
+  DealSummaryDto,
+  DecisionResultDto,
+  ListDealsQueryDto,
+  UpdateDealDto,
+} from './dto/deal.dto';
+
+export const MAX_BATCH_DEALS = 50;
+
+const SORT_FIELDS = {
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+  business_name: 'businessName',
+  status: 'status',
+  health_score: 'healthScore',
+} as const;
+
+const FIELD_MAP = {
+  business_name: 'businessName',
+  funding_amount_requested: 'fundingAmountRequested',
+  dba_name: 'dbaName',
+  owner_name: 'ownerName',
+  ein: 'ein',
+  entity_type: 'entityType',
+  industry: 'industry',
+  source_type: 'sourceType',
+} as const;
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+@Injectable()
+export class DealsService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventDispatcher,
+  ) {}
+
+  async list(auth: AuthContext, query: ListDealsQueryDto): Promise<Page<DealSummaryDto>> {
+    const em = this.db.forScope(auth);
+    const where: FilterQuery<Deal> = {};
+    if (query.status) where.status = query.status as Deal['status'];
+    const q = query.q?.trim();
+    if (q) {
+      const like = `%${escapeLike(q)}%`;
+      where.$or = [{ businessName: { $ilike: like } }, { dbaName: { $ilike: like } }, { ownerName: { $ilike: like } }];
+    }
+    const field = SORT_FIELDS[query.sort ?? 'updated_at'];
+    const direction = query.order === 'asc' ? QueryOrder.ASC_NULLS_LAST : QueryOrder.DESC_NULLS_LAST;
+    return paginate(
+      pageWindow(query),
+      () => em.count(Deal, where),
+      async (offset, limit) =>
+        (await em.find(Deal, where, { orderBy: [{ [field]: direction }, { id: direction }], offset, limit })).map(mapDealSummary),
+    );
+  }
+
+  async stats(auth: AuthContext, now = new Date()): Promise<DealStatsDto> {
+    const em = this.db.forScope(auth);
+    const weekStart = startOfIsoWeek(now);
+    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    const total = await em.count(Deal, {});
+    const byStatus = Object.fromEntries(await Promise.all(DEAL_STATUSES.map(async (s) => [s, await em.count(Deal, { status: s })] as const)));
+    const byDecision = Object.fromEntries(await Promise.all(DECISIONS.map(async (d) => [d, await em.count(Deal, { decision: d })] as const)));
+    const qb = em.createQueryBuilder(Deal, 'd').select(['avg(d.health_score)::float as h', 'avg(d.funding_amount_requested)::float as f']);
+    await qb.applyFilters();
+    const averages: Record<string, unknown> = await qb.execute('get');
+    const round2 = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
+    return {
+      total_deals: total,
+      avg_health_score: round2(averages.h),
+      avg_funding_requested: round2(averages.f),
+      total_approved: byDecision.approve,
+      total_declined: byDecision.decline,
+      total_funded: byDecision.funded,
+      deals_this_week: await em.count(Deal, { createdAt: { $gte: weekStart } }),
+      deals_this_month: await em.count(Deal, { createdAt: { $gte: monthStart } }),
+      deals_by_status: { new: byStatus.new, processing: byStatus.processing, under_review: byStatus.under_review, ready: byStatus.ready },
+    };
+  }
+
+  async create(auth: AuthContext, dto: CreateDealDto): Promise<DealSummaryDto> {
+    const em = this.db.forScope(auth);
+    const deal = await em.transactional(async (tx) => {
+      const created = this.build(tx, auth, dto);
+      await tx.flush();
+      recordEvent(tx, auth, 'deal.created', { dealId: created.id, actor: auth.actor, data: { deal_id: created.id, business_name: created.businessName } });
+      return created;
+    });
+    this.events.notify();
+    return mapDealSummary(deal);
+  }
+
+  async get(auth: AuthContext, id: number): Promise<DealDetailDto> {
+    return mapDealDetail(await this.find(this.db.forScope(auth), id));
+  }
+
+  async update(auth: AuthContext, id: number, dto: UpdateDealDto): Promise<DealDetailDto> {
+    const em = this.db.forScope(auth);
+    const deal = await this.find(em, id);
+    const changed: string[] = [];
+    for (const [field, prop] of Object.entries(FIELD_MAP)) {
+      const value = (dto as Record<string, unknown>)[field];
+      if (value === undefined) continue;
+      if (value === null && (field === 'business_name' || field === 'funding_amount_requested')) {
+        throw ApiError.validation([validationEntry('body', [field], `${field} cannot be null`, 'type_error.none.not_allowed')]);
+      }
+      const current = (deal as unknown as Record<string, unknown>)[prop];
+      if (current !== value) {
+        (deal as unknown as Record<string, unknown>)[prop] = value;
+        changed.push(field);
+      }
+    }
+    if (changed.length) {
+      await em.transactional(async (tx) => {
+        deal.updatedAt = new Date();
+        recordEvent(tx, auth, 'deal.updated', { dealId: deal.id, actor: auth.actor, data: { deal_id: deal.id, changed_fields: changed } });
+      });
+      this.events.notify();
+    }
+    return mapDealDetail(deal);
+  }
+
+  async remove(auth: AuthContext, id: number) {
+    const em = this.db.forScope(auth);
+    const deal = await this.find(em, id);
+    await em.transactional(async (tx) => {
+      recordEvent(tx, auth, 'deal.deleted', { dealId: deal.id, actor: auth.actor, data: { deal_id: deal.id, business_name: deal.businessName } });
+      tx.remove(deal);
+    });
+    this.events.notify();
+    return { status: 'ok' as const, success: true as const, message: `Deal ${id} and all its data were deleted`, deal_id: id };
+  }
+
+  async decide(auth: AuthContext, id: number, value: unknown): Promise<DecisionResultDto> {
+    if (typeof value !== 'string' || !(DECISIONS as readonly string[]).includes(value)) {
+      throw new ApiError(ErrorCode.INVALID_DECISION, `decision must be one of: ${DECISIONS.join(', ')}`, [
+        validationEntry('body', ['decision'], `decision must be one of: ${DECISIONS.join(', ')}`, 'value_error.enum'),
+      ]);
+    }
+    const decision = value as Decision;
+    const em = this.db.forScope(auth);
+    const deal = await this.find(em, id);
+    const previous = deal.decision;
+    const decidedAt = new Date();
+    await em.transactional(async (tx) => {
+      deal.decision = decision;
+      deal.decidedAt = decidedAt;
+      deal.updatedAt = decidedAt;
+      tx.persist(tx.create(DealDecision, { ...scopeFields(auth), dealId: deal.id, decision, previousDecision: previous, actor: auth.actor, createdAt: decidedAt }));
+      recordEvent(tx, auth, 'deal.decision', { dealId: deal.id, actor: auth.actor, data: { deal_id: deal.id, decision, previous_decision: previous } });
+    });
+    this.events.notify();
+    return {
+      status: 'ok',
+      success: true,
+      message: `Decision ${decision} recorded`,
+      deal_id: deal.id,
+      decision,
+      previous_decision: previous,
+      decided_at: decidedAt.toISOString(),
+    };
+  }
+
+  /** Creates the valid items, reports each invalid one with its index and errors (spec: POST /deals/batch). */
+  async createBatch(auth: AuthContext, body: unknown): Promise<BatchCreateResultDto> {
+    const items = Array.isArray(body) ? body : (body as { deals?: unknown })?.deals;
+    if (!Array.isArray(items)) {
+      throw ApiError.validation([validationEntry('body', [], 'Body must be a JSON array of deals (or {"deals": [...]})', 'type_error.list')]);
+    }
+    if (items.length === 0 || items.length > MAX_BATCH_DEALS) {
+      throw ApiError.validation([validationEntry('body', [], `Send between 1 and ${MAX_BATCH_DEALS} deals per request`, 'value_error.list.max_items')]);
+    }
+    const valid: { index: number; dto: CreateDealDto }[] = [];
+    const errors: BatchCreateResultDto['errors'] = [];
+    for (const [index, item] of items.entries()) {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+        errors.push({ index, detail: 'Validation failed', errors: [validationEntry('body', [index], 'Each deal must be a JSON object', 'type_error.object')] });
+        continue;
+      }
+      const dto = plainToInstance(CreateDealDto, item);
+      const problems = await validate(dto, { whitelist: true, forbidUnknownValues: false });
+      if (problems.length) errors.push({ index, detail: 'Validation failed', errors: flatten(problems, 'body', [index]) });
+      else valid.push({ index, dto });
+    }
+    const em = this.db.forScope(auth);
+    const created = await em.transactional(async (tx) => {
+      const deals = valid.map(({ index, dto }) => ({ index, deal: this.build(tx, auth, dto) }));
+      await tx.flush();
+      for (const { deal } of deals) {
+        recordEvent(tx, auth, 'deal.created', { dealId: deal.id, actor: auth.actor, data: { deal_id: deal.id, business_name: deal.businessName } });
+      }
+      return deals;
+    });
+    this.events.notify();
+    return {
+      created: created.map(({ index, deal }) => ({
+        index,
+        id: deal.id,
+        business_name: deal.businessName,
+        status: deal.status,
+        funding_amount_requested: deal.fundingAmountRequested,
+        created_at: deal.createdAt.toISOString(),
+      })),
+      errors,
+      total_created: created.length,
+      total_errors: errors.length,
+    };
+  }
+
+  private build(em: EntityManager, auth: AuthContext, dto: CreateDealDto): Deal {
+    const now = new Date();
+    return em.create(Deal, {
+      ...scopeFields(auth),
+      businessName: dto.business_name,
+      fundingAmountRequested: dto.funding_amount_requested,
+      dbaName: dto.dba_name ?? null,
+      ownerName: dto.owner_name ?? null,
+      ein: dto.ein ?? null,
+      entityType: dto.entity_type ?? null,
+      industry: dto.industry ?? null,
+      sourceType: dto.source_type ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  private async find(em: EntityManager, id: number): Promise<Deal> {
+    const deal = await em.findOne(Deal, { id });
+    if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
+    return deal;
+  }
+}
+
+function startOfIsoWeek(now: Date): Date {
+  const day = (now.getUTCDay() + 6) % 7;
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - day));
+}

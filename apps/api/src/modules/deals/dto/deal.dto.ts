@@ -1,0 +1,152 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
+import { PageMetaDto, PageQueryDto } from '../../../platform/pagination/pagination';
+import { ValidateEnum, ValidateNumber, ValidateString } from '../../../platform/validation/decorators';
+import { DEAL_STATUSES, DECISIONS, ENTITY_TYPES, SOURCE_TYPES } from '../deals.entities';
+
+const EIN = /^\d{9}$/;
+const EIN_MESSAGE = 'ein must be exactly 9 digits, no dashes';
+
+export class CreateDealDto {
+  @ValidateString({ minLength: 1, maxLength: 500, example: 'Acme Bakery LLC' }) business_name: string;
+  @ValidateNumber({ positive: true, max: 1e12, example: 75000, description: 'USD, greater than 0' }) funding_amount_requested: number;
+  @ValidateString({ optional: true, nullable: true, maxLength: 500 }) dba_name?: string | null;
+  @ValidateString({ optional: true, nullable: true, maxLength: 500 }) owner_name?: string | null;
+  @ValidateString({ optional: true, nullable: true, pattern: EIN, patternMessage: EIN_MESSAGE, example: '123456789' }) ein?: string | null;
+  @ValidateEnum(ENTITY_TYPES, { optional: true, nullable: true }) entity_type?: string | null;
+  @ValidateString({ optional: true, nullable: true, maxLength: 255 }) industry?: string | null;
+  @ValidateEnum(SOURCE_TYPES, { optional: true, nullable: true }) source_type?: string | null;
+}
+
+export class UpdateDealDto {
+  @ValidateString({ optional: true, minLength: 1, maxLength: 500 }) business_name?: string;
+  @ValidateNumber({ optional: true, positive: true, max: 1e12 }) funding_amount_requested?: number;
+  @ValidateString({ optional: true, nullable: true, maxLength: 500 }) dba_name?: string | null;
+  @ValidateString({ optional: true, nullable: true, maxLength: 500 }) owner_name?: string | null;
+  @ValidateString({ optional: true, nullable: true, pattern: EIN, patternMessage: EIN_MESSAGE }) ein?: string | null;
+  @ValidateEnum(ENTITY_TYPES, { optional: true, nullable: true }) entity_type?: string | null;
+  @ValidateString({ optional: true, nullable: true, maxLength: 255 }) industry?: string | null;
+  @ValidateEnum(SOURCE_TYPES, { optional: true, nullable: true }) source_type?: string | null;
+}
+
+export const DEAL_SORTS = ['created_at', 'updated_at', 'business_name', 'status', 'health_score'] as const;
+
+export class ListDealsQueryDto extends PageQueryDto {
+  @ValidateString({ optional: true, maxLength: 500, description: 'Free-text search over business name, DBA name and owner name' }) q?: string;
+  @ValidateEnum(DEAL_STATUSES, { optional: true }) status?: string;
+  @ValidateEnum(DEAL_SORTS, { optional: true, description: 'Default updated_at' }) sort?: (typeof DEAL_SORTS)[number];
+  @ValidateEnum(['asc', 'desc'] as const, { optional: true, description: 'Default desc' }) order?: 'asc' | 'desc';
+}
+
+export class DecisionDto {
+  @ApiProperty({ enum: DECISIONS, description: 'Other values are rejected with 422 INVALID_DECISION' })
+  @Allow()
+  decision: string;
+}
+
+export class DealSummaryDto {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty() business_name: string;
+  @ApiProperty({ type: String, nullable: true }) dba_name: string | null;
+  @ApiProperty({ type: String, nullable: true }) owner_name: string | null;
+  @ApiProperty({ type: String, nullable: true }) industry: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: ENTITY_TYPES }) entity_type: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: SOURCE_TYPES }) source_type: string | null;
+  @ApiProperty({ type: String, nullable: true }) ein: string | null;
+  @ApiProperty({ enum: DEAL_STATUSES }) status: string;
+  @ApiProperty({ type: 'integer' }) document_count: number;
+  @ApiProperty({ type: Number, nullable: true }) health_score: number | null;
+  @ApiProperty({ type: String, nullable: true }) health_grade: string | null;
+  @ApiProperty({ type: Number, nullable: true }) avg_monthly_deposits: number | null;
+  @ApiProperty({ type: Number, nullable: true }) avg_daily_balance: number | null;
+  @ApiProperty() funding_amount_requested: number;
+  @ApiProperty({ type: 'integer' }) screening_flags: number;
+  @ApiProperty({ type: String, nullable: true, enum: DECISIONS }) decision: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) decided_at: string | null;
+  @ApiProperty({ enum: ['live', 'test'] }) mode: 'live' | 'test';
+  @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updated_at: string;
+}
+
+export class DealBusinessDto {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty() business_name: string;
+  @ApiProperty({ type: String, nullable: true }) dba_name: string | null;
+  @ApiProperty({ type: String, nullable: true }) owner_name: string | null;
+  @ApiProperty() status: string;
+  @ApiProperty({ type: String, nullable: true }) entity_type: string | null;
+  @ApiProperty({ type: String, nullable: true }) ein: string | null;
+  @ApiProperty({ type: String, nullable: true }) industry: string | null;
+  @ApiProperty({ type: String, nullable: true }) source_type: string | null;
+}
+
+const OBJ = { type: 'object', nullable: true, additionalProperties: true } as const;
+
+/** GET /deals/{id}: the deal with its report (spec "Deal report"); report sections are null until `ready`. */
+export class DealDetailDto extends DealSummaryDto {
+  @ApiProperty({ type: String, format: 'date', nullable: true }) report_date: string | null;
+  @ApiProperty({ type: DealBusinessDto }) business: DealBusinessDto;
+  @ApiProperty({ type: String, nullable: true }) ai_summary: string | null;
+  @ApiProperty({ ...OBJ, description: 'months_covered, days_covered, statement_count' }) coverage: Record<string, unknown> | null;
+  @ApiProperty({ ...OBJ, description: 'avg_monthly_deposits, avg_daily_balance, ending_balance, total_deposits, total_withdrawals, deposit_frequency_per_month' }) financials: Record<string, unknown> | null;
+  @ApiProperty({ ...OBJ, description: 'total_nsf_fees, total_overdraft_fees, nsf_months' }) nsf_overdraft: Record<string, unknown> | null;
+  @ApiProperty({ ...OBJ, description: 'total_flags, buckets' }) screening: Record<string, unknown> | null;
+  @ApiProperty({ ...OBJ, description: 'score, grade, factors' }) health: Record<string, unknown> | null;
+  @ApiProperty({ ...OBJ, description: 'decision, total_score, max_advance, cfcr, ruleset_name' }) recommendation: Record<string, unknown> | null;
+}
+
+export class DealListDto {
+  @ApiProperty({ type: [DealSummaryDto] }) data: DealSummaryDto[];
+  @ApiProperty({ type: PageMetaDto }) meta: PageMetaDto;
+}
+
+export class DealsByStatusDto {
+  @ApiProperty({ type: 'integer' }) new: number;
+  @ApiProperty({ type: 'integer' }) processing: number;
+  @ApiProperty({ type: 'integer' }) under_review: number;
+  @ApiProperty({ type: 'integer' }) ready: number;
+}
+
+export class DealStatsDto {
+  @ApiProperty({ type: 'integer' }) total_deals: number;
+  @ApiProperty({ type: Number, nullable: true }) avg_health_score: number | null;
+  @ApiProperty({ type: Number, nullable: true }) avg_funding_requested: number | null;
+  @ApiProperty({ type: 'integer' }) total_approved: number;
+  @ApiProperty({ type: 'integer' }) total_declined: number;
+  @ApiProperty({ type: 'integer' }) total_funded: number;
+  @ApiProperty({ type: 'integer' }) deals_this_week: number;
+  @ApiProperty({ type: 'integer' }) deals_this_month: number;
+  @ApiProperty({ type: DealsByStatusDto }) deals_by_status: DealsByStatusDto;
+}
+
+export class DecisionResultDto {
+  @ApiProperty({ enum: ['ok'] }) status: 'ok';
+  @ApiProperty({ enum: [true] }) success: true;
+  @ApiProperty() message: string;
+  @ApiProperty({ type: 'integer' }) deal_id: number;
+  @ApiProperty({ enum: DECISIONS }) decision: string;
+  @ApiProperty({ type: String, nullable: true, enum: DECISIONS }) previous_decision: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) decided_at: string;
+}
+
+export class BatchCreatedDealDto {
+  @ApiProperty({ type: 'integer' }) index: number;
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty() business_name: string;
+  @ApiProperty() status: string;
+  @ApiProperty() funding_amount_requested: number;
+  @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
+}
+
+export class BatchErrorDto {
+  @ApiProperty({ type: 'integer', description: 'Position of the item in the request array' }) index: number;
+  @ApiProperty() detail: string;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) errors: unknown[];
+}
+
+export class BatchCreateResultDto {
+  @ApiProperty({ type: [BatchCreatedDealDto] }) created: BatchCreatedDealDto[];
+  @ApiProperty({ type: [BatchErrorDto] }) errors: BatchErrorDto[];
+  @ApiPropertyOptional({ type: 'integer' }) total_created?: number;
+  @ApiPropertyOptional({ type: 'integer' }) total_errors?: number;
+}

@@ -1,0 +1,12 @@
+import { AuthContext } from './auth-context';
+
+export interface PresentedCredential {
+  /** `api_key` when sent as X-API-Key; `bearer` for Authorization: Bearer; `query` for ?token= on SSE paths. */
+  via: 'api_key' | 'bearer' | 'query';
+  value: string;
+}
+
+/** Port: resolves a presented credential to an AuthContext or throws ApiError(401). Implemented by modules/auth. */
+export abstract class Authenticator {
+  abstract authenticate(credential: PresentedCredential): Promise<AuthContext>;
+}

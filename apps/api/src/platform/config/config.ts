@@ -1,0 +1,149 @@
+import { resolve } from 'node:path';
+
+/**
+ * The one place that reads process.env. Everything else receives a typed, validated AppConfig.
+ * Invalid configuration stops the process at startup with every problem listed at once.
+ */
+export type Role = 'all' | 'api' | 'worker';
+export type NodeEnv = 'development' | 'production' | 'test';
+
+export interface RateLimitConfig {
+  windowSeconds: number;
+  standard: number;
+  write: number;
+  upload: number;
+  auth: number;
+  shareView: number;
+}
+
+export interface AppConfig {
+  nodeEnv: NodeEnv;
+  role: Role;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  /** Prefix for Redis keys and BullMQ queues, so several deployments (or test suites) can share one Redis. */
+  redisPrefix: string;
+  logLevel: string;
+  apiKeyPrefix: string;
+  publicUrl: string;
+  tls: { certFile: string; keyFile: string } | null;
+  trustProxy: boolean;
+  rateLimit: RateLimitConfig;
+  idempotencyTtlSeconds: number;
+  sessionTtlSeconds: number;
+  oauthTokenTtlSeconds: number;
+  /** Seconds between outbox polls; events written in this process are dispatched at once anyway. */
+  outboxPollSeconds: number;
+  demoBootstrap: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const problems: string[] = [];
+  const str = (name: string, fallback: string): string => {
+    const v = env[name];
+    return v === undefined || v === '' ? fallback : v;
+  };
+  const optional = (name: string): string | null => {
+    const v = env[name];
+    return v === undefined || v === '' ? null : v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
+    const raw = str(name, fallback);
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+
+  const nodeEnv = oneOf<NodeEnv>('NODE_ENV', 'development', ['development', 'production', 'test']);
+  const production = nodeEnv === 'production';
+  const port = int('PORT', 8080, 0, 65535);
+  const host = str('HOST', production ? '0.0.0.0' : '127.0.0.1');
+  const databaseUrl = optional('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const redisUrl = optional('REDIS_URL');
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+
+  const certFile = optional('TLS_CERT_FILE');
+  const keyFile = optional('TLS_KEY_FILE');
+  if ((certFile === null) !== (keyFile === null)) problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  const trustProxy = bool('TRUST_PROXY', false);
+  if (production && !certFile && !trustProxy) {
+    problems.push(
+      'NODE_ENV=production serves HTTPS only: set TLS_CERT_FILE and TLS_KEY_FILE, or TRUST_PROXY=true behind a TLS-terminating proxy',
+    );
+  }
+  const apiKeyPrefix = str('API_KEY_PREFIX', 'll_');
+  if (!/^[a-z][a-z0-9]{0,7}_$/.test(apiKeyPrefix)) {
+    problems.push('API_KEY_PREFIX must be 1-8 lowercase letters/digits followed by "_" (e.g. ll_)');
+  }
+  const role = oneOf<Role>('ROLE', 'all', ['all', 'api', 'worker']);
+  const scheme = certFile ? 'https' : 'http';
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+
+  const config: AppConfig = {
+    nodeEnv,
+    role,
+    port,
+    host,
+    dataDir: resolve(str('DATA_DIR', './.data')),
+    databaseUrl,
+    redisUrl,
+    redisPrefix: str('REDIS_PREFIX', 'ledgerlens'),
+    logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'warn' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    apiKeyPrefix,
+    publicUrl: str('PUBLIC_URL', `${scheme}://${shownHost}:${port}`).replace(/\/+$/, ''),
+    tls: certFile && keyFile ? { certFile, keyFile } : null,
+    trustProxy,
+    rateLimit: {
+      windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+      standard: int('RATE_LIMIT_STANDARD', 1000, 1, 1_000_000),
+      write: int('RATE_LIMIT_WRITE', 200, 1, 1_000_000),
+      upload: int('RATE_LIMIT_UPLOAD', 30, 1, 1_000_000),
+      auth: int('RATE_LIMIT_AUTH', 10, 1, 1_000_000),
+      shareView: int('RATE_LIMIT_SHARE_VIEW', 60, 1, 1_000_000),
+    },
+    idempotencyTtlSeconds: int('IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+    sessionTtlSeconds: int('SESSION_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+    oauthTokenTtlSeconds: int('OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
+    outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
+    demoBootstrap: bool('DEMO_BOOTSTRAP', !production),
+    ...overrides,
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

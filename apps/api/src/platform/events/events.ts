@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from '@mikro-orm/core';
+import { Scope } from '../database/tenant';
+import { DomainEventRecord } from './outbox.entity';
+
+/** Domain event types (spec: Events). Webhooks, timeline, SSE and CRM sync consume them. */
+export type DomainEventType =
+  | 'deal.created'
+  | 'deal.updated'
+  | 'deal.deleted'
+  | 'deal.ready'
+  | 'deal.decision'
+  | 'document.uploaded'
+  | 'document.completed'
+  | 'document.failed'
+  | 'batch.completed'
+  | 'recommendation.generated'
+  | 'export.ready'
+  | 'key.created'
+  | 'key.revoked'
+  | 'key.rotated';
+
+export interface DomainEvent {
+  id: string;
+  type: DomainEventType;
+  organizationId: number;
+  livemode: boolean;
+  dealId: number | null;
+  actor: string | null;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/**
+ * Records an event in the caller's unit of work: it is written by the same flush/transaction as
+ * the change it describes, so an event exists if and only if the change committed.
+ */
+export function recordEvent(
+  em: EntityManager,
+  scope: Scope,
+  type: DomainEventType,
+  fields: { dealId?: number | null; actor?: string | null; data?: Record<string, unknown> } = {},
+): DomainEventRecord {
+  const record = em.create(DomainEventRecord, {
+    eventId: `evt_${randomUUID().replace(/-/g, '')}`,
+    organizationId: scope.organizationId,
+    livemode: scope.livemode,
+    type,
+    dealId: fields.dealId ?? null,
+    actor: fields.actor ?? null,
+    data: fields.data ?? {},
+  });
+  em.persist(record);
+  return record;
+}
+
+export function toDomainEvent(r: DomainEventRecord): DomainEvent {
+  return {
+    id: r.eventId,
+    type: r.type as DomainEventType,
+    organizationId: r.organizationId,
+    livemode: r.livemode,
+    dealId: r.dealId,
+    actor: r.actor,
+    data: r.data,
+    createdAt: r.createdAt,
+  };
+}

@@ -1,0 +1,60 @@
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { MikroORM } from '@mikro-orm/core';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, AppConfig } from './config/config';
+import { Database } from './database/database.service';
+import { OrmHandle } from './database/orm';
+import { ErrorFilter } from './errors/error.filter';
+import { AuthGuard } from './auth/auth.guard';
+import { ApiValidationPipe } from './validation/validation.pipe';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { EventDispatcher } from './events/event-dispatcher';
+import { HealthController } from './health/health.controller';
+import { REDIS } from './redis/redis';
+import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './rate-limit/rate-limit';
+
+export const ORM_HANDLE = Symbol('ORM_HANDLE');
+
+export interface PlatformResources {
+  config: AppConfig;
+  orm: OrmHandle;
+  redis: Redis | null;
+}
+
+/**
+ * Cross-cutting providers. The database and Redis connections are opened before Nest starts
+ * (createApp), so a wrong DATABASE_URL or a locked DATA_DIR fails fast with a clear message.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(resources: PlatformResources): DynamicModule {
+    const providers: Provider[] = [
+      { provide: APP_CONFIG, useValue: resources.config },
+      { provide: ORM_HANDLE, useValue: resources.orm },
+      { provide: MikroORM, useValue: resources.orm.orm },
+      { provide: REDIS, useValue: resources.redis },
+      {
+        provide: RateLimiter,
+        useFactory: () =>
+          new RateLimiter(
+            resources.redis ? new RedisRateLimitStore(resources.redis, resources.config.redisPrefix) : new MemoryRateLimitStore(),
+            resources.config.rateLimit,
+          ),
+      },
+      Database,
+      EventDispatcher,
+      { provide: APP_FILTER, useClass: ErrorFilter },
+      { provide: APP_GUARD, useClass: AuthGuard },
+      { provide: APP_PIPE, useClass: ApiValidationPipe },
+      { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    ];
+    return {
+      module: PlatformModule,
+      controllers: [HealthController],
+      providers,
+      exports: [APP_CONFIG, ORM_HANDLE, MikroORM, REDIS, RateLimiter, Database, EventDispatcher],
+    };
+  }
+}

@@ -1,0 +1,89 @@
+import type { Redis } from 'ioredis';
+import { RateLimitConfig } from '../config/config';
+
+export type EndpointClass = 'standard' | 'write' | 'upload' | 'auth' | 'shareView';
+
+export interface RateLimitResult {
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the window resets. */
+  reset: number;
+  allowed: boolean;
+  retryAfter: number;
+}
+
+/** Counter store behind the limiter: in-memory by default, Redis when REDIS_URL is set (shared by every replica). */
+export interface RateLimitStore {
+  /** Increments the counter of `key` for the window starting at `windowStart` and returns the new count. */
+  increment(key: string, windowStart: number, windowSeconds: number): Promise<number>;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly counters = new Map<string, { windowStart: number; count: number }>();
+
+  async increment(key: string, windowStart: number): Promise<number> {
+    const current = this.counters.get(key);
+    if (!current || current.windowStart !== windowStart) {
+      if (this.counters.size > 100_000) this.sweep(windowStart);
+      this.counters.set(key, { windowStart, count: 1 });
+      return 1;
+    }
+    current.count += 1;
+    return current.count;
+  }
+
+  private sweep(windowStart: number): void {
+    for (const [k, v] of this.counters) if (v.windowStart < windowStart) this.counters.delete(k);
+  }
+}
+
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async increment(key: string, windowStart: number, windowSeconds: number): Promise<number> {
+    const redisKey = `${this.prefix}:rl:${key}:${windowStart}`;
+    const results = await this.redis.multi().incr(redisKey).expire(redisKey, windowSeconds + 5).exec();
+    const [err, count] = results?.[0] ?? [new Error('Redis transaction aborted'), 0];
+    if (err) throw err;
+    return Number(count);
+  }
+}
+
+/** Fixed-window limiter per subject (API key, token or client IP) and endpoint class. */
+export class RateLimiter {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly config: RateLimitConfig,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async hit(cls: EndpointClass, subject: string): Promise<RateLimitResult> {
+    const limit = this.config[cls];
+    const window = this.config.windowSeconds;
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const windowStart = nowSeconds - (nowSeconds % window);
+    const count = await this.store.increment(`${cls}:${subject}`, windowStart, window);
+    const reset = windowStart + window;
+    return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit, retryAfter: Math.max(1, reset - nowSeconds) };
+  }
+}
+
+const UPLOAD_PATHS = [/^\/v1\/deals\/[^/]+\/documents(\/bulk)?\/?$/, /^\/v1\/bulk-upload\/?$/, /^\/v1\/ingest\/?$/];
+const AUTH_PATHS = [/^\/(v1\/)?auth\/login\/?$/, /^\/(v1\/)?oauth\/token\/?$/];
+const SHARE_VIEW = /^\/v1\/share\/([^/]+)\/?$/;
+
+/** Endpoint class of a request, from method and path (spec Limits, Form B). */
+export function endpointClass(method: string, path: string): EndpointClass {
+  if (AUTH_PATHS.some((re) => re.test(path))) return 'auth';
+  if (method === 'POST' && UPLOAD_PATHS.some((re) => re.test(path))) return 'upload';
+  if (method === 'GET' && SHARE_VIEW.test(path)) return 'shareView';
+  if (method === 'POST' || method === 'PUT') return 'write';
+  return 'standard';
+}
+
+export function shareToken(path: string): string | null {
+  return SHARE_VIEW.exec(path)?.[1] ?? null;
+}

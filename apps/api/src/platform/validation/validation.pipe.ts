@@ -1,0 +1,66 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate, ValidationError } from 'class-validator';
+import { ApiError, validationEntry, ValidationEntry } from '../errors/api-error';
+
+const SOURCES = { body: 'body', query: 'query', param: 'path', custom: 'body' } as const;
+const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
+
+/**
+ * Global validation: transforms to the DTO class, strips unknown properties, and reports every
+ * problem as {loc, msg, type, field, message} with loc[0] the request part (body/query/path).
+ */
+@Injectable()
+export class ApiValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { metatype, type } = metadata;
+    if (!metatype || PRIMITIVES.includes(metatype)) return value;
+    const source = SOURCES[type] ?? 'body';
+    if (type === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw ApiError.validation([validationEntry('body', [], 'Request body must be a JSON object', 'type_error.object')]);
+    }
+    const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false, exposeDefaultValues: true });
+    const errors = await validate(instance as object, { whitelist: true, forbidUnknownValues: false, validationError: { target: false } });
+    if (errors.length) throw ApiError.validation(flatten(errors, source, []));
+    return instance;
+  }
+}
+
+export function flatten(errors: ValidationError[], source: 'body' | 'query' | 'path', parent: (string | number)[]): ValidationEntry[] {
+  const out: ValidationEntry[] = [];
+  for (const e of errors) {
+    const key = /^\d+$/.test(e.property) ? Number(e.property) : e.property;
+    const path = [...parent, key];
+    for (const [constraint, msg] of Object.entries(e.constraints ?? {})) {
+      out.push(validationEntry(source, path, msg, constraintType(constraint)));
+    }
+    if (e.children?.length) out.push(...flatten(e.children, source, path));
+  }
+  return out;
+}
+
+function constraintType(constraint: string): string {
+  const map: Record<string, string> = {
+    isDefined: 'value_error.missing',
+    isNotEmpty: 'value_error.missing',
+    isString: 'type_error.str',
+    isInt: 'type_error.integer',
+    isNumber: 'type_error.number',
+    isBoolean: 'type_error.bool',
+    isArray: 'type_error.list',
+    isIn: 'value_error.enum',
+    isEnum: 'value_error.enum',
+    maxLength: 'value_error.any_str.max_length',
+    minLength: 'value_error.any_str.min_length',
+    matches: 'value_error.str.regex',
+    min: 'value_error.number.not_ge',
+    max: 'value_error.number.not_le',
+    isPositive: 'value_error.number.not_gt',
+    arrayMaxSize: 'value_error.list.max_items',
+    arrayMinSize: 'value_error.list.min_items',
+    isDateString: 'value_error.datetime',
+    isISO8601: 'value_error.datetime',
+    whitelistValidation: 'value_error.extra',
+  };
+  return map[constraint] ?? `value_error.${constraint}`;
+}

@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { loadConfig } from '../src/platform/config/config';
+import { openOrm } from '../src/platform/database/orm';
+import { TEMPLATE_DB, realDatabaseUrl, realRedisUrl, adminQuery } from './support/services';
+
+/**
+ * One migrated database template per run: every suite starts from a copy (PGlite: a data-dir
+ * snapshot; PostgreSQL: CREATE DATABASE ... TEMPLATE), never from a fresh initdb.
+ */
+export default async function globalSetup(): Promise<void> {
+  try {
+    await prepareTemplate();
+  } finally {
+    // MikroORM keeps entity metadata on globalThis; a suite run in this same process must not
+    // inherit the setup's copies (they come from another module realm).
+    for (const key of Object.keys(globalThis)) if (key.startsWith('mikro-orm-')) delete (globalThis as Record<string, unknown>)[key];
+  }
+}
+
+async function prepareTemplate(): Promise<void> {
+  const dbUrl = realDatabaseUrl();
+  if (dbUrl) {
+    await adminQuery(dbUrl, `drop database if exists ${TEMPLATE_DB} with (force)`);
+    await adminQuery(dbUrl, `create database ${TEMPLATE_DB}`);
+    const url = new URL(dbUrl);
+    url.pathname = `/${TEMPLATE_DB}`;
+    const handle = await openOrm(loadConfig({ NODE_ENV: 'test', DATABASE_URL: url.toString() }));
+    await handle.close();
+    const redisUrl = realRedisUrl();
+    if (redisUrl) {
+      const { Redis } = await import('ioredis');
+      const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 3000 });
+      try {
+        await redis.ping();
+      } finally {
+        redis.disconnect();
+      }
+    }
+    return;
+  }
+  const pglite = new PGlite();
+  await pglite.waitReady;
+  const handle = await openOrm(loadConfig({ NODE_ENV: 'test' }), { pglite });
+  await handle.close();
+  const blob = await pglite.dumpDataDir('none');
+  await pglite.close();
+  const dir = join(tmpdir(), 'ledgerlens-test');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `template-${process.pid}.tar`);
+  writeFileSync(file, Buffer.from(await blob.arrayBuffer()));
+  process.env.LEDGERLENS_PGLITE_TEMPLATE = file;
+}

@@ -1,0 +1,123 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { createApp, RunningApp } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/platform/config/config';
+import { EventDispatcher } from '../../src/platform/events/event-dispatcher';
+import { ProvisioningService, BootstrapResult } from '../../src/modules/auth/provisioning.service';
+import { adminQuery, realDatabaseUrl, realRedisUrl, TEMPLATE_DB } from './services';
+import { OpenApiValidator } from './openapi-validator';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Skip the OpenAPI conformance check (for deliberately undocumented paths). */
+  unchecked?: boolean;
+}
+
+let validator: OpenApiValidator | null = null;
+
+/**
+ * A real server per suite: real HTTP on 127.0.0.1, a database copied from the migrated template
+ * (PGlite snapshot, or a PostgreSQL database made from the template in the real-service run),
+ * and Redis when the run provides it. Every response is checked against openapi/openapi.json.
+ */
+export class TestApp {
+  private constructor(
+    readonly running: RunningApp,
+    readonly url: string,
+    private readonly cleanup: () => Promise<void>,
+  ) {}
+
+  static async start(env: Record<string, string> = {}, overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+    const dbUrl = realDatabaseUrl();
+    const redisUrl = realRedisUrl();
+    const suffix = randomBytes(5).toString('hex');
+    const baseEnv: Record<string, string> = { NODE_ENV: 'test', DEMO_BOOTSTRAP: 'false', LOG_LEVEL: 'error', REDIS_PREFIX: `lltest:${suffix}`, ...env };
+    let pglite: PGlite | undefined;
+    let dropDb: (() => Promise<void>) | null = null;
+    if (dbUrl) {
+      const name = `ledgerlens_test_${suffix}`;
+      await adminQuery(dbUrl, `create database ${name} template ${TEMPLATE_DB}`);
+      const url = new URL(dbUrl);
+      url.pathname = `/${name}`;
+      baseEnv.DATABASE_URL = url.toString();
+      dropDb = () => adminQuery(dbUrl, `drop database if exists ${name} with (force)`);
+    } else {
+      const template = process.env.LEDGERLENS_PGLITE_TEMPLATE;
+      if (!template) throw new Error('LEDGERLENS_PGLITE_TEMPLATE is not set: run the tests through jest (global setup)');
+      pglite = new PGlite({ loadDataDir: new Blob([readFileSync(template)]) });
+      await pglite.waitReady;
+    }
+    if (redisUrl && !('REDIS_URL' in env)) baseEnv.REDIS_URL = redisUrl;
+    const config = loadConfig(baseEnv, overrides);
+    const running = await createApp(config, { pglite });
+    await running.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = running.app.getHttpServer().address() as { port: number };
+    return new TestApp(running, `http://127.0.0.1:${address.port}`, async () => {
+      await running.close();
+      await pglite?.close();
+      if (running.redis === null && redisUrl) {
+        /* nothing to clean */
+      }
+      await dropDb?.();
+    });
+  }
+
+  get<T>(cls: abstract new (...args: any[]) => T): T {
+    return this.running.app.get(cls as any);
+  }
+
+  async close(): Promise<void> {
+    await this.cleanup();
+  }
+
+  /** Creates an organization with an admin user, live and test keys and an OAuth client. */
+  async newOrg(name = 'Org'): Promise<BootstrapResult & { password: string }> {
+    const password = `pw-${randomBytes(6).toString('hex')}`;
+    const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${randomBytes(4).toString('hex')}@example.test`;
+    const result = await this.get(ProvisioningService).bootstrap({ orgName: name, email, password });
+    return { ...result, password };
+  }
+
+  async newUser(organizationId: number, role: string): Promise<{ user: { id: number; email: string }; api_key: string; password: string }> {
+    const password = `pw-${randomBytes(6).toString('hex')}`;
+    const email = `${role}-${randomBytes(4).toString('hex')}@example.test`;
+    const result = await this.get(ProvisioningService).createUser({ organizationId, email, password, role });
+    return { ...result, password };
+  }
+
+  /** Waits until every recorded domain event has been delivered (no sleeping). */
+  async drainEvents(): Promise<void> {
+    await this.get(EventDispatcher).drain();
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers['X-API-Key'] = options.key;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const res = await fetch(this.url + path, { method, headers, body });
+    const contentType = res.headers.get('content-type');
+    const text = await res.text();
+    const parsed = contentType?.includes('json') && text ? JSON.parse(text) : text;
+    if (!options.unchecked) {
+      validator ??= new OpenApiValidator();
+      const problems = validator.check(method, path.split('?')[0], res.status, parsed, contentType);
+      if (problems.length) throw new Error(`Response does not match openapi.json:\n${problems.join('\n')}\nbody: ${text.slice(0, 500)}`);
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+/**
+ * Checks every response the e2e tests receive against the committed openapi/openapi.json: the
+ * path and method must be documented, and a JSON body must match the documented schema
+ * (errors: the envelope).
+ */
+export class OpenApiValidator {
+  private readonly doc: Doc;
+  private readonly ajv: Ajv;
+  private readonly cache = new Map<string, ValidateFunction>();
+  private readonly routes: { method: string; template: string; re: RegExp }[] = [];
+
+  constructor(file = join(__dirname, '../../../../openapi/openapi.json')) {
+    this.doc = JSON.parse(readFileSync(file, 'utf8')) as Doc;
+    this.ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ $id: 'openapi', components: this.doc.components });
+    for (const [template, ops] of Object.entries(this.doc.paths)) {
+      const re = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      for (const method of Object.keys(ops)) this.routes.push({ method: method.toUpperCase(), template, re });
+    }
+    // Literal paths win over templated ones (/v1/deals/stats before /v1/deals/{deal_id}).
+    this.routes.sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0));
+  }
+
+  /** Returns a list of problems (empty when the response conforms). */
+  check(method: string, path: string, status: number, body: unknown, contentType: string | null): string[] {
+    const route = this.routes.find((r) => r.method === method && r.re.test(path));
+    if (!route) return [`${method} ${path} is not documented in openapi.json`];
+    if (!contentType?.includes('application/json')) return [];
+    const key = `${route.method} ${route.template} ${status}`;
+    let validate = this.cache.get(key);
+    if (!validate) {
+      const op = this.doc.paths[route.template][route.method.toLowerCase()];
+      const documented = op.responses?.[String(status)]?.content?.['application/json']?.schema;
+      const schema = documented ?? (status >= 400 ? { $ref: '#/components/schemas/ErrorEnvelopeDto' } : null);
+      if (!schema) return [`${key}: status ${status} is not documented`];
+      validate = this.ajv.compile(rewriteRefs(schema));
+      this.cache.set(key, validate);
+    }
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e) => `${key}: ${e.instancePath || '/'} ${e.message}`);
+  }
+}
+
+function rewriteRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(rewriteRefs);
+  if (schema && typeof schema === 'object') {
+    return Object.fromEntries(
+      Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `openapi${v}` : rewriteRefs(v)]),
+    );
+  }
+  return schema;
+}
