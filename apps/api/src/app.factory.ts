@@ -18,6 +18,8 @@ import { setupOpenApi } from './openapi';
 export interface CreateAppOptions {
   /** Tests pass a PGlite loaded from a migrated template. */
   pglite?: PGlite;
+  /** The CLI keeps stdout for its own (JSON) output. */
+  logTo?: 'stdout' | 'stderr';
 }
 
 export interface RunningApp {
@@ -35,7 +37,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const orm = await openOrm(config, { pglite: options.pglite });
   const redis = config.redisUrl ? createRedis(config.redisUrl) : null;
   try {
-    const logger = createLogger(config);
+    const logger = createLogger(config, options.logTo);
     const adapter = new FastifyAdapter({
       loggerInstance: logger,
       trustProxy: config.trustProxy,

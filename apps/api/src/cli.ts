@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
       const orgId = command === 'user:create' ? Number(need('org-id')) : 0;
       const [email, password] = [need('email'), need('password')];
       const role = command === 'user:create' ? need('role') : 'admin';
-      const running = await createApp(loadConfig(process.env, { demoBootstrap: false }));
+      const running = await createApp(cliConfig(), { logTo: 'stderr' });
       try {
         const provisioning = running.app.get(ProvisioningService);
         const result =
@@ -71,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'migrate': {
-      const running = await createApp(loadConfig(process.env, { demoBootstrap: false }));
+      const running = await createApp(cliConfig(), { logTo: 'stderr' });
       await running.close();
       print({ status: 'ok', message: 'Migrations applied' }, values.json);
       return 0;
@@ -111,6 +111,11 @@ export async function emitOpenApi() {
   const orm = { orm: {}, engine: 'pglite', close: async () => undefined } as unknown as OrmHandle;
   const app = await NestFactory.create(AppModule.forRoot({ config, orm, redis: null }), new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
   return buildOpenApiDocument(app);
+}
+
+/** The CLI logs only warnings (to stderr) unless LOG_LEVEL says otherwise. */
+function cliConfig() {
+  return loadConfig({ LOG_LEVEL: 'warn', ...process.env }, { demoBootstrap: false });
 }
 
 function print(result: unknown, json: boolean | undefined): void {

@@ -42,7 +42,7 @@ export class OpenApiValidator {
       const documented = op.responses?.[String(status)]?.content?.['application/json']?.schema;
       const schema = documented ?? (status >= 400 ? { $ref: '#/components/schemas/ErrorEnvelopeDto' } : null);
       if (!schema) return [`${key}: status ${status} is not documented`];
-      validate = this.ajv.compile(rewriteRefs(schema));
+      validate = this.ajv.compile(rewriteRefs(schema) as object);
       this.cache.set(key, validate);
     }
     if (validate(body)) return [];

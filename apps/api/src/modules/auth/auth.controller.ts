@@ -10,12 +10,26 @@ import { LoginDto, LoginResponseDto, OAuthTokenRequestDto, OAuthTokenResponseDto
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
-  @Post(['auth/login', 'v1/auth/login'])
+  @Post('auth/login')
   @HttpCode(200)
   @Public()
   @ApiOkResponse({ type: LoginResponseDto })
   @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'INVALID_CREDENTIALS' })
-  async login(@Body() dto: LoginDto): Promise<LoginResponseDto> {
+  login(@Body() dto: LoginDto): Promise<LoginResponseDto> {
+    return this.session(dto);
+  }
+
+  /** The same login under the versioned prefix. */
+  @Post('v1/auth/login')
+  @HttpCode(200)
+  @Public()
+  @ApiOkResponse({ type: LoginResponseDto })
+  @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'INVALID_CREDENTIALS' })
+  loginV1(@Body() dto: LoginDto): Promise<LoginResponseDto> {
+    return this.session(dto);
+  }
+
+  private async session(dto: LoginDto): Promise<LoginResponseDto> {
     const { token, expiresAt, user } = await this.auth.login(dto.email, dto.password);
     return { token, token_type: 'Bearer', expires_at: expiresAt.toISOString(), user_id: user.id, organization_id: user.organizationId, role: user.role };
   }

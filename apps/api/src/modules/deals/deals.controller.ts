@@ -43,6 +43,7 @@ export class DealsController {
   @Idempotent()
   @Authenticated('deals:write')
   @ApiCreatedResponse({ type: DealSummaryDto })
+  @ApiOkResponse({ type: DealSummaryDto, description: 'Replay of a stored response for the same Idempotency-Key' })
   @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto })
   createDeal(@Auth() auth: AuthContext, @Body() dto: CreateDealDto): Promise<DealSummaryDto> {
     return this.deals.create(auth, dto);

@@ -1,4 +1,4 @@
-import { FilterQuery, QueryOrder } from '@mikro-orm/core';
+import { FilterQuery, QueryOrder, raw } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
@@ -82,7 +82,7 @@ export class DealsService {
     const total = await em.count(Deal, {});
     const byStatus = Object.fromEntries(await Promise.all(DEAL_STATUSES.map(async (s) => [s, await em.count(Deal, { status: s })] as const)));
     const byDecision = Object.fromEntries(await Promise.all(DECISIONS.map(async (d) => [d, await em.count(Deal, { decision: d })] as const)));
-    const qb = em.createQueryBuilder(Deal, 'd').select(['avg(d.health_score)::float as h', 'avg(d.funding_amount_requested)::float as f']);
+    const qb = em.createQueryBuilder(Deal, 'd').select([raw('avg(d.health_score)::float as h'), raw('avg(d.funding_amount_requested)::float as f')]);
     await qb.applyFilters();
     const averages: Record<string, unknown> = await qb.execute('get');
     const round2 = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);

@@ -41,7 +41,7 @@ export function ValidateEnum<T extends string>(values: readonly T[], options: Co
   return applyDecorators(
     ...presence(options),
     IsIn(values as T[], { message: `$property must be one of: ${values.join(', ')}` }),
-    doc(options, { enum: values as T[], enumName: options.enumName }),
+    doc(options, { enum: options.nullable ? [...values, null] : (values as T[]), enumName: options.enumName }),
   );
 }
 

@@ -50,8 +50,8 @@ export class DealSummaryDto {
   @ApiProperty({ type: String, nullable: true }) dba_name: string | null;
   @ApiProperty({ type: String, nullable: true }) owner_name: string | null;
   @ApiProperty({ type: String, nullable: true }) industry: string | null;
-  @ApiProperty({ type: String, nullable: true, enum: ENTITY_TYPES }) entity_type: string | null;
-  @ApiProperty({ type: String, nullable: true, enum: SOURCE_TYPES }) source_type: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: [...ENTITY_TYPES, null] }) entity_type: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: [...SOURCE_TYPES, null] }) source_type: string | null;
   @ApiProperty({ type: String, nullable: true }) ein: string | null;
   @ApiProperty({ enum: DEAL_STATUSES }) status: string;
   @ApiProperty({ type: 'integer' }) document_count: number;
@@ -61,7 +61,7 @@ export class DealSummaryDto {
   @ApiProperty({ type: Number, nullable: true }) avg_daily_balance: number | null;
   @ApiProperty() funding_amount_requested: number;
   @ApiProperty({ type: 'integer' }) screening_flags: number;
-  @ApiProperty({ type: String, nullable: true, enum: DECISIONS }) decision: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: [...DECISIONS, null] }) decision: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) decided_at: string | null;
   @ApiProperty({ enum: ['live', 'test'] }) mode: 'live' | 'test';
   @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
@@ -125,7 +125,7 @@ export class DecisionResultDto {
   @ApiProperty() message: string;
   @ApiProperty({ type: 'integer' }) deal_id: number;
   @ApiProperty({ enum: DECISIONS }) decision: string;
-  @ApiProperty({ type: String, nullable: true, enum: DECISIONS }) previous_decision: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: [...DECISIONS, null] }) previous_decision: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) decided_at: string;
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional } from 'class-validator';
 import { ALL_SCOPES } from '../../../platform/auth/auth-context';
 import { ValidateDateTime, ValidateEnum, ValidateString } from '../../../platform/validation/decorators';
 import { PageMetaDto } from '../../../platform/pagination/pagination';
@@ -13,10 +13,11 @@ export class CreateKeyDto {
   label?: string;
 
   @ApiPropertyOptional({ type: [String], enum: ALL_SCOPES, default: ['read', 'write'], description: '`read`/`write` or fine scopes such as `deals:read`' })
+  @IsOptional()
   @IsArray()
   @ArrayMaxSize(ALL_SCOPES.length)
   @IsIn(ALL_SCOPES as string[], { each: true, message: `each value in scopes must be one of: ${ALL_SCOPES.join(', ')}` })
-  scopes?: string[] = undefined;
+  scopes?: string[];
 
   @ValidateDateTime({ optional: true, nullable: true, description: 'When the key stops working (ISO 8601)' })
   expires_at?: string | null;

@@ -1,0 +1,45 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded development setup on loopback', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ nodeEnv: 'development', role: 'all', port: 8080, host: '127.0.0.1', databaseUrl: null, redisUrl: null, apiKeyPrefix: 'll_' });
+    expect(config.dataDir).toMatch(/\.data$/);
+    expect(config.rateLimit).toEqual({ windowSeconds: 60, standard: 1000, write: 200, upload: 30, auth: 10, shareView: 60 });
+  });
+
+  it('reads every documented variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/ll',
+      DATABASE_URL: 'postgres://u@db:5432/ll',
+      REDIS_URL: 'redis://cache:6379',
+      ROLE: 'worker',
+      RATE_LIMIT_UPLOAD: '7',
+    });
+    expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', dataDir: '/tmp/ll', databaseUrl: 'postgres://u@db:5432/ll', redisUrl: 'redis://cache:6379', role: 'worker' });
+    expect(config.rateLimit.upload).toBe(7);
+  });
+
+  it('lists every problem at once', () => {
+    let error: ConfigError | null = null;
+    try {
+      loadConfig({ PORT: 'eighty', ROLE: 'boss', DATABASE_URL: 'mysql://x', NODE_ENV: 'production' });
+    } catch (err) {
+      error = err as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems).toHaveLength(4);
+    expect(error!.message).toMatch(/PORT must be an integer/);
+    expect(error!.message).toMatch(/ROLE must be one of all, api, worker/);
+    expect(error!.message).toMatch(/DATABASE_URL must be a postgres/);
+    expect(error!.message).toMatch(/HTTPS only/);
+  });
+
+  it('accepts production behind a TLS proxy or with certificate files', () => {
+    expect(loadConfig({ NODE_ENV: 'production', TRUST_PROXY: 'true' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production', TLS_CERT_FILE: '/c', TLS_KEY_FILE: '/k' }).tls).toEqual({ certFile: '/c', keyFile: '/k' });
+    expect(() => loadConfig({ TLS_CERT_FILE: '/c' })).toThrow(/set together/);
+  });
+});
