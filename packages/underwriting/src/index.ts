@@ -1,0 +1,59 @@
+/**
+ * @ledgerlens/underwriting - pure underwriting math for merchant cash advance deals.
+ * Inputs are camelCase; every result object is snake_case (API-ready). See README.md for formulas.
+ */
+export * from './types';
+export { DEFAULT_PARAMS, resolveParams, type UnderwritingParams } from './params';
+export {
+  categorizeTransaction,
+  counterpartyKey,
+  descriptionFeatures,
+  type DescriptionFeatures,
+  isKnownRevenueSource,
+  matchKnownLender,
+  KNOWN_LENDERS,
+  type CategoryResult,
+} from './categorize';
+export { screenTransactions, emptyBucketCounts, type ScreenContext } from './screening';
+export { classifyFrequency, PAYMENTS_PER_MONTH, type PaymentFrequency } from './frequency';
+export {
+  computeStatementMetrics,
+  dailyBalanceSeries,
+  chronologicalOrder,
+  type DailyBalanceSeries,
+  type StatementMetricsOptions,
+} from './metrics';
+export { detectLenderPositions, type LenderPosition, type LenderPositionSummary, type PositionOptions } from './positions';
+export { crossDocumentCheck, type CrossDocFinding, type CrossDocResult, type CrossDocInput, type CrossDocStatement } from './crossdoc';
+export {
+  computeScores,
+  gradeFor,
+  revenueTrendPct,
+  HEALTH_FACTORS,
+  RULESET_FACTORS,
+  FORM_B_FACTORS,
+  type AllScores,
+  type FactorInputs,
+  type HealthFactor,
+  type RulesetFactor,
+  type FormBFactor,
+} from './scores';
+export { analyzeDeal, type AnalyzeDealInput, type DealAnalysis, type MonthSummary } from './deal';
+export {
+  DEFAULT_RULESET,
+  FLAT_WEIGHT_FIELDS,
+  validateFlatRuleset,
+  validateFactorRuleset,
+  recommend,
+  evaluateFactorRuleset,
+  describeFactor,
+  type FlatRuleset,
+  type FactorRuleset,
+  type FactorScore,
+  type Recommendation,
+  type FactorRulesetEvaluation,
+  type RulesetErrorCode,
+  type RulesetFieldError,
+  type RulesetValidationResult,
+} from './ruleset';
+export { dayNumber, dayToDate, monthsFromDays, round2, DAYS_PER_MONTH } from './util';

@@ -1,0 +1,321 @@
+import { type DescriptionFeatures, descriptionFeatures } from './categorize';
+import { classifyFrequency } from './frequency';
+import { type UnderwritingParams, resolveParams } from './params';
+import type { DealTransaction, ScreenedTransaction, ScreeningBucket, StatementTransactionInput, TransactionCategory } from './types';
+import { SCREENING_BUCKETS } from './types';
+import { cents, dayNumber, formatMoney, median } from './util';
+
+export interface ScreenContext {
+  /** Group id per transaction (e.g. statement index): duplicates are only looked for inside a group. */
+  groups?: ArrayLike<number>;
+  /** Categories decided by the caller (e.g. own-account transfers matched across statements); computed when absent. */
+  categories?: (TransactionCategory | undefined)[];
+  /** keyword features per transaction (see descriptionFeatures), when the caller has them already */
+  features?: DescriptionFeatures[];
+  /** when given, rows also carry the deal fields (statement_index, ...), i.e. are DealTransaction objects */
+  deal?: { statementIndex: ArrayLike<number>; statementId: (string | number | null)[]; statementTxIndex: ArrayLike<number>; index?: ArrayLike<number> };
+  /** day numbers of the transactions (see dayNumber), when the caller has them already */
+  days?: ArrayLike<number>;
+}
+
+const BUCKET_BIT = Object.fromEntries(SCREENING_BUCKETS.map((b, k) => [b, k])) as Record<ScreeningBucket, number>;
+const SUSPICIOUS_MASK = (
+  ['returned_item', 'duplicate_transaction', 'gambling', 'large_unusual_deposit', 'round_number_deposit', 'cash_withdrawal'] as const
+).reduce((a, b) => a | (1 << BUCKET_BIT[b]), 0);
+
+
+/**
+ * Categorise and screen a list of transactions together (the median deposit and recurring series
+ * are computed over the whole list). Pure and deterministic; output order = input order.
+ */
+export function screenTransactions(
+  transactions: StatementTransactionInput[],
+  params?: Partial<UnderwritingParams>,
+  ctx: ScreenContext = {},
+): ScreenedTransaction[] {
+  const p = resolveParams(params);
+  const n = transactions.length;
+  const out: ScreenedTransaction[] = new Array(n);
+  /** bit k set = bucket SCREENING_BUCKETS[k] matched */
+  const mask = new Uint16Array(n);
+  /** reason text per matched bucket, built only for flagged transactions */
+  const reasons: (string[] | undefined)[] = new Array(n);
+  const flag = (i: number, bucket: ScreeningBucket, reason: string) => {
+    const bit = BUCKET_BIT[bucket];
+    if (mask[i] & (1 << bit)) return;
+    mask[i] |= 1 << bit;
+    (reasons[i] ??= new Array(SCREENING_BUCKETS.length))[bit] = reason;
+  };
+
+  const feats: DescriptionFeatures[] = new Array(n);
+  const deal = ctx.deal;
+  // 1. category, counterparty, fee flags
+  for (let i = 0; i < n; i++) {
+    const tx = transactions[i];
+    const amount = tx.amount;
+    const d = tx.description ?? '';
+    const f = ctx.features?.[i] ?? descriptionFeatures(d);
+    feats[i] = f;
+    const category =
+      ctx.categories?.[i] ?? (amount > 0 ? f.creditCategory.category : amount < 0 ? f.debitCategory.category : 'other');
+    const isDebit = amount < 0;
+    const isNsf = isDebit && f.nsf;
+    const isOd = isDebit && f.overdraft;
+    const transactionType = amount < 0 ? 'debit' : amount > 0 ? 'credit' : (tx.transactionType ?? 'credit');
+    const balance = tx.balance ?? null;
+    out[i] = deal
+      ? ({
+          index: deal.index ? deal.index[i] : i,
+          date: tx.date,
+          description: d,
+          amount,
+          balance,
+          transaction_type: transactionType,
+          category,
+          counterparty: f.counterparty,
+          is_nsf_fee: isNsf,
+          is_overdraft_fee: isOd,
+          is_large_deposit: false,
+          is_large_strange: false,
+          is_repeat_charge: false,
+          is_suspicious: false,
+          is_lender_payment: false,
+          screening_bucket: null,
+          flag_reason: null,
+          statement_index: deal.statementIndex[i],
+          statement_id: deal.statementId[i],
+          statement_tx_index: deal.statementTxIndex[i],
+          counted: true,
+        } satisfies DealTransaction as ScreenedTransaction)
+      : {
+          index: i,
+          date: tx.date,
+          description: d,
+          amount,
+          balance,
+          transaction_type: transactionType,
+          category,
+          counterparty: f.counterparty,
+          is_nsf_fee: isNsf,
+          is_overdraft_fee: isOd,
+          is_large_deposit: false,
+          is_large_strange: false,
+          is_repeat_charge: false,
+          is_suspicious: false,
+          is_lender_payment: false,
+          screening_bucket: null,
+          flag_reason: null,
+        };
+    if (isNsf) {
+      flag(i, 'nsf_fee', `NSF (insufficient funds) fee of ${formatMoney(-amount)}`);
+    }
+    if (isOd) {
+      flag(i, 'overdraft_fee', `Overdraft fee of ${formatMoney(-amount)}`);
+    }
+  }
+
+  // 2. large deposits relative to the median deposit (transfers excluded)
+  const deposits: number[] = [];
+  for (const t of out) if (t.amount > 0 && t.category !== 'transfer') deposits.push(t.amount);
+  const med = deposits.length >= p.largeDepositMinSample ? median(deposits) : 0;
+  const roundUnit = cents(p.roundDepositMultiple);
+
+  for (let i = 0; i < n; i++) {
+    const t = out[i];
+    if (t.amount > 0 && t.category !== 'transfer') {
+      const known = feats[i].knownRevenue;
+      if (med > 0 && t.amount >= p.largeDepositMultiple * med && t.amount >= p.largeDepositMinAmount) {
+        t.is_large_deposit = true;
+        if (!known) {
+          t.is_large_strange = true;
+          flag(i, 'large_unusual_deposit',
+            `Deposit of ${formatMoney(t.amount)} is ${(t.amount / med).toFixed(1)}x the median deposit (${formatMoney(med)}) and not from a known revenue source`,
+          );
+        }
+      }
+      if (!known && t.amount >= p.roundDepositMinAmount && roundUnit > 0 && cents(t.amount) % roundUnit === 0) {
+        flag(i, 'round_number_deposit', `Round-number deposit of ${formatMoney(t.amount)} from an unidentified source`);
+      }
+    }
+    if (!t.is_nsf_fee && !t.is_overdraft_fee && feats[i].returned) {
+      flag(i, 'returned_item', t.amount < 0 ? 'Returned item: a deposited item came back unpaid' : 'Returned or reversed item');
+    }
+    if (feats[i].gambling) {
+      flag(i, 'gambling', 'Gambling-related transaction');
+    }
+    if (t.amount < 0 && -t.amount >= p.cashWithdrawalMinAmount && feats[i].cashWithdrawal) {
+      flag(i, 'cash_withdrawal', `Cash withdrawal of ${formatMoney(-t.amount)}`);
+    }
+  }
+
+  // per-transaction day numbers and cents, computed once
+  let dayOf = ctx.days;
+  if (!dayOf) {
+    const a = new Int32Array(n);
+    for (let i = 0; i < n; i++) a[i] = dayNumber(transactions[i].date);
+    dayOf = a;
+  }
+  const centsOf: number[] = new Array(n).fill(0);
+  for (let i = 0; i < n; i++) centsOf[i] = cents(out[i].amount);
+
+  // 3. duplicates: same group, day, amount and description; the 2nd and later copies are flagged.
+  // Candidates are ordered by (group, day, input position) and compared within each day.
+  const groups = ctx.groups;
+  const cand: number[] = [];
+  let ordered = true;
+  for (let i = 0; i < n; i++) {
+    if (Math.abs(out[i].amount) < p.duplicateMinAmount) continue;
+    if (cand.length) {
+      const j = cand[cand.length - 1];
+      const gi = groups ? groups[i] : 0;
+      const gj = groups ? groups[j] : 0;
+      if (gi < gj || (gi === gj && dayOf[i] < dayOf[j])) ordered = false;
+    }
+    cand.push(i);
+  }
+  if (!ordered) {
+    cand.sort((a, b) => (groups ? groups[a] - groups[b] : 0) || dayOf[a] - dayOf[b] || a - b);
+  }
+  for (let r = 0; r < cand.length; ) {
+    let e = r + 1;
+    const g0 = groups ? groups[cand[r]] : 0;
+    while (e < cand.length && dayOf[cand[e]] === dayOf[cand[r]] && (groups ? groups[cand[e]] : 0) === g0) e++;
+    const same = e - r < 2 ? null : repeatedCents(cand, r, e, centsOf);
+    if (same) {
+      // for each amount seen twice or more that day: a copy of an earlier description is a duplicate
+      for (const c of same) {
+        const members: number[] = [];
+        for (let x = r; x < e; x++) if (centsOf[cand[x]] === c) members.push(cand[x]);
+        members.sort((a, b) => a - b);
+        for (let x = 1; x < members.length; x++) {
+          for (let y = 0; y < x; y++) {
+            if (sameText(out[members[y]].description, out[members[x]].description)) {
+              flag(members[x], 'duplicate_transaction', 'Possible duplicate: same day, amount and description as an earlier transaction');
+              break;
+            }
+          }
+        }
+      }
+    }
+    r = e;
+  }
+
+  // 4. repeat charges: same counterparty and amount (to the cent), at least repeatChargeMinOccurrences debits
+  const cpGroups = new Map<string, number[]>();
+  for (let i = 0; i < n; i++) {
+    const t = out[i];
+    if (t.amount >= 0 || t.is_nsf_fee || t.is_overdraft_fee || t.category === 'transfer') continue;
+    const cp = t.counterparty;
+    const g = cpGroups.get(cp);
+    if (g) g.push(i);
+    else cpGroups.set(cp, [i]);
+  }
+  for (const idx of cpGroups.values()) {
+    if (idx.length < p.repeatChargeMinOccurrences) continue;
+    // sort (cents, position) packed in one float: -cents < 2^32, position < 2^21
+    const m = idx.length;
+    const packed = new Float64Array(m);
+    let packable = m < 2 ** 21;
+    for (let k = 0; k < m && packable; k++) {
+      const c = -centsOf[idx[k]];
+      if (c >= 2 ** 32) packable = false;
+      packed[k] = c * 2 ** 21 + k;
+    }
+    const order: number[] = new Array(m);
+    if (packable) {
+      packed.sort();
+      for (let k = 0; k < m; k++) order[k] = idx[packed[k] % 2 ** 21];
+    } else {
+      for (let k = 0; k < m; k++) order[k] = idx[k];
+      order.sort((a, b) => centsOf[b] - centsOf[a] || a - b);
+    }
+    for (let r = 0; r < m; ) {
+      let e = r + 1;
+      while (e < m && centsOf[order[e]] === centsOf[order[r]]) e++;
+      if (e - r >= p.repeatChargeMinOccurrences) {
+        const count = e - r;
+        const t0 = out[order[r]];
+        const reason = `Repeated charge: ${count} debits of ${formatMoney(-t0.amount)} to '${t0.counterparty}'`;
+        for (let k = r; k < e; k++) {
+          out[order[k]].is_repeat_charge = true;
+          flag(order[k], 'repeat_charge', reason);
+        }
+      }
+      r = e;
+    }
+  }
+
+  // 5. lender (MCA / loan) payments: per counterparty, by lender name or by the recurrence itself
+  for (const idx of cpGroups.values()) {
+    const cp = out[idx[0]].counterparty;
+    const named = idx.some((i) => feats[i].lender !== null);
+    let why = '';
+    if (named) why = 'known lender';
+    else if (idx.length >= 2 && idx.some((i) => feats[i].genericLender)) why = 'loan or advance payments';
+    else if (idx.length >= p.mcaMinOccurrences && !feats[idx[0]].opex && cp !== 'unknown') {
+      // cheap pre-check: a steady series has max - min <= 2 x tolerance x median <= 2 x tolerance x max
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const i of idx) {
+        const a = -out[i].amount;
+        if (a < lo) lo = a;
+        if (a > hi) hi = a;
+      }
+      if (hi - lo <= 2 * p.mcaAmountTolerance * hi) {
+        const amounts = idx.map((i) => -out[i].amount);
+        const m = median(amounts);
+        const steady = amounts.every((a) => Math.abs(a - m) <= p.mcaAmountTolerance * m);
+        if (steady) {
+          const days = [...new Set(idx.map((i) => dayOf[i]))].sort((a, b) => a - b);
+          const freq = classifyFrequency(days);
+          if (freq === 'daily' || freq === 'weekly') why = `${freq} recurring debits of a steady amount`;
+        }
+      }
+    }
+    if (!why) continue;
+    for (const i of idx) {
+      const t = out[i];
+      t.is_lender_payment = true;
+      t.category = 'debt_service';
+      flag(i, 'mca_payment', `Payment to lender '${cp}' (${why})`);
+    }
+  }
+
+  // 6. bucket = highest-priority match; suspicious = any of the risk buckets; reasons in priority order
+  for (let i = 0; i < n; i++) {
+    const m = mask[i];
+    if (m === 0) continue;
+    const t = out[i];
+    let k = 0;
+    while (!(m & (1 << k))) k++;
+    t.screening_bucket = SCREENING_BUCKETS[k];
+    t.is_suspicious = (m & SUSPICIOUS_MASK) !== 0;
+    t.flag_reason = (reasons[i] as string[]).filter((r) => r !== undefined).join('; ');
+  }
+  return out;
+}
+
+let scratch = new Float64Array(64);
+/** amounts (cents) occurring at least twice among cand[r..e), or null (sorts a scratch copy) */
+function repeatedCents(cand: number[], r: number, e: number, centsOf: number[]): number[] | null {
+  const len = e - r;
+  if (scratch.length < len) scratch = new Float64Array(len * 2);
+  const sub = scratch.subarray(0, len);
+  for (let k = 0; k < len; k++) sub[k] = centsOf[cand[r + k]];
+  sub.sort();
+  let found: number[] | null = null;
+  for (let k = 1; k < len; k++) {
+    if (sub[k] === sub[k - 1] && (k < 2 || sub[k - 2] !== sub[k])) (found ??= []).push(sub[k]);
+  }
+  return found;
+}
+
+function sameText(a: string, b: string): boolean {
+  return a === b || a.trim().toLowerCase().replace(/\s+/g, ' ') === b.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+export function emptyBucketCounts(): Record<ScreeningBucket, number> {
+  const r = {} as Record<ScreeningBucket, number>;
+  for (const b of SCREENING_BUCKETS) r[b] = 0;
+  return r;
+}
