@@ -1,0 +1,55 @@
+/** Test helper: writes small PDFs with text at explicit positions (top-left coordinates). */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+export interface Txt {
+  x: number;
+  y: number;
+  text: string;
+  size?: number;
+  bold?: boolean;
+  courier?: boolean;
+  /** x is the right edge */
+  right?: boolean;
+}
+
+export interface PdfOptions {
+  producer?: string;
+  creator?: string;
+  created?: Date;
+  modified?: Date;
+  size?: [number, number];
+}
+
+export async function makePdf(pages: Txt[][], o: PdfOptions = {}): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const reg = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const courier = await pdf.embedFont(StandardFonts.Courier);
+  pdf.setProducer(o.producer ?? 'Test Bank Statement Engine');
+  pdf.setCreator(o.creator ?? 'Test Bank');
+  pdf.setCreationDate(o.created ?? new Date(Date.UTC(2025, 0, 2)));
+  pdf.setModificationDate(o.modified ?? o.created ?? new Date(Date.UTC(2025, 0, 2)));
+  const [W, H] = o.size ?? [612, 792];
+  for (const items of pages) {
+    const p = pdf.addPage([W, H]);
+    for (const t of items) {
+      const font = t.courier ? courier : t.bold ? bold : reg;
+      const size = t.size ?? 9;
+      const x = t.right ? t.x - font.widthOfTextAtSize(t.text, size) : t.x;
+      p.drawText(t.text, { x, y: H - t.y, size, font });
+    }
+  }
+  return pdf.save();
+}
+
+/** Lays out rows of cells at column x positions; a column whose x is negative is right-aligned at -x. */
+export function rows(cells: string[][], xs: number[], y0: number, lh = 12, size = 9): Txt[] {
+  const out: Txt[] = [];
+  cells.forEach((r, i) =>
+    r.forEach((c, k) => {
+      if (!c) return;
+      out.push({ x: Math.abs(xs[k]), y: y0 + i * lh, text: c, size, right: xs[k] < 0 });
+    }),
+  );
+  return out;
+}

@@ -1,0 +1,809 @@
+/**
+ * Deterministic layout parser for bank statements.
+ *
+ * It knows nothing about particular banks: it reads table geometry (header words and their
+ * x positions), number and date notations, and section headings, and builds transactions
+ * from rows that start with a date.
+ */
+import { daysBetween, findFullDates, fmtDate, isValidDate, ParsedAmount, ParsedDate, parseAmount, parseDateToken, resolveYear, round2 } from './tokens';
+import { Line, PageLayout, StatementTransaction, Word } from './types';
+
+export interface BankStatementFields {
+  bankName: string | null;
+  accountHolder: string | null;
+  accountNumberLast4: string | null;
+  accountType: string | null;
+  periodStart: string | null;
+  periodEnd: string | null;
+  openingBalance: number | null;
+  closingBalance: number | null;
+}
+
+export interface AmountCell {
+  page: number;
+  role: ColumnRole;
+  font: string;
+  size: number;
+  row: number;
+}
+
+export interface BankParseResult extends BankStatementFields {
+  transactions: StatementTransaction[];
+  warnings: string[];
+  /** fonts of the amount cells, for tamper checks */
+  amountCells: AmountCell[];
+}
+
+// ---------------------------------------------------------------- tokens
+
+type Kind = 'date' | 'amount' | 'int' | 'text';
+interface Tok {
+  text: string;
+  x0: number;
+  x1: number;
+  kind: Kind;
+  amount?: ParsedAmount;
+  date?: ParsedDate;
+  font: string;
+  size: number;
+}
+
+const MONTH_RE = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
+
+function tokenize(line: Line): Tok[] {
+  const ws = line.words;
+  const out: Tok[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i];
+    let text = w.text;
+    let x1 = w.x1;
+    const near = (a: Word, b: Word) => b.x0 - a.x1 < Math.max(a.size, 4) * 1.2;
+    // "Jan 05" / "Jan 5, 2025" / "05 Jan 2025"
+    if (MONTH_RE.test(text) && ws[i + 1] && /^\d{1,2},?$/.test(ws[i + 1].text) && near(w, ws[i + 1])) {
+      text = `${text} ${ws[i + 1].text}`;
+      x1 = ws[i + 1].x1;
+      i++;
+      if (ws[i + 1] && /^\d{4}$/.test(ws[i + 1].text) && near(ws[i], ws[i + 1])) {
+        text = `${text} ${ws[i + 1].text}`;
+        x1 = ws[i + 1].x1;
+        i++;
+      }
+    } else if (/^\d{1,2}$/.test(text) && ws[i + 1] && MONTH_RE.test(ws[i + 1].text) && near(w, ws[i + 1])) {
+      text = `${text} ${ws[i + 1].text}`;
+      x1 = ws[i + 1].x1;
+      i++;
+    }
+    // "$ 1,234.56" / "- 1,234.56"
+    if ((text === '$' || text === '-' || text === '-$') && ws[i + 1] && near(w, ws[i + 1]) && parseAmount(ws[i + 1].text)) {
+      text = text + ws[i + 1].text;
+      x1 = ws[i + 1].x1;
+      i++;
+    }
+    // "1,234.56 CR" / "1,234.56 -"
+    let amount = parseAmount(text);
+    if (amount && ws[i + 1] && /^(CR|DR|-)$/i.test(ws[i + 1].text) && ws[i + 1].x0 - x1 < Math.max(w.size, 4) * 1.5) {
+      const merged = parseAmount(text + ws[i + 1].text);
+      if (merged) {
+        amount = merged;
+        text = `${text} ${ws[i + 1].text}`;
+        x1 = ws[i + 1].x1;
+        i++;
+      }
+    }
+    const date = amount ? null : parseDateToken(text);
+    const kind: Kind = amount ? 'amount' : date ? 'date' : /^#?\d{1,9}$/.test(text) ? 'int' : 'text';
+    out.push({ text, x0: w.x0, x1, kind, amount: amount ?? undefined, date: date ?? undefined, font: w.font, size: w.size });
+  }
+  return out;
+}
+
+/** Splits a line into phrases separated by wide gaps (columns). */
+function segments(line: Line): Array<{ text: string; words: Word[]; x0: number; x1: number; size: number }> {
+  const segs: Word[][] = [];
+  for (const w of line.words) {
+    const cur = segs[segs.length - 1];
+    const prev = cur?.[cur.length - 1];
+    const sameStyle = prev && (w.font === 'ocr' || Math.max(prev.size, w.size) / Math.max(1, Math.min(prev.size, w.size)) < 1.3);
+    if (cur && prev && sameStyle && w.x0 - prev.x1 < Math.max(w.size, 4) * 1.6) cur.push(w);
+    else segs.push([w]);
+  }
+  return segs.map((ws) => ({ text: ws.map((w) => w.text).join(' '), words: ws, x0: ws[0].x0, x1: ws[ws.length - 1].x1, size: Math.max(...ws.map((w) => w.size)) }));
+}
+
+// ---------------------------------------------------------------- table headers
+
+export type ColumnRole = 'date' | 'date2' | 'desc' | 'debit' | 'credit' | 'amount' | 'balance' | 'checkno' | 'other';
+interface Column {
+  role: ColumnRole;
+  x0: number;
+  x1: number;
+  cx: number;
+}
+
+function roleOf(phrase: string, haveDate: boolean): ColumnRole | null {
+  const p = phrase.toLowerCase().replace(/[^a-z#/ ]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!p) return null;
+  if (/balance/.test(p)) return 'balance';
+  if (/^(check|chk|ck)s?( (no|number|num|#))?$|^(check|chk|ck) ?#|^(no|number|ref|reference|serial)( #| no)?$/.test(p)) return 'checkno';
+  if (/withdraw|debit|charges|subtraction|payments?\b|paid out|money out|outflow/.test(p) && !/deposit|credit/.test(p)) return 'debit';
+  if (/deposit|credit|addition|paid in|money in|receipts|inflow/.test(p) && !/withdraw|debit/.test(p)) return 'credit';
+  if (/amount|debit.*credit|credit.*debit/.test(p)) return 'amount';
+  if (/\bdate\b|^posted$|^post$|^posting$|^eff\b|^effective|^trans$|^day$/.test(p)) return haveDate ? 'date2' : 'date';
+  if (/description|transaction|details?|memo|payee|particulars|activity|narrative|merchant|type/.test(p)) return 'desc';
+  return null;
+}
+
+interface Header {
+  groups: Column[][];
+  balanceOnly: boolean;
+}
+
+function phrasesOf(line: Line): Array<{ text: string; x0: number; x1: number; words: Word[] }> {
+  const out: Array<{ text: string; x0: number; x1: number; words: Word[] }> = [];
+  for (const w of line.words) {
+    const cur = out[out.length - 1];
+    if (cur && w.x0 - cur.x1 < Math.max(w.size, 4) * 0.7) {
+      cur.text += ` ${w.text}`;
+      cur.x1 = w.x1;
+      cur.words.push(w);
+    } else out.push({ text: w.text, x0: w.x0, x1: w.x1, words: [w] });
+  }
+  return out;
+}
+
+/** Splits a phrase like "Withdrawals/Debits Ending daily balance" whose halves name different columns. */
+function splitPhrase(ph: { text: string; x0: number; x1: number; words: Word[] }): Array<{ text: string; x0: number; x1: number; words: Word[] }> {
+  const ws = ph.words;
+  if (ws.length < 2) return [ph];
+  for (let k = 1; k < ws.length; k++) {
+    const a = ws.slice(0, k);
+    const b = ws.slice(k);
+    const ta = a.map((w) => w.text).join(' ');
+    const tb = b.map((w) => w.text).join(' ');
+    const ra = roleOf(ta, false);
+    const rb = roleOf(tb, false);
+    if (ra && rb && ra !== rb) {
+      return [
+        { text: ta, x0: a[0].x0, x1: a[a.length - 1].x1, words: a },
+        ...splitPhrase({ text: tb, x0: b[0].x0, x1: b[b.length - 1].x1, words: b }),
+      ];
+    }
+  }
+  return [ph];
+}
+
+type Phrase = { text: string; x0: number; x1: number; words: Word[] };
+
+const headerish = (line: Line) => line.words.length <= 30 && !line.words.some((w) => parseAmount(w.text) || /\d{2}[/-]\d{2}/.test(w.text));
+
+function detectHeader(line: Line): Header | null {
+  if (line.words.length < 2 || !headerish(line)) return null;
+  return headerFromPhrases(phrasesOf(line).flatMap(splitPhrase));
+}
+
+/** A header printed on two stacked lines ("Withdrawals/" over "Debits"): phrases that overlap horizontally are joined. */
+function detectStackedHeader(a: Line, b: Line): Header | null {
+  if (!headerish(a) || !headerish(b)) return null;
+  const size = Math.max(a.words[0].size, b.words[0].size, 4);
+  if (b.base - a.base > size * 1.8 || b.base <= a.base) return null;
+  const pa: Phrase[] = phrasesOf(a).map((p) => ({ ...p, words: [...p.words] }));
+  const pb = phrasesOf(b);
+  // the upper line must be column-aligned with the lower one (not a section heading above a header)
+  const overlaps = (p: Phrase) => pb.some((q) => Math.min(p.x1, q.x1) - Math.max(p.x0, q.x0) > 0);
+  if (pa.length < 2 || !pa.some(overlaps) || !pa.every((p) => overlaps(p) || roleOf(p.text, false) !== null)) return null;
+  const merged: Phrase[] = [...pa];
+  for (const q of pb) {
+    const over = merged.find((p) => Math.min(p.x1, q.x1) - Math.max(p.x0, q.x0) > 0);
+    if (over) {
+      over.text = `${over.text} ${q.text}`;
+      over.x0 = Math.min(over.x0, q.x0);
+      over.x1 = Math.max(over.x1, q.x1);
+      over.words.push(...q.words);
+    } else merged.push({ ...q });
+  }
+  merged.sort((x, y) => x.x0 - y.x0);
+  return headerFromPhrases(merged);
+}
+
+function headerFromPhrases(phrases: Phrase[]): Header | null {
+  if (phrases.length < 2) return null;
+  const cols: Column[] = [];
+  let unknown = 0;
+  for (const ph of phrases) {
+    let role = roleOf(ph.text, false);
+    if (!role) {
+      const sub = ph.text.split(' ');
+      if (sub.length > 1 && sub.every((x) => roleOf(x, false))) role = roleOf(sub[0], false);
+    }
+    if (!role) {
+      unknown++;
+      role = 'other';
+    }
+    cols.push({ role, x0: ph.x0, x1: ph.x1, cx: (ph.x0 + ph.x1) / 2 });
+  }
+  if (unknown > Math.max(1, cols.length / 3)) return null;
+  // side-by-side repeated groups (e.g. checks paid in three columns): a role repeats after money was seen
+  const money = (r: ColumnRole) => r === 'amount' || r === 'debit' || r === 'credit' || r === 'balance';
+  const groups: Column[][] = [];
+  let cur: Column[] = [];
+  for (const c of cols) {
+    if (cur.length && c.role !== 'other' && c.role === cur[0].role && cur.some((x) => money(x.role))) {
+      groups.push(cur);
+      cur = [];
+    }
+    cur.push(c);
+  }
+  if (cur.length) groups.push(cur);
+  for (const g of groups) {
+    let seenDate = false;
+    for (const c of g) {
+      if (c.role === 'date') {
+        if (seenDate) c.role = 'date2';
+        seenDate = true;
+      }
+    }
+  }
+  const roles = new Set(cols.map((c) => c.role));
+  const hasMoney = roles.has('amount') || roles.has('debit') || roles.has('credit');
+  const hasDate = roles.has('date');
+  if (!hasDate) return null;
+  if (!hasMoney && !roles.has('balance')) return null;
+  if (!hasMoney && !roles.has('desc') && !roles.has('checkno')) return { groups, balanceOnly: true };
+  if (!hasMoney) return null;
+  if (!roles.has('desc') && !roles.has('checkno')) {
+    // e.g. "Date  Amount" — still a table
+  }
+  return { groups, balanceOnly: false };
+}
+
+// ---------------------------------------------------------------- section headings
+
+interface Section {
+  sign: -1 | 0 | 1;
+  skip: boolean;
+  name: string;
+}
+
+function classifyHeading(line: Line): Section | null {
+  // only the first phrase counts ("Deposits and Other Additions      There were 2 ...")
+  const t = segments(line)[0]?.text.trim() ?? '';
+  if (!t || /\d/.test(t.replace(/\(continued\)|continued/gi, '')) || t.split(' ').length > 8) return null;
+  const l = t.toLowerCase();
+  if (/^total\b|^subtotal\b/.test(l)) return null;
+  if (/daily.*balance|balance summary|ledger balance|balances? by date|ending daily|^balances?$/.test(l)) return { sign: 0, skip: true, name: t };
+  if (/summary|overview|at a glance|interest|overdraft|message|notice|important|disclosure/.test(l) && !/withdraw|deposit|debit|credit|checks|fee/.test(l.replace(/summary/, ''))) return { sign: 0, skip: true, name: t };
+  const kw: Array<[RegExp, -1 | 1]> = [
+    [/deposit|credits?\b|additions?\b|incoming|receipts|money in|paid in/, 1],
+    [/withdrawal|debits?\b|checks?\b|cheques?|fees?\b|charges?\b|payments?\b|subtractions?|purchases?|money out|paid out|outgoing|transfers out/, -1],
+  ];
+  let best: { i: number; sign: -1 | 1 } | null = null;
+  for (const [re, sign] of kw) {
+    const m = re.exec(l);
+    if (m && (!best || m.index < best.i)) best = { i: m.index, sign };
+  }
+  if (best) return { sign: best.sign, skip: false, name: t };
+  if (/transaction|activity|details?|history|account detail/.test(l)) return { sign: 0, skip: false, name: t };
+  return null;
+}
+
+// ---------------------------------------------------------------- header fields
+
+const BANK_RE = /\b(bank|banking|credit union|bancorp|banc|savings|trust|federal|financial|n\.a\.?|fcu)\b/i;
+const NOT_BANK_RE = /statement|account|member fdic|www\.|\.com|p\.?\s?o\.? box|customer|service|call|page|questions|visit|equal housing/i;
+const BIZ_RE = /\b(LLC|L\.L\.C\.|INC|INCORPORATED|CORP|CORPORATION|CO|COMPANY|LTD|LP|LLP|PLLC|PC|GROUP|ENTERPRISES|HOLDINGS|PARTNERS|SERVICES|DBA)\b\.?/i;
+const OPEN_RE = /\b(beginning|opening|previous|starting|start|prior|last statement)\b[\w\s]{0,12}\bbalance\b|\bbalance (forward|brought forward|last statement)\b/i;
+const CLOSE_RE = /\b(ending|closing|new|current|end of period)\b[\w\s]{0,12}\bbalance\b|\bbalance (this statement|at end)\b/i;
+
+function findLabelAmount(lines: Line[], re: RegExp, exclude?: RegExp): number | null {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const m = re.exec(line.text);
+    if (!m || (exclude && exclude.test(line.text))) continue;
+    if (/daily/i.test(line.text)) continue;
+    const toks = tokenize(line);
+    // label end x: find the words that make up the match
+    let pos = 0;
+    let labelX1 = line.words[0]?.x0 ?? 0;
+    let labelX0 = labelX1;
+    let started = false;
+    for (const w of line.words) {
+      const start = line.text.indexOf(w.text, pos);
+      pos = start + w.text.length;
+      if (start + w.text.length > m.index && start < m.index + m[0].length) {
+        if (!started) labelX0 = w.x0;
+        started = true;
+        labelX1 = w.x1;
+      }
+    }
+    const after = toks.filter((t) => t.kind === 'amount' && t.x0 >= labelX1 - 1);
+    if (after.length) {
+      const a = after[0].amount!;
+      return round2(a.sign < 0 ? -a.value : a.value);
+    }
+    // values printed on the next line, under the label
+    const next = lines[i + 1];
+    if (next && next.base - line.base < Math.max(line.words[0].size, 6) * 3.2 && !re.test(next.text)) {
+      const cands = tokenize(next).filter((t) => t.kind === 'amount');
+      const mid = (labelX0 + labelX1) / 2;
+      let best: Tok | null = null;
+      for (const c of cands) {
+        const overlap = Math.min(c.x1, labelX1 + 20) - Math.max(c.x0, labelX0 - 20);
+        if (overlap > 0 && (!best || Math.abs((c.x0 + c.x1) / 2 - mid) < Math.abs((best.x0 + best.x1) / 2 - mid))) best = c;
+      }
+      if (best) return round2(best.amount!.sign < 0 ? -best.amount!.value : best.amount!.value);
+    }
+  }
+  return null;
+}
+
+function cleanName(s: string): string {
+  return s.replace(/\s+/g, ' ').replace(/^[\s:,-]+|[\s:,;-]+$/g, '').trim();
+}
+
+function extractFields(pages: PageLayout[], firstTableLine: { page: number; line: number } | null): BankStatementFields {
+  const first = pages.slice(0, 2);
+  const p1 = pages[0];
+  const p1Lines = p1 ? p1.lines : [];
+  const beforeTable = p1Lines.filter((_, i) => !firstTableLine || firstTableLine.page > 0 || i < firstTableLine.line);
+  const allLines = first.flatMap((p) => p.lines);
+  const segs = beforeTable.flatMap((l) => segments(l));
+  const allSegs = allLines.flatMap((l) => segments(l));
+
+  // bank name: the most prominent bank-like phrase near the top of page 1
+  let bankName: string | null = null;
+  let bestScore = -Infinity;
+  for (const s of segs) {
+    if (!BANK_RE.test(s.text) || NOT_BANK_RE.test(s.text) || /\d/.test(s.text) || s.text.length > 60 || BIZ_RE.test(s.text.replace(/\bco\b/i, ''))) continue;
+    const score = s.size * 10 - (s.words[0].base / (p1?.height || 800)) * 20;
+    if (score > bestScore) {
+      bestScore = score;
+      bankName = cleanName(s.text);
+    }
+  }
+
+  // account holder: labelled, else the business name in the address block
+  let accountHolder: string | null = null;
+  const holderLabel = /^(account (holder|name|owner|title)|customer( name)?|prepared for|business name|name)\s*:?\s*/i;
+  for (let i = 0; i < allSegs.length && !accountHolder; i++) {
+    const m = holderLabel.exec(allSegs[i].text);
+    if (!m) continue;
+    const rest = cleanName(allSegs[i].text.slice(m[0].length));
+    if (rest) accountHolder = rest;
+    else if (allSegs[i + 1] && !/\d{3}/.test(allSegs[i + 1].text)) accountHolder = cleanName(allSegs[i + 1].text);
+  }
+  if (!accountHolder) {
+    for (const s of segs) {
+      if (BIZ_RE.test(s.text) && !/\d/.test(s.text) && (!bankName || s.text !== bankName) && !/statement|account|page/i.test(s.text) && s.text.length < 70) {
+        accountHolder = cleanName(s.text);
+        break;
+      }
+    }
+  }
+
+  // account number last 4
+  let accountNumberLast4: string | null = null;
+  for (const s of [...allSegs, ...allLines]) {
+    const m = /\b(?:acc(?:oun)?t|acct)\b\.?(?:[^\d*Xx•]|\bx)*?((?:[Xx*•.]{2,}|\d)(?:[Xx*•.\d]|[ -](?=[Xx*•.\d])){3,30})(?![\d/])/i.exec(s.text);
+    if (m) {
+      const digits = m[1].replace(/\D/g, '');
+      if (digits.length >= 4) {
+        accountNumberLast4 = digits.slice(-4);
+        break;
+      }
+    }
+  }
+
+  // account type / product: prefer the area above the first table
+  let accountType: string | null = null;
+  const typeStop = /^(your|account|type|summary|statement|of|for|the|product|acct|name|plan|primary|to|from|transfer|online|and|in|on)$/i;
+  for (const s of [...segs, ...allSegs]) {
+    if (bankName && s.text.includes(bankName)) continue;
+    const m = /((?:[A-Za-z][A-Za-z&+'-]*\s+){0,4})(checking|savings|money market)\b(?!\s*(bank|credit union|&|and trust|x{2,}|#|\d|account\s*(#|no|number|ending)))/i.exec(s.text);
+    if (!m) continue;
+    let words = m[1].trim().split(/\s+/).filter(Boolean);
+    let cut = 0;
+    words.forEach((w, i) => {
+      if (typeStop.test(w.replace(/:$/, '')) || /:$/.test(w)) cut = i + 1;
+    });
+    words = words.slice(cut);
+    const cand = [...words, m[2]].join(' ');
+    if (words.length) {
+      accountType = cand;
+      break;
+    }
+    accountType ??= cand;
+  }
+
+  // statement period
+  let periodStart: string | null = null;
+  let periodEnd: string | null = null;
+  for (const l of allLines) {
+    const ds = findFullDates(l.text);
+    if (ds.length >= 2 && /period|through|thru|\bto\b|\bfrom\b|\s[-–]\s|cycle|statement|beginning|ending/i.test(l.text) && !/balance/i.test(l.text) && !parseDateToken(l.words[0]?.text ?? '')) {
+      [periodStart, periodEnd] = [ds[0], ds[1]].sort();
+      break;
+    }
+  }
+  if (!periodStart) {
+    let s: string | null = null;
+    let e: string | null = null;
+    for (const l of allLines) {
+      const ds = findFullDates(l.text);
+      if (!ds.length) continue;
+      if (!s && /(begin|start|opening|from)\w*\s+(date|period)|period (begin|start)/i.test(l.text)) s = ds[0];
+      if (!e && /(end|ending|closing|statement|through|thru)\w*\s+(date|period)|period end/i.test(l.text)) e = ds[ds.length - 1];
+    }
+    periodStart = s;
+    periodEnd = e;
+  }
+  const openingBalance = findLabelAmount(allLines, OPEN_RE);
+  const closingBalance = findLabelAmount(allLines, CLOSE_RE, /\bdaily\b/i);
+  return { bankName, accountHolder, accountNumberLast4, accountType, periodStart, periodEnd, openingBalance, closingBalance };
+}
+
+// ---------------------------------------------------------------- rows
+
+interface RawRow {
+  date: ParsedDate;
+  dateText: string;
+  desc: string[];
+  amount: number | null; // signed, null when only sign-less ambiguity resolved later
+  unsignedAmount: number | null;
+  balance: number | null;
+  page: number;
+  base: number;
+  size: number;
+  descX0: number;
+  cells: AmountCell[];
+}
+
+function bestColumn(t: Tok, cols: Column[]): Column | null {
+  let best: Column | null = null;
+  let bestOv = 0;
+  for (const c of cols) {
+    const ov = Math.min(t.x1, c.x1) - Math.max(t.x0, c.x0);
+    if (ov > bestOv) {
+      bestOv = ov;
+      best = c;
+    }
+  }
+  if (best) return best;
+  let bestD = Infinity;
+  for (const c of cols) {
+    const d = Math.min(Math.abs(t.x1 - c.x1), Math.abs((t.x0 + t.x1) / 2 - c.cx), Math.abs(t.x0 - c.x0));
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+const signed = (a: ParsedAmount, fallback: -1 | 1): number => round2((a.sign !== 0 ? a.sign : fallback) * a.value);
+
+/** Builds a row from tokens of one table group. Returns null when the tokens are not a transaction. */
+function rowFromTokens(toks: Tok[], cols: Column[] | null, section: Section, page: number, base: number, inheritDate?: ParsedDate, ocr = false): RawRow | null {
+  if (!toks.length) return null;
+  toks = toks.filter((t) => t.text !== '$');
+  let dateIdx = -1;
+  if (cols) {
+    const dateCol = cols.find((c) => c.role === 'date');
+    for (let i = 0; i < toks.length && i < 3; i++) {
+      if (toks[i].kind === 'date') {
+        const bc = bestColumn(toks[i], cols);
+        if (!dateCol || bc === dateCol || i === 0) {
+          dateIdx = i;
+          break;
+        }
+      }
+    }
+  } else if (toks[0].kind === 'date') dateIdx = 0;
+  if (dateIdx < 0 && ocr && cols && toks[0].kind === 'int') {
+    // OCR lost the slash: "317" / "1215" in the date column
+    const dateCol = cols.find((c) => c.role === 'date');
+    const digits = toks[0].text.replace(/\D/g, '');
+    if (dateCol && bestColumn(toks[0], cols) === dateCol && (digits.length === 3 || digits.length === 4)) {
+      const cands = [digits.length === 3 ? [digits.slice(0, 1), digits.slice(1)] : [digits.slice(0, 2), digits.slice(2)]];
+      for (const [mm, dd] of cands) {
+        const d = parseDateToken(`${mm}/${dd}`);
+        if (d) {
+          toks = [{ ...toks[0], kind: 'date', date: d, text: `${mm}/${dd}` }, ...toks.slice(1)];
+          dateIdx = 0;
+          break;
+        }
+      }
+    }
+  }
+  if (dateIdx < 0 && !(inheritDate && cols && toks[0].kind !== 'date' && toks.some((t) => t.kind === 'text'))) return null;
+  const dt = dateIdx >= 0 ? toks[dateIdx] : null;
+  const date = dt ? dt.date! : inheritDate!;
+  const row: RawRow = { date, dateText: dt ? dt.text : `${date.month}/${date.day}`, desc: [], amount: null, unsignedAmount: null, balance: null, page, base, size: dt?.size ?? toks[0].size, descX0: Infinity, cells: [] };
+  const rest = toks.filter((_, i) => i !== dateIdx);
+  let checkNo: string | null = null;
+  const amounts: Array<{ t: Tok; role: ColumnRole }> = [];
+  if (cols) {
+    for (const t of rest) {
+      const c = bestColumn(t, cols);
+      const role = c?.role ?? 'other';
+      if (t.kind === 'amount' && (role === 'amount' || role === 'debit' || role === 'credit' || role === 'balance')) amounts.push({ t, role });
+      else if (t.kind === 'date' && (role === 'date2' || role === 'date')) continue;
+      else if (role === 'checkno' && (t.kind === 'int' || /^\d+\*?$/.test(t.text))) checkNo = t.text.replace(/^#|\*$/g, '');
+      else {
+        row.desc.push(t.text);
+        row.descX0 = Math.min(row.descX0, t.x0);
+      }
+    }
+  } else {
+    // no header: trailing amounts are [amount, balance]
+    let k = rest.length;
+    while (k > 0 && rest[k - 1].kind === 'amount') k--;
+    const trail = rest.slice(k);
+    for (const t of rest.slice(0, k)) {
+      if (t.kind === 'date' && row.desc.length === 0) continue;
+      row.desc.push(t.text);
+      row.descX0 = Math.min(row.descX0, t.x0);
+    }
+    if (trail.length === 1) amounts.push({ t: trail[0], role: 'amount' });
+    else if (trail.length >= 2) {
+      amounts.push({ t: trail[trail.length - 2], role: 'amount' });
+      amounts.push({ t: trail[trail.length - 1], role: 'balance' });
+    }
+  }
+  if (checkNo) row.desc.unshift(`Check ${checkNo}`);
+  let money: number | null = null;
+  let unsigned: number | null = null;
+  for (const { t, role } of amounts) {
+    const a = t.amount!;
+    row.cells.push({ page, role, font: t.font, size: t.size, row: -1 });
+    if (role === 'balance') row.balance = signed(a, 1);
+    else if (role === 'debit') money = (money ?? 0) + (a.sign > 0 ? a.value : -a.value);
+    else if (role === 'credit') money = (money ?? 0) + (a.sign < 0 ? -a.value : a.value);
+    else if (a.sign !== 0) money = (money ?? 0) + a.sign * a.value;
+    else if (section.sign !== 0) money = (money ?? 0) + section.sign * a.value;
+    else unsigned = (unsigned ?? 0) + a.value;
+  }
+  if (money === null && unsigned === null) return null;
+  if (unsigned !== null && money !== null) money += unsigned; // mixed: treat unsigned as credit
+  row.amount = money === null ? null : round2(money);
+  row.unsignedAmount = money === null ? unsigned : null;
+  return row;
+}
+
+/** Splits a header-less line like "1001 01/05 250.00 1002 01/06 80.00" into tuples. */
+function splitTuples(toks: Tok[]): Tok[][] | null {
+  const dates = toks.filter((t) => t.kind === 'date').length;
+  const amts = toks.filter((t) => t.kind === 'amount').length;
+  if (dates < 2 || amts < 2) return null;
+  const parts: Tok[][] = [];
+  let cur: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const startsTuple = (t.kind === 'int' && toks[i + 1]?.kind === 'date') || (t.kind === 'date' && !(i > 0 && toks[i - 1].kind === 'int'));
+    if (startsTuple && cur.some((x) => x.kind === 'amount')) {
+      parts.push(cur);
+      cur = [];
+    }
+    cur.push(t);
+  }
+  if (cur.length) parts.push(cur);
+  return parts;
+}
+
+const OPEN_ROW_RE = /^(beginning|opening|starting|previous|prior)\b.*balance|^balance (forward|brought forward)|^balance last statement/i;
+const CLOSE_ROW_RE = /^(ending|closing|new)\b.*balance/i;
+
+/** Parses a bank statement from laid-out pages. */
+export function parseBankStatement(pages: PageLayout[], opts: { fallbackYear?: number } = {}): BankParseResult {
+  const warnings: string[] = [];
+  // locate first table header on page 1 for the header-field area
+  let firstTable: { page: number; line: number } | null = null;
+  outer: for (const p of pages) {
+    for (let i = 0; i < p.lines.length; i++) {
+      if (detectHeader(p.lines[i])) {
+        firstTable = { page: p.index, line: i };
+        break outer;
+      }
+    }
+  }
+  const fields = extractFields(pages, firstTable);
+
+  const rows: RawRow[] = [];
+  let header: Header | null = null;
+  let section: Section = { sign: 0, skip: false, name: '' };
+  let last: RawRow | null = null;
+  let lastRow: RawRow | null = null;
+  let lastLineBase = -Infinity;
+  let lastPage = -1;
+  let openingFromRow: number | null = null;
+  let closingFromRow: number | null = null;
+
+  for (const p of pages) {
+    last = null;
+    for (let li = 0; li < p.lines.length; li++) {
+      const line = p.lines[li];
+      let h = detectHeader(line);
+      if (!h && p.lines[li + 1]) {
+        // a header printed on two stacked lines (the lower line may or may not be a header alone)
+        const stacked = detectStackedHeader(line, p.lines[li + 1]);
+        if (stacked) {
+          h = stacked;
+          li++;
+        }
+      }
+      if (h) {
+        header = h;
+        const describes = h.groups.some((g) => g.some((c) => c.role === 'desc' || c.role === 'checkno'));
+        if (h.balanceOnly) section = { ...section, skip: true };
+        else if (section.skip && describes) section = { sign: 0, skip: false, name: '' };
+        last = null;
+        lastRow = null;
+        continue;
+      }
+      const toks = tokenize(line);
+      const hasDateFirst = toks.slice(0, 3).some((t) => t.kind === 'date');
+      const hasAmount = toks.some((t) => t.kind === 'amount');
+      const lower = line.text.toLowerCase();
+
+      // continuation of the previous description
+      if (last && !hasAmount && lastPage === p.index && !/^(total|subtotal|page \d)/i.test(lower)) {
+        const gap = line.base - lastLineBase;
+        const firstX = line.words[0].x0;
+        const startsInDesc = Number.isFinite(last.descX0) ? firstX >= last.descX0 - 3 : firstX > 0;
+        const dateFirst = toks[0].kind === 'date';
+        if (!dateFirst && startsInDesc && gap > 0 && gap <= last.size * 2.1) {
+          last.desc.push(line.text.trim());
+          lastLineBase = line.base;
+          continue;
+        }
+      }
+      if (!hasAmount) {
+        const sec = classifyHeading(line);
+        if (sec && !hasDateFirst) {
+          section = sec;
+          last = null;
+          lastRow = null;
+        }
+        continue;
+      }
+      if (/^(total|subtotal)\b/i.test(lower)) {
+        last = null;
+        lastRow = null;
+        continue;
+      }
+      if (section.skip || header?.balanceOnly) continue;
+
+      // a row of (date, balance) pairs only is a daily-balance table, whatever header is above it
+      const nDates = toks.filter((t) => t.kind === 'date').length;
+      if (nDates >= 2 && toks.filter((t) => t.kind === 'amount').length >= 2 && toks.every((t) => t.kind === 'date' || t.kind === 'amount') && (!header || header.groups.length === 1)) {
+        last = null;
+        lastRow = null;
+        continue;
+      }
+      // split into groups (side-by-side tables)
+      const parts: Array<{ toks: Tok[]; cols: Column[] | null }> = [];
+      if (header && header.groups.length > 1) {
+        const starts = header.groups.map((g) => g[0].x0 - 6);
+        const buckets: Tok[][] = header.groups.map(() => []);
+        for (const t of toks) {
+          let gi = 0;
+          for (let g = 0; g < starts.length; g++) if (t.x0 >= starts[g]) gi = g;
+          buckets[gi].push(t);
+        }
+        header.groups.forEach((g, i) => parts.push({ toks: buckets[i], cols: g }));
+      } else {
+        const tuples = !header ? splitTuples(toks) : null;
+        if (tuples) {
+          for (const tu of tuples) if (tu.some((t) => t.kind === 'text' || t.kind === 'int')) parts.push({ toks: tu, cols: null });
+        } else parts.push({ toks, cols: header ? header.groups[0] : null });
+      }
+      let made: RawRow | null = null;
+      const inherit = lastRow && lastRow.page === p.index && header && parts.length === 1 && line.base - lastRow.base < lastRow.size * 3 ? lastRow.date : undefined;
+      for (const part of parts) {
+        const r = rowFromTokens(part.toks, part.cols, section, p.index, line.base, inherit, p.method === 'ocr');
+        if (!r) continue;
+        const d = r.desc.join(' ');
+        if (OPEN_ROW_RE.test(d)) {
+          if (openingFromRow === null) openingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
+          continue;
+        }
+        if (CLOSE_ROW_RE.test(d)) {
+          closingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
+          continue;
+        }
+        rows.push(r);
+        made = r;
+        lastRow = r;
+      }
+      if (made && parts.length === 1) {
+        last = made;
+        lastLineBase = line.base;
+        lastPage = p.index;
+      } else last = null;
+    }
+  }
+
+  const openingBalance = fields.openingBalance ?? openingFromRow;
+  const closingBalance = fields.closingBalance ?? closingFromRow;
+
+  // year resolution
+  let fallbackYear = opts.fallbackYear ?? new Date().getUTCFullYear();
+  if (!fields.periodStart && !fields.periodEnd) {
+    const withYear = rows.find((r) => r.date.year !== null);
+    if (withYear) fallbackYear = withYear.date.year!;
+    else if (!opts.fallbackYear) warnings.push(`statement period not found; dates without a year assumed in ${fallbackYear}`);
+  }
+
+  // resolve unsigned amounts from the running balance where possible
+  let prevBal: number | null = openingBalance;
+  const txs: StatementTransaction[] = [];
+  const cells: AmountCell[] = [];
+  for (const r of rows) {
+    const ocr = pages.find((p) => p.index === r.page)?.method === 'ocr';
+    let y = r.date.year ?? resolveYear(r.date.month, r.date.day, fields.periodStart, fields.periodEnd, fallbackYear);
+    if (ocr && r.date.year !== null && (fields.periodStart || fields.periodEnd)) {
+      // OCR misreads of a printed year (e.g. 23 -> 28): take the period's year when that lands inside it
+      const ps = fields.periodStart ?? fields.periodEnd!;
+      const pe = fields.periodEnd ?? fields.periodStart!;
+      const printed = fmtDate(y, r.date.month, r.date.day);
+      const far = (k: string) => (k < ps ? daysBetween(k, ps) : k > pe ? daysBetween(pe, k) : 0) > 45;
+      const ry = resolveYear(r.date.month, r.date.day, fields.periodStart, fields.periodEnd, y);
+      if (far(printed) && !far(fmtDate(ry, r.date.month, r.date.day))) {
+        warnings.push(`OCR date "${r.dateText}" on page ${r.page + 1} is outside the statement period: year read as ${ry}`);
+        y = ry;
+      }
+    }
+    const date = fmtDate(y, r.date.month, r.date.day);
+    if (!isValidDate(y, r.date.month, r.date.day)) warnings.push(`invalid date "${r.dateText}" (${date}) on page ${r.page + 1}: kept as printed`);
+    let amount = r.amount;
+    if (amount === null && r.unsignedAmount !== null) {
+      if (r.balance !== null && prevBal !== null && Math.abs(round2(prevBal - r.unsignedAmount) - r.balance) < 0.005) amount = -r.unsignedAmount;
+      else amount = r.unsignedAmount;
+    }
+    if (amount === null) continue;
+    if (ocr && r.balance !== null && prevBal !== null && Math.abs(round2(prevBal + amount) - r.balance) >= 0.005 && Math.abs(round2(prevBal - amount) - r.balance) < 0.005) {
+      // OCR dropped or invented a sign mark: the printed running balance decides
+      warnings.push(`OCR amount ${amount} on page ${r.page + 1} (${r.dateText}) sign taken from the running balance`);
+      amount = -amount;
+    }
+    if (r.balance !== null) prevBal = r.balance;
+    else if (prevBal !== null) prevBal = round2(prevBal + amount);
+    const description = r.desc.join(' ').replace(/\s+/g, ' ').trim();
+    for (const c of r.cells) cells.push({ ...c, row: txs.length });
+    txs.push({ date, description, amount: round2(amount), balance: r.balance, transactionType: amount >= 0 ? 'credit' : 'debit' });
+  }
+  repairOcrSigns(txs, openingBalance, pages, rows, warnings);
+  return { ...fields, openingBalance, closingBalance, transactions: txs, warnings, amountCells: cells };
+}
+
+/**
+ * On OCR pages a dropped "-" or ")" flips an amount. Between two printed balances, if exactly one
+ * OCR row explains the gap by its sign, that row's sign is corrected (and reported in warnings).
+ */
+function repairOcrSigns(txs: StatementTransaction[], opening: number | null, pages: PageLayout[], rows: RawRow[], warnings: string[]): void {
+  const ocrPages = new Set(pages.filter((p) => p.method === 'ocr').map((p) => p.index));
+  if (!ocrPages.size || rows.length !== txs.length) return;
+  let start = opening;
+  let seg: number[] = [];
+  for (let i = 0; i < txs.length; i++) {
+    seg.push(i);
+    const bal = txs[i].balance;
+    if (bal === null) continue;
+    if (start !== null) {
+      const sum = seg.reduce((s, k) => s + txs[k].amount, 0);
+      const d = round2(bal - (start + sum));
+      if (Math.abs(d) >= 0.005) {
+        const cands = seg.filter((k) => ocrPages.has(rows[k].page) && Math.abs(round2(-2 * txs[k].amount) - d) < 0.005);
+        if (cands.length === 1) {
+          const t = txs[cands[0]];
+          t.amount = round2(-t.amount);
+          t.transactionType = t.amount >= 0 ? 'credit' : 'debit';
+          warnings.push(`OCR amount on ${t.date} (${t.description.slice(0, 30)}) sign taken from the running balance`);
+        }
+      }
+    }
+    start = bal;
+    seg = [];
+  }
+}
+
+export { tokenize as _tokenize, detectHeader as _detectHeader, classifyHeading as _classifyHeading };

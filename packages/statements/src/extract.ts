@@ -1,0 +1,208 @@
+import * as zlib from 'zlib';
+import { loadMupdf } from './mupdf';
+import { OpenedDocument } from './open';
+import { DEFAULT_LIMITS, Limits, Line, PageLayout, StatementError, Word } from './types';
+
+interface StextLine {
+  wmode: number;
+  bbox: { x: number; y: number; w: number; h: number };
+  font: { name: string; size: number };
+  x: number;
+  y: number;
+  text: string;
+}
+
+/** Splits a mupdf line into words; x positions are interpolated along the line box. */
+function lineWords(l: StextLine, out: Word[]): void {
+  const text = l.text;
+  const n = text.length;
+  if (!n) return;
+  const cw = l.bbox.w / n;
+  const re = /\S+/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    out.push({
+      text: m[0],
+      x0: l.bbox.x + m.index * cw,
+      x1: l.bbox.x + (m.index + m[0].length) * cw,
+      y0: l.bbox.y,
+      y1: l.bbox.y + l.bbox.h,
+      base: l.y,
+      size: l.font.size,
+      font: l.font.name,
+    });
+  }
+}
+
+/** Groups positioned words into lines by baseline, sorted top to bottom, left to right. */
+export function groupLines(words: Word[]): Line[] {
+  const sorted = [...words].sort((a, b) => a.base - b.base || a.x0 - b.x0);
+  const lines: Line[] = [];
+  let cur: Word[] = [];
+  let curBase = 0;
+  const flush = () => {
+    if (!cur.length) return;
+    cur.sort((a, b) => a.x0 - b.x0);
+    lines.push({
+      words: cur,
+      y0: Math.min(...cur.map((w) => w.y0)),
+      y1: Math.max(...cur.map((w) => w.y1)),
+      base: curBase,
+      text: cur.map((w) => w.text).join(' '),
+    });
+    cur = [];
+  };
+  for (const w of sorted) {
+    const tol = Math.max(2, w.size * 0.35);
+    if (cur.length && Math.abs(w.base - curBase) > tol) flush();
+    if (!cur.length) curBase = w.base;
+    cur.push(w);
+  }
+  flush();
+  return lines;
+}
+
+const MAX_CONTENT_BYTES = 32 * 1024 * 1024;
+const MAX_FORM_REFS = 2_000;
+
+/**
+ * Bounds the work mupdf would do on a page before it does it: inflates content streams and
+ * form XObjects with a hard output cap (flate bombs) and limits form nesting/fan-out.
+ */
+export function guardPageContent(page: any, index: number): { hasImages: boolean } {
+  if (typeof page.getObject !== 'function') return { hasImages: true }; // image documents
+  let total = 0;
+  let forms = 0;
+  let hasImages = false;
+  const seen = new Set<number>();
+  const tooLarge = (why: string) => new StatementError('too_large', `page ${index + 1}: ${why}`);
+  const streamSize = (obj: any) => {
+    if (!obj.isStream()) return;
+    if (obj.isIndirect()) {
+      const n = obj.asIndirect();
+      if (seen.has(n)) return;
+      seen.add(n);
+    }
+    const filter = obj.get('Filter');
+    const names: string[] = [];
+    if (filter.isArray()) filter.forEach((f: any) => names.push(f.isName() ? f.asName() : '?'));
+    else if (filter.isName()) names.push(filter.asName());
+    const raw: Uint8Array = obj.readRawStream().asUint8Array();
+    if (names.length === 0) total += raw.length;
+    else if (names.length === 1 && (names[0] === 'FlateDecode' || names[0] === 'Fl')) {
+      let inflated = 0;
+      try {
+        inflated = zlib.inflateSync(raw, { maxOutputLength: MAX_CONTENT_BYTES - total + 1, finishFlush: zlib.constants.Z_SYNC_FLUSH }).length;
+      } catch (e) {
+        if ((e as any)?.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) throw tooLarge('content stream inflates beyond the limit (compression bomb)');
+        inflated = raw.length; // broken stream: mupdf will deal with it
+      }
+      total += inflated;
+    } else total += raw.length * 4;
+    if (total > MAX_CONTENT_BYTES) throw tooLarge('page content is too large');
+  };
+  const walkResources = (res: any, depth: number) => {
+    if (!res || res.isNull()) return;
+    const xo = res.get('XObject');
+    if (!xo || xo.isNull() || !xo.isDictionary()) return;
+    xo.forEach((v: any) => {
+      if (!v.isStream()) return;
+      const sub = v.get('Subtype');
+      const kind = sub.isName() ? sub.asName() : '';
+      if (kind === 'Image') {
+        hasImages = true;
+        return;
+      }
+      if (kind !== 'Form') return;
+      if (++forms > MAX_FORM_REFS) throw tooLarge('too many form XObjects');
+      if (depth > 6) throw tooLarge('form XObjects nested too deeply');
+      if (v.isIndirect() && seen.has(v.asIndirect())) return;
+      streamSize(v);
+      walkResources(v.get('Resources'), depth + 1);
+    });
+  };
+  const po = page.getObject();
+  const contents = po.get('Contents');
+  if (contents.isArray()) contents.forEach((c: any) => streamSize(c));
+  else if (!contents.isNull()) streamSize(contents);
+  const res = po.get('Resources');
+  if (res.isNull()) hasImages = true; // inherited resources: be conservative
+  walkResources(res, 0);
+  return { hasImages };
+}
+
+/** Reads the text layer of one page: words with positions, grouped into lines. */
+export function extractPageText(opened: OpenedDocument, index: number, limits: Partial<Limits> = {}): PageLayout {
+  const lim = { ...DEFAULT_LIMITS, ...limits };
+  let page: any;
+  try {
+    page = opened.doc.loadPage(index);
+  } catch (e) {
+    throw new StatementError('corrupt', `cannot load page ${index + 1}: ${(e as Error).message}`);
+  }
+  try {
+    let hasImages = true;
+    try {
+      hasImages = guardPageContent(page, index).hasImages;
+    } catch (e) {
+      if (e instanceof StatementError) throw e;
+      throw new StatementError('corrupt', `page ${index + 1} is unreadable: ${(e as Error).message}`);
+    }
+    const b = page.getBounds();
+    const width = b[2] - b[0];
+    const height = b[3] - b[1];
+    let st: any;
+    try {
+      st = page.toStructuredText(hasImages ? 'preserve-whitespace,preserve-spans,preserve-images' : 'preserve-whitespace,preserve-spans');
+    } catch (e) {
+      throw new StatementError('corrupt', `cannot read page ${index + 1}: ${(e as Error).message}`);
+    }
+    const words: Word[] = [];
+    const imageRects: Array<[number, number, number, number]> = [];
+    let json: string;
+    try {
+      json = st.asJSON();
+    } finally {
+      st.destroy?.();
+    }
+    if (json.length > lim.maxCharsPerPage * 8) throw new StatementError('too_large', `page ${index + 1} has too much text`);
+    const data = JSON.parse(json) as { blocks: Array<{ type: string; bbox: { x: number; y: number; w: number; h: number }; lines?: StextLine[] }> };
+    let count = 0;
+    for (const b of data.blocks ?? []) {
+      if (b.type === 'image') {
+        imageRects.push([b.bbox.x, b.bbox.y, b.bbox.x + b.bbox.w, b.bbox.y + b.bbox.h]);
+        continue;
+      }
+      for (const l of b.lines ?? []) {
+        count += l.text.length;
+        if (count > lim.maxCharsPerPage) throw new StatementError('too_large', `page ${index + 1} has more than ${lim.maxCharsPerPage} characters`);
+        lineWords(l, words);
+      }
+    }
+    return { index, width, height, lines: groupLines(words), method: words.length ? 'text' : 'none', confidence: words.length ? 1 : 0, imageRects };
+  } finally {
+    page.destroy?.();
+  }
+}
+
+/** Renders a page to PNG for OCR. */
+export async function renderPagePng(opened: OpenedDocument, index: number, dpi = 200): Promise<{ png: Uint8Array; scale: number; width: number; height: number }> {
+  const mupdf = await loadMupdf();
+  const page = opened.doc.loadPage(index);
+  try {
+    const b = page.getBounds();
+    let scale = dpi / 72;
+    // bound the raster size (memory): at most ~ 12 MP
+    const maxPx = 12_000_000;
+    const px = (b[2] - b[0]) * (b[3] - b[1]) * scale * scale;
+    if (px > maxPx) scale *= Math.sqrt(maxPx / px);
+    const pix = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false, true);
+    try {
+      return { png: pix.asPNG(), scale, width: b[2] - b[0], height: b[3] - b[1] };
+    } finally {
+      pix.destroy?.();
+    }
+  } finally {
+    page.destroy?.();
+  }
+}

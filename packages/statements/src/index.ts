@@ -1,0 +1,148 @@
+import { BankParseResult, parseBankStatement } from './bank-parser';
+import { classifyText } from './classify';
+import { extractLayout } from './layout';
+import { parseWithLlm, pageText } from './llm';
+import { openDocument } from './open';
+import { reconcile } from './reconcile';
+import { assessTamperRisk } from './tamper';
+import { ParseOptions, ParseResult, Reconciliation, StatementError } from './types';
+
+export * from './types';
+export { openDocument, openDocument as inspectDocument, sniffMimeType } from './open';
+export type { OpenedDocument, DocumentInfo } from './open';
+export { extractLayout, extractLayout as extractText } from './layout';
+export type { LayoutResult, LayoutOptions } from './layout';
+export { extractPageText, groupLines, renderPagePng } from './extract';
+export { classifyText, classifyText as classify } from './classify';
+export type { Classification } from './classify';
+export { parseBankStatement } from './bank-parser';
+export type { BankParseResult, BankStatementFields, AmountCell } from './bank-parser';
+export { reconcile } from './reconcile';
+export { assessTamperRisk, parsePdfDate } from './tamper';
+export type { TamperAssessment, TamperInput } from './tamper';
+export { parseWithLlm, validateLlmJson, LlmOutputError, LLM_SYSTEM_PROMPT, pageText, pageTextWithColumns } from './llm';
+export { shutdownOcr, tesseractLangPath, cleanOcrWord } from './ocr';
+export { parseAmount, parseDateToken, resolveYear, isValidDate } from './tokens';
+export { releaseMupdfCaches } from './mupdf';
+export { parseStatementFileIsolated } from './isolated';
+export type { IsolatedParseOptions } from './isolated';
+
+const emptyReconciliation = (): Reconciliation => ({
+  reconciled: false, firstBrokenRow: null, expectedClosing: null, difference: null, confidence: 0,
+  totalCredits: 0, totalDebits: 0, balanceChecks: 0, balanceChecksPassed: 0, totalsMatch: null,
+});
+
+/** Opens, extracts, classifies, parses, reconciles and scores one uploaded file. */
+export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions = {}): Promise<ParseResult> {
+  if (opts.signal?.aborted) throw new Error('aborted');
+  const opened = await openDocument(bytes, opts.limits);
+  try {
+    let layout;
+    try {
+      layout = await extractLayout(opened, { limits: opts.limits, ocr: opts.ocr, signal: opts.signal, onStep: opts.onStep });
+    } catch (e) {
+      if (e instanceof StatementError || opts.signal?.aborted) throw e;
+      throw new StatementError('corrupt', `cannot read document: ${(e as Error)?.message ?? String(e)}`);
+    }
+    opts.onStep?.('classifying');
+    const fullText = layout.pages.map(pageText).join('\n');
+    const cls = classifyText(fullText, opts.documentTypeHint);
+    const warnings = [...layout.warnings];
+    let parsed: BankParseResult | null = null;
+    let reconciliation = emptyReconciliation();
+    const parser: ParseResult['parser'] = { method: 'rule', model: null, fallbackReason: null };
+    if (cls.documentType === 'bank_statement') {
+      parsed = parseBankStatement(layout.pages);
+      reconciliation = reconcile(parsed.openingBalance, parsed.closingBalance, parsed.transactions);
+      warnings.push(...parsed.warnings);
+      if (opts.llm?.apiKey) {
+        opts.onStep?.('parsing_with_llm');
+        try {
+          const llm = await parseWithLlm(layout.pages, opts.llm, opts.signal);
+          const rec = reconcile(llm.openingBalance, llm.closingBalance, llm.transactions);
+          if (rec.reconciled) {
+            parsed = { ...llm, warnings: parsed.warnings, amountCells: parsed.amountCells };
+            reconciliation = rec;
+            parser.method = 'llm';
+            parser.model = opts.llm.model;
+          } else {
+            parser.fallbackReason = `llm result does not reconcile (difference ${rec.difference ?? 'unknown'}, first broken row ${rec.firstBrokenRow ?? 'none'})`;
+          }
+        } catch (e) {
+          if (opts.signal?.aborted) throw e;
+          parser.fallbackReason = `llm failed: ${(e as Error).message}`.slice(0, 300);
+        }
+      }
+    }
+    const risk = assessTamperRisk({ info: opened.info, pages: layout.pages, amountCells: parsed?.amountCells ?? [], reconciliation: parsed ? reconciliation : null });
+    return {
+      documentType: cls.documentType,
+      classificationConfidence: cls.confidence,
+      pageCount: opened.info.pageCount,
+      extractionMethod: layout.extractionMethod,
+      extractionConfidence: layout.extractionConfidence,
+      mimeType: opened.info.mimeType,
+      bankName: parsed?.bankName ?? null,
+      accountHolder: parsed?.accountHolder ?? null,
+      accountNumberLast4: parsed?.accountNumberLast4 ?? null,
+      accountType: parsed?.accountType ?? null,
+      periodStart: parsed?.periodStart ?? null,
+      periodEnd: parsed?.periodEnd ?? null,
+      openingBalance: parsed?.openingBalance ?? null,
+      closingBalance: parsed?.closingBalance ?? null,
+      transactions: parsed?.transactions ?? [],
+      reconciliation,
+      pdfRiskLevel: risk.level,
+      riskReasons: risk.reasons,
+      parser,
+      rawTextPages: layout.rawTextPages,
+      warnings,
+    };
+  } finally {
+    opened.close();
+  }
+}
+
+/** The result with the API's snake_case field names (as printed by the CLI). */
+export function toApiJson(r: ParseResult): Record<string, unknown> {
+  return {
+    document_type: r.documentType,
+    classification_confidence: r.classificationConfidence,
+    page_count: r.pageCount,
+    extraction_method: r.extractionMethod,
+    extraction_confidence: r.extractionConfidence,
+    mime_type: r.mimeType,
+    bank_name: r.bankName,
+    account_holder: r.accountHolder,
+    account_number_last4: r.accountNumberLast4,
+    account_type: r.accountType,
+    statement_period_start: r.periodStart,
+    statement_period_end: r.periodEnd,
+    opening_balance: r.openingBalance,
+    closing_balance: r.closingBalance,
+    transactions: r.transactions.map((t) => ({ date: t.date, description: t.description, amount: t.amount, balance: t.balance, transaction_type: t.transactionType })),
+    reconciliation: {
+      reconciled: r.reconciliation.reconciled,
+      first_broken_row: r.reconciliation.firstBrokenRow,
+      expected_closing: r.reconciliation.expectedClosing,
+      difference: r.reconciliation.difference,
+      confidence: r.reconciliation.confidence,
+      total_credits: r.reconciliation.totalCredits,
+      total_debits: r.reconciliation.totalDebits,
+      balance_checks: r.reconciliation.balanceChecks,
+      balance_checks_passed: r.reconciliation.balanceChecksPassed,
+      totals_match: r.reconciliation.totalsMatch,
+    },
+    pdf_risk_level: r.pdfRiskLevel,
+    risk_reasons: r.riskReasons,
+    parser: { method: r.parser.method, model: r.parser.model, fallback_reason: r.parser.fallbackReason },
+    raw_text_pages: r.rawTextPages,
+    warnings: r.warnings,
+  };
+}
+
+/** Serialises a StatementError for the API/CLI. */
+export function errorToApiJson(e: unknown): Record<string, unknown> {
+  if (e instanceof StatementError) return { error: { code: e.code, message: e.message } };
+  return { error: { code: 'corrupt', message: (e as Error)?.message ?? String(e) } };
+}

@@ -1,0 +1,148 @@
+/** Public types of @ledgerlens/statements. */
+
+export interface StatementTransaction {
+  /** YYYY-MM-DD (may be a non-existent calendar date if the document prints one; see warnings) */
+  date: string;
+  description: string;
+  /** signed: credits > 0, debits < 0 */
+  amount: number;
+  balance: number | null;
+  transactionType: 'credit' | 'debit';
+}
+
+export type DocumentType = 'bank_statement' | 'tax_return' | 'profit_and_loss' | 'other';
+
+export type StatementErrorCode = 'no_text' | 'encrypted' | 'corrupt' | 'blank' | 'too_large' | 'unsupported_format';
+
+export class StatementError extends Error {
+  readonly code: StatementErrorCode;
+  constructor(code: StatementErrorCode, message: string) {
+    super(message);
+    this.name = 'StatementError';
+    this.code = code;
+  }
+}
+
+export interface Reconciliation {
+  reconciled: boolean;
+  /** index into transactions of the first row whose printed running balance does not follow */
+  firstBrokenRow: number | null;
+  /** opening + credits - debits */
+  expectedClosing: number | null;
+  /** printed closing - expected closing */
+  difference: number | null;
+  confidence: number;
+  totalCredits: number;
+  totalDebits: number;
+  balanceChecks: number;
+  balanceChecksPassed: number;
+  totalsMatch: boolean | null;
+}
+
+export type RiskLevel = 'low' | 'medium' | 'high';
+
+export interface ParserInfo {
+  method: 'rule' | 'llm';
+  model: string | null;
+  fallbackReason: string | null;
+}
+
+export interface ParseResult {
+  documentType: DocumentType;
+  classificationConfidence: number;
+  pageCount: number;
+  extractionMethod: 'text' | 'ocr' | 'mixed';
+  extractionConfidence: number;
+  mimeType: string;
+  bankName: string | null;
+  accountHolder: string | null;
+  accountNumberLast4: string | null;
+  accountType: string | null;
+  periodStart: string | null;
+  periodEnd: string | null;
+  openingBalance: number | null;
+  closingBalance: number | null;
+  transactions: StatementTransaction[];
+  reconciliation: Reconciliation;
+  pdfRiskLevel: RiskLevel;
+  riskReasons: string[];
+  parser: ParserInfo;
+  /** number of pages that carried a usable text layer */
+  rawTextPages: number;
+  warnings: string[];
+}
+
+export interface LlmOptions {
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  timeoutMs?: number;
+  /** pages per request (default 4) */
+  pagesPerChunk?: number;
+}
+
+export type ParseStep = 'classifying' | 'extracting_text' | 'running_ocr' | 'parsing_with_llm';
+
+export interface ParseOptions {
+  filename?: string;
+  documentTypeHint?: DocumentType;
+  llm?: LlmOptions;
+  signal?: AbortSignal;
+  onStep?: (step: ParseStep) => void;
+  limits?: Partial<Limits>;
+  /** disable OCR of pages without a text layer (they then raise no_text) */
+  ocr?: boolean;
+}
+
+export interface Limits {
+  maxBytes: number;
+  maxPages: number;
+  /** wall-clock budget for text extraction of a single page */
+  pageTimeMs: number;
+  /** wall-clock budget for the whole extraction (text + OCR) */
+  totalTimeMs: number;
+  /** max characters per page before the page is considered a bomb */
+  maxCharsPerPage: number;
+  maxOcrPages: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxBytes: 50 * 1024 * 1024,
+  maxPages: 300,
+  pageTimeMs: 2_000,
+  totalTimeMs: 120_000,
+  maxCharsPerPage: 200_000,
+  maxOcrPages: 60,
+};
+
+/** A word with its position on the page, in PDF points, origin top-left. */
+export interface Word {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** baseline */
+  base: number;
+  size: number;
+  font: string;
+  conf?: number;
+}
+
+export interface Line {
+  words: Word[];
+  y0: number;
+  y1: number;
+  base: number;
+  text: string;
+}
+
+export interface PageLayout {
+  index: number;
+  width: number;
+  height: number;
+  lines: Line[];
+  method: 'text' | 'ocr' | 'none';
+  confidence: number;
+  imageRects: Array<[number, number, number, number]>;
+}
