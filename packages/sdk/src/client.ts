@@ -1,0 +1,199 @@
+import { LedgerlensConnectionError, LedgerlensError } from './errors';
+import { FetchLike, RetryInfo, Sleep, Transport, realSleep } from './http';
+import { DealsResource, KeysResource } from './resources';
+import type {
+  ApiResponse,
+  CommonRequestOptions,
+  HttpMethod,
+  MaybeOptional,
+  OperationOf,
+  PageItem,
+  PageMeta,
+  PaginatedPaths,
+  paths,
+  PathsWithMethod,
+  RequestOptions,
+  SuccessBody,
+} from './types';
+import { SDK_VERSION } from './version';
+
+export interface LedgerlensOptions {
+  /** API base URL, e.g. `https://ledgerlens.example.com` (no `/v1`). */
+  baseUrl: string;
+  /** API key, sent as `X-API-Key`. */
+  apiKey?: string;
+  /**
+   * Bearer token (session token, OAuth access token or API key), sent as `Authorization: Bearer`.
+   * A function is called before every attempt, so it can refresh an expiring token.
+   */
+  accessToken?: string | (() => string | Promise<string>);
+  /** A fetch implementation (default: the global fetch). */
+  fetch?: FetchLike;
+  /** Retries after 429, 5xx and network errors (see README: Retries). Default 4. */
+  maxRetries?: number;
+  /** Per-attempt timeout in milliseconds; 0 disables it. Default 60 000. */
+  timeoutMs?: number;
+  /** User-Agent header; null to send none. Default `ledgerlens-sdk-js/<version>`. */
+  userAgent?: string | null;
+  /** Waits between retries (inject a fake in tests). Default: setTimeout. */
+  sleep?: Sleep;
+  /**
+   * A server-requested wait (Retry-After / X-RateLimit-Reset) longer than this is not waited for:
+   * the error is thrown at once. Default 120 000.
+   */
+  maxRetryDelayMs?: number;
+  /** Called before each retry wait, e.g. for logging. */
+  onRetry?: (info: RetryInfo) => void;
+  /** Random source for jitter, in [0, 1). Default Math.random. */
+  random?: () => number;
+}
+
+type ClientOptions = Omit<LedgerlensOptions, 'apiKey' | 'accessToken'>;
+
+export interface LoginOptions extends ClientOptions {
+  email: string;
+  password: string;
+}
+
+export interface ClientCredentialsOptions extends ClientOptions {
+  clientId: string;
+  clientSecret: string;
+  /** Fetch a new token this many ms before the current one expires. Default 60 000. */
+  refreshMarginMs?: number;
+}
+
+type Call<M extends HttpMethod> = <P extends PathsWithMethod<paths, M>>(
+  path: P,
+  ...options: MaybeOptional<RequestOptions<OperationOf<paths, P, M>>>
+) => Promise<ApiResponse<SuccessBody<OperationOf<paths, P, M>>>>;
+
+export type PageQuery<P extends PaginatedPaths<paths>> = OperationOf<paths, P, 'get'> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+export interface Page<T> {
+  data: T[];
+  meta: PageMeta;
+}
+
+/**
+ * Ledgerlens API client. One instance per credential; instances share no state.
+ *
+ * ```ts
+ * const ll = new Ledgerlens({ baseUrl: 'https://api.example.com', apiKey: process.env.LEDGERLENS_API_KEY });
+ * const deal = await ll.deals.create({ business_name: 'Acme Bakery LLC', funding_amount_requested: 75000 });
+ * const { data } = await ll.GET('/v1/deals/{deal_id}', { params: { path: { deal_id: deal.id } } });
+ * ```
+ */
+export class Ledgerlens {
+  readonly baseUrl: string;
+  readonly deals: DealsResource;
+  readonly keys: KeysResource;
+  private readonly transport: Transport;
+
+  constructor(options: LedgerlensOptions) {
+    if (!options || typeof options.baseUrl !== 'string' || !options.baseUrl) throw new TypeError('Ledgerlens: baseUrl is required');
+    const maxRetries = options.maxRetries ?? 4;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('Ledgerlens: maxRetries must be a non-negative integer');
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const { apiKey, accessToken } = options;
+    this.transport = new Transport({
+      baseUrl: this.baseUrl,
+      fetch: options.fetch,
+      maxRetries,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 120_000,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      userAgent: options.userAgent === undefined ? `ledgerlens-sdk-js/${SDK_VERSION}` : options.userAgent,
+      sleep: options.sleep ?? realSleep,
+      random: options.random ?? Math.random,
+      onRetry: options.onRetry,
+      authHeaders: async () => {
+        const headers: Record<string, string> = {};
+        if (apiKey) headers['X-API-Key'] = apiKey;
+        const token = typeof accessToken === 'function' ? await accessToken() : accessToken;
+        if (token) headers.Authorization = `Bearer ${token}`;
+        return headers;
+      },
+    });
+    this.deals = new DealsResource(this);
+    this.keys = new KeysResource(this);
+  }
+
+  /** Logs in with email and password; the client sends the session token (valid 24 h from last use). */
+  static async login(options: LoginOptions): Promise<Ledgerlens> {
+    const { email, password, ...rest } = options;
+    const anonymous = new Ledgerlens(rest);
+    const { data } = await anonymous.POST('/v1/auth/login', { body: { email, password } });
+    return new Ledgerlens({ ...rest, accessToken: data.token });
+  }
+
+  /**
+   * OAuth 2.0 client-credentials grant. The client fetches an access token now and fetches a new
+   * one shortly before it expires.
+   */
+  static async fromClientCredentials(options: ClientCredentialsOptions): Promise<Ledgerlens> {
+    const { clientId, clientSecret, refreshMarginMs = 60_000, ...rest } = options;
+    const anonymous = new Ledgerlens(rest);
+    const fetchToken = async () => {
+      const { data } = await anonymous.POST('/v1/oauth/token', {
+        body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret },
+      });
+      const token = data;
+      return { value: token.access_token, expiresAt: Date.now() + token.expires_in * 1000 };
+    };
+    let current = await fetchToken();
+    let pending: Promise<typeof current> | null = null;
+    const accessToken = async () => {
+      if (Date.now() < current.expiresAt - refreshMarginMs) return current.value;
+      pending ??= fetchToken().finally(() => (pending = null));
+      current = await pending;
+      return current.value;
+    };
+    return new Ledgerlens({ ...rest, accessToken });
+  }
+
+  /** Typed GET by path; resolves with `{ data, status, headers, requestId, ... }`, rejects with LedgerlensError. */
+  readonly GET: Call<'get'> = (path, ...options) => this.call('get', path, options[0]);
+  readonly POST: Call<'post'> = (path, ...options) => this.call('post', path, options[0]);
+  readonly PUT: Call<'put'> = (path, ...options) => this.call('put', path, options[0]);
+  readonly PATCH: Call<'patch'> = (path, ...options) => this.call('patch', path, options[0]);
+  readonly DELETE: Call<'delete'> = (path, ...options) => this.call('delete', path, options[0]);
+
+  /**
+   * Untyped escape hatch for endpoints newer than this SDK's schema.
+   */
+  request<T = unknown>(method: string, path: string, options: UntypedRequestOptions = {}): Promise<ApiResponse<T>> {
+    return this.transport.request<T>({ method, path, ...options });
+  }
+
+  /** Every page of a `{data, meta}` list endpoint, from `query.page` (default 1) to the last. */
+  async *pages<P extends PaginatedPaths<paths>>(path: P, query?: PageQuery<P>, options: CommonRequestOptions = {}): AsyncGenerator<Page<PageItem<paths, P>>, void, undefined> {
+    let page = Number((query as { page?: number } | undefined)?.page ?? 1);
+    for (;;) {
+      const { data } = await this.transport.request<Page<PageItem<paths, P>>>({
+        ...options,
+        method: 'GET',
+        path,
+        params: { query: { ...(query as Record<string, unknown> | undefined), page } },
+      });
+      yield data;
+      if (data.data.length === 0 || page >= data.meta.total_pages) return;
+      page += 1;
+    }
+  }
+
+  /** Every item of a `{data, meta}` list endpoint, fetching pages as the loop advances. */
+  async *paginate<P extends PaginatedPaths<paths>>(path: P, query?: PageQuery<P>, options: CommonRequestOptions = {}): AsyncGenerator<PageItem<paths, P>, void, undefined> {
+    for await (const page of this.pages(path, query, options)) yield* page.data;
+  }
+
+  private call(method: HttpMethod, path: string, options: unknown): Promise<ApiResponse<never>> {
+    const { params, ...rest } = (options ?? {}) as UntypedRequestOptions;
+    return this.transport.request({ method, path, params, ...rest });
+  }
+}
+
+export interface UntypedRequestOptions extends CommonRequestOptions {
+  params?: { path?: Record<string, unknown>; query?: Record<string, unknown>; header?: Record<string, unknown> };
+  body?: unknown;
+}
+
+export { LedgerlensConnectionError, LedgerlensError };

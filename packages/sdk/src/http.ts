@@ -1,0 +1,274 @@
+import { LedgerlensConnectionError, LedgerlensError } from './errors';
+import type { ApiResponse, ErrorEnvelope, ParseAs, RateLimitInfo } from './types';
+
+export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+type BodyInit = NonNullable<RequestInit['body']>;
+export type Sleep = (ms: number) => Promise<void>;
+
+export interface RetryInfo {
+  /** 1 for the first retry. */
+  attempt: number;
+  /** How long the SDK waits before the retry. */
+  delayMs: number;
+  reason: 'rate_limited' | 'server_error' | 'network_error';
+  method: string;
+  url: string;
+  /** The failure that triggers the retry. */
+  error: LedgerlensError | LedgerlensConnectionError;
+}
+
+export interface TransportConfig {
+  baseUrl: string;
+  fetch?: FetchLike;
+  maxRetries: number;
+  maxRetryDelayMs: number;
+  timeoutMs: number;
+  userAgent: string | null;
+  sleep: Sleep;
+  random: () => number;
+  onRetry?: (info: RetryInfo) => void;
+  /** Credential headers, resolved before every attempt (lets OAuth tokens refresh). */
+  authHeaders: () => Promise<Record<string, string>>;
+}
+
+export interface RawRequest {
+  method: string;
+  /** Path template such as `/v1/deals/{deal_id}`. */
+  path: string;
+  params?: { path?: Record<string, unknown>; query?: Record<string, unknown>; header?: Record<string, unknown> };
+  headers?: Record<string, string | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+  maxRetries?: number;
+  timeoutMs?: number;
+  parseAs?: ParseAs;
+}
+
+/** Methods that may be repeated safely (RFC 9110); other methods need an Idempotency-Key. */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_MAX_MS = 30_000;
+
+type KyFunction = (typeof import('ky'))['default'];
+let kyModule: Promise<KyFunction> | null = null;
+
+/** ky is ESM-only and this package is CommonJS: load it with a real dynamic import, once. */
+function loadKy(): Promise<KyFunction> {
+  kyModule ??= import('ky').then((m) => m.default);
+  return kyModule;
+}
+
+export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class Transport {
+  constructor(readonly config: TransportConfig) {}
+
+  async request<T>(req: RawRequest): Promise<ApiResponse<T>> {
+    const method = req.method.toUpperCase();
+    const url = buildUrl(this.config.baseUrl, req.path, req.params?.path, req.params?.query);
+    const maxRetries = req.maxRetries ?? this.config.maxRetries;
+    const { body, contentType } = serializeBody(req.body);
+
+    for (let attempt = 0; ; attempt++) {
+      const headers = await this.headers(req, contentType);
+      const retrySafe = IDEMPOTENT_METHODS.has(method) || headers.has('idempotency-key');
+      let response: Response;
+      try {
+        response = await this.send(url, method, headers, body, req);
+      } catch (err) {
+        if (req.signal?.aborted) throw req.signal.reason ?? err;
+        const timedOut = (err as Error)?.name === 'TimeoutError';
+        const error = new LedgerlensConnectionError(
+          timedOut ? `${method} ${url} timed out` : `${method} ${url} failed: ${(err as Error)?.message ?? String(err)}`,
+          { method, url, cause: err, timedOut },
+        );
+        if (!retrySafe || attempt >= maxRetries) throw error;
+        await this.wait({ attempt: attempt + 1, delayMs: this.backoff(attempt), reason: 'network_error', method, url, error }, req.signal);
+        continue;
+      }
+
+      if (response.ok) return this.success<T>(response, req.parseAs);
+
+      const error = await toError(response, method, url);
+      const rateLimited = response.status === 429;
+      const retryable = rateLimited || (response.status >= 500 && retrySafe);
+      if (!retryable || attempt >= maxRetries) throw error;
+      const hintMs = serverDelayMs(response.headers, rateLimited);
+      if (hintMs !== null && hintMs > this.config.maxRetryDelayMs) throw error;
+      const delayMs = hintMs !== null ? hintMs + Math.floor(this.config.random() * 250) : this.backoff(attempt);
+      await this.wait({ attempt: attempt + 1, delayMs, reason: rateLimited ? 'rate_limited' : 'server_error', method, url, error }, req.signal);
+    }
+  }
+
+  /** 1 s, 2 s, 4 s, 8 s ... (capped at 30 s) plus up to 25 % jitter. */
+  private backoff(attempt: number): number {
+    const base = Math.min(BACKOFF_BASE_MS * 2 ** attempt, BACKOFF_MAX_MS);
+    return Math.round(base + base * 0.25 * this.config.random());
+  }
+
+  private async wait(info: RetryInfo, signal: AbortSignal | undefined): Promise<void> {
+    this.config.onRetry?.(info);
+    if (!signal) return this.config.sleep(info.delayMs);
+    if (signal.aborted) throw signal.reason;
+    let onAbort: () => void = () => undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.config.sleep(info.delayMs), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async headers(req: RawRequest, contentType: string | null): Promise<Headers> {
+    const headers = new Headers({ Accept: 'application/json' });
+    if (this.config.userAgent) headers.set('User-Agent', this.config.userAgent);
+    if (contentType) headers.set('Content-Type', contentType);
+    for (const [k, v] of Object.entries(await this.config.authHeaders())) headers.set(k, v);
+    for (const [k, v] of Object.entries(req.params?.header ?? {})) if (v !== undefined && v !== null) headers.set(k, String(v));
+    for (const [k, v] of Object.entries(req.headers ?? {})) {
+      if (v === undefined) headers.delete(k);
+      else headers.set(k, v);
+    }
+    return headers;
+  }
+
+  private async send(url: string, method: string, headers: Headers, body: BodyInit | undefined, req: RawRequest): Promise<Response> {
+    const ky = await loadKy();
+    const timeout = req.timeoutMs ?? this.config.timeoutMs;
+    return ky(url, {
+      method,
+      headers,
+      body,
+      signal: req.signal,
+      retry: 0,
+      throwHttpErrors: false,
+      timeout: timeout > 0 ? timeout : false,
+      ...(this.config.fetch ? { fetch: this.config.fetch } : {}),
+    });
+  }
+
+  private async success<T>(response: Response, parseAs: ParseAs | undefined): Promise<ApiResponse<T>> {
+    let data: unknown;
+    switch (parseAs) {
+      case 'text':
+        data = await response.text();
+        break;
+      case 'blob':
+        data = await response.blob();
+        break;
+      case 'arrayBuffer':
+        data = await response.arrayBuffer();
+        break;
+      case 'stream':
+        data = response.body;
+        break;
+      default: {
+        const text = response.status === 204 ? '' : await response.text();
+        const json = parseAs === 'json' || isJson(response.headers);
+        data = text === '' ? undefined : json ? JSON.parse(text) : text;
+      }
+    }
+    return {
+      data: data as T,
+      status: response.status,
+      headers: response.headers,
+      requestId: response.headers.get('x-request-id'),
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+      rateLimit: rateLimitOf(response.headers),
+      response,
+    };
+  }
+}
+
+function isJson(headers: Headers): boolean {
+  return /[/+]json\b/i.test(headers.get('content-type') ?? '');
+}
+
+async function toError(response: Response, method: string, url: string): Promise<LedgerlensError> {
+  const text = await response.text().catch(() => '');
+  let body: unknown = text;
+  try {
+    if (text) body = JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text */
+  }
+  const envelope = isEnvelope(body) ? body : null;
+  return new LedgerlensError({
+    status: response.status,
+    code: envelope?.code ?? `HTTP_${response.status}`,
+    detail: envelope?.detail ?? (response.statusText || `HTTP ${response.status}`),
+    errors: Array.isArray(envelope?.errors) ? envelope.errors : [],
+    requestId: response.headers.get('x-request-id'),
+    retryAfter: retryAfterSeconds(response.headers.get('retry-after')),
+    method,
+    url,
+    headers: response.headers,
+    body,
+  });
+}
+
+function isEnvelope(body: unknown): body is ErrorEnvelope {
+  return typeof body === 'object' && body !== null && typeof (body as ErrorEnvelope).code === 'string';
+}
+
+/** Retry-After as seconds (delta-seconds or an HTTP date), or null. */
+export function retryAfterSeconds(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** The wait the server asks for: Retry-After, else (on 429) X-RateLimit-Reset. */
+function serverDelayMs(headers: Headers, rateLimited: boolean): number | null {
+  const retryAfter = retryAfterSeconds(headers.get('retry-after'));
+  if (retryAfter !== null) return Math.round(retryAfter * 1000);
+  if (!rateLimited) return null;
+  const reset = Number(headers.get('x-ratelimit-reset'));
+  if (!headers.has('x-ratelimit-reset') || !Number.isFinite(reset)) return null;
+  // Unix seconds (what Ledgerlens sends); small values are read as seconds from now.
+  return Math.max(0, reset > 1e9 ? reset * 1000 - Date.now() : reset * 1000);
+}
+
+function rateLimitOf(headers: Headers): RateLimitInfo | null {
+  const limit = headers.get('x-ratelimit-limit');
+  if (limit === null) return null;
+  return { limit: Number(limit), remaining: Number(headers.get('x-ratelimit-remaining')), reset: Number(headers.get('x-ratelimit-reset')) };
+}
+
+export function buildUrl(baseUrl: string, template: string, pathParams?: Record<string, unknown>, query?: Record<string, unknown>): string {
+  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = pathParams?.[name];
+    if (value === undefined || value === null || value === '') throw new TypeError(`Missing path parameter "${name}" for ${template}`);
+    return encodeURIComponent(String(value));
+  });
+  let url = baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const v of value) search.append(key, String(v));
+    else search.append(key, value instanceof Date ? value.toISOString() : String(value));
+  }
+  const qs = search.toString();
+  if (qs) url += `?${qs}`;
+  return url;
+}
+
+function serializeBody(body: unknown): { body: BodyInit | undefined; contentType: string | null } {
+  if (body === undefined) return { body: undefined, contentType: null };
+  if (
+    typeof body === 'string' ||
+    body instanceof URLSearchParams ||
+    body instanceof FormData ||
+    body instanceof Blob ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body)
+  ) {
+    return { body: body as BodyInit, contentType: null };
+  }
+  return { body: JSON.stringify(body), contentType: 'application/json' };
+}
