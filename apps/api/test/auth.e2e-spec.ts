@@ -1,5 +1,6 @@
 import { TestApp } from './support/harness';
 import { Session } from '../src/modules/auth/auth.entities';
+import { sha256 } from '../src/modules/auth/credentials';
 import { ApiKey } from '../src/modules/keys/keys.entities';
 import { Database } from '../src/platform/database/database.service';
 
@@ -53,6 +54,16 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
         await short.close();
       }
     });
+  });
+
+  it('slides a session forward while it is used', async () => {
+    const login = await app.request('POST', '/auth/login', { body: { email: org.user.email, password: org.password } });
+    const em = app.get(Database).system();
+    const soon = new Date(Date.now() + 60_000);
+    await em.nativeUpdate(Session, { id: { $gt: 0 }, userId: org.user.id }, { lastUsedAt: new Date(Date.now() - 120_000), expiresAt: soon });
+    expect((await app.request('GET', '/v1/deals', { headers: { Authorization: `Bearer ${login.body.token}` } })).status).toBe(200);
+    const used = await app.get(Database).system().findOneOrFail(Session, { tokenHash: sha256(login.body.token) });
+    expect(used.expiresAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
   });
 
   describe('OAuth client credentials', () => {

@@ -6,18 +6,9 @@
  * from rows that start with a date.
  */
 import { daysBetween, findFullDates, fmtDate, isValidDate, ParsedAmount, ParsedDate, parseAmount, parseDateToken, resolveYear, round2 } from './tokens';
-import { Line, PageLayout, StatementTransaction, Word } from './types';
+import { BankStatementFields, Line, PageLayout, StatementTransaction, Word } from './types';
 
-export interface BankStatementFields {
-  bankName: string | null;
-  accountHolder: string | null;
-  accountNumberLast4: string | null;
-  accountType: string | null;
-  periodStart: string | null;
-  periodEnd: string | null;
-  openingBalance: number | null;
-  closingBalance: number | null;
-}
+export type { BankStatementFields } from './types';
 
 export interface AmountCell {
   page: number;

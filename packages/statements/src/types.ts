@@ -47,13 +47,8 @@ export interface ParserInfo {
   fallbackReason: string | null;
 }
 
-export interface ParseResult {
-  documentType: DocumentType;
-  classificationConfidence: number;
-  pageCount: number;
-  extractionMethod: 'text' | 'ocr' | 'mixed';
-  extractionConfidence: number;
-  mimeType: string;
+/** The header fields a bank statement parser reads. */
+export interface BankStatementFields {
   bankName: string | null;
   accountHolder: string | null;
   accountNumberLast4: string | null;
@@ -62,6 +57,15 @@ export interface ParseResult {
   periodEnd: string | null;
   openingBalance: number | null;
   closingBalance: number | null;
+}
+
+export interface ParseResult extends BankStatementFields {
+  documentType: DocumentType;
+  classificationConfidence: number;
+  pageCount: number;
+  extractionMethod: 'text' | 'ocr' | 'mixed';
+  extractionConfidence: number;
+  mimeType: string;
   transactions: StatementTransaction[];
   reconciliation: Reconciliation;
   pdfRiskLevel: RiskLevel;
