@@ -14,6 +14,7 @@ import { installRequestHooks } from './platform/https/request-hooks';
 import { Authenticator } from './platform/auth/authenticator';
 import { RateLimiter } from './platform/rate-limit/rate-limit';
 import { setupOpenApi } from './openapi';
+import multipart from '@fastify/multipart';
 
 export interface CreateAppOptions {
   /** Tests pass a PGlite loaded from a migrated template. */
@@ -51,6 +52,11 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, orm, redis }), adapter, {
       logger: new PinoNestLogger(logger),
       abortOnError: false,
+    });
+    // Multipart uploads: the per-file limit is enforced while streaming (FileStore.put); these are backstops.
+    await app.register(multipart as never, {
+      limits: { fileSize: config.uploads.maxFileBytes + 1, files: config.uploads.maxBulkFiles + 1, fields: 20, parts: config.uploads.maxBulkFiles + 21 },
+      throwFileSizeLimit: false,
     });
     installRequestHooks(app.getHttpAdapter().getInstance(), {
       config,

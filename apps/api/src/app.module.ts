@@ -3,10 +3,14 @@ import { PlatformModule, PlatformResources } from './platform/platform.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { DealsModule } from './modules/deals/deals.module';
+import { DocumentsModule } from './modules/documents/documents.module';
+import { PipelineModule } from './modules/pipeline/pipeline.module';
+import { TransactionsModule } from './modules/transactions/transactions.module';
+import { RulesetsModule } from './modules/rulesets/rulesets.module';
 
 @Module({})
 export class AppModule {
   static forRoot(resources: PlatformResources): DynamicModule {
-    return { module: AppModule, imports: [PlatformModule.forRoot(resources), AuthModule, KeysModule, DealsModule] };
+    return { module: AppModule, imports: [PlatformModule.forRoot(resources), AuthModule, KeysModule, DealsModule, PipelineModule, DocumentsModule, TransactionsModule, RulesetsModule] };
   }
 }

@@ -1,8 +1,11 @@
 import { Organization, OAuthClient, OAuthToken, Session, User } from './modules/auth/auth.entities';
 import { ApiKey } from './modules/keys/keys.entities';
 import { Deal, DealDecision } from './modules/deals/deals.entities';
+import { Document } from './modules/documents/documents.entities';
+import { Transaction, TransactionCorrection } from './modules/transactions/transactions.entities';
 import { DomainEventRecord } from './platform/events/outbox.entity';
 import { IdempotencyRecord } from './platform/idempotency/idempotency.entity';
+import { RecommendationRecord, Ruleset } from './modules/rulesets/rulesets.entities';
 
 /** Every entity of the server, for MikroORM discovery (explicit: works compiled, in jest and bundled). */
-export const ENTITIES = [Organization, User, Session, OAuthClient, OAuthToken, ApiKey, Deal, DealDecision, DomainEventRecord, IdempotencyRecord];
+export const ENTITIES = [Organization, User, Session, OAuthClient, OAuthToken, ApiKey, Deal, DealDecision, DomainEventRecord, IdempotencyRecord, Document, Transaction, TransactionCorrection, Ruleset, RecommendationRecord];

@@ -52,6 +52,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bulk-upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["bulkUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/deals": {
         parameters: {
             query?: never;
@@ -132,6 +148,310 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deals/{deal_id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listDocuments"];
+        put?: never;
+        post: operations["uploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/documents/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["uploadDocumentsBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["evaluateDeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/recommendation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getDealRecommendation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/regenerate-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["regenerateDealSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/reprocess-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reprocessFailedDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listDealTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/batch-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["getDocumentsBatchStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getDocumentAnalysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancelDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["downloadDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/extraction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getDocumentExtraction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getDocumentPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/reclassify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reclassifyDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/reprocess": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reprocessDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getDocumentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listDocumentTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/transactions/{transaction_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["correctTransaction"];
+        trace?: never;
+    };
     "/v1/keys": {
         parameters: {
             query?: never;
@@ -196,6 +516,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rulesets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listRulesets"];
+        put?: never;
+        post: operations["createRuleset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rulesets/{ruleset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getRuleset"];
+        put: operations["replaceRuleset"];
+        post?: never;
+        delete: operations["deleteRuleset"];
+        options?: never;
+        head?: never;
+        patch: operations["updateRuleset"];
+        trace?: never;
+    };
+    "/v1/rulesets/{ruleset_id}/set-default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["setDefaultRuleset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{transaction_id}/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listTransactionCorrections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -208,6 +592,31 @@ export interface components {
             status: "ok";
             /** @enum {boolean} */
             success: true;
+        };
+        AnalysisRecordDto: {
+            /** Format: date-time */
+            analyzed_at: string | null;
+            avg_daily_balance: number | null;
+            avg_deposit_amount: number;
+            deposit_count: number;
+            deposit_frequency_per_month: number;
+            document_id: number;
+            ending_balance: number | null;
+            largest_deposit: number;
+            max_daily_balance: number | null;
+            min_daily_balance: number | null;
+            net_cash_flow: number;
+            nsf_count: number;
+            nsf_total_fees: number;
+            overdraft_count: number;
+            overdraft_total_fees: number;
+            screening_buckets: {
+                [key: string]: number;
+            };
+            screening_flags: number;
+            total_deposits: number;
+            total_withdrawals: number;
+            withdrawal_count: number;
         };
         BatchCreateResultDto: {
             created: components["schemas"]["BatchCreatedDealDto"][];
@@ -231,6 +640,74 @@ export interface components {
             }[];
             /** @description Position of the item in the request array */
             index: number;
+        };
+        BatchStatusDto: {
+            /** @description Form A */
+            documents: components["schemas"]["BatchStatusItemDto"][];
+            /** @description Form B (same entries) */
+            statuses: components["schemas"]["BatchStatusItemDto"][];
+        };
+        BatchStatusItemDto: {
+            /** @enum {string|null} */
+            document_type: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | null;
+            error: string | null;
+            id: number;
+            /** @enum {string} */
+            status: "uploaded" | "classifying" | "extracting_text" | "running_ocr" | "parsing_with_llm" | "computing_metrics" | "completed" | "failed" | "cancelled" | "not_found";
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        BatchStatusRequestDto: {
+            document_ids: number[];
+        };
+        BulkUploadErrorDto: {
+            code: string;
+            detail: string;
+            filename: string;
+        };
+        BulkUploadResultDto: {
+            deal_id: number;
+            errors: components["schemas"]["BulkUploadErrorDto"][];
+            total_errors: number;
+            total_uploaded: number;
+            uploaded: components["schemas"]["BulkUploadedItemDto"][];
+        };
+        BulkUploadedItemDto: {
+            file_size: number;
+            filename: string;
+            id: number;
+            mime_type: string;
+            status: string;
+        };
+        CorrectTransactionDto: {
+            /** @description Signed amount: negative for debits */
+            amount?: number;
+            /** @enum {string} */
+            category?: "revenue" | "non_revenue" | "debt_service" | "operating_expense" | "transfer" | "other";
+            /** @description Why the value is corrected; stored verbatim in the audit trail */
+            correction_reason: string;
+            description?: string;
+            /** @enum {string} */
+            transaction_type?: "credit" | "debit";
+        };
+        CorrectionDto: {
+            /** Format: date-time */
+            corrected_at: string;
+            corrected_by: string;
+            correction_reason: string;
+            /** @enum {string} */
+            field: "amount" | "description" | "transaction_type" | "category";
+            id: number;
+            new_value: string | null;
+            old_value: string | null;
+            transaction_id: number;
+        };
+        CorrectionTrailDto: {
+            corrections: components["schemas"]["CorrectionDto"][];
+            total: number;
+            /** @description Same as total (Form B) */
+            total_corrections: number;
+            transaction_id: number;
         };
         CreateDealDto: {
             /** @example Acme Bakery LLC */
@@ -273,6 +750,52 @@ export interface components {
              *     ]
              */
             scopes?: ("read" | "write" | "deals:read" | "deals:write" | "documents:read" | "documents:write" | "transactions:read" | "transactions:write" | "rulesets:read" | "rulesets:write" | "webhooks:read" | "webhooks:write" | "exports:read" | "exports:write" | "keys:manage")[];
+        };
+        CreateRulesetDto: {
+            /** @description Form B: total score at or above which a deal is approved */
+            approval_threshold?: number;
+            /** @description Form A: minimum total score for approve */
+            approve_threshold?: number;
+            /** @description Form A: target cash flow coverage ratio */
+            cfcr_target?: number;
+            /** @description Form B: total score at or below which a deal is declined (lower than approval_threshold) */
+            decline_threshold?: number;
+            description?: string | null;
+            /** @description Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset */
+            factors?: components["schemas"]["RulesetFactorDto"][];
+            /** @description Form A: minimum total score for grade A */
+            grade_a_min?: number;
+            /** @description Form A: minimum total score for grade B */
+            grade_b_min?: number;
+            /** @description Form A: minimum total score for grade C */
+            grade_c_min?: number;
+            /** @description Form A: minimum total score for grade D; below it is grade F */
+            grade_d_min?: number;
+            /** @description Form A: max advance = multiplier x average monthly revenue */
+            max_advance_multiplier?: number;
+            /**
+             * @description Required; unique within the organization (case-insensitive)
+             * @example Conservative
+             */
+            name?: string;
+            /** @description Form A: weight of balance_health, 0-100; the nine weights sum to exactly 100 */
+            weight_balance_health?: number;
+            /** @description Form A: weight of cross_doc, 0-100; the nine weights sum to exactly 100 */
+            weight_cross_doc?: number;
+            /** @description Form A: weight of debt_service, 0-100; the nine weights sum to exactly 100 */
+            weight_debt_service?: number;
+            /** @description Form A: weight of deposit_frequency, 0-100; the nine weights sum to exactly 100 */
+            weight_deposit_frequency?: number;
+            /** @description Form A: weight of health_score, 0-100; the nine weights sum to exactly 100 */
+            weight_health_score?: number;
+            /** @description Form A: weight of nsf_overdraft, 0-100; the nine weights sum to exactly 100 */
+            weight_nsf_overdraft?: number;
+            /** @description Form A: weight of revenue, 0-100; the nine weights sum to exactly 100 */
+            weight_revenue?: number;
+            /** @description Form A: weight of revenue_trend, 0-100; the nine weights sum to exactly 100 */
+            weight_revenue_trend?: number;
+            /** @description Form A: weight of transaction_screening, 0-100; the nine weights sum to exactly 100 */
+            weight_transaction_screening?: number;
         };
         CreatedKeyDto: {
             /** Format: date-time */
@@ -441,12 +964,180 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        DocumentActionDto: {
+            document_id: number;
+            /** @enum {string} */
+            document_status: "uploaded" | "classifying" | "extracting_text" | "running_ocr" | "parsing_with_llm" | "computing_metrics" | "completed" | "failed" | "cancelled";
+            /** @enum {string} */
+            document_type?: "bank_statement" | "tax_return" | "profit_and_loss" | "other";
+            message: string;
+            /** @enum {string} */
+            new_document_type?: "bank_statement" | "tax_return" | "profit_and_loss" | "other";
+            /** @enum {string} */
+            status: "ok";
+            /** @enum {boolean} */
+            success: true;
+        };
+        DocumentDetailDto: {
+            account_holder: string | null;
+            /** @description Same as account_number_last4 (Form B) */
+            account_last_four: string | null;
+            account_number_last4: string | null;
+            account_type: string | null;
+            /** @description Only once completed: total_credits, total_debits, total_deposits, total_withdrawals, transaction_count, nsf_count, overdraft_count, avg_daily_balance, ending_balance, deposit_count, deposit_days, screening_flags, analyzed_at */
+            analysis: {
+                [key: string]: unknown;
+            } | null;
+            bank_name: string | null;
+            classification_confidence: number | null;
+            closing_balance: number | null;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            /** @enum {string|null} */
+            document_type: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | null;
+            error: string | null;
+            extraction: components["schemas"]["ExtractionInfoDto"] | null;
+            extraction_confidence: number | null;
+            extraction_method: string | null;
+            file_size: number;
+            filename: string;
+            id: number;
+            label: string | null;
+            mime_type: string;
+            opening_balance: number | null;
+            page_count: number | null;
+            /** @enum {string|null} */
+            pdf_risk_level: "low" | "medium" | "high" | null;
+            prescreen: components["schemas"]["PrescreenDto"] | null;
+            /** Format: date-time */
+            processing_completed_at: string | null;
+            /** Format: date-time */
+            processing_started_at: string | null;
+            /** @description reconciled, first_broken_row, difference, confidence, ... */
+            reconciliation: {
+                [key: string]: unknown;
+            } | null;
+            risk_reasons: string[];
+            /** Format: date */
+            statement_end_date: string | null;
+            /** Format: date */
+            statement_period_end: string | null;
+            /** Format: date */
+            statement_period_start: string | null;
+            /** Format: date */
+            statement_start_date: string | null;
+            /** @enum {string} */
+            status: "uploaded" | "classifying" | "extracting_text" | "running_ocr" | "parsing_with_llm" | "computing_metrics" | "completed" | "failed" | "cancelled";
+            transaction_count: number | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            uploaded_at: string;
+        };
+        DocumentListDto: {
+            data: components["schemas"]["DocumentSummaryDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        DocumentStatusDto: {
+            /** @enum {string|null} */
+            document_type: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | null;
+            error: string | null;
+            id: number;
+            processing_step: string;
+            progress_pct: number;
+            /** @enum {string} */
+            status: "uploaded" | "classifying" | "extracting_text" | "running_ocr" | "parsing_with_llm" | "computing_metrics" | "completed" | "failed" | "cancelled";
+            steps: components["schemas"]["StepDto"][];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        DocumentSummaryDto: {
+            /** @description Same as account_number_last4 (Form B) */
+            account_last_four: string | null;
+            account_number_last4: string | null;
+            bank_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            /** @enum {string|null} */
+            document_type: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | null;
+            file_size: number;
+            filename: string;
+            id: number;
+            label: string | null;
+            mime_type: string;
+            page_count: number | null;
+            /** Format: date */
+            statement_end_date: string | null;
+            /** Format: date */
+            statement_period_end: string | null;
+            /** Format: date */
+            statement_period_start: string | null;
+            /** Format: date */
+            statement_start_date: string | null;
+            /** @enum {string} */
+            status: "uploaded" | "classifying" | "extracting_text" | "running_ocr" | "parsing_with_llm" | "computing_metrics" | "completed" | "failed" | "cancelled";
+            transaction_count: number | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            uploaded_at: string;
+        };
         ErrorEnvelopeDto: {
             /** @example VALIDATION_ERROR */
             code: string;
             /** @example Validation failed */
             detail: string;
             errors: components["schemas"]["ValidationEntryDto"][];
+        };
+        EvaluationResultDto: {
+            deal_id: number;
+            evaluations: components["schemas"]["RulesetEvaluationDto"][];
+        };
+        ExtractionInfoDto: {
+            confidence: number | null;
+            /** Format: date-time */
+            extracted_at: string | null;
+            /** @description text, ocr or mixed */
+            method: string | null;
+            /** @description LLM model when the LLM parser was used */
+            model: string | null;
+            /** @description rule or llm */
+            parser: string | null;
+            parser_fallback_reason: string | null;
+        };
+        ExtractionRecordDto: {
+            account_holder: string | null;
+            account_number_last_four: string | null;
+            bank_name: string | null;
+            closing_balance: number | null;
+            confidence: number | null;
+            document_id: number;
+            /** Format: date-time */
+            extracted_at: string | null;
+            method: string | null;
+            model: string | null;
+            opening_balance: number | null;
+            raw_text_pages: number | null;
+            /** Format: date */
+            statement_period_end: string | null;
+            /** Format: date */
+            statement_period_start: string | null;
+            transaction_count: number | null;
+            warnings: string[];
+        };
+        FactorScoreDto: {
+            /** @description Factor-list rulesets only: score >= threshold */
+            passed?: boolean;
+            /** @description Factor score 0-100 */
+            score: number;
+            /** @description Factor-list rulesets only */
+            threshold?: number;
+            /** @description Flat rulesets: integer weight 0-100; factor-list rulesets: weight 0-1 */
+            weight: number;
+            /** @description Contribution to total_score */
+            weighted: number;
         };
         KeyDto: {
             /** Format: date-time */
@@ -513,6 +1204,187 @@ export interface components {
             total: number;
             total_pages: number;
         };
+        PrescreenDto: {
+            buckets: {
+                [key: string]: number;
+            };
+            flagged_transactions: number;
+        };
+        RecommendationDto: {
+            /** @description true when served from the 30-second cache */
+            cached: boolean;
+            /** @description Cash flow coverage ratio */
+            cfcr: number;
+            cfcr_below_target: boolean;
+            cfcr_target: number;
+            deal_id: number;
+            /**
+             * @description `review` only from factor-list rulesets (between the thresholds, or a failed factor)
+             * @enum {string}
+             */
+            decision: "approve" | "review" | "decline";
+            /** @description Flat rulesets: revenue, balance_health, nsf_overdraft, deposit_frequency, revenue_trend, debt_service, transaction_screening, health_score, cross_doc. Factor-list rulesets: the factors of the ruleset. */
+            factor_scores: {
+                [key: string]: components["schemas"]["FactorScoreDto"];
+            };
+            /** @description Factor-list rulesets: factors below their threshold */
+            failed_factors: string[];
+            /** Format: date-time */
+            generated_at: string;
+            /**
+             * @description Letter grade of total_score (factor-list rulesets use the default grade minima)
+             * @enum {string}
+             */
+            grade: "A" | "B" | "C" | "D" | "F";
+            /** @description USD; null unless approve */
+            max_advance: number | null;
+            /** @description Decision sentence, then the most influential factors in plain words */
+            reasons: string[];
+            ruleset_id: number;
+            /** @enum {string} */
+            ruleset_kind: "flat" | "factors";
+            ruleset_name: string;
+            total_score: number;
+        };
+        ReprocessFailedDto: {
+            deal_id: number;
+            message: string;
+            queued_document_ids: number[];
+            /** @enum {string} */
+            status: "ok";
+            /** @enum {boolean} */
+            success: true;
+        };
+        RulesetDto: {
+            approval_threshold: number | null;
+            approve_threshold: number | null;
+            cfcr_target: number | null;
+            /** Format: date-time */
+            created_at: string;
+            decline_threshold: number | null;
+            description: string | null;
+            factors: components["schemas"]["RulesetFactorDto"][] | null;
+            grade_a_min: number | null;
+            grade_b_min: number | null;
+            grade_c_min: number | null;
+            grade_d_min: number | null;
+            id: number;
+            /** @description Exactly one ruleset of the organization (per live/test mode) is the default */
+            is_default: boolean;
+            /**
+             * @description `flat` (Form A, nine weights) or `factors` (Form B, factor list)
+             * @enum {string}
+             */
+            kind: "flat" | "factors";
+            max_advance_multiplier: number | null;
+            /** @enum {string} */
+            mode: "live" | "test";
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+            weight_balance_health: number | null;
+            weight_cross_doc: number | null;
+            weight_debt_service: number | null;
+            weight_deposit_frequency: number | null;
+            weight_health_score: number | null;
+            weight_nsf_overdraft: number | null;
+            weight_revenue: number | null;
+            weight_revenue_trend: number | null;
+            weight_transaction_screening: number | null;
+        };
+        RulesetEvaluationDto: {
+            /** @description Cash flow coverage ratio */
+            cfcr: number;
+            cfcr_below_target: boolean;
+            cfcr_target: number;
+            /**
+             * @description `review` only from factor-list rulesets (between the thresholds, or a failed factor)
+             * @enum {string}
+             */
+            decision: "approve" | "review" | "decline";
+            /** @description Flat rulesets: revenue, balance_health, nsf_overdraft, deposit_frequency, revenue_trend, debt_service, transaction_screening, health_score, cross_doc. Factor-list rulesets: the factors of the ruleset. */
+            factor_scores: {
+                [key: string]: components["schemas"]["FactorScoreDto"];
+            };
+            /** @description Factor-list rulesets: factors below their threshold */
+            failed_factors: string[];
+            /**
+             * @description Letter grade of total_score (factor-list rulesets use the default grade minima)
+             * @enum {string}
+             */
+            grade: "A" | "B" | "C" | "D" | "F";
+            is_default: boolean;
+            /** @description USD; null unless approve */
+            max_advance: number | null;
+            /** @description Decision sentence, then the most influential factors in plain words */
+            reasons: string[];
+            ruleset_id: number;
+            /** @enum {string} */
+            ruleset_kind: "flat" | "factors";
+            ruleset_name: string;
+            total_score: number;
+        };
+        RulesetFactorDto: {
+            /** @enum {string} */
+            name: "revenue_stability" | "average_daily_balance" | "deposit_consistency" | "nsf_frequency" | "negative_days" | "high_risk_transactions";
+            /** @description A factor scoring below its threshold fails; an approve with a failed factor becomes review */
+            threshold: number;
+            /** @description Weights of all factors sum to exactly 1.0 */
+            weight: number;
+        };
+        RulesetListDto: {
+            data: components["schemas"]["RulesetDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        StepDto: {
+            /** Format: date-time */
+            completed_at: string | null;
+            name: string;
+            /** Format: date-time */
+            started_at: string;
+        };
+        SummaryAcceptedDto: {
+            deal_id: number;
+            message: string;
+            /** @enum {string} */
+            status: "accepted";
+            /** @enum {boolean} */
+            success: true;
+        };
+        TransactionDto: {
+            /** @description Signed: credits positive, debits negative */
+            amount: number;
+            balance: number | null;
+            /** @enum {string} */
+            category: "revenue" | "non_revenue" | "debt_service" | "operating_expense" | "transfer" | "other";
+            corrected: boolean;
+            /** Format: date-time */
+            corrected_at: string | null;
+            corrected_by: string | null;
+            correction_count: number;
+            /** Format: date */
+            date: string;
+            deal_id: number;
+            description: string;
+            document_id: number;
+            flag_reason: string | null;
+            id: number;
+            is_large_deposit: boolean;
+            is_large_strange: boolean;
+            is_nsf_fee: boolean;
+            is_overdraft_fee: boolean;
+            is_repeat_charge: boolean;
+            is_suspicious: boolean;
+            /** Format: date-time */
+            last_corrected_at: string | null;
+            screening_bucket: string | null;
+            /** @enum {string} */
+            transaction_type: "credit" | "debit";
+        };
+        TransactionListDto: {
+            data: components["schemas"]["TransactionDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
         UpdateDealDto: {
             business_name?: string;
             dba_name?: string | null;
@@ -524,6 +1396,85 @@ export interface components {
             owner_name?: string | null;
             /** @enum {string|null} */
             source_type?: "direct" | "broker" | "referral" | "crm" | "api" | null;
+        };
+        UpdateRulesetDto: {
+            /** @description Form B: total score at or above which a deal is approved */
+            approval_threshold?: number;
+            /** @description Form A: minimum total score for approve */
+            approve_threshold?: number;
+            /** @description Form A: target cash flow coverage ratio */
+            cfcr_target?: number;
+            /** @description Form B: total score at or below which a deal is declined (lower than approval_threshold) */
+            decline_threshold?: number;
+            description?: string | null;
+            /** @description Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset */
+            factors?: components["schemas"]["RulesetFactorDto"][];
+            /** @description Form A: minimum total score for grade A */
+            grade_a_min?: number;
+            /** @description Form A: minimum total score for grade B */
+            grade_b_min?: number;
+            /** @description Form A: minimum total score for grade C */
+            grade_c_min?: number;
+            /** @description Form A: minimum total score for grade D; below it is grade F */
+            grade_d_min?: number;
+            /** @description Form A: max advance = multiplier x average monthly revenue */
+            max_advance_multiplier?: number;
+            /**
+             * @description Required; unique within the organization (case-insensitive)
+             * @example Conservative
+             */
+            name?: string;
+            /** @description Form A: weight of balance_health, 0-100; the nine weights sum to exactly 100 */
+            weight_balance_health?: number;
+            /** @description Form A: weight of cross_doc, 0-100; the nine weights sum to exactly 100 */
+            weight_cross_doc?: number;
+            /** @description Form A: weight of debt_service, 0-100; the nine weights sum to exactly 100 */
+            weight_debt_service?: number;
+            /** @description Form A: weight of deposit_frequency, 0-100; the nine weights sum to exactly 100 */
+            weight_deposit_frequency?: number;
+            /** @description Form A: weight of health_score, 0-100; the nine weights sum to exactly 100 */
+            weight_health_score?: number;
+            /** @description Form A: weight of nsf_overdraft, 0-100; the nine weights sum to exactly 100 */
+            weight_nsf_overdraft?: number;
+            /** @description Form A: weight of revenue, 0-100; the nine weights sum to exactly 100 */
+            weight_revenue?: number;
+            /** @description Form A: weight of revenue_trend, 0-100; the nine weights sum to exactly 100 */
+            weight_revenue_trend?: number;
+            /** @description Form A: weight of transaction_screening, 0-100; the nine weights sum to exactly 100 */
+            weight_transaction_screening?: number;
+        };
+        UploadedDocumentDto: {
+            /** @description Same as account_number_last4 (Form B) */
+            account_last_four: string | null;
+            account_number_last4: string | null;
+            bank_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            /** @enum {string|null} */
+            document_type: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | null;
+            file_size: number;
+            filename: string;
+            id: number;
+            label: string | null;
+            message: string;
+            mime_type: string;
+            page_count: number | null;
+            /** Format: date */
+            statement_end_date: string | null;
+            /** Format: date */
+            statement_period_end: string | null;
+            /** Format: date */
+            statement_period_start: string | null;
+            /** Format: date */
+            statement_start_date: string | null;
+            /** @enum {string} */
+            status: "uploaded" | "classifying" | "extracting_text" | "running_ocr" | "parsing_with_llm" | "computing_metrics" | "completed" | "failed" | "cancelled";
+            transaction_count: number | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            uploaded_at: string;
         };
         ValidationEntryDto: {
             /** @example business_name */
@@ -636,6 +1587,71 @@ export interface operations {
             };
             /** @description INVALID_CREDENTIALS */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    bulkUpload: {
+        parameters: {
+            query: {
+                document_type: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    deal_id: number;
+                    /** @enum {string} */
+                    document_type?: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | "pnl_statement";
+                    /** @description Repeat the field; at most MAX_BULK_FILES (25) */
+                    files: string[];
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkUploadResultDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1039,6 +2055,1110 @@ export interface operations {
             };
         };
     };
+    listDocuments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    uploadDocument: {
+        parameters: {
+            query?: {
+                document_type?: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | "pnl_statement";
+            };
+            header?: {
+                /** @description Unique key (max 255 chars, UUID v4 recommended). A replay within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description Optional hint; detected when omitted
+                     * @enum {string}
+                     */
+                    document_type?: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | "pnl_statement";
+                    /**
+                     * Format: binary
+                     * @description PDF, PNG, JPG or TIFF (checked by content), at most MAX_UPLOAD_BYTES (25 MB)
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Replay of a stored response for the same Idempotency-Key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedDocumentDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedDocumentDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    uploadDocumentsBulk: {
+        parameters: {
+            query: {
+                document_type: string;
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    document_type?: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | "pnl_statement";
+                    /** @description Repeat the field; at most MAX_BULK_FILES (25) */
+                    files: string[];
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkUploadResultDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    evaluateDeal: {
+        parameters: {
+            query?: {
+                /** @description One ruleset to evaluate */
+                ruleset_id?: number;
+                /** @description Rulesets to evaluate: repeat the parameter (`ruleset_ids=1&ruleset_ids=2`) or separate with commas. Without any id, the default ruleset is evaluated */
+                ruleset_ids?: number[];
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What-if evaluation with each ruleset asked for (or the default); nothing is stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationResultDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description DEAL_NOT_FOUND, or NOT_FOUND for an unknown ruleset id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT: the deal is not ready */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDealRecommendation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Computed with the default ruleset; served from a 30-second cache (`cached: true`) while the default ruleset is unchanged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendationDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT: the deal is not ready */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    regenerateDealSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AI summary is regenerated asynchronously and written to the deal report */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryAcceptedDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT: the deal is not ready */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    reprocessFailedDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReprocessFailedDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listDealTransactions: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 50, max 200 */
+                per_page?: number;
+                type?: "credit" | "debit";
+                transaction_type?: "credit" | "debit";
+                /** @description true: only transactions with a screening flag */
+                flagged?: boolean;
+                /** @description Inclusive */
+                start_date?: string;
+                /** @description Inclusive (Form B name) */
+                date_from?: string;
+                /** @description Inclusive */
+                end_date?: string;
+                /** @description Inclusive (Form B name) */
+                date_to?: string;
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope transactions:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDocumentsBatchStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchStatusRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchStatusDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentDetailDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDocumentAnalysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisRecordDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not completed yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    cancelDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentActionDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    downloadDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The original file, byte for byte, with its MIME type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/tiff": string;
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                    "image/jpeg": components["schemas"]["ErrorEnvelopeDto"];
+                    "image/png": components["schemas"]["ErrorEnvelopeDto"];
+                    "image/tiff": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                    "image/jpeg": components["schemas"]["ErrorEnvelopeDto"];
+                    "image/png": components["schemas"]["ErrorEnvelopeDto"];
+                    "image/tiff": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDocumentExtraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractionRecordDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not extracted yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDocumentPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The original PDF, byte for byte */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The document is not a PDF: use /download */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    reclassifyDocument: {
+        parameters: {
+            query?: {
+                document_type?: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | "pnl_statement";
+            };
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    document_type?: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | "pnl_statement";
+                };
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentActionDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    reprocessDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentActionDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDocumentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentStatusDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listDocumentTransactions: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 50, max 200 */
+                per_page?: number;
+                type?: "credit" | "debit";
+                transaction_type?: "credit" | "debit";
+                /** @description true: only transactions with a screening flag */
+                flagged?: boolean;
+                /** @description Inclusive */
+                start_date?: string;
+                /** @description Inclusive (Form B name) */
+                date_from?: string;
+                /** @description Inclusive */
+                end_date?: string;
+                /** @description Inclusive (Form B name) */
+                date_to?: string;
+            };
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope transactions:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The document is not completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    correctTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+                transaction_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorrectTransactionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description Only an admin or a manager may correct transactions
+             *
+             *     FORBIDDEN: needs scope transactions:write
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listKeys: {
         parameters: {
             query?: {
@@ -1248,6 +3368,445 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listRulesets: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ordered by created_at ascending; the documented default ruleset exists from the start */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesetListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createRuleset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRulesetDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesetDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description DUPLICATE_RESOURCE: the name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR (field-level errors) or WEIGHT_SUM_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getRuleset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesetDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    replaceRuleset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRulesetDto"];
+            };
+        };
+        responses: {
+            /** @description Full replacement; existing recommendations keep their snapshot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesetDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description DUPLICATE_RESOURCE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR (field-level errors) or WEIGHT_SUM_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteRuleset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AckDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT: the default ruleset cannot be deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateRuleset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRulesetDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesetDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description DUPLICATE_RESOURCE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR (field-level errors) or WEIGHT_SUM_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    setDefaultRuleset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ruleset, now the default; the previous default is demoted in the same transaction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesetDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listTransactionCorrections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transaction_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrectionTrailDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope transactions:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,7 +13,8 @@ describe('typed paths', () => {
     assertType<Equal<SuccessBody<OperationOf<paths, '/v1/deals/{deal_id}', 'get'>>, Deal>>();
     assertType<Equal<SuccessBody<OperationOf<paths, '/v1/deals', 'get'>>, DealList>>();
     assertType<Equal<RequestBodyOf<OperationOf<paths, '/v1/deals/{deal_id}', 'get'>>, never>>();
-    assertType<Equal<PaginatedPaths<paths>, '/v1/deals' | '/v1/keys'>>();
+    // Lists are paginated paths; a single-resource path is not.
+    assertType<Equal<Extract<PaginatedPaths<paths>, '/v1/deals' | '/v1/keys' | '/v1/deals/{deal_id}'>, '/v1/deals' | '/v1/keys'>>();
 
     const client = new Ledgerlens({ baseUrl: 'http://127.0.0.1:1' });
     const typed = async () => {

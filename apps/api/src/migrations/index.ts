@@ -1,5 +1,13 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261125000000_initial } from './Migration20261125000000_initial';
+import { Migration20261125010000_deal_analysis } from './Migration20261125010000_deal_analysis';
+import { Migration20261125020000_rulesets } from './Migration20261125020000_rulesets';
+import { Migration20261125030000_documents } from './Migration20261125030000_documents';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
-export const MIGRATIONS: MigrationObject[] = [{ name: 'Migration20261125000000_initial', class: Migration20261125000000_initial }];
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261125000000_initial', class: Migration20261125000000_initial },
+  { name: 'Migration20261125010000_deal_analysis', class: Migration20261125010000_deal_analysis },
+  { name: 'Migration20261125020000_rulesets', class: Migration20261125020000_rulesets },
+  { name: 'Migration20261125030000_documents', class: Migration20261125030000_documents },
+];

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
+import { DynamicModule, Global, Injectable, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
 import type { Redis } from 'ioredis';
@@ -13,6 +13,17 @@ import { EventDispatcher } from './events/event-dispatcher';
 import { HealthController } from './health/health.controller';
 import { REDIS } from './redis/redis';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './rate-limit/rate-limit';
+import { BullJobQueue, InProcessJobQueue, JobQueue } from './queue/job-queue';
+import { FileStore, localFileStore } from './storage/file-store';
+
+/** Stops consuming jobs before the database closes. */
+@Injectable()
+class QueueShutdown implements OnApplicationShutdown {
+  constructor(private readonly queue: JobQueue) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+}
 
 export const ORM_HANDLE = Symbol('ORM_HANDLE');
 
@@ -43,6 +54,13 @@ export class PlatformModule {
             resources.config.rateLimit,
           ),
       },
+      {
+        provide: JobQueue,
+        useFactory: () =>
+          resources.redis ? new BullJobQueue(resources.redis, `${resources.config.redisPrefix}:bull`) : new InProcessJobQueue(),
+      },
+      QueueShutdown,
+      { provide: FileStore, useFactory: () => localFileStore(resources.config.dataDir) },
       Database,
       EventDispatcher,
       { provide: APP_FILTER, useClass: ErrorFilter },
@@ -54,7 +72,7 @@ export class PlatformModule {
       module: PlatformModule,
       controllers: [HealthController],
       providers,
-      exports: [APP_CONFIG, ORM_HANDLE, MikroORM, REDIS, RateLimiter, Database, EventDispatcher],
+      exports: [APP_CONFIG, ORM_HANDLE, MikroORM, REDIS, RateLimiter, Database, EventDispatcher, JobQueue, FileStore],
     };
   }
 }

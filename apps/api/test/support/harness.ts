@@ -1,10 +1,13 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createApp, RunningApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/platform/config/config';
 import { EventDispatcher } from '../../src/platform/events/event-dispatcher';
+import { JobQueue } from '../../src/platform/queue/job-queue';
 import { ProvisioningService, BootstrapResult } from '../../src/modules/auth/provisioning.service';
 import { adminQuery, realDatabaseUrl, realRedisUrl, TEMPLATE_DB } from './services';
 import { OpenApiValidator } from './openapi-validator';
@@ -19,6 +22,8 @@ export interface RequestOptions {
   key?: string | null;
   body?: unknown;
   rawBody?: string;
+  /** multipart/form-data body (uploads) */
+  form?: FormData;
   headers?: Record<string, string>;
   /** Skip the OpenAPI conformance check (for deliberately undocumented paths). */
   unchecked?: boolean;
@@ -42,7 +47,8 @@ export class TestApp {
     const dbUrl = realDatabaseUrl();
     const redisUrl = realRedisUrl();
     const suffix = randomBytes(5).toString('hex');
-    const baseEnv: Record<string, string> = { NODE_ENV: 'test', DEMO_BOOTSTRAP: 'false', LOG_LEVEL: 'error', REDIS_PREFIX: `lltest:${suffix}`, ...env };
+    const dataDir = mkdtempSync(join(tmpdir(), 'ledgerlens-test-data-'));
+    const baseEnv: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'test', DEMO_BOOTSTRAP: 'false', LOG_LEVEL: 'error', REDIS_PREFIX: `lltest:${suffix}`, ...env };
     let pglite: PGlite | undefined;
     let dropDb: (() => Promise<void>) | null = null;
     if (dbUrl) {
@@ -70,6 +76,7 @@ export class TestApp {
         /* nothing to clean */
       }
       await dropDb?.();
+      rmSync(dataDir, { recursive: true, force: true });
     });
   }
 
@@ -101,18 +108,25 @@ export class TestApp {
     await this.get(EventDispatcher).drain();
   }
 
+  /** Waits until the job queue is idle and every event is delivered: uploads are then processed. */
+  async settle(): Promise<void> {
+    await this.get(JobQueue).idle();
+    await this.drainEvents();
+  }
+
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key) headers['X-API-Key'] = options.key;
-    let body: string | undefined = options.rawBody;
+    let body: string | FormData | undefined = options.form ?? options.rawBody;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['Content-Type'] ??= 'application/json';
     }
     const res = await fetch(this.url + path, { method, headers, body });
     const contentType = res.headers.get('content-type');
-    const text = await res.text();
-    const parsed = contentType?.includes('json') && text ? JSON.parse(text) : text;
+    const raw = Buffer.from(await res.arrayBuffer());
+    const text = contentType?.includes('json') || contentType?.startsWith('text/') ? raw.toString('utf8') : '';
+    const parsed = contentType?.includes('json') && text ? JSON.parse(text) : contentType?.includes('json') || contentType?.startsWith('text/') ? text : raw;
     if (!options.unchecked) {
       validator ??= new OpenApiValidator();
       const problems = validator.check(method, path.split('?')[0], res.status, parsed, contentType);

@@ -21,7 +21,7 @@ export class OpenApiValidator {
     this.doc = JSON.parse(readFileSync(file, 'utf8')) as Doc;
     this.ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(this.ajv);
-    this.ajv.addSchema({ $id: 'openapi', components: this.doc.components });
+    this.ajv.addSchema({ $id: 'openapi', components: rewriteRefs(this.doc.components) });
     for (const [template, ops] of Object.entries(this.doc.paths)) {
       const re = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
       for (const method of Object.keys(ops)) this.routes.push({ method: method.toUpperCase(), template, re });
@@ -50,12 +50,21 @@ export class OpenApiValidator {
   }
 }
 
+/**
+ * Points $refs at the registered document, and reads OpenAPI 3.0 `nullable` on a composed schema
+ * (a nullable $ref/allOf, as @nestjs/swagger emits it) as "this schema or null".
+ */
 function rewriteRefs(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rewriteRefs);
   if (schema && typeof schema === 'object') {
-    return Object.fromEntries(
+    const rewritten = Object.fromEntries(
       Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `openapi${v}` : rewriteRefs(v)]),
-    );
+    ) as Record<string, unknown>;
+    if (rewritten.nullable === true && (rewritten.type === undefined || rewritten.allOf || rewritten.$ref)) {
+      const { nullable: _n, type: _t, ...rest } = rewritten;
+      return { anyOf: [rest, { type: 'null' }] };
+    }
+    return rewritten;
   }
   return schema;
 }

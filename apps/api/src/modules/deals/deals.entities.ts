@@ -13,7 +13,7 @@ export type Decision = (typeof DECISIONS)[number];
 @Entity({ tableName: 'deals' })
 @Index({ properties: ['organizationId', 'livemode', 'updatedAt'] })
 export class Deal {
-  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'status' | 'documentCount' | 'screeningFlags' | 'report' | 'dbaName' | 'ownerName' | 'industry' | 'entityType' | 'sourceType' | 'ein' | 'externalReference' | 'healthScore' | 'healthGrade' | 'avgMonthlyDeposits' | 'avgDailyBalance' | 'decision' | 'decidedAt';
+  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'status' | 'documentCount' | 'screeningFlags' | 'report' | 'analysis' | 'dbaName' | 'ownerName' | 'industry' | 'entityType' | 'sourceType' | 'ein' | 'externalReference' | 'healthScore' | 'healthGrade' | 'avgMonthlyDeposits' | 'avgDailyBalance' | 'decision' | 'decidedAt';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -35,6 +35,11 @@ export class Deal {
   @Int({ default: 0 }) screeningFlags: number = 0;
   /** The stored deal report (sections of spec "Deal report"), written when the deal becomes ready. */
   @Json({ nullable: true }) report: Record<string, unknown> | null = null;
+  /**
+   * The underwriting analysis behind the report (`DealAnalysis` of @ledgerlens/underwriting,
+   * without its per-transaction arrays), written with the report; rulesets are evaluated on it.
+   */
+  @Json({ nullable: true }) analysis: Record<string, unknown> | null = null;
   @Text({ length: 16, nullable: true }) decision: Decision | null = null;
   @Timestamp({ nullable: true }) decidedAt: Date | null = null;
   @Timestamp() createdAt: Date = new Date();

@@ -38,6 +38,10 @@ export interface AppConfig {
   /** Seconds between outbox polls; events written in this process are dispatched at once anyway. */
   outboxPollSeconds: number;
   demoBootstrap: boolean;
+  /** LLM (Groq): parsing fallback and AI summaries. Null key = deterministic rule parser and template summary. */
+  groq: { apiKey: string | null; baseUrl: string; model: string; timeoutMs: number; maxTokens: number };
+  uploads: { maxFileBytes: number; maxBulkFiles: number };
+  pipeline: { concurrency: number };
 }
 
 export class ConfigError extends Error {
@@ -110,6 +114,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     problems.push('API_KEY_PREFIX must be 1-8 lowercase letters/digits followed by "_" (e.g. ll_)');
   }
   const role = oneOf<Role>('ROLE', 'all', ['all', 'api', 'worker']);
+  if (role !== 'all' && !redisUrl) problems.push(`ROLE=${role} splits API and workers, which share jobs through Redis: set REDIS_URL (and DATABASE_URL)`);
   const scheme = certFile ? 'https' : 'http';
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 
@@ -140,6 +145,18 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     oauthTokenTtlSeconds: int('OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
     outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
     demoBootstrap: bool('DEMO_BOOTSTRAP', !production),
+    groq: {
+      apiKey: optional('GROQ_API_KEY'),
+      baseUrl: str('GROQ_BASE_URL', 'https://api.groq.com').replace(/\/+$/, ''),
+      model: str('GROQ_MODEL', 'llama-3.3-70b-versatile'),
+      timeoutMs: int('GROQ_TIMEOUT_MS', 20_000, 100, 600_000),
+      maxTokens: int('GROQ_MAX_TOKENS', 1024, 16, 32_768),
+    },
+    uploads: {
+      maxFileBytes: int('MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxBulkFiles: int('MAX_BULK_FILES', 25, 1, 1000),
+    },
+    pipeline: { concurrency: int('PIPELINE_CONCURRENCY', 2, 1, 64) },
     ...overrides,
   };
   if (problems.length) throw new ConfigError(problems);

@@ -1,0 +1,141 @@
+import { STEP_LABELS, STEP_PROGRESS } from '../pipeline/pipeline.service';
+import { Document } from './documents.entities';
+import { AnalysisRecordDto, DocumentDetailDto, DocumentStatusDto, DocumentSummaryDto, ExtractionRecordDto } from './dto/document.dto';
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+export function mapDocumentSummary(doc: Document): DocumentSummaryDto {
+  return {
+    id: doc.id,
+    deal_id: doc.dealId,
+    filename: doc.filename,
+    label: doc.label,
+    file_size: doc.fileSize,
+    mime_type: doc.mimeType,
+    document_type: doc.documentType,
+    status: doc.status,
+    page_count: doc.pageCount,
+    bank_name: doc.bankName,
+    account_number_last4: doc.accountNumberLast4,
+    account_last_four: doc.accountNumberLast4,
+    statement_start_date: doc.statementStartDate,
+    statement_end_date: doc.statementEndDate,
+    statement_period_start: doc.statementStartDate,
+    statement_period_end: doc.statementEndDate,
+    transaction_count: doc.transactionCount,
+    uploaded_at: doc.createdAt.toISOString(),
+    created_at: doc.createdAt.toISOString(),
+    updated_at: doc.updatedAt.toISOString(),
+  };
+}
+
+export function mapDocumentDetail(doc: Document): DocumentDetailDto {
+  const completed = doc.status === 'completed';
+  const a = completed ? (doc.analysis ?? null) : null;
+  return {
+    ...mapDocumentSummary(doc),
+    classification_confidence: doc.classificationConfidence,
+    account_type: doc.accountType,
+    account_holder: doc.accountHolder,
+    opening_balance: doc.openingBalance,
+    closing_balance: doc.closingBalance,
+    extraction_method: doc.extractionMethod,
+    extraction_confidence: doc.extractionConfidence,
+    pdf_risk_level: doc.pdfRiskLevel,
+    risk_reasons: doc.riskReasons ?? [],
+    reconciliation: doc.reconciliation,
+    error: doc.error,
+    processing_started_at: iso(doc.processingStartedAt),
+    processing_completed_at: iso(doc.processingCompletedAt),
+    extraction: doc.extractedAt
+      ? {
+          method: doc.extractionMethod,
+          model: doc.extractionModel,
+          confidence: doc.extractionConfidence,
+          parser: doc.extractionModel ? 'llm' : 'rule',
+          parser_fallback_reason: doc.parserFallbackReason,
+          extracted_at: iso(doc.extractedAt),
+        }
+      : null,
+    analysis: completed
+      ? {
+          total_credits: num(a?.total_credits),
+          total_debits: num(a?.total_debits),
+          total_deposits: num(a?.total_deposits),
+          total_withdrawals: num(a?.total_withdrawals),
+          transaction_count: doc.transactionCount ?? 0,
+          nsf_count: num(a?.nsf_count),
+          overdraft_count: num(a?.overdraft_count),
+          avg_daily_balance: (a?.avg_daily_balance as number | null | undefined) ?? null,
+          ending_balance: (a?.ending_balance as number | null | undefined) ?? null,
+          deposit_count: num(a?.deposit_count),
+          deposit_days: num(a?.deposit_days),
+          screening_flags: doc.screeningFlags ?? 0,
+          analyzed_at: iso(doc.analyzedAt),
+        }
+      : null,
+    prescreen: completed ? { flagged_transactions: doc.screeningFlags ?? 0, buckets: (a?.screening_buckets as Record<string, number> | undefined) ?? {} } : null,
+  };
+}
+
+export function mapDocumentStatus(doc: Document): DocumentStatusDto {
+  return {
+    id: doc.id,
+    status: doc.status,
+    processing_step: doc.status === 'failed' && doc.error ? `Failed: ${doc.error}` : STEP_LABELS[doc.status],
+    progress_pct: STEP_PROGRESS[doc.status],
+    steps: doc.steps,
+    error: doc.error,
+    document_type: doc.documentType,
+    updated_at: doc.updatedAt.toISOString(),
+  };
+}
+
+export function mapExtraction(doc: Document): ExtractionRecordDto {
+  return {
+    document_id: doc.id,
+    method: doc.extractionMethod,
+    model: doc.extractionModel,
+    confidence: doc.extractionConfidence,
+    bank_name: doc.bankName,
+    account_number_last_four: doc.accountNumberLast4,
+    account_holder: doc.accountHolder,
+    statement_period_start: doc.statementStartDate,
+    statement_period_end: doc.statementEndDate,
+    opening_balance: doc.openingBalance,
+    closing_balance: doc.closingBalance,
+    transaction_count: doc.transactionCount,
+    raw_text_pages: doc.rawTextPages,
+    warnings: doc.warnings ?? [],
+    extracted_at: iso(doc.extractedAt),
+  };
+}
+
+export function mapAnalysis(doc: Document): AnalysisRecordDto {
+  const a = doc.analysis ?? {};
+  const n = (k: string) => num(a[k]);
+  const nn = (k: string) => (typeof a[k] === 'number' ? (a[k] as number) : null);
+  return {
+    document_id: doc.id,
+    total_deposits: n('total_deposits'),
+    total_withdrawals: n('total_withdrawals'),
+    net_cash_flow: n('net_cash_flow'),
+    avg_daily_balance: nn('avg_daily_balance'),
+    min_daily_balance: nn('min_daily_balance'),
+    max_daily_balance: nn('max_daily_balance'),
+    ending_balance: nn('ending_balance'),
+    deposit_count: n('deposit_count'),
+    withdrawal_count: n('withdrawal_count'),
+    nsf_count: n('nsf_count'),
+    nsf_total_fees: n('nsf_total_fees'),
+    overdraft_count: n('overdraft_count'),
+    overdraft_total_fees: n('overdraft_total_fees'),
+    deposit_frequency_per_month: n('deposit_frequency_per_month'),
+    avg_deposit_amount: n('avg_deposit_amount'),
+    largest_deposit: n('largest_deposit'),
+    screening_flags: doc.screeningFlags ?? 0,
+    screening_buckets: (a.screening_buckets as Record<string, number> | undefined) ?? {},
+    analyzed_at: iso(doc.analyzedAt),
+  };
+}

@@ -1,0 +1,360 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { AuthContext } from '../../platform/auth/auth-context';
+import { Database } from '../../platform/database/database.service';
+import { scopeFields } from '../../platform/database/tenant';
+import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
+import { recordEvent } from '../../platform/events/events';
+import { EventDispatcher } from '../../platform/events/event-dispatcher';
+import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
+import { FileStore, FileTooLargeError, sniffMime, StoredFile } from '../../platform/storage/file-store';
+import { Deal } from '../deals/deals.entities';
+import { PipelineService } from '../pipeline/pipeline.service';
+import {
+  Document,
+  DOCUMENT_TYPE_ALIASES,
+  DOCUMENT_TYPES,
+  DocumentType,
+  isInFlight,
+} from './documents.entities';
+import {
+  AnalysisRecordDto,
+  BatchStatusDto,
+  BulkUploadResultDto,
+  DocumentActionDto,
+  DocumentDetailDto,
+  DocumentStatusDto,
+  DocumentSummaryDto,
+  ExtractionRecordDto,
+  ReprocessFailedDto,
+  UploadedDocumentDto,
+} from './dto/document.dto';
+import { mapAnalysis, mapDocumentDetail, mapDocumentStatus, mapDocumentSummary, mapExtraction } from './documents.mapper';
+
+interface ReceivedFile {
+  filename: string;
+  stored: StoredFile | null;
+  mimeType: string | null;
+  error: { code: string; detail: string } | null;
+}
+
+interface Received {
+  files: ReceivedFile[];
+  fields: Record<string, string>;
+}
+
+/** Multipart part shape of @fastify/multipart. */
+interface Part {
+  type: 'file' | 'field';
+  fieldname: string;
+  filename?: string;
+  file?: Readable & { truncated?: boolean };
+  value?: unknown;
+}
+
+export function parseDocumentType(value: unknown, source: 'body' | 'query'): DocumentType | null {
+  if (value === undefined || value === null || value === '') return null;
+  const raw = String(value);
+  const type = DOCUMENT_TYPE_ALIASES[raw] ?? raw;
+  if (!(DOCUMENT_TYPES as readonly string[]).includes(type)) {
+    const message = `document_type must be one of: ${DOCUMENT_TYPES.join(', ')} (pnl_statement is accepted for profit_and_loss)`;
+    throw ApiError.validation([validationEntry(source, ['document_type'], message, 'value_error.enum')]);
+  }
+  return type as DocumentType;
+}
+
+@Injectable()
+export class DocumentsService {
+  private readonly logger = new Logger('Documents');
+
+  constructor(
+    private readonly db: Database,
+    private readonly files: FileStore,
+    private readonly pipeline: PipelineService,
+    private readonly events: EventDispatcher,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  // ---- uploads -----------------------------------------------------------------------------
+
+  /** Reads a multipart body, streaming each file to the store with the size limit enforced as it arrives. */
+  private async receive(auth: AuthContext, request: FastifyRequest, maxFiles: number): Promise<Received> {
+    const { maxFileBytes } = this.config.uploads;
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (length > maxFiles * (maxFileBytes + 64 * 1024)) {
+      throw new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `Request body is too large: at most ${maxFiles} file(s) of ${maxFileBytes} bytes`);
+    }
+    if (!request.isMultipart()) {
+      throw new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Send the file as multipart/form-data');
+    }
+    const received: Received = { files: [], fields: {} };
+    const prefix = `${auth.organizationId}/${auth.livemode ? 'live' : 'test'}`;
+    try {
+      for await (const part of request.parts() as AsyncIterable<Part>) {
+        if (part.type === 'field') {
+          received.fields[part.fieldname] = String(part.value ?? '');
+          continue;
+        }
+        const filename = (part.filename || 'upload').slice(0, 500);
+        if (received.files.length >= maxFiles) {
+          part.file!.resume();
+          received.files.push({ filename, stored: null, mimeType: null, error: { code: 'TOO_MANY_FILES', detail: `At most ${maxFiles} files per request` } });
+          continue;
+        }
+        try {
+          const stored = await this.files.put(part.file!, maxFileBytes, prefix);
+          const mimeType = sniffMime(stored.head);
+          if (stored.size === 0) {
+            await this.files.delete(stored.key);
+            received.files.push({ filename, stored: null, mimeType: null, error: { code: 'EMPTY_FILE', detail: 'The file is empty' } });
+          } else if (!mimeType) {
+            await this.files.delete(stored.key);
+            received.files.push({ filename, stored: null, mimeType: null, error: { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Only PDF, PNG, JPG and TIFF files are accepted (checked by content)' } });
+          } else {
+            received.files.push({ filename, stored, mimeType, error: null });
+          }
+        } catch (err) {
+          if (!(err instanceof FileTooLargeError)) throw err;
+          received.files.push({ filename, stored: null, mimeType: null, error: { code: 'PAYLOAD_TOO_LARGE', detail: `File is larger than ${maxFileBytes} bytes` } });
+        }
+      }
+    } catch (err) {
+      await this.discard(received);
+      if (err instanceof ApiError) throw err;
+      throw new ApiError(ErrorCode.VALIDATION_ERROR, `Malformed multipart body: ${(err as Error).message}`, [], 400);
+    }
+    return received;
+  }
+
+  private async discard(received: Received): Promise<void> {
+    await Promise.all(received.files.filter((f) => f.stored).map((f) => this.files.delete(f.stored!.key)));
+  }
+
+  async uploadOne(auth: AuthContext, dealId: number, request: FastifyRequest, queryType: unknown): Promise<UploadedDocumentDto> {
+    await this.findDeal(this.db.forScope(auth), dealId);
+    const received = await this.receive(auth, request, 1);
+    try {
+      const hint = parseDocumentType(received.fields.document_type ?? queryType, received.fields.document_type !== undefined ? 'body' : 'query');
+      const file = received.files[0];
+      if (!file) throw ApiError.validation([validationEntry('body', ['file'], 'A file is required (multipart field "file")', 'value_error.missing')]);
+      if (file.error) throw new ApiError(file.error.code === 'PAYLOAD_TOO_LARGE' ? ErrorCode.PAYLOAD_TOO_LARGE : file.error.code === 'UNSUPPORTED_MEDIA_TYPE' ? ErrorCode.UNSUPPORTED_MEDIA_TYPE : ErrorCode.VALIDATION_ERROR, file.error.detail, [], file.error.code === 'EMPTY_FILE' ? 422 : undefined);
+      const [doc] = await this.createDocuments(auth, dealId, [file], hint);
+      return { ...mapDocumentSummary(doc), message: 'Document uploaded; processing has started' };
+    } catch (err) {
+      await this.discard(received);
+      throw err;
+    }
+  }
+
+  async uploadMany(auth: AuthContext, dealIdFromPath: number | null, request: FastifyRequest, queryType: unknown): Promise<BulkUploadResultDto> {
+    if (dealIdFromPath !== null) await this.findDeal(this.db.forScope(auth), dealIdFromPath);
+    const received = await this.receive(auth, request, this.config.uploads.maxBulkFiles);
+    try {
+      let dealId = dealIdFromPath;
+      if (dealId === null) {
+        const raw = received.fields.deal_id;
+        if (!raw || !/^\d+$/.test(raw)) throw ApiError.validation([validationEntry('body', ['deal_id'], 'deal_id is required (integer form field)', 'value_error.missing')]);
+        dealId = Number(raw);
+        await this.findDeal(this.db.forScope(auth), dealId);
+      }
+      const hint = parseDocumentType(received.fields.document_type ?? queryType, received.fields.document_type !== undefined ? 'body' : 'query');
+      if (received.files.length === 0) throw ApiError.validation([validationEntry('body', ['files'], 'At least one file is required (multipart field "files")', 'value_error.missing')]);
+      const good = received.files.filter((f) => !f.error);
+      const docs = good.length ? await this.createDocuments(auth, dealId, good, hint) : [];
+      const errors = received.files.filter((f) => f.error).map((f) => ({ filename: f.filename, code: f.error!.code, detail: f.error!.detail }));
+      return {
+        deal_id: dealId,
+        uploaded: docs.map((d) => ({ id: d.id, filename: d.filename, status: d.status, file_size: d.fileSize, mime_type: d.mimeType })),
+        errors,
+        total_uploaded: docs.length,
+        total_errors: errors.length,
+      };
+    } catch (err) {
+      await this.discard(received);
+      throw err;
+    }
+  }
+
+  /** One transaction: the rows, the deal's counters and the `document.uploaded` events; jobs are queued after commit. */
+  private async createDocuments(auth: AuthContext, dealId: number, files: ReceivedFile[], hint: DocumentType | null): Promise<Document[]> {
+    const em = this.db.forScope(auth);
+    const docs = await em.transactional(async (tx) => {
+      const deal = await this.findDeal(tx, dealId);
+      const now = new Date();
+      const created = files.map((f) =>
+        tx.create(Document, {
+          ...scopeFields(auth),
+          dealId,
+          filename: f.filename,
+          fileSize: f.stored!.size,
+          mimeType: f.mimeType!,
+          sha256: f.stored!.sha256,
+          storageKey: f.stored!.key,
+          documentTypeHint: hint,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+      await tx.flush();
+      deal.documentCount += created.length;
+      deal.status = 'processing';
+      deal.updatedAt = now;
+      for (const doc of created) {
+        recordEvent(tx, auth, 'document.uploaded', {
+          dealId,
+          actor: auth.actor,
+          data: { document_id: doc.id, deal_id: dealId, filename: doc.filename, document_type: hint },
+        });
+      }
+      return created;
+    });
+    this.events.notify();
+    for (const doc of docs) await this.pipeline.enqueue(doc);
+    return docs;
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  async list(auth: AuthContext, dealId: number, query: { page?: number; per_page?: number }): Promise<Page<DocumentSummaryDto>> {
+    const em = this.db.forScope(auth);
+    await this.findDeal(em, dealId);
+    return paginate(
+      pageWindow(query),
+      () => em.count(Document, { dealId }),
+      async (offset, limit) => (await em.find(Document, { dealId }, { orderBy: { id: 'asc' }, offset, limit })).map(mapDocumentSummary),
+    );
+  }
+
+  async get(auth: AuthContext, id: number): Promise<DocumentDetailDto> {
+    return mapDocumentDetail(await this.find(this.db.forScope(auth), id));
+  }
+
+  async status(auth: AuthContext, id: number): Promise<DocumentStatusDto> {
+    return mapDocumentStatus(await this.find(this.db.forScope(auth), id));
+  }
+
+  /** Ids the caller cannot see are reported as not_found, never leaked. */
+  async batchStatus(auth: AuthContext, ids: number[]): Promise<BatchStatusDto> {
+    const em = this.db.forScope(auth);
+    const found = new Map((await em.find(Document, { id: { $in: ids } })).map((d) => [d.id, d]));
+    const items = ids.map((id) => {
+      const doc = found.get(id);
+      return doc
+        ? { id, status: doc.status, document_type: doc.documentType, error: doc.error, updated_at: doc.updatedAt.toISOString() }
+        : { id, status: 'not_found', document_type: null, error: 'Document not found', updated_at: null };
+    });
+    return { documents: items, statuses: items };
+  }
+
+  async extraction(auth: AuthContext, id: number): Promise<ExtractionRecordDto> {
+    const doc = await this.find(this.db.forScope(auth), id);
+    if (!doc.extractedAt) throw ApiError.conflict(`Document ${id} has not been extracted yet (status ${doc.status})`);
+    return mapExtraction(doc);
+  }
+
+  async analysis(auth: AuthContext, id: number): Promise<AnalysisRecordDto> {
+    const doc = await this.find(this.db.forScope(auth), id);
+    if (doc.status !== 'completed') throw ApiError.conflict(`The analysis is available once the document is completed (status ${doc.status})`);
+    if (doc.documentType !== 'bank_statement') throw ApiError.conflict(`Document ${id} is a ${doc.documentType}: only bank statements have an analysis`);
+    return mapAnalysis(doc);
+  }
+
+  async file(auth: AuthContext, id: number): Promise<{ doc: Document; stream: Readable }> {
+    const doc = await this.find(this.db.forScope(auth), id);
+    return { doc, stream: this.files.stream(doc.storageKey) };
+  }
+
+  // ---- state changes -----------------------------------------------------------------------
+
+  async cancel(auth: AuthContext, id: number): Promise<DocumentActionDto> {
+    const doc = await this.transition(auth, id, (d) => {
+      if (!isInFlight(d.status)) throw ApiError.conflict(`Only a document being processed can be cancelled (status ${d.status})`);
+      d.status = 'cancelled';
+      d.error = 'Cancelled by request';
+      d.processingCompletedAt = new Date();
+    });
+    return { status: 'ok', success: true, message: 'Processing cancelled', document_id: doc.id, document_status: doc.status };
+  }
+
+  async reprocess(auth: AuthContext, id: number): Promise<DocumentActionDto> {
+    const doc = await this.transition(auth, id, (d) => {
+      if (d.status !== 'failed' && d.status !== 'cancelled') throw ApiError.conflict(`Only failed or cancelled documents can be reprocessed (status ${d.status})`);
+      this.restart(d);
+    });
+    return { status: 'ok', success: true, message: 'Document queued for reprocessing', document_id: doc.id, document_status: doc.status };
+  }
+
+  async reclassify(auth: AuthContext, id: number, type: DocumentType | null): Promise<DocumentActionDto> {
+    if (!type) throw ApiError.validation([validationEntry('query', ['document_type'], 'document_type is required (query or JSON body)', 'value_error.missing')]);
+    const doc = await this.transition(auth, id, (d) => {
+      if (isInFlight(d.status)) throw ApiError.conflict(`A document cannot be reclassified while it is being processed (status ${d.status})`);
+      d.documentTypeHint = type;
+      d.documentType = type;
+      this.restart(d);
+    });
+    return { status: 'ok', success: true, message: `Document reclassified as ${type} and queued for reprocessing`, document_id: doc.id, document_status: doc.status, new_document_type: type, document_type: type };
+  }
+
+  async reprocessFailed(auth: AuthContext, dealId: number): Promise<ReprocessFailedDto> {
+    const em = this.db.forScope(auth);
+    const queued = await em.transactional(async (tx) => {
+      const deal = await this.findDeal(tx, dealId);
+      const docs = await tx.find(Document, { dealId, status: { $in: ['failed', 'cancelled'] } }, { orderBy: { id: 'asc' } });
+      docs.forEach((d) => this.restart(d));
+      if (docs.length) {
+        deal.status = 'processing';
+        deal.updatedAt = new Date();
+      }
+      return docs;
+    });
+    for (const doc of queued) await this.pipeline.enqueue(doc);
+    return {
+      status: 'ok',
+      success: true,
+      message: queued.length ? `${queued.length} document(s) queued for reprocessing` : 'No failed or cancelled documents to reprocess',
+      deal_id: dealId,
+      queued_document_ids: queued.map((d) => d.id),
+    };
+  }
+
+  private restart(doc: Document): void {
+    doc.attempt += 1;
+    doc.status = 'uploaded';
+    doc.error = null;
+    doc.steps = [];
+    doc.processingStartedAt = null;
+    doc.processingCompletedAt = null;
+    doc.updatedAt = new Date();
+  }
+
+  /** Applies a state change to a locked row, then queues / refreshes the deal as the new state needs. */
+  private async transition(auth: AuthContext, id: number, change: (doc: Document) => void): Promise<Document> {
+    const em = this.db.forScope(auth);
+    const doc = await em.transactional(async (tx) => {
+      const d = await tx.findOne(Document, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!d) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
+      change(d);
+      d.updatedAt = new Date();
+      return d;
+    });
+    if (doc.status === 'uploaded') await this.pipeline.enqueue(doc);
+    await this.pipeline.refreshDeal(auth, doc.dealId);
+    return doc;
+  }
+
+  private async findDeal(em: EntityManager, id: number): Promise<Deal> {
+    const deal = await em.findOne(Deal, { id });
+    if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
+    return deal;
+  }
+
+  private async find(em: EntityManager, id: number): Promise<Document> {
+    const doc = await em.findOne(Document, { id });
+    if (!doc) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
+    return doc;
+  }
+}

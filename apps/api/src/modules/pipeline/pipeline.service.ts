@@ -1,0 +1,359 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { parseStatementFile, ParseResult, StatementError } from '@ledgerlens/statements';
+import { analyzeDeal, computeStatementMetrics, screenTransactions, StatementInput } from '@ledgerlens/underwriting';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { Database } from '../../platform/database/database.service';
+import { Scope } from '../../platform/database/tenant';
+import { recordEvent } from '../../platform/events/events';
+import { EventDispatcher } from '../../platform/events/event-dispatcher';
+import { DocumentJob, JobQueue, QUEUES } from '../../platform/queue/job-queue';
+import { FileStore } from '../../platform/storage/file-store';
+import { Deal } from '../deals/deals.entities';
+import { RecommendationsService } from '../rulesets/recommendations.service';
+import { SummaryService } from '../rulesets/summary.service';
+import { Transaction } from '../transactions/transactions.entities';
+import { Document, DocumentStatus, isInFlight, TERMINAL_STATUSES } from '../documents/documents.entities';
+
+/** Progress shown while a document is in a step (status view `progress_pct`). */
+export const STEP_PROGRESS: Record<DocumentStatus, number> = {
+  uploaded: 0,
+  extracting_text: 15,
+  running_ocr: 25,
+  classifying: 45,
+  parsing_with_llm: 60,
+  computing_metrics: 85,
+  completed: 100,
+  failed: 100,
+  cancelled: 100,
+};
+
+export const STEP_LABELS: Record<DocumentStatus, string> = {
+  uploaded: 'Queued for processing',
+  extracting_text: 'Extracting text',
+  running_ocr: 'Running OCR on scanned pages',
+  classifying: 'Classifying the document',
+  parsing_with_llm: 'Parsing transactions',
+  computing_metrics: 'Computing metrics and screening',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+export const documentJobId = (doc: Pick<Document, 'id' | 'attempt'>) => `doc-${doc.id}-${doc.attempt}`;
+
+class StaleJob extends Error {}
+
+/**
+ * Runs the steps of packages/statements and packages/underwriting for one document, writing each
+ * status change, then rebuilds the deal's state. Every write checks the document's `attempt`, so a
+ * cancelled or reprocessed document never receives a stale job's results. On start, every
+ * non-terminal document is queued again (a crash resumes).
+ */
+@Injectable()
+export class PipelineService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Pipeline');
+  constructor(
+    private readonly db: Database,
+    private readonly queue: JobQueue,
+    private readonly files: FileStore,
+    private readonly events: EventDispatcher,
+    private readonly recommendations: RecommendationsService,
+    private readonly summary: SummaryService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.role === 'api') return;
+    this.queue.process<DocumentJob>(QUEUES.documents, (job) => this.run(job), this.config.pipeline.concurrency);
+    await this.recover();
+  }
+
+  async enqueue(doc: Pick<Document, 'id' | 'attempt'>): Promise<void> {
+    await this.queue.enqueue<DocumentJob>(QUEUES.documents, documentJobId(doc), { documentId: doc.id, attempt: doc.attempt });
+  }
+
+  /** Re-queues every document a previous process left unfinished. */
+  async recover(): Promise<number> {
+    const em = this.db.system();
+    const docs = await em.find(Document, { status: { $nin: [...TERMINAL_STATUSES] } }, { filters: false, fields: ['id', 'attempt'], orderBy: { id: 'asc' } });
+    for (const doc of docs) await this.enqueue(doc);
+    if (docs.length) this.logger.log(`Resumed ${docs.length} unfinished document(s)`);
+    return docs.length;
+  }
+
+  async run(job: DocumentJob): Promise<void> {
+    const em = this.db.system();
+    const doc = await em.findOne(Document, { id: job.documentId }, { filters: false });
+    if (!doc || doc.attempt !== job.attempt || !isInFlight(doc.status)) return;
+    const scope: Scope = { organizationId: doc.organizationId, livemode: doc.livemode };
+    try {
+      await this.process(doc, scope, job.attempt);
+    } catch (err) {
+      if (err instanceof StaleJob) return;
+      if (err instanceof StatementError) {
+        await this.fail(doc, scope, job.attempt, `${err.code}: ${err.message}`);
+      } else {
+        throw err;
+      }
+    }
+    await this.refreshDeal(scope, doc.dealId);
+  }
+
+  private async process(doc: Document, scope: Scope, attempt: number): Promise<void> {
+    let stepChain: Promise<void> = Promise.resolve();
+    const step = (status: DocumentStatus) => {
+      stepChain = stepChain.then(() => this.setStep(doc.id, attempt, status));
+      // Marked handled here; the rejection (a cancelled document) surfaces at `await stepChain`.
+      stepChain.catch(() => undefined);
+      return stepChain;
+    };
+    await this.setStep(doc.id, attempt, 'extracting_text', true);
+    const bytes = await this.files.read(doc.storageKey);
+    const llm = this.config.groq.apiKey
+      ? { apiKey: this.config.groq.apiKey, baseURL: this.config.groq.baseUrl, model: this.config.groq.model, timeoutMs: this.config.groq.timeoutMs }
+      : undefined;
+    const parsed = await parseStatementFile(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      filename: doc.filename,
+      documentTypeHint: doc.documentTypeHint ?? undefined,
+      llm,
+      onStep: (s) => void step(s === 'extracting_text' ? 'extracting_text' : s),
+    });
+    await stepChain;
+    await step('computing_metrics');
+    await this.complete(doc.id, scope, attempt, parsed);
+  }
+
+  /** Moves the document to `status`, closing the previous step; throws StaleJob when cancelled or superseded. */
+  private async setStep(id: number, attempt: number, status: DocumentStatus, starting = false): Promise<void> {
+    const em = this.db.system();
+    await em.transactional(async (tx) => {
+      const doc = await this.lockCurrent(tx, id, attempt);
+      if (doc.status === status && !starting) return;
+      const now = new Date();
+      const steps = doc.steps.map((s) => (s.completed_at ? s : { ...s, completed_at: now.toISOString() }));
+      if (starting) {
+        doc.processingStartedAt = now;
+        doc.error = null;
+        doc.steps = [];
+        steps.length = 0;
+      }
+      steps.push({ name: status, started_at: now.toISOString(), completed_at: null });
+      doc.steps = steps;
+      doc.status = status;
+      doc.updatedAt = now;
+    });
+  }
+
+  private async lockCurrent(tx: EntityManager, id: number, attempt: number): Promise<Document> {
+    const doc = await tx.findOne(Document, { id }, { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!doc || doc.attempt !== attempt || !isInFlight(doc.status)) throw new StaleJob();
+    return doc;
+  }
+
+  private async complete(id: number, scope: Scope, attempt: number, parsed: ParseResult): Promise<void> {
+    const em = this.db.system();
+    await em.transactional(async (tx) => {
+      const doc = await this.lockCurrent(tx, id, attempt);
+      const now = new Date();
+      await tx.nativeDelete(Transaction, { documentId: doc.id }, { filters: false });
+      Object.assign(doc, {
+        documentType: parsed.documentType,
+        classificationConfidence: parsed.classificationConfidence,
+        pageCount: parsed.pageCount,
+        mimeType: doc.mimeType,
+        bankName: parsed.bankName,
+        accountNumberLast4: parsed.accountNumberLast4,
+        accountType: parsed.accountType,
+        accountHolder: parsed.accountHolder,
+        statementStartDate: parsed.periodStart,
+        statementEndDate: parsed.periodEnd,
+        openingBalance: parsed.openingBalance,
+        closingBalance: parsed.closingBalance,
+        extractionMethod: parsed.extractionMethod,
+        extractionConfidence: parsed.extractionConfidence,
+        extractionModel: parsed.parser.model,
+        parserFallbackReason: parsed.parser.fallbackReason,
+        pdfRiskLevel: parsed.pdfRiskLevel,
+        riskReasons: parsed.riskReasons,
+        reconciliation: parsed.reconciliation as unknown as Record<string, unknown>,
+        rawTextPages: parsed.rawTextPages,
+        warnings: parsed.warnings,
+        extractedAt: now,
+      });
+      if (parsed.documentType === 'bank_statement') {
+        const statement: StatementInput = {
+          id: doc.id,
+          bankName: parsed.bankName,
+          accountNumberLast4: parsed.accountNumberLast4,
+          accountHolder: parsed.accountHolder,
+          periodStart: parsed.periodStart,
+          periodEnd: parsed.periodEnd,
+          openingBalance: parsed.openingBalance,
+          closingBalance: parsed.closingBalance,
+          transactions: parsed.transactions,
+        };
+        const screened = screenTransactions(statement.transactions);
+        const { daily_balances: _series, ...metrics } = computeStatementMetrics(statement, { screened });
+        const rows = screened.map((t, position) => ({
+          organizationId: scope.organizationId,
+          livemode: scope.livemode,
+          dealId: doc.dealId,
+          documentId: doc.id,
+          position,
+          date: t.date,
+          description: t.description,
+          amount: t.amount,
+          balance: t.balance,
+          transactionType: t.transaction_type,
+          category: t.category,
+          isNsfFee: t.is_nsf_fee,
+          isOverdraftFee: t.is_overdraft_fee,
+          isLargeDeposit: t.is_large_deposit,
+          isLargeStrange: t.is_large_strange,
+          isRepeatCharge: t.is_repeat_charge,
+          isSuspicious: t.is_suspicious,
+          screeningBucket: t.screening_bucket,
+          flagReason: t.flag_reason,
+        }));
+        for (let i = 0; i < rows.length; i += 1000) await tx.insertMany(Transaction, rows.slice(i, i + 1000));
+        doc.analysis = metrics as unknown as Record<string, unknown>;
+        doc.transactionCount = rows.length;
+        doc.screeningFlags = metrics.screening_flags;
+        doc.analyzedAt = now;
+      } else {
+        doc.analysis = null;
+        doc.transactionCount = 0;
+        doc.screeningFlags = 0;
+      }
+      doc.steps = [...doc.steps.map((s) => (s.completed_at ? s : { ...s, completed_at: now.toISOString() })), { name: 'completed', started_at: now.toISOString(), completed_at: now.toISOString() }];
+      doc.status = 'completed';
+      doc.processingCompletedAt = now;
+      doc.updatedAt = now;
+      recordEvent(tx, scope, 'document.completed', {
+        dealId: doc.dealId,
+        actor: 'system:pipeline',
+        data: { document_id: doc.id, deal_id: doc.dealId, document_type: doc.documentType, transaction_count: doc.transactionCount },
+      });
+    });
+    this.events.notify();
+  }
+
+  private async fail(doc: Document, scope: Scope, attempt: number, message: string): Promise<void> {
+    const em = this.db.system();
+    try {
+      await em.transactional(async (tx) => {
+        const current = await this.lockCurrent(tx, doc.id, attempt);
+        const now = new Date();
+        current.status = 'failed';
+        current.error = `PROCESSING_FAILED: ${message}`.slice(0, 2000);
+        current.steps = current.steps.map((s) => (s.completed_at ? s : { ...s, completed_at: now.toISOString() }));
+        current.processingCompletedAt = now;
+        current.updatedAt = now;
+        recordEvent(tx, scope, 'document.failed', { dealId: current.dealId, actor: 'system:pipeline', data: { document_id: current.id, deal_id: current.dealId, error: current.error } });
+      });
+      this.events.notify();
+    } catch (err) {
+      if (!(err instanceof StaleJob)) throw err;
+    }
+  }
+
+  /**
+   * Deal status from its documents: `processing` while any is in flight; when all are done and at
+   * least one completed, `under_review` then `ready` with the report built from every completed
+   * bank statement; `new` when none completed.
+   */
+  async refreshDeal(scope: Scope, dealId: number): Promise<void> {
+    const em = this.db.forScope(scope);
+    let becameReady = false;
+    await em.transactional(async (tx) => {
+      const deal = await tx.findOne(Deal, { id: dealId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!deal) return;
+      const docs = await tx.find(Document, { dealId }, { orderBy: { id: 'asc' } });
+      const now = new Date();
+      deal.documentCount = docs.length;
+      if (docs.some((d) => isInFlight(d.status))) {
+        if (deal.status !== 'processing') {
+          deal.status = 'processing';
+          deal.updatedAt = now;
+        }
+        return;
+      }
+      const completed = docs.filter((d) => d.status === 'completed');
+      if (completed.length === 0) {
+        Object.assign(deal, { status: 'new', report: null, analysis: null, healthScore: null, healthGrade: null, avgMonthlyDeposits: null, avgDailyBalance: null, screeningFlags: 0, updatedAt: now });
+        return;
+      }
+      deal.status = 'under_review';
+      await this.buildReport(tx, deal, completed);
+      // The default recommendation is stored with the report; the narrative follows asynchronously.
+      if (deal.analysis) await this.recommendations.generateDefault(tx, scope, deal, 'system:pipeline');
+      await this.summary.requestSummary(tx, scope, deal.id, 'system:pipeline');
+      deal.status = 'ready';
+      deal.updatedAt = new Date();
+      recordEvent(tx, scope, 'deal.ready', {
+        dealId: deal.id,
+        actor: 'system:pipeline',
+        data: { deal_id: deal.id, business_name: deal.businessName, status: deal.status, health_score: deal.healthScore, grade: deal.healthGrade, document_count: deal.documentCount },
+      });
+      becameReady = true;
+    });
+    if (becameReady) this.events.notify();
+  }
+
+  private async buildReport(tx: EntityManager, deal: Deal, completed: Document[]): Promise<void> {
+    const statementsDocs = completed.filter((d) => d.documentType === 'bank_statement');
+    const statements: StatementInput[] = [];
+    for (const doc of statementsDocs) {
+      const txs = await tx.find(Transaction, { documentId: doc.id }, { orderBy: { position: 'asc' } });
+      statements.push({
+        id: doc.id,
+        bankName: doc.bankName,
+        accountNumberLast4: doc.accountNumberLast4,
+        accountHolder: doc.accountHolder,
+        periodStart: doc.statementStartDate,
+        periodEnd: doc.statementEndDate,
+        openingBalance: doc.openingBalance,
+        closingBalance: doc.closingBalance,
+        transactions: txs.map((t) => ({ date: t.date, description: t.description, amount: t.amount, balance: t.balance, transactionType: t.transactionType })),
+      });
+    }
+    const reportDate = new Date().toISOString().slice(0, 10);
+    if (statements.length === 0) {
+      deal.report = { report_date: reportDate, ai_summary: null, coverage: { months_covered: 0, days_covered: 0, statement_count: 0 } };
+      deal.analysis = null;
+      return;
+    }
+    const analysis = analyzeDeal({ statements, fundingAmountRequested: deal.fundingAmountRequested });
+    const { transactions: _t, statements: perStatement, ...rest } = analysis;
+    const f = analysis.financials;
+    deal.healthScore = analysis.health.score;
+    deal.healthGrade = analysis.health.grade;
+    deal.avgMonthlyDeposits = f.avg_monthly_deposits;
+    deal.avgDailyBalance = f.avg_daily_balance;
+    deal.screeningFlags = analysis.screening.total_flags;
+    deal.analysis = { ...rest, statements: perStatement.map(({ daily_balances: _d, ...s }) => s) } as unknown as Record<string, unknown>;
+    deal.report = {
+      report_date: reportDate,
+      ai_summary: null,
+      coverage: { months_covered: analysis.coverage.months_covered, days_covered: analysis.coverage.days_covered, statement_count: analysis.coverage.statement_count },
+      financials: {
+        avg_monthly_deposits: f.avg_monthly_deposits,
+        avg_daily_balance: f.avg_daily_balance,
+        ending_balance: f.ending_balance,
+        total_deposits: f.total_deposits,
+        total_withdrawals: f.total_withdrawals,
+        deposit_frequency_per_month: f.deposit_frequency_per_month,
+      },
+      nsf_overdraft: {
+        total_nsf_fees: analysis.nsf_overdraft.total_nsf_fees,
+        total_overdraft_fees: analysis.nsf_overdraft.total_overdraft_fees,
+        nsf_months: analysis.nsf_overdraft.nsf_months,
+      },
+      screening: { total_flags: analysis.screening.total_flags, buckets: analysis.screening.buckets },
+      health: { score: analysis.health.score, grade: analysis.health.grade, factors: analysis.health.factors },
+      recommendation: null,
+    };
+  }
+}

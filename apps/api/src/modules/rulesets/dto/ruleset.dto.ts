@@ -1,0 +1,100 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
+import { FORM_B_FACTORS } from '@ledgerlens/underwriting';
+import { PageMetaDto } from '../../../platform/pagination/pagination';
+import { RULESET_KINDS } from '../rulesets.entities';
+
+/**
+ * A ruleset body field. Which fields are required depends on the kind (a body with `factors` is a
+ * factor-list ruleset), and the rules (weights summing to 100 or 1.0, descending grade minima,
+ * decline < approval) span several fields: the underwriting package's validators check the whole
+ * body in one place (RulesetsService), this decorator keeps the field and documents it.
+ */
+function BodyField(options: ApiPropertyOptions): PropertyDecorator {
+  return applyDecorators(Allow(), ApiPropertyOptional(options));
+}
+
+const WEIGHT = (factor: string) => ({ type: 'integer', minimum: 0, maximum: 100, description: `Form A: weight of ${factor}, 0-100; the nine weights sum to exactly 100` }) as const;
+const GRADE = (grade: string) => ({ type: 'integer', minimum: 0, maximum: 100, description: `Form A: minimum total score for grade ${grade}` }) as const;
+
+export class RulesetFactorDto {
+  @ApiProperty({ enum: FORM_B_FACTORS }) name: string;
+  @ApiProperty({ type: Number, minimum: 0, maximum: 1, description: 'Weights of all factors sum to exactly 1.0' }) weight: number;
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 100, description: 'A factor scoring below its threshold fails; an approve with a failed factor becomes review' }) threshold: number;
+}
+
+/**
+ * POST /rulesets and PUT /rulesets/{id}: a flat ruleset (Form A: the nine `weight_*`, grade minima,
+ * approve_threshold, max_advance_multiplier, cfcr_target, all required) or a factor-list ruleset
+ * (Form B: `factors`, approval_threshold, decline_threshold, all required). `name` is required.
+ */
+export class CreateRulesetDto {
+  @BodyField({ type: String, maxLength: 200, description: 'Required; unique within the organization (case-insensitive)', example: 'Conservative' }) name?: unknown;
+  @BodyField({ type: String, nullable: true, maxLength: 1000 }) description?: unknown;
+  @BodyField(WEIGHT('revenue')) weight_revenue?: unknown;
+  @BodyField(WEIGHT('balance_health')) weight_balance_health?: unknown;
+  @BodyField(WEIGHT('nsf_overdraft')) weight_nsf_overdraft?: unknown;
+  @BodyField(WEIGHT('deposit_frequency')) weight_deposit_frequency?: unknown;
+  @BodyField(WEIGHT('revenue_trend')) weight_revenue_trend?: unknown;
+  @BodyField(WEIGHT('debt_service')) weight_debt_service?: unknown;
+  @BodyField(WEIGHT('transaction_screening')) weight_transaction_screening?: unknown;
+  @BodyField(WEIGHT('health_score')) weight_health_score?: unknown;
+  @BodyField(WEIGHT('cross_doc')) weight_cross_doc?: unknown;
+  @BodyField(GRADE('A')) grade_a_min?: unknown;
+  @BodyField(GRADE('B')) grade_b_min?: unknown;
+  @BodyField(GRADE('C')) grade_c_min?: unknown;
+  @BodyField({ ...GRADE('D'), description: 'Form A: minimum total score for grade D; below it is grade F' }) grade_d_min?: unknown;
+  @BodyField({ type: 'integer', minimum: 0, maximum: 100, description: 'Form A: minimum total score for approve' }) approve_threshold?: unknown;
+  @BodyField({ type: Number, exclusiveMinimum: true, minimum: 0, description: 'Form A: max advance = multiplier x average monthly revenue' }) max_advance_multiplier?: unknown;
+  @BodyField({ type: Number, minimum: 0, description: 'Form A: target cash flow coverage ratio' }) cfcr_target?: unknown;
+  @BodyField({ type: [RulesetFactorDto], description: 'Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset' }) factors?: unknown;
+  @BodyField({ type: Number, minimum: 0, maximum: 100, description: 'Form B: total score at or above which a deal is approved' }) approval_threshold?: unknown;
+  @BodyField({ type: Number, minimum: 0, maximum: 100, description: 'Form B: total score at or below which a deal is declined (lower than approval_threshold)' }) decline_threshold?: unknown;
+}
+
+/**
+ * PATCH /rulesets/{id}: any subset of the fields. The merged ruleset must still be valid (weights
+ * summing to 100 or 1.0). Sending `factors` to a flat ruleset (or Form A fields to a factor-list
+ * one) converts it, and then every field of the new kind is required.
+ */
+export class UpdateRulesetDto extends CreateRulesetDto {}
+
+const INT_N = { type: 'integer', nullable: true } as const;
+const NUM_N = { type: Number, nullable: true } as const;
+
+/** A ruleset of either kind: the fields of the other kind are null (CONTRACT.md: superset). */
+export class RulesetDto {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ enum: RULESET_KINDS, description: '`flat` (Form A, nine weights) or `factors` (Form B, factor list)' }) kind: string;
+  @ApiProperty({ description: 'Exactly one ruleset of the organization (per live/test mode) is the default' }) is_default: boolean;
+  @ApiProperty({ enum: ['live', 'test'] }) mode: 'live' | 'test';
+  @ApiProperty(INT_N) weight_revenue: number | null;
+  @ApiProperty(INT_N) weight_balance_health: number | null;
+  @ApiProperty(INT_N) weight_nsf_overdraft: number | null;
+  @ApiProperty(INT_N) weight_deposit_frequency: number | null;
+  @ApiProperty(INT_N) weight_revenue_trend: number | null;
+  @ApiProperty(INT_N) weight_debt_service: number | null;
+  @ApiProperty(INT_N) weight_transaction_screening: number | null;
+  @ApiProperty(INT_N) weight_health_score: number | null;
+  @ApiProperty(INT_N) weight_cross_doc: number | null;
+  @ApiProperty(INT_N) grade_a_min: number | null;
+  @ApiProperty(INT_N) grade_b_min: number | null;
+  @ApiProperty(INT_N) grade_c_min: number | null;
+  @ApiProperty(INT_N) grade_d_min: number | null;
+  @ApiProperty(INT_N) approve_threshold: number | null;
+  @ApiProperty(NUM_N) max_advance_multiplier: number | null;
+  @ApiProperty(NUM_N) cfcr_target: number | null;
+  @ApiProperty({ type: [RulesetFactorDto], nullable: true }) factors: RulesetFactorDto[] | null;
+  @ApiProperty(NUM_N) approval_threshold: number | null;
+  @ApiProperty(NUM_N) decline_threshold: number | null;
+  @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updated_at: string;
+}
+
+export class RulesetListDto {
+  @ApiProperty({ type: [RulesetDto] }) data: RulesetDto[];
+  @ApiProperty({ type: PageMetaDto }) meta: PageMetaDto;
+}

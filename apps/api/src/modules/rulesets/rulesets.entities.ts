@@ -1,0 +1,54 @@
+import { Entity, Index, OptionalProps, PrimaryKey } from '@mikro-orm/core';
+import { Bool, Int, Json, Text, Timestamp } from '../../platform/database/columns';
+import { TenantScoped } from '../../platform/database/tenant';
+
+export const RULESET_KINDS = ['flat', 'factors'] as const;
+export type RulesetKind = (typeof RULESET_KINDS)[number];
+
+/**
+ * A ruleset of either kind (CONTRACT.md: flat Form A is canonical, a body with `factors` is a
+ * factor-list ruleset). `definition` holds the fields of the kind exactly as the API shows them
+ * (`weight_*`, grade minima, ... or `factors`, `approval_threshold`, `decline_threshold`), so the
+ * underwriting package evaluates it unchanged. `version` grows on every edit: a cached
+ * recommendation is valid only for the version it was computed with.
+ */
+@TenantScoped()
+@Entity({ tableName: 'rulesets' })
+export class Ruleset {
+  [OptionalProps]?: 'description' | 'isDefault' | 'version' | 'createdAt' | 'updatedAt';
+  @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
+  @Int() organizationId: number;
+  @Bool() livemode: boolean;
+  @Text({ length: 200 }) name: string;
+  @Text({ nullable: true }) description: string | null = null;
+  @Text({ length: 16 }) kind: RulesetKind;
+  @Json() definition: Record<string, unknown>;
+  @Bool({ default: false }) isDefault: boolean = false;
+  @Int({ default: 1 }) version: number = 1;
+  @Timestamp() createdAt: Date = new Date();
+  @Timestamp() updatedAt: Date = new Date();
+}
+
+/**
+ * A generated recommendation with a snapshot of the ruleset used: later edits or deletion of the
+ * ruleset never change it (spec: Recommendation). One row per generation; the newest is current.
+ */
+@TenantScoped()
+@Entity({ tableName: 'recommendations' })
+@Index({ properties: ['dealId', 'generatedAt'] })
+export class RecommendationRecord {
+  @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
+  @Int() organizationId: number;
+  @Bool() livemode: boolean;
+  @Int() dealId: number;
+  /** null never happens at write time; kept nullable because the ruleset may be deleted later */
+  @Int({ nullable: true }) rulesetId: number | null;
+  @Text({ length: 200 }) rulesetName: string;
+  @Text({ length: 16 }) rulesetKind: RulesetKind;
+  @Int() rulesetVersion: number;
+  /** the ruleset as it was: {name, description, kind, ...definition} */
+  @Json() rulesetSnapshot: Record<string, unknown>;
+  /** the evaluation result (decision, total_score, factor_scores, ...) without deal_id/cached */
+  @Json() result: Record<string, unknown>;
+  @Timestamp() generatedAt: Date;
+}

@@ -1,0 +1,170 @@
+import { Logger } from '@nestjs/common';
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+export const QUEUES = { documents: 'documents' } as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export interface DocumentJob {
+  documentId: number;
+  attempt: number;
+}
+
+export type JobHandler<T> = (data: T) => Promise<void>;
+
+/**
+ * Port for background jobs. BullMQ on Redis when REDIS_URL is set (retries with backoff, stalled
+ * job recovery, shared by worker processes); an in-process queue otherwise. Job ids dedupe:
+ * enqueueing the same id twice runs it once.
+ */
+export abstract class JobQueue {
+  abstract enqueue<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void>;
+  /** Starts consuming (only in processes whose ROLE runs workers). */
+  abstract process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number): void;
+  /** Resolves when no job is queued or running (tests, graceful shutdown). */
+  abstract idle(): Promise<void>;
+  abstract close(): Promise<void>;
+}
+
+const RETRY_DELAYS_MS = [1000, 5000, 30000];
+
+export class InProcessJobQueue extends JobQueue {
+  private readonly logger = new Logger('InProcessJobQueue');
+  private readonly pending = new Map<QueueName, { jobId: string; data: unknown; attempt: number }[]>();
+  private readonly known = new Set<string>();
+  private readonly handlers = new Map<QueueName, { handler: JobHandler<unknown>; concurrency: number; running: number }>();
+  private waiters: (() => void)[] = [];
+  private timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  async enqueue<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void> {
+    if (this.closed || this.known.has(`${queue}:${jobId}`)) return;
+    this.known.add(`${queue}:${jobId}`);
+    const list = this.pending.get(queue) ?? [];
+    list.push({ jobId, data, attempt: 0 });
+    this.pending.set(queue, list);
+    setImmediate(() => this.pump(queue));
+  }
+
+  process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number): void {
+    this.handlers.set(queue, { handler: handler as JobHandler<unknown>, concurrency, running: 0 });
+    setImmediate(() => this.pump(queue));
+  }
+
+  private pump(queue: QueueName): void {
+    const consumer = this.handlers.get(queue);
+    const list = this.pending.get(queue);
+    if (!consumer || !list) return this.settle();
+    while (!this.closed && consumer.running < consumer.concurrency && list.length) {
+      const job = list.shift()!;
+      consumer.running++;
+      consumer
+        .handler(job.data)
+        .then(() => this.known.delete(`${queue}:${job.jobId}`))
+        .catch((err: Error) => {
+          const delay = RETRY_DELAYS_MS[job.attempt];
+          if (delay === undefined || this.closed) {
+            this.logger.error(`Job ${queue}:${job.jobId} failed for good: ${err.message}`);
+            this.known.delete(`${queue}:${job.jobId}`);
+            return;
+          }
+          this.logger.warn(`Job ${queue}:${job.jobId} failed (${err.message}); retry in ${delay} ms`);
+          const timer = setTimeout(() => {
+            this.timers.delete(timer);
+            list.push({ ...job, attempt: job.attempt + 1 });
+            this.pump(queue);
+          }, delay);
+          this.timers.add(timer);
+        })
+        .finally(() => {
+          consumer.running--;
+          this.pump(queue);
+        });
+    }
+    this.settle();
+  }
+
+  private busy(): boolean {
+    if (this.timers.size) return true;
+    for (const [queue, list] of this.pending) if (list.length && this.handlers.has(queue)) return true;
+    for (const consumer of this.handlers.values()) if (consumer.running) return true;
+    return false;
+  }
+
+  private settle(): void {
+    if (this.busy()) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  idle(): Promise<void> {
+    if (!this.busy()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    while ([...this.handlers.values()].some((c) => c.running)) await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export class BullJobQueue extends JobQueue {
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly workers: Worker[] = [];
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly prefix: string,
+  ) {
+    super();
+  }
+
+  private queue(name: QueueName): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: this.connection.duplicate(), prefix: this.prefix });
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  async enqueue<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void> {
+    await this.queue(queue).add(queue, data, {
+      jobId,
+      attempts: 4,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+  }
+
+  process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number): void {
+    const worker = new Worker(queue, (job) => handler(job.data as T), {
+      connection: this.connection.duplicate({ maxRetriesPerRequest: null }),
+      prefix: this.prefix,
+      concurrency,
+      stalledInterval: 30_000,
+      maxStalledCount: 2,
+    });
+    worker.on('error', (err) => new Logger('BullJobQueue').error(err.message));
+    this.workers.push(worker);
+  }
+
+  async idle(): Promise<void> {
+    for (;;) {
+      const counts = await Promise.all(
+        [...this.queues.values()].map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children')),
+      );
+      if (counts.every((c) => Object.values(c).every((n) => n === 0))) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+  }
+}

@@ -1,0 +1,106 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface StoredFile {
+  key: string;
+  size: number;
+  sha256: string;
+  /** The first bytes, for content sniffing. */
+  head: Buffer;
+}
+
+export class FileTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`File is larger than ${limit} bytes`);
+  }
+}
+
+/**
+ * Port for original uploads, stored unmodified. Local disk under DATA_DIR by default; an
+ * S3-compatible adapter is the planned alternative (ARCHITECTURE.md).
+ */
+export abstract class FileStore {
+  /** Streams `source` into the store; rejects (and keeps nothing) past `maxBytes`. */
+  abstract put(source: Readable, maxBytes: number, prefix: string): Promise<StoredFile>;
+  abstract read(key: string): Promise<Buffer>;
+  abstract stream(key: string): Readable;
+  abstract delete(key: string): Promise<void>;
+}
+
+export class LocalFileStore extends FileStore {
+  constructor(private readonly root: string) {
+    super();
+  }
+
+  async put(source: Readable, maxBytes: number, prefix: string): Promise<StoredFile> {
+    const key = `${prefix}/${randomUUID()}`;
+    const path = this.path(key);
+    const partial = `${path}.partial`;
+    await mkdir(dirname(path), { recursive: true });
+    const hash = createHash('sha256');
+    let size = 0;
+    const headChunks: Buffer[] = [];
+    let headLength = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > maxBytes) return done(new FileTooLargeError(maxBytes));
+        hash.update(chunk);
+        if (headLength < 16) {
+          headChunks.push(chunk.subarray(0, 16 - headLength));
+          headLength += Math.min(chunk.length, 16 - headLength);
+        }
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, meter, createWriteStream(partial));
+      await rename(partial, path);
+    } catch (err) {
+      await rm(partial, { force: true });
+      // Drain what the client still sends so the connection can answer cleanly.
+      source.resume();
+      throw err;
+    }
+    return { key, size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
+  }
+
+  read(key: string): Promise<Buffer> {
+    return readFile(this.path(key));
+  }
+
+  stream(key: string): Readable {
+    return createReadStream(this.path(key));
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
+  async size(key: string): Promise<number> {
+    return (await stat(this.path(key))).size;
+  }
+
+  private path(key: string): string {
+    const full = resolve(this.root, key);
+    if (!full.startsWith(resolve(this.root) + sep)) throw new Error(`Invalid storage key ${key}`);
+    return full;
+  }
+}
+
+export function localFileStore(dataDir: string): LocalFileStore {
+  return new LocalFileStore(join(dataDir, 'files'));
+}
+
+/** Content sniffing by magic bytes: the name and declared type are not trusted. */
+export function sniffMime(head: Buffer): 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/tiff' | null {
+  if (head.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (head.length >= 4 && ((head[0] === 0x49 && head[1] === 0x49 && head[2] === 0x2a && head[3] === 0x00) || (head[0] === 0x4d && head[1] === 0x4d && head[2] === 0x00 && head[3] === 0x2a))) return 'image/tiff';
+  return null;
+}

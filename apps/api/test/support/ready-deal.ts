@@ -1,0 +1,132 @@
+import { analyzeDeal, type DealAnalysis, type StatementInput, type StatementTransactionInput } from '@ledgerlens/underwriting';
+import { Deal } from '../../src/modules/deals/deals.entities';
+import { RecommendationsService } from '../../src/modules/rulesets/recommendations.service';
+import { Database } from '../../src/platform/database/database.service';
+import { TestApp } from './harness';
+
+export type DealProfile = 'strong' | 'weak';
+
+export interface ReadyDealOptions {
+  businessName?: string;
+  funding?: number;
+  profile?: DealProfile;
+  /** also run the pipeline's recommendation step (RecommendationsService.generateDefault) */
+  recommend?: boolean;
+}
+
+export interface ReadyDeal {
+  id: number;
+  organizationId: number;
+  livemode: boolean;
+  analysis: DealAnalysis;
+}
+
+/** mulberry32: reproducible amounts. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const cents = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Three monthly statements (Jan-Mar 2025) of one account as the statements parser would produce
+ * them. `strong`: steady card revenue, no fees. `weak`: thin revenue, NSF/overdraft fees and a
+ * daily MCA debit.
+ */
+export function makeStatements(profile: DealProfile, seed = 7): StatementInput[] {
+  const rand = prng(seed);
+  let balance = profile === 'strong' ? 18000 : 900;
+  const statements: StatementInput[] = [];
+  for (const month of [1, 2, 3]) {
+    const days = new Date(Date.UTC(2025, month, 0)).getUTCDate();
+    const opening = cents(balance);
+    const txs: StatementTransactionInput[] = [];
+    const add = (day: number, description: string, amount: number) => {
+      balance = cents(balance + amount);
+      txs.push({ date: `2025-${pad(month)}-${pad(day)}`, description, amount: cents(amount), balance });
+    };
+    for (let day = 1; day <= days; day++) {
+      const dow = new Date(Date.UTC(2025, month - 1, day)).getUTCDay();
+      if (dow === 0 || dow === 6) continue;
+      if (profile === 'strong') add(day, 'SQUARE INC DEPOSIT', 1800 + Math.round(rand() * 900));
+      else if (dow !== 3) add(day, 'STRIPE TRANSFER PAYOUT', 350 + Math.round(rand() * 200));
+      if (profile === 'weak') add(day, 'ONDECK CAPITAL DAILY PMT', -95);
+      if (dow === 5) add(day, 'GUSTO PAYROLL', profile === 'strong' ? -6200 : -900);
+    }
+    add(3, 'ACME PROPERTIES RENT', profile === 'strong' ? -4500 : -1500);
+    add(12, 'CITY UTILITIES', -380);
+    if (profile === 'weak') {
+      add(14, 'NSF FEE', -36);
+      add(21, 'OVERDRAFT FEE', -35);
+    }
+    statements.push({
+      id: `stmt-${month}`,
+      bankName: 'First Test Bank',
+      accountNumberLast4: '4321',
+      accountHolder: 'Test Merchant LLC',
+      periodStart: `2025-${pad(month)}-01`,
+      periodEnd: `2025-${pad(month)}-${pad(days)}`,
+      openingBalance: opening,
+      closingBalance: cents(balance),
+      transactions: txs.sort((x, y) => x.date.localeCompare(y.date)),
+    });
+  }
+  return statements;
+}
+
+/** The analysis as the pipeline stores it: without the per-transaction arrays. */
+export function storedAnalysis(analysis: DealAnalysis): Record<string, unknown> {
+  const { transactions: _transactions, statements, ...rest } = analysis;
+  return { ...rest, statements: statements.map(({ daily_balances: _daily, ...s }) => s) };
+}
+
+/** Creates a deal through the API and makes it `ready` as the pipeline would (report + analysis). */
+export async function newReadyDeal(app: TestApp, key: string, options: ReadyDealOptions = {}): Promise<ReadyDeal> {
+  const funding = options.funding ?? 40000;
+  const created = await app.request('POST', '/v1/deals', { key, body: { business_name: options.businessName ?? 'Ready Bakery LLC', funding_amount_requested: funding, industry: 'Food service' } });
+  if (created.status !== 201) throw new Error(`deal create failed: ${created.status}`);
+  const id: number = created.body.id;
+  const analysis = analyzeDeal({ statements: makeStatements(options.profile ?? 'strong'), fundingAmountRequested: funding });
+  const em = app.get(Database).system();
+  await em.transactional(async (tx) => {
+    const deal = await tx.findOneOrFail(Deal, { id }, { filters: false });
+    const f = analysis.financials;
+    deal.status = 'ready';
+    deal.analysis = storedAnalysis(analysis);
+    deal.report = {
+      report_date: '2025-04-01',
+      ai_summary: null,
+      coverage: { months_covered: analysis.coverage.months_covered, days_covered: analysis.coverage.days_covered, statement_count: analysis.coverage.statement_count },
+      financials: {
+        avg_monthly_deposits: f.avg_monthly_deposits,
+        avg_daily_balance: f.avg_daily_balance,
+        ending_balance: f.ending_balance,
+        total_deposits: f.total_deposits,
+        total_withdrawals: f.total_withdrawals,
+        deposit_frequency_per_month: f.deposit_frequency_per_month,
+      },
+      nsf_overdraft: { total_nsf_fees: analysis.nsf_overdraft.total_nsf_fees, total_overdraft_fees: analysis.nsf_overdraft.total_overdraft_fees, nsf_months: analysis.nsf_overdraft.nsf_months },
+      screening: { total_flags: analysis.screening.total_flags, buckets: analysis.screening.buckets },
+      health: analysis.health,
+    };
+    deal.healthScore = analysis.health.score;
+    deal.healthGrade = analysis.health.grade;
+    deal.avgMonthlyDeposits = f.avg_monthly_deposits;
+    deal.avgDailyBalance = f.avg_daily_balance;
+    deal.screeningFlags = analysis.screening.total_flags;
+    deal.updatedAt = new Date();
+    if (options.recommend) {
+      await app.get(RecommendationsService).generateDefault(tx, { organizationId: deal.organizationId, livemode: deal.livemode }, deal);
+    }
+  });
+  const deal = await em.findOneOrFail(Deal, { id }, { filters: false });
+  return { id, organizationId: deal.organizationId, livemode: deal.livemode, analysis };
+}
