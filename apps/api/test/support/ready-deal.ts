@@ -1,5 +1,6 @@
 import { analyzeDeal, type DealAnalysis, type StatementInput, type StatementTransactionInput } from '@ledgerlens/underwriting';
 import { Deal } from '../../src/modules/deals/deals.entities';
+import { applyAnalysis } from '../../src/modules/pipeline/deal-report';
 import { RecommendationsService } from '../../src/modules/rulesets/recommendations.service';
 import { Database } from '../../src/platform/database/database.service';
 import { TestApp } from './harness';
@@ -82,12 +83,6 @@ export function makeStatements(profile: DealProfile, seed = 7): StatementInput[]
   return statements;
 }
 
-/** The analysis as the pipeline stores it: without the per-transaction arrays. */
-export function storedAnalysis(analysis: DealAnalysis): Record<string, unknown> {
-  const { transactions: _transactions, statements, ...rest } = analysis;
-  return { ...rest, statements: statements.map(({ daily_balances: _daily, ...s }) => s) };
-}
-
 /** Creates a deal through the API and makes it `ready` as the pipeline would (report + analysis). */
 export async function newReadyDeal(app: TestApp, key: string, options: ReadyDealOptions = {}): Promise<ReadyDeal> {
   const funding = options.funding ?? 40000;
@@ -98,30 +93,8 @@ export async function newReadyDeal(app: TestApp, key: string, options: ReadyDeal
   const em = app.get(Database).system();
   await em.transactional(async (tx) => {
     const deal = await tx.findOneOrFail(Deal, { id }, { filters: false });
-    const f = analysis.financials;
     deal.status = 'ready';
-    deal.analysis = storedAnalysis(analysis);
-    deal.report = {
-      report_date: '2025-04-01',
-      ai_summary: null,
-      coverage: { months_covered: analysis.coverage.months_covered, days_covered: analysis.coverage.days_covered, statement_count: analysis.coverage.statement_count },
-      financials: {
-        avg_monthly_deposits: f.avg_monthly_deposits,
-        avg_daily_balance: f.avg_daily_balance,
-        ending_balance: f.ending_balance,
-        total_deposits: f.total_deposits,
-        total_withdrawals: f.total_withdrawals,
-        deposit_frequency_per_month: f.deposit_frequency_per_month,
-      },
-      nsf_overdraft: { total_nsf_fees: analysis.nsf_overdraft.total_nsf_fees, total_overdraft_fees: analysis.nsf_overdraft.total_overdraft_fees, nsf_months: analysis.nsf_overdraft.nsf_months },
-      screening: { total_flags: analysis.screening.total_flags, buckets: analysis.screening.buckets },
-      health: analysis.health,
-    };
-    deal.healthScore = analysis.health.score;
-    deal.healthGrade = analysis.health.grade;
-    deal.avgMonthlyDeposits = f.avg_monthly_deposits;
-    deal.avgDailyBalance = f.avg_daily_balance;
-    deal.screeningFlags = analysis.screening.total_flags;
+    applyAnalysis(deal, analysis, '2025-04-01');
     deal.updatedAt = new Date();
     if (options.recommend) {
       await app.get(RecommendationsService).generateDefault(tx, { organizationId: deal.organizationId, livemode: deal.livemode }, deal);

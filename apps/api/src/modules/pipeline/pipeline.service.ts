@@ -11,6 +11,7 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DocumentJob, JobQueue, QUEUES } from '../../platform/queue/job-queue';
 import { FileStore } from '../../platform/storage/file-store';
 import { Deal } from '../deals/deals.entities';
+import { applyAnalysis } from './deal-report';
 import { RecommendationsService } from '../rulesets/recommendations.service';
 import { SummaryService } from '../rulesets/summary.service';
 import { Transaction } from '../transactions/transactions.entities';
@@ -325,35 +326,6 @@ export class PipelineService implements OnApplicationBootstrap {
       deal.analysis = null;
       return;
     }
-    const analysis = analyzeDeal({ statements, fundingAmountRequested: deal.fundingAmountRequested });
-    const { transactions: _t, statements: perStatement, ...rest } = analysis;
-    const f = analysis.financials;
-    deal.healthScore = analysis.health.score;
-    deal.healthGrade = analysis.health.grade;
-    deal.avgMonthlyDeposits = f.avg_monthly_deposits;
-    deal.avgDailyBalance = f.avg_daily_balance;
-    deal.screeningFlags = analysis.screening.total_flags;
-    deal.analysis = { ...rest, statements: perStatement.map(({ daily_balances: _d, ...s }) => s) } as unknown as Record<string, unknown>;
-    deal.report = {
-      report_date: reportDate,
-      ai_summary: null,
-      coverage: { months_covered: analysis.coverage.months_covered, days_covered: analysis.coverage.days_covered, statement_count: analysis.coverage.statement_count },
-      financials: {
-        avg_monthly_deposits: f.avg_monthly_deposits,
-        avg_daily_balance: f.avg_daily_balance,
-        ending_balance: f.ending_balance,
-        total_deposits: f.total_deposits,
-        total_withdrawals: f.total_withdrawals,
-        deposit_frequency_per_month: f.deposit_frequency_per_month,
-      },
-      nsf_overdraft: {
-        total_nsf_fees: analysis.nsf_overdraft.total_nsf_fees,
-        total_overdraft_fees: analysis.nsf_overdraft.total_overdraft_fees,
-        nsf_months: analysis.nsf_overdraft.nsf_months,
-      },
-      screening: { total_flags: analysis.screening.total_flags, buckets: analysis.screening.buckets },
-      health: { score: analysis.health.score, grade: analysis.health.grade, factors: analysis.health.factors },
-      recommendation: null,
-    };
+    applyAnalysis(deal, analyzeDeal({ statements, fundingAmountRequested: deal.fundingAmountRequested }), reportDate);
   }
 }

@@ -1,0 +1,168 @@
+/**
+ * Pipeline benchmark, black-box over HTTP against the built server on the embedded default:
+ * upload-to-ready time of a 10-page statement (target p50 < 1 s with the rule parser) and
+ * documents per minute with 1 and 2 pipeline workers. Exits non-zero below target.
+ *
+ *   npm run bench:pipeline [-- --runs 9 --batch 12]
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PDFDocument } from 'pdf-lib';
+import { LAYOUTS } from '../corpus/layouts';
+import { makeStatement, CorpusItem } from '../corpus/corpus';
+
+const MAIN = resolve(__dirname, '../../../apps/api/dist/main.js');
+const TARGET_P50_MS = 1000;
+
+interface Server {
+  proc: ChildProcess;
+  url: string;
+  key: string;
+  dir: string;
+}
+
+async function startServer(concurrency: number): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), 'ledgerlens-bench-'));
+  const proc = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', NODE_ENV: 'development', DEMO_BOOTSTRAP: 'true', PIPELINE_CONCURRENCY: String(concurrency), DATABASE_URL: '', REDIS_URL: '', RATE_LIMIT_UPLOAD: '100000', RATE_LIMIT_STANDARD: '1000000', RATE_LIMIT_WRITE: '100000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolvePromise, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const key = /live API key:\s+(\S+)/.exec(out)?.[1];
+      if (url && key) resolvePromise({ proc, url, key, dir });
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+}
+
+async function stopServer(server: Server): Promise<void> {
+  server.proc.removeAllListeners('exit');
+  await new Promise<void>((r) => {
+    server.proc.on('exit', () => r());
+    server.proc.kill('SIGTERM');
+  });
+  rmSync(server.dir, { recursive: true, force: true });
+}
+
+async function api(server: Server, method: string, path: string, body?: unknown | FormData): Promise<any> {
+  const headers: Record<string, string> = { 'X-API-Key': server.key };
+  let payload: string | FormData | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['Content-Type'] = 'application/json';
+  }
+  const res = await fetch(server.url + path, { method, headers, body: payload });
+  const json = await res.json();
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function newDeal(server: Server): Promise<number> {
+  return (await api(server, 'POST', '/v1/deals', { business_name: 'Bench Co', funding_amount_requested: 50000 })).id;
+}
+
+async function uploadTo(server: Server, dealId: number, item: CorpusItem): Promise<void> {
+  const form = new FormData();
+  form.append('file', new Blob([item.bytes], { type: 'application/pdf' }), `${item.name}.pdf`);
+  await api(server, 'POST', `/v1/deals/${dealId}/documents`, form);
+}
+
+/** Polls every 5 ms: the benchmark measures what a client sees. */
+async function waitReady(server: Server, dealIds: number[]): Promise<void> {
+  const pending = new Set(dealIds);
+  while (pending.size) {
+    for (const id of [...pending]) {
+      const deal = await api(server, 'GET', `/v1/deals/${id}`);
+      if (deal.status === 'ready') pending.delete(id);
+      else if (deal.status === 'new' && deal.document_count > 0) throw new Error(`deal ${id}: its document failed`);
+    }
+    if (pending.size) await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function tenPageStatement(): Promise<{ item: CorpusItem; pages: number }> {
+  const layout = LAYOUTS.find((l) => l.name === 'sectioned_unsigned')!;
+  for (let n = 200; n < 2000; n += 40) {
+    const item = await makeStatement(layout, 42, n);
+    const pages = (await PDFDocument.load(item.bytes)).getPageCount();
+    if (pages >= 10) return { item, pages };
+  }
+  throw new Error('could not make a 10-page statement');
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' }, batch: { type: 'string', default: '12' } } });
+  const runs = Number(values.runs);
+  const batch = Number(values.batch);
+  const { item, pages } = await tenPageStatement();
+  console.log(`statement: ${pages} pages, ${item.truth.transactions!.length} transactions, ${(item.bytes.length / 1024).toFixed(0)} KB`);
+
+  const latency: number[] = [];
+  const server = await startServer(1);
+  try {
+    // one warm-up (JIT, mupdf init), then timed runs one at a time
+    const warm = await newDeal(server);
+    await uploadTo(server, warm, item);
+    await waitReady(server, [warm]);
+    for (let i = 0; i < runs; i++) {
+      const dealId = await newDeal(server);
+      const started = performance.now();
+      await uploadTo(server, dealId, item);
+      await waitReady(server, [dealId]);
+      latency.push(performance.now() - started);
+    }
+  } finally {
+    await stopServer(server);
+  }
+  const p50 = percentile(latency, 50);
+  console.log(`upload-to-ready, ${pages}-page statement, ${runs} runs: p50 ${p50.toFixed(0)} ms, p90 ${percentile(latency, 90).toFixed(0)} ms, max ${Math.max(...latency).toFixed(0)} ms   target p50 < ${TARGET_P50_MS} ms`);
+
+  const throughput: Record<number, number> = {};
+  for (const workers of [1, 2]) {
+    const s = await startServer(workers);
+    try {
+      const warm = await newDeal(s);
+      await uploadTo(s, warm, item);
+      await waitReady(s, [warm]);
+      const deals: number[] = [];
+      for (let i = 0; i < batch; i++) deals.push(await newDeal(s));
+      const started = performance.now();
+      await Promise.all(deals.map((d) => uploadTo(s, d, item)));
+      await waitReady(s, deals);
+      const minutes = (performance.now() - started) / 60000;
+      throughput[workers] = batch / minutes;
+      console.log(`throughput, ${workers} worker(s): ${batch} documents in ${(minutes * 60).toFixed(1)} s = ${throughput[workers].toFixed(0)} documents/minute (${(throughput[workers] * pages).toFixed(0)} pages/minute)`);
+    } finally {
+      await stopServer(s);
+    }
+  }
+  if (p50 >= TARGET_P50_MS) {
+    console.log(`FAIL: p50 ${p50.toFixed(0)} ms is not below ${TARGET_P50_MS} ms`);
+    return 1;
+  }
+  console.log('all targets met');
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
