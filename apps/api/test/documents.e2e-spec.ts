@@ -246,7 +246,7 @@ describe('documents, the pipeline and transactions', () => {
   describe('size limits', () => {
     let small: TestApp;
     beforeAll(async () => {
-      small = await TestApp.start({ MAX_UPLOAD_BYTES: '4096' });
+      small = await TestApp.start({ MAX_UPLOAD_BYTES: '4096', MAX_BULK_FILES: '2' });
     });
     afterAll(() => small?.close());
 
@@ -260,6 +260,20 @@ describe('documents, the pipeline and transactions', () => {
       const leftovers = existsSync(filesDir) ? readdirSync(filesDir, { recursive: true }).filter((f) => !String(f).match(/^\d+(\/(live|test))?$/)) : [];
       expect(leftovers).toEqual([]);
       expect((await small.request('GET', `/v1/deals/${dealId}/documents`, { key: o.api_key })).body.meta.total).toBe(0);
+    });
+
+    it('takes at most MAX_BULK_FILES files per bulk request and reports the rest', async () => {
+      const o = await small.newOrg('Bulk limit');
+      const dealId = (await small.request('POST', '/v1/deals', { key: o.api_key, body: { business_name: 'B', funding_amount_requested: 1 } })).body.id;
+      const tiny = new TextEncoder().encode('%PDF-1.4 tiny');
+      const res = await small.request('POST', `/v1/deals/${dealId}/documents/bulk`, {
+        key: o.api_key,
+        form: form([1, 2, 3].map((i) => ({ field: 'files', name: `f${i}.pdf`, bytes: tiny }))),
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.total_uploaded).toBe(2);
+      expect(res.body.errors).toEqual([{ filename: 'f3.pdf', code: 'TOO_MANY_FILES', detail: 'At most 2 files per request' }]);
+      await small.settle();
     });
   });
 

@@ -114,6 +114,8 @@ export class InProcessJobQueue extends JobQueue {
 export class BullJobQueue extends JobQueue {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly workers: Worker[] = [];
+  /** BullMQ leaves connections it was given open: ours are closed in close(). */
+  private readonly connections: Redis[] = [];
 
   constructor(
     private readonly connection: Redis,
@@ -125,7 +127,7 @@ export class BullJobQueue extends JobQueue {
   private queue(name: QueueName): Queue {
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection: this.connection.duplicate(), prefix: this.prefix });
+      q = new Queue(name, { connection: this.connect(), prefix: this.prefix });
       this.queues.set(name, q);
     }
     return q;
@@ -142,8 +144,9 @@ export class BullJobQueue extends JobQueue {
   }
 
   process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number): void {
+    this.queue(queue); // so that idle() sees this queue in a worker-only process too
     const worker = new Worker(queue, (job) => handler(job.data as T), {
-      connection: this.connection.duplicate({ maxRetriesPerRequest: null }),
+      connection: this.connect({ maxRetriesPerRequest: null }),
       prefix: this.prefix,
       concurrency,
       stalledInterval: 30_000,
@@ -166,5 +169,12 @@ export class BullJobQueue extends JobQueue {
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
+    for (const c of this.connections) c.disconnect();
+  }
+
+  private connect(options: Parameters<Redis['duplicate']>[0] = {}): Redis {
+    const connection = this.connection.duplicate(options);
+    this.connections.push(connection);
+    return connection;
   }
 }
