@@ -21,6 +21,7 @@ module.exports = {
     '^@ledgerlens/(statements|underwriting|sdk|webhooks)$': '<rootDir>/packages/$1/src/index.ts',
   },
   globalSetup: '<rootDir>/apps/api/test/global-setup.ts',
+  globalTeardown: '<rootDir>/apps/api/test/global-teardown.ts',
   maxWorkers: 2,
   testTimeout: 60000,
 };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { loadConfig } from '../src/platform/config/config';
 import { openOrm } from '../src/platform/database/orm';
-import { TEMPLATE_DB, realDatabaseUrl, realRedisUrl, adminQuery } from './support/services';
+import { realDatabaseUrl, realRedisUrl, adminQuery, templateDb } from './support/services';
 
 /**
  * One migrated database template per run: every suite starts from a copy (PGlite: a data-dir
@@ -24,10 +24,11 @@ export default async function globalSetup(): Promise<void> {
 async function prepareTemplate(): Promise<void> {
   const dbUrl = realDatabaseUrl();
   if (dbUrl) {
-    await adminQuery(dbUrl, `drop database if exists ${TEMPLATE_DB} with (force)`);
-    await adminQuery(dbUrl, `create database ${TEMPLATE_DB}`);
+    process.env.LEDGERLENS_TEST_TEMPLATE_DB = `ledgerlens_test_template_${process.pid}`;
+    await adminQuery(dbUrl, `drop database if exists ${templateDb()} with (force)`);
+    await adminQuery(dbUrl, `create database ${templateDb()}`);
     const url = new URL(dbUrl);
-    url.pathname = `/${TEMPLATE_DB}`;
+    url.pathname = `/${templateDb()}`;
     const handle = await openOrm(loadConfig({ NODE_ENV: 'test', DATABASE_URL: url.toString() }));
     await handle.close();
     const redisUrl = realRedisUrl();

@@ -9,7 +9,7 @@ import { loadConfig } from '../src/platform/config/config';
 import { EventDispatcher } from '../src/platform/events/event-dispatcher';
 import { BullJobQueue, JobQueue } from '../src/platform/queue/job-queue';
 import { ProvisioningService } from '../src/modules/auth/provisioning.service';
-import { adminQuery, realDatabaseUrl, realRedisUrl, TEMPLATE_DB } from './support/services';
+import { adminQuery, realDatabaseUrl, realRedisUrl, templateDb } from './support/services';
 
 /**
  * The scaled deployment: an API process (ROLE=api) that never runs jobs and a worker process
@@ -25,7 +25,7 @@ real('ROLE=api and ROLE=worker on PostgreSQL and BullMQ', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledgerlens-roles-'));
 
   beforeAll(async () => {
-    await adminQuery(realDatabaseUrl()!, `create database ${name} template ${TEMPLATE_DB}`);
+    await adminQuery(realDatabaseUrl()!, `create database ${name} template ${templateDb()}`);
     const dbUrl = new URL(realDatabaseUrl()!);
     dbUrl.pathname = `/${name}`;
     const env = { NODE_ENV: 'test', LOG_LEVEL: 'error', DATA_DIR: dataDir, DATABASE_URL: dbUrl.toString(), REDIS_URL: realRedisUrl()!, REDIS_PREFIX: `lltest:${name}` };

@@ -9,7 +9,7 @@ import { AppConfig, loadConfig } from '../../src/platform/config/config';
 import { EventDispatcher } from '../../src/platform/events/event-dispatcher';
 import { JobQueue } from '../../src/platform/queue/job-queue';
 import { ProvisioningService, BootstrapResult } from '../../src/modules/auth/provisioning.service';
-import { adminQuery, realDatabaseUrl, realRedisUrl, TEMPLATE_DB } from './services';
+import { adminQuery, realDatabaseUrl, realRedisUrl, templateDb } from './services';
 import { OpenApiValidator } from './openapi-validator';
 
 export interface TestResponse<T = any> {
@@ -53,7 +53,7 @@ export class TestApp {
     let dropDb: (() => Promise<void>) | null = null;
     if (dbUrl) {
       const name = `ledgerlens_test_${suffix}`;
-      await adminQuery(dbUrl, `create database ${name} template ${TEMPLATE_DB}`);
+      await adminQuery(dbUrl, `create database ${name} template ${templateDb()}`);
       const url = new URL(dbUrl);
       url.pathname = `/${name}`;
       baseEnv.DATABASE_URL = url.toString();

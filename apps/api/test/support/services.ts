@@ -9,7 +9,10 @@ export function realRedisUrl(): string | null {
   return process.env.LEDGERLENS_TEST_REDIS_URL || null;
 }
 
-export const TEMPLATE_DB = 'ledgerlens_test_template';
+/** The migrated template of this run (unique, so concurrent runs on one server do not collide). */
+export function templateDb(): string {
+  return process.env.LEDGERLENS_TEST_TEMPLATE_DB || 'ledgerlens_test_template';
+}
 
 export async function adminQuery(url: string, sql: string): Promise<void> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
