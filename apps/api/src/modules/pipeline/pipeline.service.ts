@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { parseStatementFile, ParseResult, StatementError } from '@ledgerlens/statements';
+import { join, dirname } from 'node:path';
+import { parseStatementFile, parseStatementFileIsolated, ParseResult, ParseStep, StatementError } from '@ledgerlens/statements';
 import { analyzeDeal, computeStatementMetrics, screenTransactions, StatementInput } from '@ledgerlens/underwriting';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
@@ -41,6 +42,9 @@ export const STEP_LABELS: Record<DocumentStatus, string> = {
   failed: 'Failed',
   cancelled: 'Cancelled',
 };
+
+/** The compiled worker of @ledgerlens/statements (built with the server). */
+const STATEMENTS_WORKER = join(dirname(require.resolve('@ledgerlens/statements/package.json')), 'dist', 'worker.js');
 
 export const documentJobId = (doc: Pick<Document, 'id' | 'attempt'>) => `doc-${doc.id}-${doc.attempt}`;
 
@@ -115,12 +119,17 @@ export class PipelineService implements OnApplicationBootstrap {
     const llm = this.config.groq.apiKey
       ? { apiKey: this.config.groq.apiKey, baseURL: this.config.groq.baseUrl, model: this.config.groq.model, timeoutMs: this.config.groq.timeoutMs }
       : undefined;
-    const parsed = await parseStatementFile(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+    const options = {
       filename: doc.filename,
       documentTypeHint: doc.documentTypeHint ?? undefined,
       llm,
-      onStep: (s) => void step(s === 'extracting_text' ? 'extracting_text' : s),
-    });
+      onStep: (s: ParseStep) => void step(s),
+    };
+    const input = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const { isolate, timeoutMs, maxHeapMb } = this.config.pipeline;
+    const parsed = isolate
+      ? await parseStatementFileIsolated(input, { ...options, timeoutMs, maxHeapMb, workerScript: STATEMENTS_WORKER })
+      : await parseStatementFile(input, options);
     await stepChain;
     await step('computing_metrics');
     await this.complete(doc.id, scope, attempt, parsed);

@@ -41,7 +41,8 @@ export interface AppConfig {
   /** LLM (Groq): parsing fallback and AI summaries. Null key = deterministic rule parser and template summary. */
   groq: { apiKey: string | null; baseUrl: string; model: string; timeoutMs: number; maxTokens: number };
   uploads: { maxFileBytes: number; maxBulkFiles: number };
-  pipeline: { concurrency: number };
+  /** isolate: parse each file in a worker thread with a hard time and heap limit (hostile files cannot hang or crash the process). */
+  pipeline: { concurrency: number; isolate: boolean; timeoutMs: number; maxHeapMb: number };
 }
 
 export class ConfigError extends Error {
@@ -156,7 +157,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       maxFileBytes: int('MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxBulkFiles: int('MAX_BULK_FILES', 25, 1, 1000),
     },
-    pipeline: { concurrency: int('PIPELINE_CONCURRENCY', 2, 1, 64) },
+    pipeline: {
+      concurrency: int('PIPELINE_CONCURRENCY', 2, 1, 64),
+      isolate: bool('PIPELINE_ISOLATE', false),
+      timeoutMs: int('PIPELINE_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+      maxHeapMb: int('PIPELINE_MAX_HEAP_MB', 1024, 64, 16_384),
+    },
     ...overrides,
   };
   if (problems.length) throw new ConfigError(problems);
