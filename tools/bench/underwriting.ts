@@ -6,6 +6,7 @@
  */
 import * as os from 'os';
 import { DEFAULT_RULESET, analyzeDeal, recommend, type StatementInput, type StatementTransactionInput } from '@ledgerlens/underwriting';
+import { Rng } from '../corpus/rng';
 
 const BUDGET_MS = 50;
 const STATEMENTS = 12;
@@ -13,16 +14,10 @@ const TX_PER_STATEMENT = 2000;
 const RUNS = 21;
 const WARMUP = 30;
 
-/** mulberry32: small deterministic PRNG */
+/** Seeded mulberry32 (the corpus generator's): reproducible amounts. */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -63,35 +63,51 @@ export function screenTransactions(
     const isOd = isDebit && f.overdraft;
     const transactionType = amount < 0 ? 'debit' : amount > 0 ? 'credit' : (tx.transactionType ?? 'credit');
     const balance = tx.balance ?? null;
-    const base = {
-      index: i,
-      date: tx.date,
-      description: d,
-      amount,
-      balance,
-      transaction_type: transactionType,
-      category,
-      counterparty: f.counterparty,
-      is_nsf_fee: isNsf,
-      is_overdraft_fee: isOd,
-      is_large_deposit: false,
-      is_large_strange: false,
-      is_repeat_charge: false,
-      is_suspicious: false,
-      is_lender_payment: false,
-      screening_bucket: null,
-      flag_reason: null,
-    };
+    // Two literal shapes on purpose: building one from the other with a spread made analyzeDeal
+    // ten times slower (bench:underwriting, 12 x 2,000 transactions: ~40 ms -> ~520 ms).
     out[i] = deal
       ? ({
-          ...base,
           index: deal.index ? deal.index[i] : i,
+          date: tx.date,
+          description: d,
+          amount,
+          balance,
+          transaction_type: transactionType,
+          category,
+          counterparty: f.counterparty,
+          is_nsf_fee: isNsf,
+          is_overdraft_fee: isOd,
+          is_large_deposit: false,
+          is_large_strange: false,
+          is_repeat_charge: false,
+          is_suspicious: false,
+          is_lender_payment: false,
+          screening_bucket: null,
+          flag_reason: null,
           statement_index: deal.statementIndex[i],
           statement_id: deal.statementId[i],
           statement_tx_index: deal.statementTxIndex[i],
           counted: true,
         } satisfies DealTransaction as ScreenedTransaction)
-      : base;
+      : {
+          index: i,
+          date: tx.date,
+          description: d,
+          amount,
+          balance,
+          transaction_type: transactionType,
+          category,
+          counterparty: f.counterparty,
+          is_nsf_fee: isNsf,
+          is_overdraft_fee: isOd,
+          is_large_deposit: false,
+          is_large_strange: false,
+          is_repeat_charge: false,
+          is_suspicious: false,
+          is_lender_payment: false,
+          screening_bucket: null,
+          flag_reason: null,
+        };
     if (isNsf) {
       flag(i, 'nsf_fee', `NSF (insufficient funds) fee of ${formatMoney(-amount)}`);
     }

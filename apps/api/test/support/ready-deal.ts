@@ -4,6 +4,7 @@ import { applyAnalysis } from '../../src/modules/pipeline/deal-report';
 import { RecommendationsService } from '../../src/modules/rulesets/recommendations.service';
 import { Database } from '../../src/platform/database/database.service';
 import { TestApp } from './harness';
+import { Rng } from '../../../../tools/corpus/rng';
 
 export type DealProfile = 'strong' | 'weak';
 
@@ -22,16 +23,10 @@ export interface ReadyDeal {
   analysis: DealAnalysis;
 }
 
-/** mulberry32: reproducible amounts. */
+/** Seeded mulberry32 (the corpus generator's): reproducible amounts. */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
