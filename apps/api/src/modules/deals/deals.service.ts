@@ -75,27 +75,35 @@ export class DealsService {
     );
   }
 
+  /** One aggregate query, scoped by the same filters as every other read. */
   async stats(auth: AuthContext, now = new Date()): Promise<DealStatsDto> {
     const em = this.db.forScope(auth);
-    const weekStart = startOfIsoWeek(now);
-    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const total = await em.count(Deal, {});
-    const byStatus = Object.fromEntries(await Promise.all(DEAL_STATUSES.map(async (s) => [s, await em.count(Deal, { status: s })] as const)));
-    const byDecision = Object.fromEntries(await Promise.all(DECISIONS.map(async (d) => [d, await em.count(Deal, { decision: d })] as const)));
-    const qb = em.createQueryBuilder(Deal, 'd').select([raw('avg(d.health_score)::float as h'), raw('avg(d.funding_amount_requested)::float as f')]);
+    const weekStart = startOfIsoWeek(now).toISOString();
+    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+    const countWhere = (alias: string, condition: string, param?: string) => raw(`count(*) filter (where ${condition})::int as ${alias}`, param === undefined ? [] : [param]);
+    const qb = em.createQueryBuilder(Deal, 'd').select([
+      raw('count(*)::int as total'),
+      raw('avg(d.health_score)::float as avg_health'),
+      raw('avg(d.funding_amount_requested)::float as avg_funding'),
+      ...DECISIONS.map((d) => countWhere(`decision_${d}`, 'd.decision = ?', d)),
+      ...DEAL_STATUSES.map((s) => countWhere(`status_${s}`, 'd.status = ?', s)),
+      countWhere('this_week', 'd.created_at >= ?', weekStart),
+      countWhere('this_month', 'd.created_at >= ?', monthStart),
+    ]);
     await qb.applyFilters();
-    const averages: Record<string, unknown> = await qb.execute('get');
-    const round2 = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
+    const row: Record<string, number | null> = await qb.execute('get');
+    const round2 = (v: number | null) => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
+    const n = (key: string) => Number(row[key] ?? 0);
     return {
-      total_deals: total,
-      avg_health_score: round2(averages.h),
-      avg_funding_requested: round2(averages.f),
-      total_approved: byDecision.approve,
-      total_declined: byDecision.decline,
-      total_funded: byDecision.funded,
-      deals_this_week: await em.count(Deal, { createdAt: { $gte: weekStart } }),
-      deals_this_month: await em.count(Deal, { createdAt: { $gte: monthStart } }),
-      deals_by_status: { new: byStatus.new, processing: byStatus.processing, under_review: byStatus.under_review, ready: byStatus.ready },
+      total_deals: n('total'),
+      avg_health_score: round2(row.avg_health),
+      avg_funding_requested: round2(row.avg_funding),
+      total_approved: n('decision_approve'),
+      total_declined: n('decision_decline'),
+      total_funded: n('decision_funded'),
+      deals_this_week: n('this_week'),
+      deals_this_month: n('this_month'),
+      deals_by_status: { new: n('status_new'), processing: n('status_processing'), under_review: n('status_under_review'), ready: n('status_ready') },
     };
   }
 
