@@ -64,7 +64,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       limiter: app.get(RateLimiter),
     });
     setupOpenApi(app, config);
-    app.enableShutdownHooks();
     await app.init();
     let closed = false;
     return {

@@ -10,6 +10,16 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const running = await createApp(config);
   const { app } = running;
+  // Graceful stop: finish in-flight requests and jobs, close the database (releasing DATA_DIR).
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      setTimeout(() => process.exit(1), 15_000).unref();
+      running.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
   if (config.demoBootstrap) await demoBootstrap(app.get(ProvisioningService), config.publicUrl);
   if (config.role === 'worker') {
     process.stdout.write(`Ledgerlens worker running (database: ${running.orm.engine})\n`);

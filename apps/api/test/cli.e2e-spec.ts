@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -64,6 +64,8 @@ describe('npm start and the admin CLI on the embedded database', () => {
       await stop(first.proc);
     }
 
+    // A graceful stop closes the embedded database and releases DATA_DIR.
+    expect(existsSync(join(dataDir, 'ledgerlens.lock'))).toBe(false);
     const boot = cli(dataDir, ['bootstrap', '--org-name', 'Acme', '--email', 'ops@acme.test', '--password', 'secret-pass', '--json']);
     expect(boot.status).toBe(0);
     const result = JSON.parse(boot.stdout);
