@@ -5,12 +5,14 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Redis } from 'ioredis';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './platform/config/config';
 import { openOrm, OrmHandle } from './platform/database/orm';
 import { createRedis } from './platform/redis/redis';
 import { createLogger, PinoNestLogger } from './platform/logging/logger';
 import { installRequestHooks } from './platform/https/request-hooks';
+import { installJsonBodyParser } from './platform/http/json-body';
 import { Authenticator } from './platform/auth/authenticator';
 import { RateLimiter } from './platform/rate-limit/rate-limit';
 import { setupOpenApi } from './openapi';
@@ -19,8 +21,8 @@ import multipart from '@fastify/multipart';
 export interface CreateAppOptions {
   /** Tests pass a PGlite loaded from a migrated template. */
   pglite?: PGlite;
-  /** The CLI keeps stdout for its own (JSON) output. */
-  logTo?: 'stdout' | 'stderr';
+  /** The CLI keeps stdout for its own (JSON) output; tests may pass a stream to read the logs. */
+  logTo?: 'stdout' | 'stderr' | DestinationStream;
 }
 
 export interface RunningApp {
@@ -58,6 +60,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       limits: { fileSize: config.uploads.maxFileBytes + 1, files: config.uploads.maxBulkFiles + 1, fields: 20, parts: config.uploads.maxBulkFiles + 21 },
       throwFileSizeLimit: false,
     });
+    // Nest's parsers first (it would add them at init), then ours replaces its JSON parser.
+    adapter.registerParserMiddleware();
+    installJsonBodyParser(app.getHttpAdapter().getInstance());
     installRequestHooks(app.getHttpAdapter().getInstance(), {
       config,
       authenticator: app.get(Authenticator),

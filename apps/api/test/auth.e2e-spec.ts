@@ -76,12 +76,12 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
       expect(deals.status).toBe(200);
     });
 
-    it('issues a token from JSON on /v1/oauth/token (token_type bearer)', async () => {
+    it('issues a token from JSON on /v1/oauth/token (token_type Bearer, as on /oauth/token)', async () => {
       const res = await app.request('POST', '/v1/oauth/token', {
         body: { grant_type: 'client_credentials', client_id: org.oauth_client.client_id, client_secret: org.oauth_client.client_secret },
       });
       expect(res.status).toBe(200);
-      expect(res.body.token_type).toBe('bearer');
+      expect(res.body.token_type).toBe('Bearer');
     });
 
     it('rejects a wrong secret and a wrong grant type', async () => {

@@ -1192,11 +1192,8 @@ export interface components {
             /** @example 3600 */
             expires_in: number;
             scope?: string;
-            /**
-             * @description `Bearer` on /oauth/token, `bearer` on /v1/oauth/token
-             * @enum {string}
-             */
-            token_type: "Bearer" | "bearer";
+            /** @enum {string} */
+            token_type: "Bearer";
         };
         PageMetaDto: {
             page: number;
@@ -1554,7 +1551,17 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthTokenResponseDto"];
                 };
             };
+            /** @description INVALID_CREDENTIALS: unknown client or wrong secret */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR: grant_type is not client_credentials, or client_id/client_secret is missing */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3367,7 +3374,17 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthTokenResponseDto"];
                 };
             };
+            /** @description INVALID_CREDENTIALS: unknown client or wrong secret */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR: grant_type is not client_credentials, or client_id/client_secret is missing */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

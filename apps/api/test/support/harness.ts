@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import type { DestinationStream } from 'pino';
 import { createApp, RunningApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/platform/config/config';
 import { EventDispatcher } from '../../src/platform/events/event-dispatcher';
@@ -43,7 +44,7 @@ export class TestApp {
     private readonly cleanup: () => Promise<void>,
   ) {}
 
-  static async start(env: Record<string, string> = {}, overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  static async start(env: Record<string, string> = {}, overrides: Partial<AppConfig> = {}, options: { logTo?: DestinationStream } = {}): Promise<TestApp> {
     const dbUrl = realDatabaseUrl();
     const redisUrl = realRedisUrl();
     const suffix = randomBytes(5).toString('hex');
@@ -66,7 +67,7 @@ export class TestApp {
     }
     if (redisUrl && !('REDIS_URL' in env)) baseEnv.REDIS_URL = redisUrl;
     const config = loadConfig(baseEnv, overrides);
-    const running = await createApp(config, { pglite });
+    const running = await createApp(config, { pglite, logTo: options.logTo });
     await running.app.listen({ port: 0, host: '127.0.0.1' });
     const address = running.app.getHttpServer().address() as { port: number };
     return new TestApp(running, `http://127.0.0.1:${address.port}`, async () => {

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiConsumes, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiConsumes, ApiOkResponse, ApiTags, ApiUnauthorizedResponse, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Public } from '../../platform/auth/decorators';
 import { ErrorEnvelopeDto } from '../../platform/errors/error.dto';
 import { AuthService } from './auth.service';
@@ -34,30 +34,33 @@ export class AuthController {
     return { token, token_type: 'Bearer', expires_at: expiresAt.toISOString(), user_id: user.id, organization_id: user.organizationId, role: user.role };
   }
 
-  /** Form A: form-encoded (JSON accepted too); `token_type` is `Bearer`. */
+  /** Form A: form-encoded (JSON accepted too). */
   @Post('oauth/token')
   @HttpCode(200)
   @Public()
   @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
   @ApiOkResponse({ type: OAuthTokenResponseDto })
-  @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto })
+  @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'INVALID_CREDENTIALS: unknown client or wrong secret' })
+  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'VALIDATION_ERROR: grant_type is not client_credentials, or client_id/client_secret is missing' })
   oauthToken(@Body() dto: OAuthTokenRequestDto): Promise<OAuthTokenResponseDto> {
-    return this.token(dto, 'Bearer');
+    return this.token(dto);
   }
 
-  /** Form B: JSON (form-encoded accepted too); `token_type` is `bearer`. */
+  /** Form B: JSON (form-encoded accepted too); the same answer as /oauth/token. */
   @Post('v1/oauth/token')
   @HttpCode(200)
   @Public()
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiOkResponse({ type: OAuthTokenResponseDto })
-  @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto })
+  @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'INVALID_CREDENTIALS: unknown client or wrong secret' })
+  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'VALIDATION_ERROR: grant_type is not client_credentials, or client_id/client_secret is missing' })
   oauthTokenV1(@Body() dto: OAuthTokenRequestDto): Promise<OAuthTokenResponseDto> {
-    return this.token(dto, 'bearer');
+    return this.token(dto);
   }
 
-  private async token(dto: OAuthTokenRequestDto, tokenType: string): Promise<OAuthTokenResponseDto> {
+  /** `token_type` is `Bearer` on both paths (RFC 6750 spelling), so one client works with either. */
+  private async token(dto: OAuthTokenRequestDto): Promise<OAuthTokenResponseDto> {
     const { accessToken, expiresIn } = await this.auth.issueClientToken(dto.grant_type, dto.client_id, dto.client_secret);
-    return { access_token: accessToken, token_type: tokenType, expires_in: expiresIn };
+    return { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn };
   }
 }

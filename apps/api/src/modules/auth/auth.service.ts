@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
-import { ApiError, ErrorCode } from '../../platform/errors/api-error';
+import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { AuthContext, roleScopes } from '../../platform/auth/auth-context';
 import { Authenticator, PresentedCredential } from '../../platform/auth/authenticator';
 import { ApiKey } from '../keys/keys.entities';
@@ -120,6 +120,11 @@ export class AuthService extends Authenticator {
       throw ApiError.validation([
         { loc: ['body', 'grant_type'], msg: 'grant_type must be client_credentials', type: 'value_error.enum', field: 'grant_type', message: 'grant_type must be client_credentials' },
       ]);
+    }
+    // A missing field is a malformed request (422), not a failed authentication (401).
+    const missing = Object.entries({ client_id: clientId, client_secret: clientSecret }).filter(([, value]) => !value).map(([field]) => field);
+    if (missing.length) {
+      throw ApiError.validation(missing.map((field) => validationEntry('body', [field], `${field} is required`, 'value_error.missing')));
     }
     if (!clientId?.startsWith(OAUTH_CLIENT_PREFIX) || !clientSecret) throw new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Invalid client credentials');
     const em = this.db.system();

@@ -36,6 +36,14 @@ export function mapKey(key: ApiKey): KeyDto {
   };
 }
 
+/**
+ * Which keys a credential manages: a live credential those of both modes (it may create test keys),
+ * a test credential test keys only, exactly as it may create them. Another mode's key is 404.
+ */
+function visibleModes(auth: AuthContext): { livemode?: boolean } {
+  return auth.livemode ? {} : { livemode: false };
+}
+
 @Injectable()
 export class KeysService {
   constructor(
@@ -93,7 +101,7 @@ export class KeysService {
   async list(auth: AuthContext, query: { page?: number; per_page?: number }): Promise<Page<KeyDto>> {
     const em = this.db.forScope(auth);
     const window = pageWindow(query);
-    const where = { revokedAt: null };
+    const where = { revokedAt: null, ...visibleModes(auth) };
     return paginate(
       window,
       () => em.count(ApiKey, where),
@@ -103,7 +111,7 @@ export class KeysService {
 
   async revoke(auth: AuthContext, id: number): Promise<{ status: 'ok'; success: true; message: string; id: number }> {
     const em = this.db.forScope(auth);
-    const key = await this.find(em, id);
+    const key = await this.find(em, auth, id);
     if (auth.credential.type === 'api_key' && auth.credential.id === key.id) {
       throw ApiError.conflict('A key cannot revoke itself: use another credential to revoke this key');
     }
@@ -117,7 +125,9 @@ export class KeysService {
 
   async rotate(auth: AuthContext, id: number): Promise<CreatedKeyDto> {
     const em = this.db.forScope(auth);
-    const key = await this.find(em, id);
+    const key = await this.find(em, auth, id);
+    // Rotating hands the caller the key's new secret, so it is the same as creating that key.
+    this.assertGrantable(auth, key.scopes);
     const generated = this.generate(key.livemode);
     await em.transactional(async (tx) => {
       Object.assign(key, { keyHash: generated.hash, keyPrefix: generated.keyPrefix, last4: generated.last4, lastUsedAt: null });
@@ -127,8 +137,8 @@ export class KeysService {
     return { ...mapKey(key), key: generated.plaintext, message: 'Key rotated: the previous value no longer works. Store this key now.' };
   }
 
-  private async find(em: EntityManager, id: number): Promise<ApiKey> {
-    const key = await em.findOne(ApiKey, { id, revokedAt: null });
+  private async find(em: EntityManager, auth: AuthContext, id: number): Promise<ApiKey> {
+    const key = await em.findOne(ApiKey, { id, revokedAt: null, ...visibleModes(auth) });
     if (!key) throw ApiError.notFound('API key');
     return key;
   }
@@ -140,7 +150,7 @@ export class KeysService {
         scope === 'read' || scope === 'write'
           ? auth.scopes.includes(scope)
           : hasScope(auth, scope as RequiredScope);
-      if (!ok) throw ApiError.forbidden(`You cannot grant the scope ${scope}: your credential does not hold it`);
+      if (!ok) throw ApiError.forbidden(`You cannot grant or take over the scope ${scope}: your credential does not hold it`);
     }
   }
 }

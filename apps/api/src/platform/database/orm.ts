@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { MikroORM, Options, ReflectMetadataProvider } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { PGlite } from '@electric-sql/pglite';
-import { PGliteDriver } from 'mikro-orm-pglite';
+import { EmbeddedPGliteDriver, ServerPostgreSqlDriver } from './drivers';
 import { AppConfig } from '../config/config';
 import { DataDirLock } from './data-dir-lock';
 import { ENTITIES } from '../../entities';
@@ -39,7 +38,7 @@ function baseOptions(): Options {
 export async function openOrm(config: AppConfig, options: OrmOptions = {}): Promise<OrmHandle> {
   let handle: OrmHandle;
   if (config.databaseUrl && !options.pglite) {
-    const orm = await MikroORM.init({ ...baseOptions(), driver: PostgreSqlDriver, clientUrl: config.databaseUrl, pool: { min: 0, max: 10 } });
+    const orm = await MikroORM.init({ ...baseOptions(), driver: ServerPostgreSqlDriver, clientUrl: config.databaseUrl, pool: { min: 0, max: 10 } });
     handle = { orm, engine: 'postgresql', close: () => orm.close(true) };
   } else {
     let lock: DataDirLock | null = null;
@@ -57,7 +56,7 @@ export async function openOrm(config: AppConfig, options: OrmOptions = {}): Prom
     const instance = pglite;
     const orm = await MikroORM.init({
       ...baseOptions(),
-      driver: PGliteDriver,
+      driver: EmbeddedPGliteDriver,
       dbName: 'postgres',
       driverOptions: { connection: { pglite: () => instance } },
     } as Options);

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ErrorCode, statusOf } from './api-error';
+import { redactUrl, scrubSqlError } from '../logging/redact';
 
 export interface ErrorEnvelope {
   detail: string;
@@ -57,7 +58,9 @@ export class ErrorFilter implements ExceptionFilter {
     const request = ctx.getRequest<FastifyRequest>();
     const { status, body } = toEnvelope(exception);
     if (status >= 500) {
-      this.logger.error(`${request?.method} ${request?.url} failed: ${(exception as Error)?.stack ?? String(exception)}`);
+      // Logged without credentials in the query string and without the values of a failed SQL statement.
+      const safe = scrubSqlError(exception);
+      this.logger.error(`${request?.method} ${redactUrl(request?.url)} failed: ${(safe as Error)?.stack ?? String(safe)}`);
     }
     if (reply.sent) return;
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);

@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { Database } from '../database/database.service';
 import { DomainEventRecord } from './outbox.entity';
 import { DomainEvent, toDomainEvent } from './events';
+import { scrubSqlError } from '../logging/redact';
 
 export type EventHandler = (event: DomainEvent) => Promise<void> | void;
 
@@ -76,7 +77,7 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
         /* keep going while there is work */
       }
     } catch (err) {
-      this.logger.error(`Outbox dispatch failed: ${(err as Error).stack}`);
+      this.logger.error(`Outbox dispatch failed: ${scrubSqlError(err as Error).stack}`);
     }
   }
 

@@ -1,17 +1,38 @@
 import { LoggerService } from '@nestjs/common';
-import pino, { Logger } from 'pino';
+import pino, { DestinationStream, Logger } from 'pino';
+import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/config';
+import { redactUrl } from './redact';
 
-/** Structured JSON logs (pino) for Fastify's request log and Nest's own messages alike. */
-export function createLogger(config: AppConfig, destination: 'stdout' | 'stderr' = 'stdout'): Logger {
+/**
+ * Structured JSON logs (pino) for Fastify's request log and Nest's own messages alike. Credentials
+ * never reach them: headers are redacted, and so is every credential-like query parameter.
+ * `destination` is stdout, stderr (the CLI) or a stream (tests read the logs back).
+ */
+export function createLogger(config: AppConfig, destination: 'stdout' | 'stderr' | DestinationStream = 'stdout'): Logger {
   return pino(
     {
-    level: config.logLevel,
-    base: { service: 'ledgerlens', role: config.role },
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'], censor: '[redacted]' },
+      level: config.logLevel,
+      base: { service: 'ledgerlens', role: config.role },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers["x-share-password"]'],
+        censor: '[redacted]',
+      },
+      serializers: { req: serializeRequest },
     },
-    pino.destination(destination === 'stderr' ? 2 : 1),
+    typeof destination === 'string' ? pino.destination(destination === 'stderr' ? 2 : 1) : destination,
   );
+}
+
+/** Fastify's request fields, with the query string's credentials redacted. */
+function serializeRequest(req: FastifyRequest): Record<string, unknown> {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
 }
 
 /** Nest's boot chatter (modules loaded, routes mapped) is debug detail, not news. */

@@ -14,8 +14,10 @@ const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
 export class ApiValidationPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype, type } = metadata;
-    if (!metatype || PRIMITIVES.includes(metatype)) return value;
     const source = SOURCES[type] ?? 'body';
+    const nul = type === 'custom' ? null : findNul(value, metadata.data ? [metadata.data] : []);
+    if (nul) throw ApiError.validation([validationEntry(source, nul, 'must not contain the NUL character (\\u0000)', 'value_error.str.nul')]);
+    if (!metatype || PRIMITIVES.includes(metatype)) return value;
     if (type === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw ApiError.validation([validationEntry('body', [], 'Request body must be a JSON object', 'type_error.object')]);
     }
@@ -24,6 +26,29 @@ export class ApiValidationPipe implements PipeTransform {
     if (errors.length) throw ApiError.validation(flatten(errors, source, []));
     return instance;
   }
+}
+
+/**
+ * The path to the first string (or key) holding U+0000, which PostgreSQL cannot store in text:
+ * checked here, for every body, query and path value of every route, so it is a 422 and never
+ * a driver error.
+ */
+function findNul(value: unknown, root: (string | number)[]): (string | number)[] | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: root }];
+  while (stack.length) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return path;
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push({ value: item, path: [...path, i] }));
+    } else if (v && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
+        if (key.includes('\u0000')) return [...path, key.replace(/\u0000/g, '\\u0000')];
+        stack.push({ value: item, path: [...path, key] });
+      }
+    }
+  }
+  return null;
 }
 
 export function flatten(errors: ValidationError[], source: 'body' | 'query' | 'path', parent: (string | number)[]): ValidationEntry[] {

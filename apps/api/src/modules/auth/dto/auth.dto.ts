@@ -24,7 +24,7 @@ export class OAuthTokenRequestDto {
 
 export class OAuthTokenResponseDto {
   @ApiProperty() access_token: string;
-  @ApiProperty({ enum: ['Bearer', 'bearer'], description: '`Bearer` on /oauth/token, `bearer` on /v1/oauth/token' }) token_type: string;
+  @ApiProperty({ enum: ['Bearer'] }) token_type: 'Bearer';
   @ApiProperty({ type: 'integer', example: 3600 }) expires_in: number;
   @ApiPropertyOptional() scope?: string;
 }
