@@ -1,0 +1,202 @@
+/**
+ * Benchmark of @ledgerlens/statements on real-world statement layouts (the shared development set).
+ * usage: node tools/dist/bench/statements-real.js [--dir PATH] [--only NAME] [--verbose]
+ * The set lives outside the repository (default ../shared/statements-devset relative to the project
+ * root; another folder with --dir). Its files are never copied here.
+ * Scoring follows the set's README: F1 on (date, amount) pairs as a multiset, reconciliation
+ * opening + sum(amounts) == closing against the meta, header fields against the meta.
+ * Exits 0 when the folder is absent (skipped), 1 when a target of issue 11 is missed.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseStatementFile, ParseResult, shutdownOcr } from '@ledgerlens/statements';
+
+const TARGETS = { f1Text: 0.99, f1Scan: 0.95, ocrPagesPerSec: 1 };
+
+interface Meta {
+  bank: string;
+  kind: 'text' | 'scan';
+  opening_balance: number | null;
+  closing_balance: number | null;
+  period_start: string | null;
+  period_end: string | null;
+  transactions: number;
+  account_last4?: string;
+  currency?: string;
+}
+
+interface GtRow {
+  date: string;
+  amount: number;
+  balance: number | null;
+}
+
+/** Minimal CSV reader (quoted fields with doubled quotes) for the ground-truth files. */
+export function readCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let q = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (q) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') q = false;
+      else cell += c;
+    } else if (c === '"') q = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(cell);
+      if (row.some((x) => x !== '')) rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += c;
+  }
+  row.push(cell);
+  if (row.some((x) => x !== '')) rows.push(row);
+  return rows;
+}
+
+const key = (date: string, amount: number) => `${date}|${amount.toFixed(2)}`;
+
+/** Multiset match on (date, amount). */
+export function scorePairs(truth: GtRow[], got: Array<{ date: string; amount: number }>): { tp: number; misses: string[]; extras: string[] } {
+  const want = new Map<string, number>();
+  for (const t of truth) want.set(key(t.date, t.amount), (want.get(key(t.date, t.amount)) ?? 0) + 1);
+  let tp = 0;
+  const extras: string[] = [];
+  for (const g of got) {
+    const k = key(g.date, g.amount);
+    const n = want.get(k) ?? 0;
+    if (n > 0) {
+      tp++;
+      want.set(k, n - 1);
+    } else extras.push(k);
+  }
+  const misses: string[] = [];
+  for (const [k, n] of want) for (let i = 0; i < n; i++) misses.push(k);
+  return { tp, misses, extras };
+}
+
+const money = (n: number | null | undefined) => (n === null || n === undefined ? '-' : n.toFixed(2));
+const same = (a: number | null | undefined, b: number | null | undefined) => a !== null && a !== undefined && b !== null && b !== undefined && Math.abs(a - b) < 0.005;
+const mark = (ok: boolean | null) => (ok === null ? ' ' : ok ? '=' : '≠');
+
+function projectRoot(): string {
+  // tools/dist/bench -> project root
+  return path.resolve(__dirname, '..', '..', '..');
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const get = (k: string) => {
+    const i = args.indexOf(k);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const verbose = args.includes('--verbose');
+  const only = get('--only');
+  const dir = path.resolve(get('--dir') ?? path.join(projectRoot(), '..', 'shared', 'statements-devset'));
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    console.log(`statements-devset not found at ${dir} - skipping real-layout benchmark`);
+    return;
+  }
+  const names = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.pdf') && fs.existsSync(path.join(dir, f.replace(/\.pdf$/, '.csv'))) && fs.existsSync(path.join(dir, f.replace(/\.pdf$/, '.meta.json'))))
+    .map((f) => f.replace(/\.pdf$/, ''))
+    .filter((n) => !only || n === only)
+    .sort();
+  if (!names.length) {
+    console.log(`statements-devset at ${dir} holds no <name>.pdf/.csv/.meta.json triples - skipping`);
+    return;
+  }
+  const failures: string[] = [];
+  let ocrPages = 0;
+  let ocrMs = 0;
+  let textPages = 0;
+  let textMs = 0;
+  const summary: string[] = [];
+  for (const name of names) {
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, `${name}.meta.json`), 'utf8')) as Meta;
+    const csv = readCsv(fs.readFileSync(path.join(dir, `${name}.csv`), 'utf8'));
+    const head = csv[0].map((h) => h.trim().toLowerCase());
+    const [di, ai, bi] = ['date', 'amount', 'balance'].map((h) => head.indexOf(h));
+    const truth: GtRow[] = csv.slice(1).map((r) => ({ date: r[di], amount: Number(r[ai]), balance: r[bi] ? Number(r[bi]) : null }));
+    const bytes = fs.readFileSync(path.join(dir, `${name}.pdf`));
+    const t0 = process.hrtime.bigint();
+    let res: ParseResult | null = null;
+    let err: Error | null = null;
+    try {
+      res = await parseStatementFile(bytes, { filename: `${name}.pdf` });
+    } catch (e) {
+      err = e as Error;
+    }
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    console.log(`\n${name} (${meta.kind}, ${meta.transactions} tx) - ${ms.toFixed(0)} ms`);
+    if (!res) {
+      console.log(`  FAILED: ${err?.message}`);
+      failures.push(`${name}: ${err?.message}`);
+      summary.push(`${name.padEnd(36)} ${String(truth.length).padStart(4)}    -    -    0.00  error`);
+      continue;
+    }
+    if (res.extractionMethod === 'text') {
+      textPages += res.pageCount;
+      textMs += ms;
+    } else {
+      ocrPages += res.pageCount;
+      ocrMs += ms;
+    }
+    const s = scorePairs(truth, res.transactions);
+    const p = res.transactions.length ? s.tp / res.transactions.length : truth.length ? 0 : 1;
+    const r = truth.length ? s.tp / truth.length : 1;
+    const f1 = p + r ? (2 * p * r) / (p + r) : 0;
+    const sum = res.transactions.reduce((acc, t) => acc + t.amount, 0);
+    const reconciledToMeta = meta.opening_balance !== null && meta.closing_balance !== null && same(meta.opening_balance + sum, meta.closing_balance);
+    const needsReview = (res as ParseResult & { needsReview?: boolean }).needsReview;
+    const reviewReasons = (res as ParseResult & { reviewReasons?: string[] }).reviewReasons ?? [];
+    console.log(`  transactions expected ${truth.length} read ${res.transactions.length} matched ${s.tp}  P ${(p * 100).toFixed(1)}% R ${(r * 100).toFixed(1)}% F1 ${(f1 * 100).toFixed(2)}%`);
+    console.log(`  reconciled: against meta ${reconciledToMeta} | parser says ${res.reconciliation.reconciled} (difference ${res.reconciliation.difference ?? '-'}, chain ${res.reconciliation.balanceChecksPassed}/${res.reconciliation.balanceChecks}, first broken row ${res.reconciliation.firstBrokenRow ?? '-'})`);
+    console.log(`  needs_review: ${needsReview === undefined ? '(not exposed)' : needsReview}${reviewReasons.length ? ` - ${reviewReasons.join('; ')}` : ''}`);
+    const periodFound = !!(res.periodStart && res.periodEnd);
+    console.log(`  period: read ${res.periodStart ?? '?'} .. ${res.periodEnd ?? '?'} ${mark(res.periodStart === meta.period_start && res.periodEnd === meta.period_end)} meta ${meta.period_start} .. ${meta.period_end}`);
+    console.log(`  opening: read ${money(res.openingBalance)} ${mark(same(res.openingBalance, meta.opening_balance))} meta ${money(meta.opening_balance)} | closing: read ${money(res.closingBalance)} ${mark(same(res.closingBalance, meta.closing_balance))} meta ${money(meta.closing_balance)}`);
+    const currency = (res as ParseResult & { currency?: string | null }).currency;
+    console.log(`  bank: read ${JSON.stringify(res.bankName)} | meta ${JSON.stringify(meta.bank.slice(0, 70))}`);
+    console.log(`  last4: read ${res.accountNumberLast4 ?? '-'}${meta.account_last4 ? ` meta ${meta.account_last4}` : ''} | currency: read ${currency ?? '-'}${meta.currency ? ` meta ${meta.currency}` : ''}`);
+    for (const w of res.warnings) console.log(`  warning: ${w}`);
+    if (verbose || f1 < 1) {
+      for (const x of s.misses.slice(0, verbose ? 1000 : 8)) console.log(`    missing ${x}`);
+      for (const x of s.extras.slice(0, verbose ? 1000 : 8)) console.log(`    extra   ${x}`);
+    }
+    const target = meta.kind === 'scan' ? TARGETS.f1Scan : TARGETS.f1Text;
+    if (f1 < target) failures.push(`${name}: F1 ${(f1 * 100).toFixed(2)}% < ${target * 100}%`);
+    if (meta.kind === 'text' && !reconciledToMeta && !(needsReview && reviewReasons.some((x) => /misprint/i.test(x)))) failures.push(`${name}: does not reconcile (and no misprint named)`);
+    summary.push(
+      `${name.padEnd(36)} ${String(truth.length).padStart(4)} ${String(res.transactions.length).padStart(4)} ${String(s.tp).padStart(4)}  ${(f1 * 100).toFixed(2).padStart(6)}  ${String(reconciledToMeta).padEnd(5)}  ${String(periodFound).padEnd(5)}  ${needsReview === undefined ? '-' : String(needsReview)}`,
+    );
+  }
+  await shutdownOcr();
+  console.log(`\n${'file'.padEnd(36)} want read  hit      F1  recon  period needs_review`);
+  for (const l of summary) console.log(l);
+  if (textPages) console.log(`\ntext pages/s (cold, per file incl. parse): ${((textPages / textMs) * 1000).toFixed(1)}`);
+  if (ocrPages) {
+    const pps = (ocrPages / ocrMs) * 1000;
+    console.log(`OCR pages/s: ${pps.toFixed(2)} (${ocrPages} pages)   target >= ${TARGETS.ocrPagesPerSec}`);
+    if (pps < TARGETS.ocrPagesPerSec) failures.push(`OCR ${pps.toFixed(2)} pages/s < ${TARGETS.ocrPagesPerSec}`);
+  }
+  if (failures.length) {
+    console.log(`\nFAILED targets:\n - ${failures.join('\n - ')}`);
+    process.exit(1);
+  }
+  console.log('\nall targets met');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});
