@@ -157,8 +157,8 @@ async function main() {
     const f1 = p + r ? (2 * p * r) / (p + r) : 0;
     const sum = res.transactions.reduce((acc, t) => acc + t.amount, 0);
     const reconciledToMeta = meta.opening_balance !== null && meta.closing_balance !== null && same(meta.opening_balance + sum, meta.closing_balance);
-    const needsReview = (res as ParseResult & { needsReview?: boolean }).needsReview;
-    const reviewReasons = (res as ParseResult & { reviewReasons?: string[] }).reviewReasons ?? [];
+    const needsReview: boolean | undefined = res.needsReview;
+    const reviewReasons = res.reviewReasons;
     console.log(`  transactions expected ${truth.length} read ${res.transactions.length} matched ${s.tp}  P ${(p * 100).toFixed(1)}% R ${(r * 100).toFixed(1)}% F1 ${(f1 * 100).toFixed(2)}%`);
     console.log(`  reconciled: against meta ${reconciledToMeta} | parser says ${res.reconciliation.reconciled} (difference ${res.reconciliation.difference ?? '-'}, chain ${res.reconciliation.balanceChecksPassed}/${res.reconciliation.balanceChecks}, first broken row ${res.reconciliation.firstBrokenRow ?? '-'})`);
     console.log(`  needs_review: ${needsReview === undefined ? '(not exposed)' : needsReview}${reviewReasons.length ? ` - ${reviewReasons.join('; ')}` : ''}`);

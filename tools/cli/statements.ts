@@ -26,6 +26,7 @@ function human(r: ParseResult, file: string): string {
     `bank: ${r.bankName ?? '-'} | holder: ${r.accountHolder ?? '-'} | account: ...${r.accountNumberLast4 ?? '----'} ${r.accountType ?? ''}`,
     `period: ${r.periodStart ?? '?'} .. ${r.periodEnd ?? '?'} | opening ${r.openingBalance ?? '?'} | closing ${r.closingBalance ?? '?'}`,
     `transactions: ${r.transactions.length} | reconciled: ${r.reconciliation.reconciled} (difference ${r.reconciliation.difference ?? '-'}, first broken row ${r.reconciliation.firstBrokenRow ?? '-'}, confidence ${r.reconciliation.confidence})`,
+    r.needsReview ? `NEEDS REVIEW: ${r.reviewReasons.join('; ')}` : `needs review: no`,
     `risk: ${r.pdfRiskLevel}${r.riskReasons.length ? ` (${r.riskReasons.join('; ')})` : ''} | parser: ${r.parser.method}${r.parser.fallbackReason ? ` (${r.parser.fallbackReason})` : ''}`,
   ];
   for (const t of r.transactions.slice(0, 50)) lines.push(`  ${t.date}  ${t.amount.toFixed(2).padStart(12)}  ${t.balance === null ? ''.padStart(12) : t.balance.toFixed(2).padStart(12)}  ${t.description}`);

@@ -6,6 +6,7 @@
  * from rows that start with a date.
  */
 import { daysBetween, findFullDates, fmtDate, isValidDate, ParsedAmount, ParsedDate, parseAmount, parseDateToken, resolveYear, round2 } from './tokens';
+import { findPeriod, fullDatesIn } from './period';
 import { BankStatementFields, Line, PageLayout, StatementTransaction, Word } from './types';
 
 export type { BankStatementFields } from './types';
@@ -23,6 +24,8 @@ export interface BankParseResult extends BankStatementFields {
   warnings: string[];
   /** fonts of the amount cells, for tamper checks */
   amountCells: AmountCell[];
+  /** printed running balances that contradict the arithmetic on their row only */
+  misprints: string[];
 }
 
 // ---------------------------------------------------------------- tokens
@@ -59,10 +62,16 @@ function tokenize(line: Line): Tok[] {
         x1 = ws[i + 1].x1;
         i++;
       }
-    } else if (/^\d{1,2}$/.test(text) && ws[i + 1] && MONTH_RE.test(ws[i + 1].text) && near(w, ws[i + 1])) {
+    } else if (/^\d{1,2}(st|nd|rd|th)?$/i.test(text) && ws[i + 1] && MONTH_RE.test(ws[i + 1].text) && near(w, ws[i + 1])) {
       text = `${text} ${ws[i + 1].text}`;
       x1 = ws[i + 1].x1;
       i++;
+      // "01 Jan 2024"
+      if (ws[i + 1] && /^\d{4}$/.test(ws[i + 1].text) && near(ws[i], ws[i + 1])) {
+        text = `${text} ${ws[i + 1].text}`;
+        x1 = ws[i + 1].x1;
+        i++;
+      }
     }
     // "$ 1,234.56" / "- 1,234.56"
     if ((text === '$' || text === '-' || text === '-$') && ws[i + 1] && near(w, ws[i + 1]) && parseAmount(ws[i + 1].text)) {
@@ -253,7 +262,12 @@ interface Section {
   sign: -1 | 0 | 1;
   skip: boolean;
   name: string;
+  /** an "ignore" block: a table header below it does not end it */
+  hard?: boolean;
 }
+
+// matched against the line with spaces removed (text layers split words: "ign ore")
+const IGNORE_RE = /(shouldbe|tobe|please)?ignored?\b|ignorethe|notbeincluded|notincludedinthe|forinformationonly|informationonly|donotinclude/;
 
 function classifyHeading(line: Line): Section | null {
   // only the first phrase counts ("Deposits and Other Additions      There were 2 ...")
@@ -331,7 +345,7 @@ function cleanName(s: string): string {
   return s.replace(/\s+/g, ' ').replace(/^[\s:,-]+|[\s:,;-]+$/g, '').trim();
 }
 
-function extractFields(pages: PageLayout[], firstTableLine: { page: number; line: number } | null): BankStatementFields {
+function extractFields(pages: PageLayout[], firstTableLine: { page: number; line: number } | null): BankStatementFields & { periodDayFirst: boolean | null } {
   const first = pages.slice(0, 2);
   const p1 = pages[0];
   const p1Lines = p1 ? p1.lines : [];
@@ -405,31 +419,27 @@ function extractFields(pages: PageLayout[], firstTableLine: { page: number; line
     accountType ??= cand;
   }
 
-  // statement period
+  // statement period: a printed range first, then single labelled dates
   let periodStart: string | null = null;
   let periodEnd: string | null = null;
-  for (const l of allLines) {
-    const ds = findFullDates(l.text);
-    if (ds.length >= 2 && /period|through|thru|\bto\b|\bfrom\b|\s[-–]\s|cycle|statement|beginning|ending/i.test(l.text) && !/balance/i.test(l.text) && !parseDateToken(l.words[0]?.text ?? '')) {
-      [periodStart, periodEnd] = [ds[0], ds[1]].sort();
-      break;
-    }
-  }
-  if (!periodStart) {
-    let s: string | null = null;
-    let e: string | null = null;
+  let periodDayFirst: boolean | null = null;
+  const found = findPeriod(allLines.map((l) => l.text));
+  if (found) {
+    periodStart = found.start;
+    periodEnd = found.end;
+    periodDayFirst = found.dayFirst;
+  } else {
     for (const l of allLines) {
-      const ds = findFullDates(l.text);
+      const ds = fullDatesIn(l.text);
       if (!ds.length) continue;
-      if (!s && /(begin|start|opening|from)\w*\s+(date|period)|period (begin|start)/i.test(l.text)) s = ds[0];
-      if (!e && /(end|ending|closing|statement|through|thru)\w*\s+(date|period)|period end/i.test(l.text)) e = ds[ds.length - 1];
+      if (!periodStart && /(begin|start|opening|from)\w*\s+(date|period)|period (begin|start)|\b(beginning|opening|starting) balance\b/i.test(l.text)) periodStart = ds[0].date;
+      if (!periodEnd && /(end|ending|closing|statement|through|thru)\w*\s+(date|period)|period end|statement (ending|end|closing|closes)|\b(ending|closing) balance\b|\bas of\b/i.test(l.text)) periodEnd = ds[ds.length - 1].date;
     }
-    periodStart = s;
-    periodEnd = e;
+    if (periodStart && periodEnd && periodStart > periodEnd) periodStart = null;
   }
   const openingBalance = findLabelAmount(allLines, OPEN_RE);
   const closingBalance = findLabelAmount(allLines, CLOSE_RE, /\bdaily\b/i);
-  return { bankName, accountHolder, accountNumberLast4, accountType, periodStart, periodEnd, openingBalance, closingBalance };
+  return { bankName, accountHolder, accountNumberLast4, accountType, periodStart, periodEnd, openingBalance, closingBalance, periodDayFirst };
 }
 
 // ---------------------------------------------------------------- rows
@@ -584,7 +594,16 @@ const OPEN_ROW_RE = /^(beginning|opening|starting|previous|prior)\b.*balance|^ba
 const CLOSE_ROW_RE = /^(ending|closing|new)\b.*balance/i;
 
 /** Parses a bank statement from laid-out pages. */
-export function parseBankStatement(pages: PageLayout[], opts: { fallbackYear?: number } = {}): BankParseResult {
+export interface BankParseOptions {
+  /** year for dates printed without one when no period is found (tests) */
+  fallbackYear?: number;
+  /** YYYY-MM-DD: the PDF's creation date, second source of years after the period */
+  documentDate?: string | null;
+  /** YYYY-MM-DD: when the file was received, last source of years */
+  uploadDate?: string;
+}
+
+export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions = {}): BankParseResult {
   const warnings: string[] = [];
   // locate first table header on page 1 for the header-field area
   let firstTable: { page: number; line: number } | null = null;
@@ -608,8 +627,14 @@ export function parseBankStatement(pages: PageLayout[], opts: { fallbackYear?: n
   let openingFromRow: number | null = null;
   let closingFromRow: number | null = null;
 
+  // the date rows without one inherit: from the row above, a dated line without amount ("01 Jan" on the
+  // first row of the day only), across description lines and page breaks; null after totals and headings
+  type Chain = { page: number; base: number | null; date: ParsedDate; size: number };
+  let chain = null as Chain | null;
   for (const p of pages) {
     last = null;
+    const prevChain = chain as Chain | null;
+    chain = prevChain && prevChain.page === p.index - 1 ? { ...prevChain, page: p.index, base: null } : null;
     for (let li = 0; li < p.lines.length; li++) {
       const line = p.lines[li];
       let h = detectHeader(line);
@@ -625,7 +650,8 @@ export function parseBankStatement(pages: PageLayout[], opts: { fallbackYear?: n
         header = h;
         const describes = h.groups.some((g) => g.some((c) => c.role === 'desc' || c.role === 'checkno'));
         if (h.balanceOnly) section = { ...section, skip: true };
-        else if (section.skip && describes) section = { sign: 0, skip: false, name: '' };
+        else if (section.skip && describes && !section.hard) section = { sign: 0, skip: false, name: '' };
+        if (chain) chain = { ...chain, page: p.index, base: line.base };
         last = null;
         lastRow = null;
         continue;
@@ -644,21 +670,38 @@ export function parseBankStatement(pages: PageLayout[], opts: { fallbackYear?: n
         if (!dateFirst && startsInDesc && gap > 0 && gap <= last.size * 2.1) {
           last.desc.push(line.text.trim());
           lastLineBase = line.base;
+          if (chain && chain.page === p.index) chain.base = line.base;
           continue;
         }
       }
       if (!hasAmount) {
+        // "transactions to ignore", "for information only": a block that repeats or lists non-transactions
+        if (IGNORE_RE.test(line.text.replace(/\s+/g, '').toLowerCase())) {
+          section = { sign: 0, skip: true, hard: true, name: line.text };
+          last = null;
+          lastRow = null;
+          chain = null;
+          continue;
+        }
         const sec = classifyHeading(line);
         if (sec && !hasDateFirst) {
           section = sec;
           last = null;
           lastRow = null;
+          chain = null;
+        } else if (header && !section.skip && toks[0].kind === 'date' && toks.some((t) => t.kind === 'text')) {
+          // a dated line without an amount: the day's date for the rows below
+          chain = { page: p.index, base: line.base, date: toks[0].date!, size: toks[0].size };
+          last = null;
+        } else if (chain && chain.page === p.index && (chain.base === null || line.base - chain.base <= chain.size * 3)) {
+          if (chain.base !== null) chain.base = line.base;
         }
         continue;
       }
       if (/^(total|subtotal)\b/i.test(lower)) {
         last = null;
         lastRow = null;
+        chain = null;
         continue;
       }
       if (section.skip || header?.balanceOnly) continue;
@@ -688,7 +731,7 @@ export function parseBankStatement(pages: PageLayout[], opts: { fallbackYear?: n
         } else parts.push({ toks, cols: header ? header.groups[0] : null });
       }
       let made: RawRow | null = null;
-      const inherit = lastRow && lastRow.page === p.index && header && parts.length === 1 && line.base - lastRow.base < lastRow.size * 3 ? lastRow.date : undefined;
+      const inherit = chain && chain.page === p.index && header && parts.length === 1 && (chain.base === null || line.base - chain.base < chain.size * 3) ? chain.date : undefined;
       for (const part of parts) {
         const r = rowFromTokens(part.toks, part.cols, section, p.index, line.base, inherit, p.method === 'ocr');
         if (!r) continue;
@@ -704,6 +747,7 @@ export function parseBankStatement(pages: PageLayout[], opts: { fallbackYear?: n
         rows.push(r);
         made = r;
         lastRow = r;
+        chain = { page: p.index, base: line.base, date: r.date, size: r.size };
       }
       if (made && parts.length === 1) {
         last = made;
@@ -713,16 +757,43 @@ export function parseBankStatement(pages: PageLayout[], opts: { fallbackYear?: n
     }
   }
 
-  const openingBalance = fields.openingBalance ?? openingFromRow;
-  const closingBalance = fields.closingBalance ?? closingFromRow;
+  let openingBalance = fields.openingBalance ?? openingFromRow;
+  let closingBalance = fields.closingBalance ?? closingFromRow;
 
-  // year resolution
-  let fallbackYear = opts.fallbackYear ?? new Date().getUTCFullYear();
-  if (!fields.periodStart && !fields.periodEnd) {
-    const withYear = rows.find((r) => r.date.year !== null);
-    if (withYear) fallbackYear = withYear.date.year!;
-    else if (!opts.fallbackYear) warnings.push(`statement period not found; dates without a year assumed in ${fallbackYear}`);
+  // day-first or month-first numeric dates: decided once for the whole document
+  if (decideDayFirst(rows, fields.periodDayFirst, fields.periodStart, fields.periodEnd, pages)) {
+    for (const r of rows) if (r.date.ambiguous) r.date = { ...r.date, month: r.date.day, day: r.date.month, ambiguous: false };
+    if (rows.some((r) => /^\d/.test(r.dateText))) warnings.push('numeric dates read day-first (DD/MM)');
   }
+
+  // year resolution: the statement period, else printed years, else the PDF's dates, else the upload date
+  let periodStart = fields.periodStart;
+  let periodEnd = fields.periodEnd;
+  let refDate: string | null = null;
+  let fallbackYear = opts.fallbackYear ?? new Date().getUTCFullYear();
+  const yearless = rows.some((r) => r.date.year === null);
+  if (!periodStart && !periodEnd) {
+    const withYear = rows.filter((r) => r.date.year !== null);
+    if (withYear.length && withYear.length === rows.length) {
+      const ds = withYear.map((r) => fmtDate(r.date.year!, r.date.month, r.date.day)).sort();
+      periodStart = ds[0];
+      periodEnd = ds[ds.length - 1];
+      warnings.push(`statement period not printed: taken from the transaction dates (${periodStart} .. ${periodEnd})`);
+    } else if (withYear.length) fallbackYear = withYear[0].date.year!;
+    else if (opts.fallbackYear === undefined && yearless && rows.length) {
+      refDate = opts.documentDate ?? opts.uploadDate ?? new Date().toISOString().slice(0, 10);
+      const from = opts.documentDate ? "the PDF's creation date" : 'the upload date';
+      warnings.push(`statement period not found; dates without a year placed in the 12 months up to ${from} (${refDate})`);
+    }
+  }
+  const yearOf = (month: number, day: number): number => {
+    if (periodStart || periodEnd) return resolveYear(month, day, periodStart, periodEnd, fallbackYear);
+    if (refDate) {
+      const ry = Number(refDate.slice(0, 4));
+      return fmtDate(ry, month, day) <= refDate ? ry : ry - 1;
+    }
+    return fallbackYear;
+  };
 
   // resolve unsigned amounts from the running balance where possible
   let prevBal: number | null = openingBalance;
@@ -730,7 +801,7 @@ export function parseBankStatement(pages: PageLayout[], opts: { fallbackYear?: n
   const cells: AmountCell[] = [];
   for (const r of rows) {
     const ocr = pages.find((p) => p.index === r.page)?.method === 'ocr';
-    let y = r.date.year ?? resolveYear(r.date.month, r.date.day, fields.periodStart, fields.periodEnd, fallbackYear);
+    let y = r.date.year ?? yearOf(r.date.month, r.date.day);
     if (ocr && r.date.year !== null && (fields.periodStart || fields.periodEnd)) {
       // OCR misreads of a printed year (e.g. 23 -> 28): take the period's year when that lands inside it
       const ps = fields.periodStart ?? fields.periodEnd!;
@@ -763,7 +834,96 @@ export function parseBankStatement(pages: PageLayout[], opts: { fallbackYear?: n
     txs.push({ date, description, amount: round2(amount), balance: r.balance, transactionType: amount >= 0 ? 'credit' : 'debit' });
   }
   repairOcrSigns(txs, openingBalance, pages, rows, warnings);
-  return { ...fields, openingBalance, closingBalance, transactions: txs, warnings, amountCells: cells };
+  // balances not printed in a header: implied by the first row, and the last row's balance
+  const first = txs[0];
+  if (openingBalance === null && first && first.balance !== null) {
+    openingBalance = round2(first.balance - first.amount);
+    warnings.push(`opening balance not printed: implied by the first row (${openingBalance.toFixed(2)})`);
+  }
+  const lastTx = txs[txs.length - 1];
+  if (closingBalance === null && lastTx && lastTx.balance !== null) {
+    closingBalance = lastTx.balance;
+    warnings.push(`closing balance not printed: taken from the last row's balance (${closingBalance.toFixed(2)})`);
+  }
+  const misprints = findMisprints(txs, openingBalance);
+  for (const m of misprints) warnings.push(m);
+  const { periodDayFirst: _dayFirst, ...headerFields } = fields;
+  return { ...headerFields, periodStart, periodEnd, openingBalance, closingBalance, transactions: txs, warnings, amountCells: cells, misprints };
+}
+
+/**
+ * Printed running balances that break the chain on their own row only: the next printed balance follows
+ * from the arithmetic value, not from the printed one. They are misprints of the document (named so a
+ * reviewer can check them), not reading errors.
+ */
+export function findMisprints(txs: StatementTransaction[], opening: number | null): string[] {
+  const out: string[] = [];
+  let running = opening;
+  for (let i = 0; i < txs.length; i++) {
+    const t = txs[i];
+    if (running === null) {
+      running = t.balance;
+      continue;
+    }
+    running = round2(running + t.amount);
+    if (t.balance === null || Math.abs(t.balance - running) < 0.005) {
+      if (t.balance !== null) running = t.balance;
+      continue;
+    }
+    // does the next printed balance follow from the arithmetic value?
+    let run2 = running;
+    let next = -1;
+    for (let j = i + 1; j < txs.length; j++) {
+      run2 = round2(run2 + txs[j].amount);
+      if (txs[j].balance !== null) {
+        next = j;
+        break;
+      }
+    }
+    if (next >= 0 && Math.abs((txs[next].balance as number) - run2) < 0.005) {
+      out.push(`printed balance ${t.balance.toFixed(2)} on ${t.date} (row ${i + 1}) looks misprinted: the running balance gives ${running.toFixed(2)}`);
+      continue; // keep the arithmetic value
+    }
+    running = t.balance; // a real break: resynchronise
+  }
+  return out;
+}
+
+/** Chooses day-first (DD/MM) for numeric dates from unambiguous dates, the period, chronology, then locale marks. */
+function decideDayFirst(rows: RawRow[], periodDayFirst: boolean | null, ps: string | null, pe: string | null, pages: PageLayout[]): boolean {
+  let dmy = 0;
+  let mdy = 0;
+  for (const r of rows) {
+    const m = /^(\d{1,2})[/.-](\d{1,2})/.exec(r.dateText);
+    if (!m) continue;
+    if (Number(m[1]) > 12) dmy++;
+    else if (Number(m[2]) > 12) mdy++;
+  }
+  if (dmy !== mdy) return dmy > mdy;
+  if (!rows.some((r) => r.date.ambiguous)) return false;
+  if (periodDayFirst !== null) return periodDayFirst;
+  // the reading under which the dates fall in the period, then run in order
+  const score = (swap: boolean) => {
+    let inPeriod = 0;
+    let ordered = 0;
+    let prev = '';
+    for (const r of rows) {
+      const d = swap && r.date.ambiguous ? { month: r.date.day, day: r.date.month } : r.date;
+      const k = `${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+      if (ps && pe && r.date.year !== null) {
+        const full = `${r.date.year}-${k}`;
+        if (full >= ps && full <= pe) inPeriod++;
+      }
+      if (k >= prev) ordered++;
+      prev = k;
+    }
+    return inPeriod * 2 + ordered;
+  };
+  const a = score(false);
+  const b = score(true);
+  if (a !== b) return b > a;
+  const text = pages.slice(0, 2).flatMap((p) => p.lines.map((l) => l.text)).join(' ');
+  return /[£€₹]|\b(GBP|EUR|INR|AUD|NZD)\b|\bsort code\b|\bIFSC\b|\bBSB\b/i.test(text);
 }
 
 /**

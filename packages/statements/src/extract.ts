@@ -34,6 +34,23 @@ function lineWords(l: StextLine, out: Word[]): void {
   }
 }
 
+/**
+ * Joins pieces of one word that the text layer emits as separate objects with no space between them
+ * ("J" "an", "Gravy To" "ast"): a gap under an eighth of the font size is not a word space.
+ * OCR words are left alone (the engine already segments words).
+ */
+function glueFragments(ws: Word[]): Word[] {
+  const out: Word[] = [];
+  for (const w of ws) {
+    const prev = out[out.length - 1];
+    const gap = prev ? w.x0 - prev.x1 : Infinity;
+    if (prev && w.font !== 'ocr' && prev.font !== 'ocr' && gap <= Math.max(prev.size, w.size) * 0.12 && gap >= -Math.min(prev.size, w.size) * 0.3 && Math.abs(prev.size - w.size) < 0.5) {
+      out[out.length - 1] = { ...prev, text: prev.text + w.text, x1: Math.max(prev.x1, w.x1), y0: Math.min(prev.y0, w.y0), y1: Math.max(prev.y1, w.y1) };
+    } else out.push(w);
+  }
+  return out;
+}
+
 /** Groups positioned words into lines by baseline, sorted top to bottom, left to right. */
 export function groupLines(words: Word[]): Line[] {
   const sorted = [...words].sort((a, b) => a.base - b.base || a.x0 - b.x0);
@@ -43,6 +60,7 @@ export function groupLines(words: Word[]): Line[] {
   const flush = () => {
     if (!cur.length) return;
     cur.sort((a, b) => a.x0 - b.x0);
+    cur = glueFragments(cur);
     lines.push({
       words: cur,
       y0: Math.min(...cur.map((w) => w.y0)),

@@ -4,7 +4,7 @@ import { extractLayout } from './layout';
 import { parseWithLlm, pageText } from './llm';
 import { openDocument } from './open';
 import { reconcile } from './reconcile';
-import { assessTamperRisk } from './tamper';
+import { assessTamperRisk, parsePdfDate } from './tamper';
 import { ParseOptions, ParseResult, Reconciliation, StatementError } from './types';
 
 export * from './types';
@@ -52,7 +52,11 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
     let reconciliation = emptyReconciliation();
     const parser: ParseResult['parser'] = { method: 'rule', model: null, fallbackReason: null };
     if (cls.documentType === 'bank_statement') {
-      parsed = parseBankStatement(layout.pages);
+      const created = parsePdfDate(opened.info.creationDate);
+      parsed = parseBankStatement(layout.pages, {
+        documentDate: created !== null && Number.isFinite(created) ? new Date(created).toISOString().slice(0, 10) : null,
+        uploadDate: (opts.receivedAt ?? new Date()).toISOString().slice(0, 10),
+      });
       reconciliation = reconcile(parsed.openingBalance, parsed.closingBalance, parsed.transactions);
       warnings.push(...parsed.warnings);
       if (opts.llm?.apiKey) {
@@ -61,7 +65,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
           const llm = await parseWithLlm(layout.pages, opts.llm, opts.signal);
           const rec = reconcile(llm.openingBalance, llm.closingBalance, llm.transactions);
           if (rec.reconciled) {
-            parsed = { ...llm, warnings: parsed.warnings, amountCells: parsed.amountCells };
+            parsed = { ...llm, warnings: parsed.warnings, amountCells: parsed.amountCells, misprints: [] };
             reconciliation = rec;
             parser.method = 'llm';
             parser.model = opts.llm.model;
@@ -74,6 +78,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
         }
       }
     }
+    const review = parsed ? reviewOf(parsed, reconciliation) : { needsReview: false, reasons: [] };
     const risk = assessTamperRisk({ info: opened.info, pages: layout.pages, amountCells: parsed?.amountCells ?? [], reconciliation: parsed ? reconciliation : null });
     return {
       documentType: cls.documentType,
@@ -97,10 +102,37 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       parser,
       rawTextPages: layout.rawTextPages,
       warnings,
+      needsReview: review.needsReview,
+      reviewReasons: review.reasons,
     };
   } finally {
     opened.close();
   }
+}
+
+const money = (n: number) => n.toFixed(2);
+
+/**
+ * A bank statement read without transactions, or whose figures do not reconcile, is never a silent
+ * success: it is flagged for review with the reasons a person needs to check it.
+ */
+export function reviewOf(parsed: BankParseResult, rec: Reconciliation): { needsReview: boolean; reasons: string[] } {
+  const reasons: string[] = [];
+  if (!parsed.transactions.length) reasons.push('no transactions were read');
+  else if (!rec.reconciled) {
+    if (parsed.openingBalance === null || parsed.closingBalance === null) {
+      reasons.push(`cannot reconcile: ${parsed.openingBalance === null ? 'opening' : 'closing'} balance not found`);
+    } else if (rec.totalsMatch === false) {
+      reasons.push(`does not reconcile: opening ${money(parsed.openingBalance)} + credits ${money(rec.totalCredits)} - debits ${money(rec.totalDebits)} = ${money(rec.expectedClosing ?? 0)}, printed closing ${money(parsed.closingBalance)} (difference ${money(rec.difference ?? 0)})`);
+    }
+    if (rec.firstBrokenRow !== null && !parsed.misprints.length) {
+      const t = parsed.transactions[rec.firstBrokenRow];
+      reasons.push(`running balance breaks at row ${rec.firstBrokenRow + 1} (${t.date}, ${money(t.amount)}, printed balance ${t.balance === null ? '-' : money(t.balance)})`);
+    }
+  }
+  for (const m of parsed.misprints) reasons.push(`misprint: ${m}`);
+  for (const w of parsed.warnings) if (/dates without a year placed/.test(w)) reasons.push(w);
+  return { needsReview: reasons.length > 0, reasons };
 }
 
 /** The result with the API's snake_case field names (as printed by the CLI). */
@@ -138,6 +170,8 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     parser: { method: r.parser.method, model: r.parser.model, fallback_reason: r.parser.fallbackReason },
     raw_text_pages: r.rawTextPages,
     warnings: r.warnings,
+    needs_review: r.needsReview,
+    review_reasons: r.reviewReasons,
   };
 }
 

@@ -6,15 +6,23 @@ export interface ParsedAmount {
   sign: -1 | 0 | 1;
 }
 
-const AMOUNT_RE =
-  /^([+-])?\$?\s?([+-])?\(?\$?\s?((?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2})\)?\s?(-|CR|DR|Cr|Dr|cr|dr|\+)?$/;
+// currency marks banks print before amounts ($, £, €, ₹, ¥, Rs, A$/NZ$/C$/US$)
+const CUR = '(?:[$£€₹¥]|Rs\\.?|[A-Z]{1,2}\\$)';
+const AMOUNT_RE = new RegExp(
+  `^([+-])?${CUR}?\\s?([+-])?\\(?${CUR}?\\s?((?:\\d{1,3}(?:,\\d{3})+|\\d+)\\.\\d{2})\\)?\\s?(-|CR|DR|Cr|Dr|cr|dr|\\+)?$`,
+);
+// trailing zero dropped by the statement's generator ("1935.3", "10158.4"): no thousands separators
+const SHORT_AMOUNT_RE = /^(-)?(\d{1,9}\.\d)$/;
 
-/** Parses "$1,234.56", "-1,234.56", "(1,234.56)", "1,234.56-", "1,234.56 CR", "12.00DR". */
+/** Parses "$1,234.56", "£1,234.56", "-1,234.56", "(1,234.56)", "1,234.56-", "1,234.56 CR", "12.00DR", "1935.3". */
 export function parseAmount(token: string): ParsedAmount | null {
   const t = token.trim();
   if (!t || t.length > 24) return null;
   const m = AMOUNT_RE.exec(t);
-  if (!m) return null;
+  if (!m) {
+    const s = SHORT_AMOUNT_RE.exec(t);
+    return s ? { value: Number(s[2]), sign: s[1] ? -1 : 0 } : null;
+  }
   const paren = t.includes('(') || t.includes(')');
   if (paren && !(t.includes('(') && t.includes(')'))) return null;
   const value = Number(m[3].replace(/,/g, ''));
@@ -47,6 +55,17 @@ export interface ParsedDate {
   month: number;
   day: number;
   year: number | null;
+  /** numeric date whose two first fields could be read either way (05/03): month/day are the MM/DD reading */
+  ambiguous?: boolean;
+  /** numeric date only valid day-first (19/05/19): month/day already hold the DD/MM reading */
+  dayFirst?: boolean;
+}
+
+/** Reads the first two fields of a numeric date: month-first when valid, else day-first. */
+function numericMonthDay(a: number, b: number): { month: number; day: number; ambiguous?: boolean; dayFirst?: boolean } | null {
+  if (a >= 1 && a <= 12 && b >= 1 && b <= 31) return b <= 12 && a !== b ? { month: a, day: b, ambiguous: true } : { month: a, day: b };
+  if (b >= 1 && b <= 12 && a >= 1 && a <= 31) return { month: b, day: a, dayFirst: true };
+  return null;
 }
 
 function fixYear(y: string): number {
@@ -54,15 +73,18 @@ function fixYear(y: string): number {
   return y.length === 2 ? 2000 + n : n;
 }
 
-/** Parses one date token: MM/DD, MM-DD, MM/DD/YY(YY), YYYY-MM-DD, "Jan 05", "Jan 5, 2025", "05-Jan-2025". */
+/**
+ * Parses one date token: MM/DD, DD/MM, MM-DD, MM/DD/YY(YY), DD.MM.YYYY, YYYY-MM-DD, "Jan 05", "Jan 5, 2025",
+ * "05-Jan-2025", "12th Feb". Numeric dates are read month-first when valid; `ambiguous` marks those
+ * the document-level date order may swap.
+ */
 export function parseDateToken(token: string): ParsedDate | null {
   const t = token.trim().replace(/[,.]$/, '');
-  let m = /^(\d{1,2})[/-](\d{1,2})(?:[/-](\d{2}|\d{4}))?$/.exec(t);
+  let m = /^(\d{1,2})([/-])(\d{1,2})(?:\2(\d{2}|\d{4}))?$/.exec(t) ?? /^(\d{1,2})(\.)(\d{1,2})\.(\d{2}|\d{4})$/.exec(t);
   if (m) {
-    const month = Number(m[1]);
-    const day = Number(m[2]);
-    if (month < 1 || month > 12 || day < 1 || day > 31) return null;
-    return { month, day, year: m[3] ? fixYear(m[3]) : null };
+    const md = numericMonthDay(Number(m[1]), Number(m[3]));
+    if (!md) return null;
+    return { ...md, year: m[4] ? fixYear(m[4]) : null };
   }
   m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
   if (m) {
@@ -78,7 +100,7 @@ export function parseDateToken(token: string): ParsedDate | null {
     if (!month || day < 1 || day > 31) return null;
     return { month, day, year: m[3] ? Number(m[3]) : null };
   }
-  m = /^(\d{1,2})[\s-]([A-Za-z]{3,9})(?:[\s-](\d{2}|\d{4}))?$/.exec(t);
+  m = /^(\d{1,2})(?:st|nd|rd|th)?[\s-]([A-Za-z]{3,9})\.?,?(?:[\s-](\d{2}|\d{4}))?$/.exec(t);
   if (m) {
     const month = monthFromName(m[2]);
     const day = Number(m[1]);
@@ -104,7 +126,14 @@ export function findFullDates(text: string): string[] {
   const push = (i: number, y: number, m: number, d: number) => {
     if (m >= 1 && m <= 12 && d >= 1 && d <= 31) out.push({ i, d: fmtDate(y, m, d) });
   };
-  for (const m of text.matchAll(/(?<![\d/.-])(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})(?![\d/])/g)) push(m.index!, fixYear(m[3]), Number(m[1]), Number(m[2]));
+  for (const m of text.matchAll(/(?<![\d/.-])(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/])/g)) {
+    const md = numericMonthDay(Number(m[1]), Number(m[3]));
+    if (md) push(m.index!, fixYear(m[4]), md.month, md.day);
+  }
+  for (const m of text.matchAll(/(?<![\d/.-])(\d{1,2})(?:st|nd|rd|th)?[\s-]([A-Za-z]{3,9})\.?,?[\s-](\d{4})\b/g)) {
+    const mo = monthFromName(m[2]);
+    if (mo) push(m.index!, Number(m[3]), mo, Number(m[1]));
+  }
   for (const m of text.matchAll(/(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)/g)) push(m.index!, Number(m[1]), Number(m[2]), Number(m[3]));
   for (const m of text.matchAll(/\b([A-Za-z]{3,9})\.?\s*(\d{1,2}),?\s+(\d{4})\b/g)) {
     const mo = monthFromName(m[1]);

@@ -74,6 +74,10 @@ export interface ParseResult extends BankStatementFields {
   /** number of pages that carried a usable text layer */
   rawTextPages: number;
   warnings: string[];
+  /** a bank statement with no transactions, or that does not reconcile, or with misprinted balances */
+  needsReview: boolean;
+  /** why it needs review, for a person (empty when it does not) */
+  reviewReasons: string[];
 }
 
 export interface LlmOptions {
@@ -96,6 +100,8 @@ export interface ParseOptions {
   limits?: Partial<Limits>;
   /** disable OCR of pages without a text layer (they then raise no_text) */
   ocr?: boolean;
+  /** when the file was received: last source of years for dates printed without one (default: now) */
+  receivedAt?: Date;
 }
 
 export interface Limits {
