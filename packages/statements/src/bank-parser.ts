@@ -456,6 +456,10 @@ interface RawRow {
   size: number;
   descX0: number;
   cells: AmountCell[];
+  /** only a balance was printed on this row */
+  balanceOnly?: boolean;
+  /** the date was not printed on the row but carried from above */
+  inherited?: boolean;
 }
 
 function bestColumn(t: Tok, cols: Column[]): Column | null {
@@ -518,7 +522,7 @@ function rowFromTokens(toks: Tok[], cols: Column[] | null, section: Section, pag
   if (dateIdx < 0 && !(inheritDate && cols && toks[0].kind !== 'date' && toks.some((t) => t.kind === 'text'))) return null;
   const dt = dateIdx >= 0 ? toks[dateIdx] : null;
   const date = dt ? dt.date! : inheritDate!;
-  const row: RawRow = { date, dateText: dt ? dt.text : `${date.month}/${date.day}`, desc: [], amount: null, unsignedAmount: null, balance: null, page, base, size: dt?.size ?? toks[0].size, descX0: Infinity, cells: [] };
+  const row: RawRow = { inherited: !dt, date, dateText: dt ? dt.text : `${date.month}/${date.day}`, desc: [], amount: null, unsignedAmount: null, balance: null, page, base, size: dt?.size ?? toks[0].size, descX0: Infinity, cells: [] };
   const rest = toks.filter((_, i) => i !== dateIdx);
   let checkNo: string | null = null;
   const amounts: Array<{ t: Tok; role: ColumnRole }> = [];
@@ -563,7 +567,11 @@ function rowFromTokens(toks: Tok[], cols: Column[] | null, section: Section, pag
     else if (section.sign !== 0) money = (money ?? 0) + section.sign * a.value;
     else unsigned = (unsigned ?? 0) + a.value;
   }
-  if (money === null && unsigned === null) return null;
+  if (money === null && unsigned === null) {
+    // a dated row with only a balance ("Balance brought forward"): not a transaction, but its date and balance count
+    if (row.balance !== null && dt) return { ...row, amount: null, unsignedAmount: null, balanceOnly: true };
+    return null;
+  }
   if (unsigned !== null && money !== null) money += unsigned; // mixed: treat unsigned as credit
   row.amount = money === null ? null : round2(money);
   row.unsignedAmount = money === null ? unsigned : null;
@@ -591,7 +599,7 @@ function splitTuples(toks: Tok[]): Tok[][] | null {
 }
 
 const OPEN_ROW_RE = /^(beginning|opening|starting|previous|prior)\b.*balance|^balance (forward|brought forward)|^balance last statement/i;
-const CLOSE_ROW_RE = /^(ending|closing|new)\b.*balance/i;
+const CLOSE_ROW_RE = /^(ending|closing|new)\b.*balance|^balance (carried forward|c\/f)/i;
 
 /** Parses a bank statement from laid-out pages. */
 export interface BankParseOptions {
@@ -629,7 +637,9 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
 
   // the date rows without one inherit: from the row above, a dated line without amount ("01 Jan" on the
   // first row of the day only), across description lines and page breaks; null after totals and headings
-  type Chain = { page: number; base: number | null; date: ParsedDate; size: number };
+  // weak: the date comes from a balance-only row ("Balance brought forward"); only a row that prints its
+  // own running balance takes it (a summary line under a dated opening balance must not)
+  type Chain = { page: number; base: number | null; date: ParsedDate; size: number; weak?: boolean };
   let chain = null as Chain | null;
   for (const p of pages) {
     last = null;
@@ -738,12 +748,19 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         const d = r.desc.join(' ');
         if (OPEN_ROW_RE.test(d)) {
           if (openingFromRow === null) openingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
+          // the rows below a dated "brought forward" row may print no date of their own
+          if (r.balanceOnly) chain = { page: p.index, base: line.base, date: r.date, size: r.size, weak: true };
           continue;
         }
         if (CLOSE_ROW_RE.test(d)) {
           closingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
           continue;
         }
+        if (r.balanceOnly) {
+          chain = { page: p.index, base: line.base, date: r.date, size: r.size, weak: true };
+          continue;
+        }
+        if (r.inherited && chain?.weak && r.balance === null) continue;
         rows.push(r);
         made = r;
         lastRow = r;

@@ -1,4 +1,4 @@
-import { ocrPng } from './ocr';
+import { OCR_WORKERS, ocrPng } from './ocr';
 import { extractPageText, groupLines, renderPagePng } from './extract';
 import { OpenedDocument } from './open';
 import { DEFAULT_LIMITS, Limits, PageLayout, ParseStep, StatementError } from './types';
@@ -63,25 +63,37 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
     } else {
       if (toOcr.length > lim.maxOcrPages) throw new StatementError('too_large', `${toOcr.length} pages need OCR, limit ${lim.maxOcrPages}`);
       opts.onStep?.('running_ocr');
-      for (const p of toOcr) {
-        checkAbort(opts.signal);
-        const remaining = lim.totalTimeMs - (Date.now() - started);
-        if (remaining <= 0) throw new StatementError('too_large', `OCR exceeded ${lim.totalTimeMs} ms`);
-        let r;
-        try {
-          const { png, scale } = await renderPagePng(opened, p.index);
-          r = await ocrPng(png, scale, Math.min(remaining, 60_000));
-        } catch (e) {
-          if (e instanceof StatementError) throw e;
-          warnings.push(`OCR failed on page ${p.index + 1}: ${(e as Error).message}`);
-          p.method = 'none';
-          continue;
+      // pages are rendered one at a time (mupdf is synchronous) and recognised OCR_WORKERS at a time
+      let next = 0;
+      const runOne = async (): Promise<void> => {
+        while (next < toOcr.length) {
+          const p = toOcr[next++];
+          checkAbort(opts.signal);
+          const remaining = lim.totalTimeMs - (Date.now() - started);
+          if (remaining <= 0) throw new StatementError('too_large', `OCR exceeded ${lim.totalTimeMs} ms`);
+          let r;
+          try {
+            const { png, scale } = await renderPagePng(opened, p.index);
+            r = await ocrPng(png, scale, Math.min(remaining, 60_000));
+          } catch (e) {
+            if (e instanceof StatementError) throw e;
+            warnings.push(`OCR failed on page ${p.index + 1}: ${(e as Error).message}`);
+            p.method = 'none';
+            continue;
+          }
+          ocrPages++;
+          p.lines = groupLines(r.words);
+          p.method = r.words.length ? 'ocr' : 'none';
+          p.confidence = r.confidence;
         }
-        ocrPages++;
-        p.lines = groupLines(r.words);
-        p.method = r.words.length ? 'ocr' : 'none';
-        p.confidence = r.confidence;
-      }
+      };
+      const guarded = () =>
+        runOne().catch((e) => {
+          next = toOcr.length; // stop the other runner too
+          throw e;
+        });
+      await Promise.all(Array.from({ length: Math.min(OCR_WORKERS, toOcr.length) }, guarded));
+      warnings.sort((a, b) => a.localeCompare(b));
     }
   }
   const withText = pages.filter((p) => p.method !== 'none');

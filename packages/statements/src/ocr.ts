@@ -1,47 +1,78 @@
 import { createWorker, OEM, Worker } from 'tesseract.js';
 /** OCR of pages without a text layer, with tesseract.js and the locally installed English data. */
+import * as os from 'os';
 import * as path from 'path';
 import { groupLines } from './extract';
 import { Word } from './types';
 
 type TWorker = Worker;
 
-let workerP: Promise<TWorker> | null = null;
+/** OCR workers run in parallel on a machine's cores (2 here); each is a tesseract worker thread. */
+export const OCR_WORKERS = Math.max(1, Math.min(2, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length));
+
+interface Slot {
+  worker: Promise<TWorker>;
+  busy: boolean;
+}
+const slots: Slot[] = [];
+const waiting: Array<() => void> = [];
 
 export function tesseractLangPath(): string {
   const pkg = require.resolve('@tesseract.js-data/eng/package.json');
   return path.join(path.dirname(pkg), '4.0.0_best_int');
 }
 
-async function getWorker(): Promise<TWorker> {
-  if (!workerP) {
-    workerP = (async () => {
-      return createWorker('eng', OEM.LSTM_ONLY, {
-        langPath: tesseractLangPath(),
-        gzip: true,
-        cacheMethod: 'none',
-        logger: () => undefined,
-        errorHandler: () => undefined,
-      });
-    })();
-    workerP.catch(() => {
-      workerP = null;
-    });
-  }
-  return workerP;
+function createTesseract(): Promise<TWorker> {
+  return createWorker('eng', OEM.LSTM_ONLY, {
+    langPath: tesseractLangPath(),
+    gzip: true,
+    cacheMethod: 'none',
+    logger: () => undefined,
+    errorHandler: () => undefined,
+  });
 }
 
-/** Terminates the shared OCR worker (call at shutdown and in test teardown). */
-export async function shutdownOcr(): Promise<void> {
-  const p = workerP;
-  workerP = null;
-  if (p) {
-    try {
-      await (await p).terminate();
-    } catch {
-      /* ignore */
+/** Takes a free worker, starting one when fewer than OCR_WORKERS run, else waits for one. */
+async function acquire(): Promise<Slot> {
+  for (;;) {
+    const free = slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return free;
     }
+    if (slots.length < OCR_WORKERS) {
+      const slot: Slot = { worker: createTesseract(), busy: true };
+      slots.push(slot);
+      slot.worker.catch(() => drop(slot));
+      return slot;
+    }
+    await new Promise<void>((r) => waiting.push(r));
   }
+}
+
+function release(slot: Slot): void {
+  slot.busy = false;
+  waiting.shift()?.();
+}
+
+function drop(slot: Slot): void {
+  const i = slots.indexOf(slot);
+  if (i >= 0) slots.splice(i, 1);
+  waiting.shift()?.();
+}
+
+async function terminate(slot: Slot): Promise<void> {
+  drop(slot);
+  try {
+    await (await slot.worker).terminate();
+  } catch {
+    /* ignore */
+  }
+}
+
+/** Terminates the OCR workers (call at shutdown and in test teardown). */
+export async function shutdownOcr(): Promise<void> {
+  await Promise.all([...slots].map((s) => terminate(s)));
 }
 
 /** Drops scanner specks read as punctuation and stray quotes around words. */
@@ -61,7 +92,15 @@ export interface OcrPage {
  * Times out after `timeoutMs` (the worker is then terminated and recreated on next use).
  */
 export async function ocrPng(png: Uint8Array, scale: number, timeoutMs = 30_000): Promise<OcrPage> {
-  const worker = await getWorker();
+  const slot = await acquire();
+  let failed = false;
+  let worker: TWorker;
+  try {
+    worker = await slot.worker;
+  } catch (e) {
+    drop(slot);
+    throw e;
+  }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, rej) => {
     timer = setTimeout(() => rej(new Error(`OCR timed out after ${timeoutMs} ms`)), timeoutMs);
@@ -92,10 +131,12 @@ export async function ocrPng(png: Uint8Array, scale: number, timeoutMs = 30_000)
     }
     return { words, confidence: n ? confSum / n / 100 : 0 };
   } catch (e) {
-    await shutdownOcr();
+    failed = true;
+    await terminate(slot);
     throw e;
   } finally {
     clearTimeout(timer);
+    if (!failed) release(slot);
   }
 }
 

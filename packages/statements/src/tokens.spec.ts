@@ -16,22 +16,35 @@ describe('amount notations', () => {
     ['+45.10', 45.1, 1],
     ['0.99', 0.99, 0],
     ['1234567.89', 1234567.89, 0],
+    ['£2,500.00', 2500, 0],
+    ['€75.50', 75.5, 0],
+    ['₹1,935.30', 1935.3, 0],
+    ['NZ$12.40', 12.4, 0],
+    ['$11,663.82CR', 11663.82, 1],
+    // generators that drop a trailing zero ("1935.3")
+    ['1935.3', 1935.3, 0],
+    ['12.5', 12.5, 0],
   ])('%s', (tok, value, sign) => {
     expect(parseAmount(tok)).toEqual({ value, sign });
   });
 
-  it.each(['12/31', '1234', '12.5', '1,23.45', '(12.00', 'ABC', '2025-01-05', '4,000'])('rejects %s', (tok) => {
+  it.each(['12/31', '1234', '1,23.45', '12.345', '1,935.3', '(12.00', 'ABC', '2025-01-05', '4,000'])('rejects %s', (tok) => {
     expect(parseAmount(tok)).toBeNull();
   });
 });
 
 describe('date notations', () => {
   it.each([
-    ['01/05', { month: 1, day: 5, year: null }],
-    ['1/5', { month: 1, day: 5, year: null }],
+    ['01/05', { month: 1, day: 5, year: null, ambiguous: true }],
+    ['1/5', { month: 1, day: 5, year: null, ambiguous: true }],
     ['12-31', { month: 12, day: 31, year: null }],
-    ['01/05/25', { month: 1, day: 5, year: 2025 }],
-    ['01/05/2025', { month: 1, day: 5, year: 2025 }],
+    ['01/05/25', { month: 1, day: 5, year: 2025, ambiguous: true }],
+    ['01/05/2025', { month: 1, day: 5, year: 2025, ambiguous: true }],
+    ['19/05/19', { month: 5, day: 19, year: 2019, dayFirst: true }],
+    ['14-08-2024', { month: 8, day: 14, year: 2024, dayFirst: true }],
+    ['31.05.2019', { month: 5, day: 31, year: 2019, dayFirst: true }],
+    ['05/05/2019', { month: 5, day: 5, year: 2019 }],
+    ['12th Feb', { month: 2, day: 12, year: null }],
     ['2025-01-05', { month: 1, day: 5, year: 2025 }],
     ['Jan 05', { month: 1, day: 5, year: null }],
     ['Sept 3, 2024', { month: 9, day: 3, year: 2024 }],
@@ -41,7 +54,7 @@ describe('date notations', () => {
     expect(parseDateToken(tok)).toEqual(want);
   });
 
-  it.each(['13/01', '00/10', '1,234.56', 'Page', '12/32'])('rejects %s', (tok) => {
+  it.each(['13/13', '00/10', '1,234.56', 'Page', '12/32', '32/01', '01/05-2025'])('rejects %s', (tok) => {
     expect(parseDateToken(tok)).toBeNull();
   });
 
@@ -62,5 +75,6 @@ describe('date notations', () => {
 
   it('finds full dates in free text in order', () => {
     expect(findFullDates('Statement period January 1, 2025 through 01/31/25')).toEqual(['2025-01-01', '2025-01-31']);
+    expect(findFullDates('from 12th Feb 2022 to 31/03/2022')).toEqual(['2022-02-12', '2022-03-31']);
   });
 });
