@@ -275,7 +275,7 @@ function classifyHeading(line: Line): Section | null {
   if (!t || /\d/.test(t.replace(/\(continued\)|continued/gi, '')) || t.split(' ').length > 8) return null;
   const l = t.toLowerCase();
   if (/^total\b|^subtotal\b/.test(l)) return null;
-  if (/daily.*balance|balance summary|ledger balance|balances? by date|ending daily|^balances?$/.test(l)) return { sign: 0, skip: true, name: t };
+  if (/daily.*balance|balance summary|ledger balance|balances? by date|ending daily|^balances?$|^(ending|closing|available|collected|end of day) balances?$/.test(l)) return { sign: 0, skip: true, name: t };
   if (/summary|overview|at a glance|interest|overdraft|message|notice|important|disclosure/.test(l) && !/withdraw|deposit|debit|credit|checks|fee/.test(l.replace(/summary/, ''))) return { sign: 0, skip: true, name: t };
   const kw: Array<[RegExp, -1 | 1]> = [
     [/deposit|credits?\b|additions?\b|incoming|receipts|money in|paid in/, 1],
@@ -460,6 +460,8 @@ interface RawRow {
   balanceOnly?: boolean;
   /** the date was not printed on the row but carried from above */
   inherited?: boolean;
+  /** which listing (header or section) the row belongs to */
+  block: number;
 }
 
 function bestColumn(t: Tok, cols: Column[]): Column | null {
@@ -522,7 +524,7 @@ function rowFromTokens(toks: Tok[], cols: Column[] | null, section: Section, pag
   if (dateIdx < 0 && !(inheritDate && cols && toks[0].kind !== 'date' && toks.some((t) => t.kind === 'text'))) return null;
   const dt = dateIdx >= 0 ? toks[dateIdx] : null;
   const date = dt ? dt.date! : inheritDate!;
-  const row: RawRow = { inherited: !dt, date, dateText: dt ? dt.text : `${date.month}/${date.day}`, desc: [], amount: null, unsignedAmount: null, balance: null, page, base, size: dt?.size ?? toks[0].size, descX0: Infinity, cells: [] };
+  const row: RawRow = { block: 0, inherited: !dt, date, dateText: dt ? dt.text : `${date.month}/${date.day}`, desc: [], amount: null, unsignedAmount: null, balance: null, page, base, size: dt?.size ?? toks[0].size, descX0: Infinity, cells: [] };
   const rest = toks.filter((_, i) => i !== dateIdx);
   let checkNo: string | null = null;
   const amounts: Array<{ t: Tok; role: ColumnRole }> = [];
@@ -639,6 +641,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   // first row of the day only), across description lines and page breaks; null after totals and headings
   // weak: the date comes from a balance-only row ("Balance brought forward"); only a row that prints its
   // own running balance takes it (a summary line under a dated opening balance must not)
+  // listings (a header or a section heading starts one): a later listing repeating earlier rows is a second view
+  let block = 0;
   type Chain = { page: number; base: number | null; date: ParsedDate; size: number; weak?: boolean };
   let chain = null as Chain | null;
   for (const p of pages) {
@@ -658,6 +662,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       }
       if (h) {
         header = h;
+        block++;
         const describes = h.groups.some((g) => g.some((c) => c.role === 'desc' || c.role === 'checkno'));
         if (h.balanceOnly) section = { ...section, skip: true };
         else if (section.skip && describes && !section.hard) section = { sign: 0, skip: false, name: '' };
@@ -696,6 +701,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         const sec = classifyHeading(line);
         if (sec && !hasDateFirst) {
           section = sec;
+          block++;
           last = null;
           lastRow = null;
           chain = null;
@@ -761,6 +767,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
           continue;
         }
         if (r.inherited && chain?.weak && r.balance === null) continue;
+        r.block = block;
         rows.push(r);
         made = r;
         lastRow = r;
@@ -815,6 +822,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   // resolve unsigned amounts from the running balance where possible
   let prevBal: number | null = openingBalance;
   const txs: StatementTransaction[] = [];
+  const txBlock: number[] = [];
   const cells: AmountCell[] = [];
   for (const r of rows) {
     const ocr = pages.find((p) => p.index === r.page)?.method === 'ocr';
@@ -848,9 +856,11 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     else if (prevBal !== null) prevBal = round2(prevBal + amount);
     const description = r.desc.join(' ').replace(/\s+/g, ' ').trim();
     for (const c of r.cells) cells.push({ ...c, row: txs.length });
+    txBlock.push(r.block);
     txs.push({ date, description, amount: round2(amount), balance: r.balance, transactionType: amount >= 0 ? 'credit' : 'debit' });
   }
   repairOcrSigns(txs, openingBalance, pages, rows, warnings);
+  dropRepeatedListings(txs, txBlock, cells, openingBalance, closingBalance, warnings);
   // balances not printed in a header: implied by the first row, and the last row's balance
   const first = txs[0];
   if (openingBalance === null && first && first.balance !== null) {
@@ -904,6 +914,47 @@ export function findMisprints(txs: StatementTransaction[], opening: number | nul
     running = t.balance; // a real break: resynchronise
   }
   return out;
+}
+
+/**
+ * A later listing whose rows all repeat earlier rows (same date and amount) is a second view of the
+ * same transactions (grouped by type, a check register): it is dropped when the statement reconciles
+ * without it and not with it; otherwise it is kept and named in a warning.
+ */
+function dropRepeatedListings(txs: StatementTransaction[], txBlock: number[], cells: AmountCell[], opening: number | null, closing: number | null, warnings: string[]): void {
+  const key = (t: StatementTransaction) => `${t.date}|${Math.abs(t.amount).toFixed(2)}`;
+  for (let first = 1; first < txs.length; first++) {
+    if (txBlock[first] === txBlock[first - 1]) continue; // listings start where the block changes
+    const earlier = new Map<string, number>();
+    for (let i = 0; i < first; i++) earlier.set(key(txs[i]), (earlier.get(key(txs[i])) ?? 0) + 1);
+    // extend over whole following blocks while every row repeats an earlier one
+    let end = first;
+    let ok = first;
+    while (end < txs.length) {
+      const n = earlier.get(key(txs[end])) ?? 0;
+      if (n <= 0) break;
+      earlier.set(key(txs[end]), n - 1);
+      end++;
+      if (end === txs.length || txBlock[end] !== txBlock[end - 1]) ok = end;
+    }
+    if (ok - first < 2) continue;
+    const drop = (i: number) => i >= first && i < ok;
+    const total = (keep: (i: number) => boolean) => round2(txs.reduce((sum, t, i) => (keep(i) ? sum + t.amount : sum), 0));
+    const reconciles = (keep: (i: number) => boolean) => opening !== null && closing !== null && Math.abs(round2(opening + total(keep)) - closing) < 0.005;
+    const where = `${ok - first} rows from ${txs[first].date}`;
+    if (reconciles((i) => !drop(i)) && !reconciles(() => true)) {
+      warnings.push(`a second listing of the same transactions (${where}) was not counted: the statement reconciles without it`);
+      const n = ok - first;
+      txs.splice(first, n);
+      txBlock.splice(first, n);
+      const kept = cells.filter((c) => !drop(c.row)).map((c) => ({ ...c, row: c.row >= ok ? c.row - n : c.row }));
+      cells.splice(0, cells.length, ...kept);
+      first--;
+      continue;
+    }
+    warnings.push(`${where} repeat earlier rows (same dates and amounts): kept, check for a second listing of the same transactions`);
+    first = ok - 1;
+  }
 }
 
 /** Chooses day-first (DD/MM) for numeric dates from unambiguous dates, the period, chronology, then locale marks. */

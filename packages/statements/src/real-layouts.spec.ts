@@ -204,4 +204,36 @@ describe('real-world statement traits', () => {
     const r = await parseStatementFile(await makePdf([page]));
     expect(pairs(r)).toEqual([['2025-01-13', 5]]);
   });
+
+  it('a second listing of the same transactions grouped by type is not counted twice; a daily ending-balance table is not read', async () => {
+    const X = [40, 100, -420, -500];
+    const page: Txt[] = [
+      ...head(['Birch Hollow Bank', 'October 1, 2019 through October 31, 2019', 'Beginning Balance $1,000.00', 'Ending Balance $1,300.00']),
+      ...rows([['Date', 'Description', 'Amount', 'Balance']], X, 110),
+      ...rows(
+        [
+          ['10/03', 'ATM Check Deposit', '500.00', '1,500.00'],
+          ['10/09', 'Utility Payment', '-200.00', '1,300.00'],
+        ],
+        X,
+        125,
+      ),
+      { x: 40, y: 170, text: 'DEPOSITS AND ADDITIONS', size: 10, bold: true },
+      ...rows([['Date', 'Description', 'Amount']], X, 185),
+      ...rows([['10/03', 'ATM Check Deposit', '500.00']], X, 200),
+      { x: 40, y: 225, text: 'ELECTRONIC WITHDRAWALS', size: 10, bold: true },
+      ...rows([['Date', 'Description', 'Amount']], X, 240),
+      ...rows([['10/09', 'Utility Payment', '200.00']], X, 255),
+      { x: 40, y: 280, text: 'ENDING BALANCE', size: 10, bold: true },
+      ...rows([['Date', 'Amount']], [40, -200], 295),
+      ...rows([['10/03', '1,500.00'], ['10/09', '1,300.00']], [40, -200], 310),
+    ];
+    const r = await parseStatementFile(await makePdf([page]));
+    expect(pairs(r)).toEqual([
+      ['2019-10-03', 500],
+      ['2019-10-09', -200],
+    ]);
+    expect(r.reconciliation.reconciled).toBe(true);
+    expect(r.warnings.join(' ')).toMatch(/second listing of the same transactions \(2 rows from 2019-10-03\) was not counted/);
+  });
 });
