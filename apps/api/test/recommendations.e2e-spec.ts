@@ -169,10 +169,14 @@ describe('recommendations and evaluation', () => {
       const before = { snapshot: stored.rulesetSnapshot, result: stored.result };
       expect(stored.rulesetSnapshot).toMatchObject({ name: 'Custom', weight_revenue: 40, approve_threshold: 50, version: 1 });
 
-      // An edit of the default makes a new recommendation (new version), the first one is unchanged.
+      // An edit of the default within the 30 s cache does not change the recommendation served...
       move(t0 + 1000);
       const edited = await app.request('PUT', `/v1/rulesets/${custom.id}`, { key: o.api_key, body: flatBody('Custom v2', { weight_revenue: 10, weight_balance_health: 40, approve_threshold: 90 }) });
       expect(edited.status).toBe(200);
+      const cached = (await app.request('GET', `/v1/deals/${deal.id}/recommendation`, { key: o.api_key })).body;
+      expect(cached).toEqual({ ...r1, cached: true });
+      // ...once the cache expires, the edited ruleset (new version) makes a new one; the first is unchanged.
+      move(t0 + 30_000);
       const r2 = (await app.request('GET', `/v1/deals/${deal.id}/recommendation`, { key: o.api_key })).body;
       expect(r2).toMatchObject({ ruleset_id: custom.id, ruleset_name: 'Custom v2', cached: false, decision: 'decline' });
       expect(r2.factor_scores.revenue.weight).toBe(10);
@@ -203,6 +207,7 @@ describe('recommendations and evaluation', () => {
         ruleset_name: 'Default',
         ruleset_id: expect.any(Number),
         grade: expected.grade,
+        reasons: expected.reasons,
       });
       expect(await records(app, deal.id)).toHaveLength(1);
       expect(await events(app, 'recommendation.generated', deal.id)).toHaveLength(1);

@@ -610,13 +610,21 @@ export interface components {
             nsf_total_fees: number;
             overdraft_count: number;
             overdraft_total_fees: number;
-            screening_buckets: {
-                [key: string]: number;
-            };
+            screening_buckets: components["schemas"]["ScreeningBucketsDto"];
             screening_flags: number;
             total_deposits: number;
             total_withdrawals: number;
             withdrawal_count: number;
+        };
+        AuthenticityDto: {
+            documents: components["schemas"]["DocumentAuthenticityDto"][];
+            high_risk_document_ids: number[];
+            reasons: string[];
+            /**
+             * @description The highest risk of any processed document; `high` makes every approve a review
+             * @enum {string}
+             */
+            risk_level: "low" | "medium" | "high" | "unknown";
         };
         BatchCreateResultDto: {
             created: components["schemas"]["BatchCreatedDealDto"][];
@@ -708,6 +716,18 @@ export interface components {
             /** @description Same as total (Form B) */
             total_corrections: number;
             transaction_id: number;
+        };
+        CoverageDto: {
+            days_covered: number;
+            months_covered: number;
+            /** Format: date */
+            period_end: string | null;
+            /**
+             * Format: date
+             * @description First covered day (absent in reports stored before this field)
+             */
+            period_start: string | null;
+            statement_count: number;
         };
         CreateDealDto: {
             /** @example Acme Bakery LLC */
@@ -821,6 +841,35 @@ export interface components {
             prefix: string;
             scopes: string[];
         };
+        CrossDocDto: {
+            findings: components["schemas"]["CrossDocFindingDto"][];
+            score: number;
+        };
+        CrossDocFindingDto: {
+            /** @description Points taken off the cross_doc score */
+            deduction: number;
+            message: string;
+            /** @enum {string} */
+            severity: "info" | "warning" | "error";
+            /** @description Document ids */
+            statement_ids: number[];
+            /** @description Positions in the deal's statement list */
+            statements: number[];
+            /** @enum {string} */
+            type: "overlap" | "gap" | "balance_mismatch" | "reconciliation_mismatch" | "duplicate_transactions" | "own_account_transfers" | "coverage_gap" | "currency_mismatch";
+        };
+        CurrencySummaryDto: {
+            currencies: string[];
+            /** @description Statements in another currency: left out of every figure */
+            excluded_statement_ids: number[];
+            /** @example USD */
+            reporting_currency: string;
+        };
+        DailyBalanceDto: {
+            balance: number;
+            /** Format: date */
+            date: string;
+        };
         DealBusinessDto: {
             business_name: string;
             dba_name: string | null;
@@ -834,16 +883,19 @@ export interface components {
         };
         DealDetailDto: {
             ai_summary: string | null;
+            /** @description Tamper risk per document and for the deal */
+            authenticity: components["schemas"]["AuthenticityDto"] | null;
             avg_daily_balance: number | null;
             avg_monthly_deposits: number | null;
             business: components["schemas"]["DealBusinessDto"];
             business_name: string;
-            /** @description months_covered, days_covered, statement_count */
-            coverage: {
-                [key: string]: unknown;
-            } | null;
+            coverage: components["schemas"]["CoverageDto"] | null;
             /** Format: date-time */
             created_at: string;
+            /** @description Consistency between statements: gaps, overlaps, mismatches, currencies */
+            cross_doc: components["schemas"]["CrossDocDto"] | null;
+            currency: components["schemas"]["CurrencySummaryDto"] | null;
+            daily_balances: components["schemas"]["DailyBalanceDto"][];
             dba_name: string | null;
             /** Format: date-time */
             decided_at: string | null;
@@ -853,39 +905,35 @@ export interface components {
             ein: string | null;
             /** @enum {string|null} */
             entity_type: "llc" | "corp" | "sole_proprietor" | "partnership" | "non_profit" | null;
-            /** @description avg_monthly_deposits, avg_daily_balance, ending_balance, total_deposits, total_withdrawals, deposit_frequency_per_month */
-            financials: {
-                [key: string]: unknown;
-            } | null;
+            financials: components["schemas"]["FinancialsDto"] | null;
             funding_amount_requested: number;
-            /** @description score, grade, factors */
-            health: {
-                [key: string]: unknown;
-            } | null;
+            health: components["schemas"]["HealthDto"] | null;
             health_grade: string | null;
             health_score: number | null;
             id: number;
             industry: string | null;
+            lender_positions: components["schemas"]["LenderPositionsDto"] | null;
             /** @enum {string} */
             mode: "live" | "test";
-            /** @description total_nsf_fees, total_overdraft_fees, nsf_months */
-            nsf_overdraft: {
-                [key: string]: unknown;
-            } | null;
+            monthly: components["schemas"]["MonthSummaryDto"][];
+            /** @description Every NSF and overdraft fee */
+            nsf_events: components["schemas"]["FeeEventDto"][];
+            nsf_overdraft: components["schemas"]["NsfOverdraftDto"] | null;
             owner_name: string | null;
-            /** @description decision, total_score, max_advance, cfcr, ruleset_name */
-            recommendation: {
-                [key: string]: unknown;
-            } | null;
+            recommendation: components["schemas"]["ReportRecommendationDto"] | null;
+            /** @description The same account or file seen in another deal of the organization */
+            related_deals: components["schemas"]["RelatedDealFindingDto"][];
             /** Format: date */
             report_date: string | null;
-            /** @description total_flags, buckets */
-            screening: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Top revenue sources by counterparty */
+            revenue_sources: components["schemas"]["RevenueSourceDto"][];
+            /** @description Documents that need review (failed, risky, not reconciled, low confidence, parse warnings) */
+            review: components["schemas"]["ReviewDto"] | null;
+            screening: components["schemas"]["ScreeningDto"] | null;
             screening_flags: number;
             /** @enum {string|null} */
             source_type: "direct" | "broker" | "referral" | "crm" | "api" | null;
+            statements: components["schemas"]["StatementRowDto"][];
             /** @enum {string} */
             status: "new" | "processing" | "under_review" | "ready";
             /** Format: date-time */
@@ -978,21 +1026,48 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        DocumentAnalysisDto: {
+            /** Format: date-time */
+            analyzed_at: string | null;
+            avg_daily_balance: number | null;
+            deposit_count: number;
+            deposit_days: number;
+            ending_balance: number | null;
+            nsf_count: number;
+            overdraft_count: number;
+            /** @description Flagged transactions of this document in the deal-level screening */
+            screening_flags: number;
+            total_credits: number;
+            total_debits: number;
+            total_deposits: number;
+            total_withdrawals: number;
+            transaction_count: number;
+        };
+        DocumentAuthenticityDto: {
+            document_id: number;
+            filename: string;
+            reasons: string[];
+            /**
+             * @description pdf_risk_level of the document
+             * @enum {string}
+             */
+            risk_level: "low" | "medium" | "high" | "unknown";
+        };
         DocumentDetailDto: {
             account_holder: string | null;
             /** @description Same as account_number_last4 (Form B) */
             account_last_four: string | null;
             account_number_last4: string | null;
             account_type: string | null;
-            /** @description Only once completed: total_credits, total_debits, total_deposits, total_withdrawals, transaction_count, nsf_count, overdraft_count, avg_daily_balance, ending_balance, deposit_count, deposit_days, screening_flags, analyzed_at */
-            analysis: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Only once completed */
+            analysis: components["schemas"]["DocumentAnalysisDto"] | null;
             bank_name: string | null;
             classification_confidence: number | null;
             closing_balance: number | null;
             /** Format: date-time */
             created_at: string;
+            /** @description ISO 4217 code of the statement (read or declared); null when unknown */
+            currency: string | null;
             deal_id: number;
             /** @enum {string|null} */
             document_type: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | null;
@@ -1014,10 +1089,7 @@ export interface components {
             processing_completed_at: string | null;
             /** Format: date-time */
             processing_started_at: string | null;
-            /** @description reconciled, first_broken_row, difference, confidence, ... */
-            reconciliation: {
-                [key: string]: unknown;
-            } | null;
+            reconciliation: components["schemas"]["ReconciliationDto"] | null;
             risk_reasons: string[];
             /** Format: date */
             statement_end_date: string | null;
@@ -1038,6 +1110,14 @@ export interface components {
         DocumentListDto: {
             data: components["schemas"]["DocumentSummaryDto"][];
             meta: components["schemas"]["PageMetaDto"];
+        };
+        DocumentReviewDto: {
+            document_id: number;
+            filename: string;
+            reasons: string[];
+            status: string;
+            /** @description Parse warnings (year assumed, balances not reconciled, ...) */
+            warnings: string[];
         };
         DocumentStatusDto: {
             /** @enum {string|null} */
@@ -1139,6 +1219,55 @@ export interface components {
             /** @description Contribution to total_score */
             weighted: number;
         };
+        FeeEventDto: {
+            amount: number;
+            /** Format: date */
+            date: string;
+            description: string;
+            /** @description Document id */
+            statement_id: number | null;
+            /** @enum {string} */
+            type: "nsf" | "overdraft";
+        };
+        FinancialsDto: {
+            avg_daily_balance: number;
+            avg_deposit_amount: number;
+            avg_monthly_deposits: number;
+            avg_monthly_revenue: number;
+            deposit_count: number;
+            deposit_days: number;
+            deposit_frequency_per_month: number;
+            ending_balance: number;
+            largest_deposit: number;
+            low_balance_days: number;
+            /** @description The low-balance threshold used */
+            low_balance_threshold: number;
+            max_daily_balance: number;
+            min_daily_balance: number;
+            negative_balance_days: number;
+            net_cash_flow: number;
+            revenue_deposit_days: number;
+            total_debt_service: number;
+            total_deposits: number;
+            total_operating_expenses: number;
+            total_revenue: number;
+            total_withdrawals: number;
+            withdrawal_count: number;
+        };
+        HealthDto: {
+            factors: components["schemas"]["HealthFactorsDto"];
+            /** @enum {string} */
+            grade: "A" | "B" | "C" | "D" | "F";
+            score: number;
+        };
+        HealthFactorsDto: {
+            balance_health: number;
+            debt_service: number;
+            deposit_frequency: number;
+            nsf_overdraft: number;
+            revenue: number;
+            revenue_trend: number;
+        };
         KeyDto: {
             /** Format: date-time */
             created_at: string;
@@ -1164,6 +1293,36 @@ export interface components {
             data: components["schemas"]["KeyDto"][];
             meta: components["schemas"]["PageMetaDto"];
         };
+        LenderPositionDto: {
+            counterparty: string;
+            /** @description estimated_monthly_total / 21.75 business days */
+            estimated_daily_debit: number;
+            estimated_monthly_total: number;
+            /** @description estimated_monthly_total / (52/12) weeks */
+            estimated_weekly_debit: number;
+            /** Format: date */
+            first_seen: string;
+            /**
+             * @description Payment cadence
+             * @enum {string}
+             */
+            frequency: "daily" | "weekly" | "biweekly" | "monthly" | "irregular";
+            is_active: boolean;
+            known_lender: boolean;
+            /** Format: date */
+            last_seen: string;
+            payment_amount: number;
+            payment_count: number;
+            share_of_deposits: number | null;
+            total_paid: number;
+        };
+        LenderPositionsDto: {
+            active_count: number;
+            estimated_monthly_total: number;
+            position_count: number;
+            positions: components["schemas"]["LenderPositionDto"][];
+            stacking_count: number;
+        };
         LoginDto: {
             /** @example admin@example.com */
             email: string;
@@ -1180,6 +1339,32 @@ export interface components {
             /** @enum {string} */
             token_type: "Bearer";
             user_id: number;
+        };
+        MonthSummaryDto: {
+            avg_daily_balance: number | null;
+            days_covered: number;
+            deposit_count: number;
+            deposits: number;
+            ending_balance: number | null;
+            /** @example 2025-01 */
+            month: string;
+            nsf_count: number;
+            overdraft_count: number;
+            revenue: number;
+            revenue_deposit_days: number;
+            /** @description revenue / days_covered x 30.4375 */
+            revenue_rate: number;
+            withdrawals: number;
+        };
+        NsfOverdraftDto: {
+            nsf_fee_amount: number;
+            nsf_months: number;
+            overdraft_fee_amount: number;
+            overdraft_months: number;
+            /** @description Number of NSF fee transactions */
+            total_nsf_fees: number;
+            /** @description Number of overdraft fee transactions */
+            total_overdraft_fees: number;
         };
         OAuthTokenRequestDto: {
             client_id?: string;
@@ -1202,9 +1387,7 @@ export interface components {
             total_pages: number;
         };
         PrescreenDto: {
-            buckets: {
-                [key: string]: number;
-            };
+            buckets: components["schemas"]["ScreeningBucketsDto"];
             flagged_transactions: number;
         };
         RecommendationDto: {
@@ -1243,6 +1426,46 @@ export interface components {
             ruleset_name: string;
             total_score: number;
         };
+        ReconciliationDto: {
+            balance_checks: number;
+            balance_checks_passed: number;
+            confidence: number;
+            /** @description printed closing - expected closing */
+            difference: number | null;
+            /** @description opening + credits - debits */
+            expected_closing: number | null;
+            /** @description Index of the first transaction whose printed running balance does not follow */
+            first_broken_row: number | null;
+            /** @description Opening balance plus transactions reaches the closing balance and the running balances follow */
+            reconciled: boolean;
+            total_credits: number;
+            total_debits: number;
+            totals_match: boolean | null;
+        };
+        RelatedDealFindingDto: {
+            document_id: number;
+            message: string;
+            other_business_name: string;
+            other_deal_id: number;
+            other_document_id: number;
+            /** @enum {string} */
+            severity: "warning" | "error";
+            /** @enum {string} */
+            type: "same_account" | "same_file";
+        };
+        ReportRecommendationDto: {
+            cfcr: number;
+            /** @enum {string} */
+            decision: "approve" | "review" | "decline";
+            /** @enum {string} */
+            grade: "A" | "B" | "C" | "D" | "F";
+            max_advance: number | null;
+            /** @description Decision sentence first; a high-risk document is always named */
+            reasons: string[];
+            ruleset_id: number;
+            ruleset_name: string;
+            total_score: number;
+        };
         ReprocessFailedDto: {
             deal_id: number;
             message: string;
@@ -1251,6 +1474,21 @@ export interface components {
             status: "ok";
             /** @enum {boolean} */
             success: true;
+        };
+        RevenueSourceDto: {
+            counterparty: string;
+            deposit_count: number;
+            /** Format: date */
+            first_seen: string;
+            /** Format: date */
+            last_seen: string;
+            share_of_revenue: number;
+            total: number;
+        };
+        ReviewDto: {
+            /** @description Documents that need a human look, with why */
+            documents: components["schemas"]["DocumentReviewDto"][];
+            needs_review_count: number;
         };
         RulesetDto: {
             approval_threshold: number | null;
@@ -1332,6 +1570,47 @@ export interface components {
         RulesetListDto: {
             data: components["schemas"]["RulesetDto"][];
             meta: components["schemas"]["PageMetaDto"];
+        };
+        ScreeningBucketsDto: {
+            cash_withdrawal: number;
+            duplicate_transaction: number;
+            gambling: number;
+            large_unusual_deposit: number;
+            mca_payment: number;
+            nsf_fee: number;
+            overdraft_fee: number;
+            repeat_charge: number;
+            returned_item: number;
+            round_number_deposit: number;
+        };
+        ScreeningDto: {
+            buckets: components["schemas"]["ScreeningBucketsDto"];
+            flagged_ratio: number;
+            /** @description Equals the number of the deal's transactions served by `transactions?flagged=true` */
+            total_flags: number;
+            transaction_count: number;
+        };
+        StatementRowDto: {
+            account_holder: string | null;
+            account_number_last4: string | null;
+            bank_name: string | null;
+            closing_balance: number | null;
+            currency: string | null;
+            document_id: number;
+            filename: string;
+            /** @description false when the statement is in another currency than the deal */
+            included: boolean;
+            opening_balance: number | null;
+            /** Format: date */
+            period_end: string | null;
+            /** Format: date */
+            period_start: string | null;
+            reconciled: boolean | null;
+            /** @enum {string} */
+            risk_level: "low" | "medium" | "high" | "unknown";
+            total_deposits: number | null;
+            total_withdrawals: number | null;
+            transaction_count: number;
         };
         StepDto: {
             /** Format: date-time */
@@ -2131,6 +2410,8 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description Optional ISO 4217 code of the statement (e.g. USD, NZD); a currency read from the statement itself wins */
+                    currency?: string;
                     /**
                      * @description Optional hint; detected when omitted
                      * @enum {string}

@@ -7,7 +7,9 @@ export type CrossDocFindingType =
   | 'balance_mismatch'
   | 'reconciliation_mismatch'
   | 'duplicate_transactions'
-  | 'own_account_transfers';
+  | 'own_account_transfers'
+  | 'coverage_gap'
+  | 'currency_mismatch';
 
 export interface CrossDocFinding {
   type: CrossDocFindingType;
@@ -15,6 +17,8 @@ export interface CrossDocFinding {
   message: string;
   /** statement indexes (position in the deal's statement list) the finding is about */
   statements: number[];
+  /** ids of those statements (the document ids in the server) */
+  statement_ids: (string | number | null)[];
   /** points taken off the cross_doc score */
   deduction: number;
 }
@@ -26,6 +30,7 @@ export interface CrossDocResult {
 
 export interface CrossDocStatement {
   index: number;
+  id?: string | number | null;
   label: string;
   account: string;
   start: string | null;
@@ -34,6 +39,8 @@ export interface CrossDocStatement {
   closingBalance: number | null;
   /** opening + sum(amounts) - closing, null when unknown */
   reconciliationDifference: number | null;
+  /** ISO 4217 code; null when unknown (read as the deal's reporting currency) */
+  currency?: string | null;
 }
 
 export interface CrossDocInput {
@@ -41,6 +48,8 @@ export interface CrossDocInput {
   /** [earlier statement index, later statement index, number of transactions counted once] */
   duplicates: { kept: number; dropped: number; count: number }[];
   ownTransfers: { count: number; total: number };
+  /** the currency the deal's figures are in; statements in another currency are a finding */
+  reportingCurrency?: string;
 }
 
 /**
@@ -49,13 +58,17 @@ export interface CrossDocInput {
  * overlap (-overlapPenalty), gap > gapToleranceDays (-gapPenalty), closing vs next opening differing by
  * more than balanceTolerance (-balanceMismatchPenalty, only when they do not overlap). Inside each
  * statement, opening + transactions != closing (-reconciliationPenalty). Duplicates and own-account
- * transfers are informational. Score = clamp(100 - sum of deductions, 0, 100).
+ * transfers are informational. With several accounts, days missing from the union of all periods
+ * are coverage gaps (-gapPenalty each; with one account they are already the per-account gaps).
+ * A statement in another currency than the reporting one is left out of every sum
+ * (-currencyPenalty). Score = clamp(100 - sum of deductions, 0, 100).
  */
 export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams): CrossDocResult {
   const findings: CrossDocFinding[] = [];
   for (const s of input.statements) {
     if (s.reconciliationDifference !== null && Math.abs(s.reconciliationDifference) > p.balanceTolerance) {
       findings.push({
+        statement_ids: [],
         type: 'reconciliation_mismatch',
         severity: 'error',
         message: `${s.label}: opening balance plus transactions differs from the closing balance by ${formatMoney(s.reconciliationDifference)}`,
@@ -81,6 +94,7 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
       const overlap = prevEnd - curStart + 1;
       if (overlap > 0) {
         findings.push({
+        statement_ids: [],
           type: 'overlap',
           severity: 'warning',
           message: `${prev.label} and ${cur.label} overlap by ${overlap} day${overlap === 1 ? '' : 's'}`,
@@ -91,6 +105,7 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
         const gap = -overlap;
         if (gap > p.gapToleranceDays) {
           findings.push({
+        statement_ids: [],
             type: 'gap',
             severity: 'warning',
             message: `${gap} day${gap === 1 ? '' : 's'} missing between ${prev.label} and ${cur.label}`,
@@ -102,6 +117,7 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
           const diff = round2(cur.openingBalance - prev.closingBalance);
           if (Math.abs(diff) > p.balanceTolerance) {
             findings.push({
+        statement_ids: [],
               type: 'balance_mismatch',
               severity: 'error',
               message: `${cur.label} opens at ${formatMoney(cur.openingBalance)} but ${prev.label} closed at ${formatMoney(prev.closingBalance)} (difference ${formatMoney(diff)})`,
@@ -114,11 +130,26 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
       if (dayNumber(cur.end!) >= prevEnd) prev = cur;
     }
   }
+  if (byAccount.size > 1) findings.push(...coverageGaps(input.statements, p));
+  if (input.reportingCurrency) {
+    for (const s of input.statements) {
+      if (!s.currency || s.currency === input.reportingCurrency) continue;
+      findings.push({
+        statement_ids: [],
+        type: 'currency_mismatch',
+        severity: 'error',
+        message: `${s.label} is in ${s.currency}, the deal is reported in ${input.reportingCurrency}: its amounts are not added to the deal's figures`,
+        statements: [s.index],
+        deduction: p.crossDocCurrencyPenalty,
+      });
+    }
+  }
   for (const d of input.duplicates) {
     if (d.count === 0) continue;
     const kept = input.statements.find((s) => s.index === d.kept)!;
     const dropped = input.statements.find((s) => s.index === d.dropped)!;
     findings.push({
+        statement_ids: [],
       type: 'duplicate_transactions',
       severity: 'info',
       message: `${d.count} transaction${d.count === 1 ? '' : 's'} of ${dropped.label} also appear${d.count === 1 ? 's' : ''} in ${kept.label}; counted once`,
@@ -128,6 +159,7 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
   }
   if (input.ownTransfers.count > 0) {
     findings.push({
+        statement_ids: [],
       type: 'own_account_transfers',
       severity: 'info',
       message: `${input.ownTransfers.count} transfer${input.ownTransfers.count === 1 ? '' : 's'} between the merchant's own accounts (${formatMoney(input.ownTransfers.total)}) excluded from revenue`,
@@ -135,6 +167,30 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
       deduction: 0,
     });
   }
+  const idOf = new Map(input.statements.map((s) => [s.index, s.id ?? null]));
+  for (const f of findings) f.statement_ids = f.statements.map((i) => idOf.get(i) ?? null);
   const deductions = findings.reduce((a, f) => a + f.deduction, 0);
   return { score: clamp(100 - deductions), findings };
+}
+
+/** Days missing between the merged periods of every statement, whatever the account. */
+function coverageGaps(statements: CrossDocStatement[], p: UnderwritingParams): CrossDocFinding[] {
+  const dated = statements.filter((s) => s.start && s.end).sort((a, b) => dayNumber(a.start!) - dayNumber(b.start!) || a.index - b.index);
+  const findings: CrossDocFinding[] = [];
+  let reach = dated.length ? dated[0] : null;
+  for (const cur of dated.slice(1)) {
+    const gap = dayNumber(cur.start!) - dayNumber(reach!.end!) - 1;
+    if (gap > p.gapToleranceDays) {
+      findings.push({
+        statement_ids: [],
+        type: 'coverage_gap',
+        severity: 'warning',
+        message: `no statement covers the ${gap} days between ${reach!.end} and ${cur.start}`,
+        statements: [reach!.index, cur.index],
+        deduction: p.crossDocGapPenalty,
+      });
+    }
+    if (dayNumber(cur.end!) > dayNumber(reach!.end!)) reach = cur;
+  }
+  return findings;
 }

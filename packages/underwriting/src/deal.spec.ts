@@ -117,6 +117,8 @@ describe('analyzeDeal: lender positions, debt service and stacking (March 2024)'
       first_seen: '2024-03-01',
       last_seen: '2024-03-29',
       estimated_monthly_total: 10875, // 500 x 261 / 12
+      estimated_daily_debit: 500, // 10875 / 21.75
+      estimated_weekly_debit: 2509.62, // 10875 x 12 / 52
       share_of_deposits: 0.1726, // 10875 / 63000
       is_active: true,
     });
@@ -364,6 +366,7 @@ describe('analyzeDeal: cross-document consistency', () => {
         severity: 'error',
         message: 'statement 1 (2024-01-01..2024-01-31): opening balance plus transactions differs from the closing balance by -$100.00',
         statements: [0],
+        statement_ids: [1],
         deduction: 15,
       },
     ]);

@@ -2,6 +2,7 @@ import { type DescriptionFeatures, descriptionFeatures } from './categorize';
 import { type CrossDocResult, type CrossDocStatement, crossDocumentCheck } from './crossdoc';
 import { chronologicalOrder, computeStatementMetrics, dailyBalanceSeries } from './metrics';
 import { type UnderwritingParams, resolveParams } from './params';
+import type { Authenticity } from './report';
 import { type LenderPositionSummary, detectLenderPositions } from './positions';
 import { emptyBucketCounts, screenTransactions } from './screening';
 import { type AllScores, type FactorInputs, computeScores } from './scores';
@@ -34,6 +35,40 @@ export interface MonthSummary {
   revenue_deposit_days: number;
   nsf_count: number;
   overdraft_count: number;
+  withdrawals: number;
+  /** end-of-day balance of the month's last covered day (sum over accounts); null without a covered day */
+  ending_balance: number | null;
+  /** mean end-of-day balance over the month's covered days; null without a covered day */
+  avg_daily_balance: number | null;
+}
+
+/** One NSF or overdraft fee (the NSF/overdraft list of the report). */
+export interface FeeEvent {
+  date: string;
+  description: string;
+  amount: number;
+  type: 'nsf' | 'overdraft';
+  statement_id: string | number | null;
+}
+
+/** Revenue grouped by normalised counterparty, largest first. */
+export interface RevenueSource {
+  counterparty: string;
+  total: number;
+  deposit_count: number;
+  /** total / total revenue, 4 decimals */
+  share_of_revenue: number;
+  first_seen: string;
+  last_seen: string;
+}
+
+export interface CurrencySummary {
+  /** every figure of the analysis is in this currency */
+  reporting_currency: string;
+  /** currencies seen, sorted */
+  currencies: string[];
+  /** statements in another currency: left out of every sum (a cross_doc finding says so) */
+  excluded_statement_ids: (string | number | null)[];
 }
 
 export interface DealAnalysis {
@@ -84,6 +119,12 @@ export interface DealAnalysis {
   };
   screening: { total_flags: number; buckets: BucketCounts; transaction_count: number; flagged_ratio: number };
   monthly: MonthSummary[];
+  /** deal end-of-day balance (sum over accounts) for every covered day */
+  daily_balances: { date: string; balance: number }[];
+  nsf_events: FeeEvent[];
+  /** revenue by counterparty, largest first (at most REVENUE_SOURCE_LIMIT) */
+  revenue_sources: RevenueSource[];
+  currency: CurrencySummary;
   lender_positions: LenderPositionSummary;
   cross_doc: CrossDocResult;
   cash_flow: {
@@ -101,6 +142,8 @@ export interface DealAnalysis {
   form_b_scores: AllScores['form_b'];
   statements: StatementMetrics[];
   transactions: DealTransaction[];
+  /** set by buildDealReport: the documents' tamper risk, which every ruleset evaluation respects */
+  authenticity?: Authenticity;
 }
 
 /** Same account = same last 4 digits (bank names are printed inconsistently); without them, same bank name. */
@@ -113,6 +156,19 @@ const txKey = (t: StatementTransactionInput) =>
 
 const div = (a: number, b: number) => (b > 0 ? a / b : 0);
 
+export const REVENUE_SOURCE_LIMIT = 10;
+
+/**
+ * The currency the deal is reported in: the one most statements carry (a tie goes to USD, then
+ * alphabetical); USD when no statement names one. Statements without a currency count as it.
+ */
+export function reportingCurrency(statements: Pick<StatementInput, 'currency'>[]): string {
+  const counts = new Map<string, number>();
+  for (const s of statements) if (s.currency) counts.set(s.currency, (counts.get(s.currency) ?? 0) + 1);
+  if (!counts.size) return 'USD';
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] === 'USD' ? -1 : b[0] === 'USD' ? 1 : a[0].localeCompare(b[0])))[0][0];
+}
+
 /** The whole deal picture. Pure: same input, same output. See README for every formula. */
 export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   const p = resolveParams(input.params);
@@ -120,7 +176,10 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   if (!(typeof funding === 'number' && Number.isFinite(funding) && funding > 0)) {
     throw new RangeError('fundingAmountRequested must be a number greater than 0');
   }
-  const statements = input.statements;
+  const currency = reportingCurrency(input.statements);
+  const inCurrency = (s: StatementInput) => !s.currency || s.currency === currency;
+  const statements = input.statements.filter(inCurrency);
+  const excluded = input.statements.filter((s) => !inCurrency(s));
 
   // --- statement periods and accounts
   const txDays = statements.map((s) => {
@@ -384,7 +443,7 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   for (let k = 0; k < spanLen; k++) {
     const key = dayToDate(spanStart + k).slice(0, 7);
     if (!months_.length || months_[months_.length - 1].month !== key) {
-      months_.push({ month: key, days_covered: 0, deposits: 0, revenue: 0, revenue_rate: 0, deposit_count: 0, revenue_deposit_days: 0, nsf_count: 0, overdraft_count: 0 });
+      months_.push({ month: key, days_covered: 0, deposits: 0, revenue: 0, revenue_rate: 0, deposit_count: 0, revenue_deposit_days: 0, nsf_count: 0, overdraft_count: 0, withdrawals: 0, ending_balance: null, avg_daily_balance: null });
     }
     monthIdx[k] = months_.length - 1;
   }
@@ -415,6 +474,7 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
     } else if (t.amount < 0) {
       withdrawals += -t.amount;
       withdrawalCount++;
+      m.withdrawals += -t.amount;
       if (t.category === 'operating_expense') opex += -t.amount;
       else if (t.category === 'debt_service') debt += -t.amount;
     }
@@ -453,11 +513,28 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
     if (h & 4) odMonthCount++;
   }
   const revenueDays = { has: (d: number) => d >= spanStart && d <= spanEnd && (dayFlags[d - spanStart] & 2) !== 0 };
+  // month balances from the deal's daily series, walked in day order
+  const dailyBalances = [...dealDay.entries()].sort((a, b) => a[0] - b[0]);
+  const monthBalance = new Map<number, { sum: number; n: number; last: number }>();
+  for (const [d, b] of dailyBalances) {
+    if (d < spanStart || d > spanEnd) continue;
+    const mi = monthIdx[d - spanStart];
+    const acc = monthBalance.get(mi) ?? { sum: 0, n: 0, last: 0 };
+    acc.sum += b;
+    acc.n++;
+    acc.last = b;
+    monthBalance.set(mi, acc);
+  }
+  for (const [mi, acc] of monthBalance) {
+    months_[mi].ending_balance = round2(acc.last);
+    months_[mi].avg_daily_balance = round2(acc.sum / acc.n);
+  }
   const monthly = months_.filter((_, k) => monthHas[k] & 1);
   for (const m of monthly) {
     m.revenue_rate = round2(m.days_covered > 0 ? (m.revenue / m.days_covered) * DAYS_PER_MONTH : 0);
     m.deposits = round2(m.deposits);
     m.revenue = round2(m.revenue);
+    m.withdrawals = round2(m.withdrawals);
   }
   const rates = monthly
     .filter((m) => m.days_covered >= 15)
@@ -487,6 +564,7 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
 
   const crossDocStatements: CrossDocStatement[] = statements.map((s, si) => ({
     index: si,
+    id: s.id ?? null,
     label: labels[si],
     account: accounts[si],
     start: series[si].start !== null ? dayToDate(series[si].start!) : null,
@@ -495,8 +573,31 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
     closingBalance: s.closingBalance ?? null,
     reconciliationDifference: statementMetrics[si].reconciliation_difference,
   }));
+  excluded.forEach((s, k) => {
+    const o = chronologicalOrder(s);
+    const sr = dailyBalanceSeries(s, o);
+    const start = sr.start !== null ? dayToDate(sr.start) : null;
+    const end = sr.end !== null ? dayToDate(sr.end!) : null;
+    crossDocStatements.push({
+      index: statements.length + k,
+      id: s.id ?? null,
+      label: `statement ${s.id ?? statements.length + k + 1} (${start ? `${start}..${end}` : 'undated'})`,
+      account: accountKey(s),
+      start,
+      end,
+      openingBalance: null,
+      closingBalance: null,
+      reconciliationDifference: null,
+      currency: s.currency ?? null,
+    });
+  });
   const crossDoc = crossDocumentCheck(
-    { statements: crossDocStatements, duplicates: [...dupPairs.values()], ownTransfers: { count: ownCount, total: ownTotal } },
+    {
+      statements: crossDocStatements,
+      duplicates: [...dupPairs.values()],
+      ownTransfers: { count: ownCount, total: ownTotal },
+      reportingCurrency: currency,
+    },
     p,
   );
 
@@ -578,6 +679,14 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
       flagged_ratio: screened.length ? Math.round((flagged / screened.length) * 10000) / 10000 : 0,
     },
     monthly,
+    daily_balances: dailyBalances.map(([d, b]) => ({ date: dayToDate(d), balance: round2(b) })),
+    nsf_events: feeEvents(screened),
+    revenue_sources: revenueSources(screened, revenue),
+    currency: {
+      reporting_currency: currency,
+      currencies: [...new Set([currency, ...input.statements.map((s) => s.currency).filter((c): c is string => !!c)])].sort(),
+      excluded_statement_ids: excluded.map((s) => s.id ?? null),
+    },
     lender_positions: positions,
     cross_doc: crossDoc,
     cash_flow: {
@@ -594,4 +703,37 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
     statements: statementMetrics,
     transactions,
   };
+}
+
+function feeEvents(txs: DealTransaction[]): FeeEvent[] {
+  return txs
+    .filter((t) => t.is_nsf_fee || t.is_overdraft_fee)
+    .map((t) => ({ date: t.date, description: t.description, amount: t.amount, type: t.is_nsf_fee ? ('nsf' as const) : ('overdraft' as const), statement_id: t.statement_id }))
+    .sort((a, b) => a.date.localeCompare(b.date));
+}
+
+function revenueSources(txs: DealTransaction[], totalRevenue: number): RevenueSource[] {
+  const groups = new Map<string, { total: number; count: number; first: string; last: string }>();
+  for (const t of txs) {
+    if (t.amount <= 0 || t.category !== 'revenue') continue;
+    const g = groups.get(t.counterparty);
+    if (!g) groups.set(t.counterparty, { total: t.amount, count: 1, first: t.date, last: t.date });
+    else {
+      g.total += t.amount;
+      g.count++;
+      if (t.date < g.first) g.first = t.date;
+      if (t.date > g.last) g.last = t.date;
+    }
+  }
+  return [...groups.entries()]
+    .map(([counterparty, g]) => ({
+      counterparty,
+      total: round2(g.total),
+      deposit_count: g.count,
+      share_of_revenue: totalRevenue > 0 ? Math.round((g.total / totalRevenue) * 10000) / 10000 : 0,
+      first_seen: g.first,
+      last_seen: g.last,
+    }))
+    .sort((a, b) => b.total - a.total || a.counterparty.localeCompare(b.counterparty))
+    .slice(0, REVENUE_SOURCE_LIMIT);
 }

@@ -24,7 +24,7 @@ export {
   type StatementMetricsOptions,
 } from './metrics';
 export { detectLenderPositions, type LenderPosition, type LenderPositionSummary, type PositionOptions } from './positions';
-export { crossDocumentCheck, type CrossDocFinding, type CrossDocResult, type CrossDocInput, type CrossDocStatement } from './crossdoc';
+export { crossDocumentCheck, type CrossDocFindingType, type CrossDocFinding, type CrossDocResult, type CrossDocInput, type CrossDocStatement } from './crossdoc';
 export {
   computeScores,
   gradeFor,
@@ -38,7 +38,41 @@ export {
   type RulesetFactor,
   type FormBFactor,
 } from './scores';
-export { analyzeDeal, type AnalyzeDealInput, type DealAnalysis, type MonthSummary } from './deal';
+export {
+  analyzeDeal,
+  reportingCurrency,
+  REVENUE_SOURCE_LIMIT,
+  type AnalyzeDealInput,
+  type CurrencySummary,
+  type DealAnalysis,
+  type FeeEvent,
+  type MonthSummary,
+  type RevenueSource,
+} from './deal';
+export {
+  buildDealReport,
+  authenticityOf,
+  reviewOf,
+  reviewReasons,
+  relatedDealFindings,
+  statementInputOf,
+  MIN_EXTRACTION_CONFIDENCE,
+  RISK_LEVELS,
+  type Authenticity,
+  type BuildDealReportInput,
+  type DealReport,
+  type DealRiskLevel,
+  type DocumentAuthenticity,
+  type DocumentReview,
+  type RelatedDealFinding,
+  type RelatedDocumentSighting,
+  type ReportDocumentInput,
+  type ReviewSection,
+  type RiskLevel,
+  type StatementRow,
+} from './report';
+export { evaluateRuleset, withAuthenticity, type Decision, type Evaluation, type RulesetDefinition, type RulesetKind } from './evaluation';
+export { summaryFacts, templateSummary, ungroundedNumbers, type SummaryDeal, type SummaryFacts } from './summary';
 export {
   DEFAULT_RULESET,
   FLAT_WEIGHT_FIELDS,

@@ -48,6 +48,8 @@ export interface UnderwritingParams {
   crossDocGapPenalty: number;
   crossDocBalanceMismatchPenalty: number;
   crossDocReconciliationPenalty: number;
+  /** per statement in another currency than the deal's reporting currency */
+  crossDocCurrencyPenalty: number;
   /** gaps of more days than this between consecutive statements are findings */
   gapToleranceDays: number;
   /** balance differences above this (USD) are mismatches */
@@ -94,6 +96,7 @@ export const DEFAULT_PARAMS: Readonly<UnderwritingParams> = Object.freeze({
   crossDocGapPenalty: 10,
   crossDocBalanceMismatchPenalty: 15,
   crossDocReconciliationPenalty: 15,
+  crossDocCurrencyPenalty: 20,
   gapToleranceDays: 3,
   balanceTolerance: 1,
   transferMatchDays: 2,

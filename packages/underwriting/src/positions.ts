@@ -14,6 +14,10 @@ export interface LenderPosition {
   first_seen: string;
   last_seen: string;
   estimated_monthly_total: number;
+  /** estimated_monthly_total spread over 21.75 business days a month */
+  estimated_daily_debit: number;
+  /** estimated_monthly_total spread over 52/12 weeks a month */
+  estimated_weekly_debit: number;
   /** estimated_monthly_total / average monthly deposits (fraction, 4 decimals); null without deposits */
   share_of_deposits: number | null;
   is_active: boolean;
@@ -70,6 +74,8 @@ export function detectLenderPositions(txs: ScreenedTransaction[], o: PositionOpt
       first_seen: dayToDate(days[0]),
       last_seen: dayToDate(last),
       estimated_monthly_total: round2(monthly),
+      estimated_daily_debit: round2(monthly / PAYMENTS_PER_MONTH.daily),
+      estimated_weekly_debit: round2(monthly / PAYMENTS_PER_MONTH.weekly),
       share_of_deposits: o.avgMonthlyDeposits > 0 ? Math.round((monthly / o.avgMonthlyDeposits) * 10000) / 10000 : null,
       is_active: o.asOf - last <= o.positionActiveDays,
     });

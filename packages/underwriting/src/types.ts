@@ -27,6 +27,8 @@ export interface StatementInput {
   periodEnd: string | null;
   openingBalance: number | null;
   closingBalance: number | null;
+  /** ISO 4217 code; null/absent = unknown, read as the deal's reporting currency */
+  currency?: string | null;
   transactions: StatementTransactionInput[];
 }
 

@@ -3,6 +3,7 @@ import { Migration20261125000000_initial } from './Migration20261125000000_initi
 import { Migration20261125010000_deal_analysis } from './Migration20261125010000_deal_analysis';
 import { Migration20261125020000_rulesets } from './Migration20261125020000_rulesets';
 import { Migration20261125030000_documents } from './Migration20261125030000_documents';
+import { Migration20261126020000_report } from './Migration20261126020000_report';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125010000_deal_analysis', class: Migration20261125010000_deal_analysis },
   { name: 'Migration20261125020000_rulesets', class: Migration20261125020000_rulesets },
   { name: 'Migration20261125030000_documents', class: Migration20261125030000_documents },
+  { name: 'Migration20261126020000_report', class: Migration20261126020000_report },
 ];

@@ -1,6 +1,6 @@
-import { analyzeDeal, type DealAnalysis, type StatementInput, type StatementTransactionInput } from '@ledgerlens/underwriting';
+import { buildDealReport, type DealAnalysis, type StatementInput, type StatementTransactionInput } from '@ledgerlens/underwriting';
 import { Deal } from '../../src/modules/deals/deals.entities';
-import { applyAnalysis } from '../../src/modules/pipeline/deal-report';
+import { applyReport } from '../../src/modules/deals/deal-report';
 import { RecommendationsService } from '../../src/modules/rulesets/recommendations.service';
 import { Database } from '../../src/platform/database/database.service';
 import { TestApp } from './harness';
@@ -78,18 +78,29 @@ export function makeStatements(profile: DealProfile, seed = 7): StatementInput[]
   return statements;
 }
 
-/** Creates a deal through the API and makes it `ready` as the pipeline would (report + analysis). */
+/** Creates a deal through the API and makes it `ready` as the pipeline would (report + analysis, built by buildDealReport). */
 export async function newReadyDeal(app: TestApp, key: string, options: ReadyDealOptions = {}): Promise<ReadyDeal> {
   const funding = options.funding ?? 40000;
   const created = await app.request('POST', '/v1/deals', { key, body: { business_name: options.businessName ?? 'Ready Bakery LLC', funding_amount_requested: funding, industry: 'Food service' } });
   if (created.status !== 201) throw new Error(`deal create failed: ${created.status}`);
   const id: number = created.body.id;
-  const analysis = analyzeDeal({ statements: makeStatements(options.profile ?? 'strong'), fundingAmountRequested: funding });
+  // Document ids 1..3 stand for the statements: the report only names them.
+  const documents = makeStatements(options.profile ?? 'strong').map((st, i) => ({
+    ...st,
+    id: i + 1,
+    filename: `${st.id}.pdf`,
+    documentType: 'bank_statement',
+    status: 'completed',
+    riskLevel: 'low' as const,
+    reconciled: true,
+  }));
+  const built = buildDealReport({ documents, fundingAmountRequested: funding, reportDate: '2025-04-01' });
+  const analysis = built.analysis!;
   const em = app.get(Database).system();
   await em.transactional(async (tx) => {
     const deal = await tx.findOneOrFail(Deal, { id }, { filters: false });
     deal.status = 'ready';
-    applyAnalysis(deal, analysis, '2025-04-01');
+    applyReport(deal, built);
     deal.updatedAt = new Date();
     if (options.recommend) {
       await app.get(RecommendationsService).generateDefault(tx, { organizationId: deal.organizationId, livemode: deal.livemode }, deal);

@@ -1,5 +1,16 @@
 import { Deal } from './deals.entities';
+import type { DealReport } from '@ledgerlens/underwriting';
 import { DealDetailDto, DealSummaryDto } from './dto/deal.dto';
+import {
+  AuthenticityDto,
+  CrossDocDto,
+  CurrencySummaryDto,
+  FeeEventDto,
+  RelatedDealFindingDto,
+  ReportRecommendationDto,
+  ReviewDto,
+  StatementRowDto,
+} from './dto/report.dto';
 
 export function mapDealSummary(deal: Deal): DealSummaryDto {
   return {
@@ -27,15 +38,20 @@ export function mapDealSummary(deal: Deal): DealSummaryDto {
   };
 }
 
-type ReportSection = Record<string, unknown> | null;
+/** The report as stored on the deal: the underwriting package's report plus the recommendation. */
+export type StoredReport = Omit<DealReport, 'statements'> & {
+  statements: StatementRowDto[];
+  recommendation?: ReportRecommendationDto | null;
+  ai_summary_meta?: Record<string, unknown>;
+};
 
 /** The report sections are served only when the deal is ready (spec: Deal report). */
 export function mapDealDetail(deal: Deal): DealDetailDto {
-  const report = deal.status === 'ready' ? (deal.report ?? {}) : {};
-  const section = (name: string): ReportSection => (report[name] as ReportSection | undefined) ?? null;
+  // Reports are stored JSON written by buildDealReport; older ones may lack the newer sections.
+  const report: Partial<StoredReport> = deal.status === 'ready' ? ((deal.report ?? {}) as Partial<StoredReport>) : {};
   return {
     ...mapDealSummary(deal),
-    report_date: (report.report_date as string | undefined) ?? null,
+    report_date: report.report_date ?? null,
     business: {
       id: deal.id,
       business_name: deal.businessName,
@@ -47,12 +63,23 @@ export function mapDealDetail(deal: Deal): DealDetailDto {
       industry: deal.industry,
       source_type: deal.sourceType,
     },
-    ai_summary: (report.ai_summary as string | undefined) ?? null,
-    coverage: section('coverage'),
-    financials: section('financials'),
-    nsf_overdraft: section('nsf_overdraft'),
-    screening: section('screening'),
-    health: section('health'),
-    recommendation: section('recommendation'),
+    ai_summary: report.ai_summary ?? null,
+    coverage: report.coverage ?? null,
+    financials: report.financials ?? null,
+    nsf_overdraft: report.nsf_overdraft ?? null,
+    screening: report.screening ?? null,
+    health: report.health ?? null,
+    recommendation: report.recommendation ?? null,
+    authenticity: (report.authenticity as AuthenticityDto | undefined) ?? null,
+    review: (report.review as ReviewDto | undefined) ?? null,
+    currency: (report.currency as CurrencySummaryDto | undefined) ?? null,
+    cross_doc: (report.cross_doc as CrossDocDto | undefined) ?? null,
+    lender_positions: report.lender_positions ?? null,
+    statements: report.statements ?? [],
+    monthly: report.monthly ?? [],
+    daily_balances: report.daily_balances ?? [],
+    nsf_events: (report.nsf_events as FeeEventDto[] | undefined) ?? [],
+    revenue_sources: report.revenue_sources ?? [],
+    related_deals: (report.related_deals as RelatedDealFindingDto[] | undefined) ?? [],
   };
 }

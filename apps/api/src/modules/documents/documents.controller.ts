@@ -44,6 +44,7 @@ const FILE_BODY = {
     properties: {
       file: { type: 'string', format: 'binary', description: 'PDF, PNG, JPG or TIFF (checked by content), at most MAX_UPLOAD_BYTES (25 MB)' },
       document_type: { type: 'string', enum: [...DOCUMENT_TYPES, 'pnl_statement'], description: 'Optional hint; detected when omitted' },
+      currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'Optional ISO 4217 code of the statement (e.g. USD, NZD); a currency read from the statement itself wins' },
     },
   },
 };

@@ -32,6 +32,8 @@ export interface StepRecord {
 @Entity({ tableName: 'documents' })
 @Index({ properties: ['dealId', 'id'] })
 @Index({ properties: ['status'] })
+@Index({ properties: ['organizationId', 'sha256'] })
+@Index({ properties: ['organizationId', 'accountNumberLast4'] })
 export class Document {
   [OptionalProps]?:
     | 'createdAt'
@@ -68,7 +70,8 @@ export class Document {
     | 'processingCompletedAt'
     | 'extractedAt'
     | 'analyzedAt'
-    | 'label';
+    | 'label'
+    | 'currency';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -96,6 +99,8 @@ export class Document {
   @Text({ length: 10, nullable: true }) statementEndDate: string | null = null;
   @Money({ nullable: true }) openingBalance: number | null = null;
   @Money({ nullable: true }) closingBalance: number | null = null;
+  /** ISO 4217 code: read from the statement when the parser reports one, else declared at upload; null = unknown */
+  @Text({ length: 3, nullable: true }) currency: string | null = null;
   @Text({ length: 16, nullable: true }) extractionMethod: string | null = null;
   @Double({ nullable: true }) extractionConfidence: number | null = null;
   @Text({ length: 128, nullable: true }) extractionModel: string | null = null;

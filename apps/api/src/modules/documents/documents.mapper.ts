@@ -1,9 +1,37 @@
+import type { Reconciliation } from '@ledgerlens/statements';
+import { emptyBucketCounts, type BucketCounts } from '@ledgerlens/underwriting';
+import { ScreeningBucketsDto } from '../deals/dto/report.dto';
 import { STEP_LABELS, STEP_PROGRESS } from '../pipeline/pipeline.service';
 import { Document } from './documents.entities';
-import { AnalysisRecordDto, DocumentDetailDto, DocumentStatusDto, DocumentSummaryDto, ExtractionRecordDto } from './dto/document.dto';
+import { AnalysisRecordDto, DocumentDetailDto, ReconciliationDto, DocumentStatusDto, DocumentSummaryDto, ExtractionRecordDto } from './dto/document.dto';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+/** Every bucket, zero when absent (documents processed before a bucket existed). */
+function bucketsOf(stored: unknown): ScreeningBucketsDto {
+  const counts = emptyBucketCounts();
+  if (stored && typeof stored === 'object') for (const k of Object.keys(counts) as (keyof BucketCounts)[]) counts[k] = num((stored as Record<string, unknown>)[k]);
+  return counts;
+}
+
+/** The stored packages/statements `Reconciliation` (camelCase) in the API's snake_case. */
+export function mapReconciliation(stored: Record<string, unknown> | null): ReconciliationDto | null {
+  if (!stored) return null;
+  const r = stored as unknown as Partial<Reconciliation>;
+  return {
+    reconciled: r.reconciled === true,
+    first_broken_row: r.firstBrokenRow ?? null,
+    expected_closing: r.expectedClosing ?? null,
+    difference: r.difference ?? null,
+    confidence: r.confidence ?? 0,
+    total_credits: r.totalCredits ?? 0,
+    total_debits: r.totalDebits ?? 0,
+    balance_checks: r.balanceChecks ?? 0,
+    balance_checks_passed: r.balanceChecksPassed ?? 0,
+    totals_match: r.totalsMatch ?? null,
+  };
+}
 
 export function mapDocumentSummary(doc: Document): DocumentSummaryDto {
   return {
@@ -44,7 +72,8 @@ export function mapDocumentDetail(doc: Document): DocumentDetailDto {
     extraction_confidence: doc.extractionConfidence,
     pdf_risk_level: doc.pdfRiskLevel,
     risk_reasons: doc.riskReasons ?? [],
-    reconciliation: doc.reconciliation,
+    currency: doc.currency,
+    reconciliation: mapReconciliation(doc.reconciliation),
     error: doc.error,
     processing_started_at: iso(doc.processingStartedAt),
     processing_completed_at: iso(doc.processingCompletedAt),
@@ -75,7 +104,7 @@ export function mapDocumentDetail(doc: Document): DocumentDetailDto {
           analyzed_at: iso(doc.analyzedAt),
         }
       : null,
-    prescreen: completed ? { flagged_transactions: doc.screeningFlags ?? 0, buckets: (a?.screening_buckets as Record<string, number> | undefined) ?? {} } : null,
+    prescreen: completed ? { flagged_transactions: doc.screeningFlags ?? 0, buckets: bucketsOf(a?.screening_buckets) } : null,
   };
 }
 
@@ -135,7 +164,7 @@ export function mapAnalysis(doc: Document): AnalysisRecordDto {
     avg_deposit_amount: n('avg_deposit_amount'),
     largest_deposit: n('largest_deposit'),
     screening_flags: doc.screeningFlags ?? 0,
-    screening_buckets: (a.screening_buckets as Record<string, number> | undefined) ?? {},
+    screening_buckets: bucketsOf(a.screening_buckets),
     analyzed_at: iso(doc.analyzedAt),
   };
 }

@@ -67,6 +67,14 @@ export function parseDocumentType(value: unknown, source: 'body' | 'query'): Doc
   return type as DocumentType;
 }
 
+/** An optional ISO 4217 code declared with the upload (`currency` form field). */
+export function parseCurrency(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  const code = value.trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) throw ApiError.validation([validationEntry('body', ['currency'], 'currency must be a 3-letter ISO 4217 code such as USD', 'value_error.currency')]);
+  return code;
+}
+
 @Injectable()
 export class DocumentsService {
   private readonly logger = new Logger('Documents');
@@ -142,7 +150,7 @@ export class DocumentsService {
       const file = received.files[0];
       if (!file) throw ApiError.validation([validationEntry('body', ['file'], 'A file is required (multipart field "file")', 'value_error.missing')]);
       if (file.error) throw new ApiError(file.error.code === 'PAYLOAD_TOO_LARGE' ? ErrorCode.PAYLOAD_TOO_LARGE : file.error.code === 'UNSUPPORTED_MEDIA_TYPE' ? ErrorCode.UNSUPPORTED_MEDIA_TYPE : ErrorCode.VALIDATION_ERROR, file.error.detail, [], file.error.code === 'EMPTY_FILE' ? 422 : undefined);
-      const [doc] = await this.createDocuments(auth, dealId, [file], hint);
+      const [doc] = await this.createDocuments(auth, dealId, [file], hint, parseCurrency(received.fields.currency));
       return { ...mapDocumentSummary(doc), message: 'Document uploaded; processing has started' };
     } catch (err) {
       await this.discard(received);
@@ -180,7 +188,7 @@ export class DocumentsService {
   }
 
   /** One transaction: the rows, the deal's counters and the `document.uploaded` events; jobs are queued after commit. */
-  private async createDocuments(auth: AuthContext, dealId: number, files: ReceivedFile[], hint: DocumentType | null): Promise<Document[]> {
+  private async createDocuments(auth: AuthContext, dealId: number, files: ReceivedFile[], hint: DocumentType | null, currency: string | null = null): Promise<Document[]> {
     const em = this.db.forScope(auth);
     const docs = await em.transactional(async (tx) => {
       const deal = await this.findDeal(tx, dealId);
@@ -195,6 +203,7 @@ export class DocumentsService {
           sha256: f.stored!.sha256,
           storageKey: f.stored!.key,
           documentTypeHint: hint,
+          currency,
           createdAt: now,
           updatedAt: now,
         }),

@@ -3,7 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { join, dirname } from 'node:path';
 import { parseStatementFile, parseStatementFileIsolated, ParseResult, ParseStep, StatementError } from '@ledgerlens/statements';
-import { analyzeDeal, computeStatementMetrics, screenTransactions, StatementInput } from '@ledgerlens/underwriting';
+import { computeStatementMetrics, screenTransactions, StatementInput } from '@ledgerlens/underwriting';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
 import { Scope } from '../../platform/database/tenant';
@@ -12,7 +12,7 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DocumentJob, JobQueue, QUEUES } from '../../platform/queue/job-queue';
 import { FileStore } from '../../platform/storage/file-store';
 import { Deal } from '../deals/deals.entities';
-import { applyAnalysis } from './deal-report';
+import { writeDealReport } from '../deals/deal-report';
 import { RecommendationsService } from '../rulesets/recommendations.service';
 import { SummaryService } from '../rulesets/summary.service';
 import { Transaction } from '../transactions/transactions.entities';
@@ -49,6 +49,12 @@ const STATEMENTS_WORKER = join(dirname(require.resolve('@ledgerlens/statements/p
 export const documentJobId = (doc: Pick<Document, 'id' | 'attempt'>) => `doc-${doc.id}-${doc.attempt}`;
 
 class StaleJob extends Error {}
+
+/** packages/statements does not report a currency yet; once it does, the statement's own wins over the one declared at upload. */
+function parsedCurrency(parsed: ParseResult): string | null {
+  const c = (parsed as { currency?: unknown }).currency;
+  return typeof c === 'string' && /^[A-Z]{3}$/.test(c) ? c : null;
+}
 
 /**
  * Runs the steps of packages/statements and packages/underwriting for one document, writing each
@@ -181,6 +187,7 @@ export class PipelineService implements OnApplicationBootstrap {
         statementEndDate: parsed.periodEnd,
         openingBalance: parsed.openingBalance,
         closingBalance: parsed.closingBalance,
+        currency: parsedCurrency(parsed) ?? doc.currency,
         extractionMethod: parsed.extractionMethod,
         extractionConfidence: parsed.extractionConfidence,
         extractionModel: parsed.parser.model,
@@ -296,7 +303,7 @@ export class PipelineService implements OnApplicationBootstrap {
         return;
       }
       deal.status = 'under_review';
-      await this.buildReport(tx, deal, completed);
+      await writeDealReport(tx, deal, docs, new Date().toISOString().slice(0, 10));
       // The default recommendation is stored with the report; the narrative follows asynchronously.
       if (deal.analysis) await this.recommendations.generateDefault(tx, scope, deal, 'system:pipeline');
       await this.summary.requestSummary(tx, scope, deal.id, 'system:pipeline');
@@ -310,31 +317,5 @@ export class PipelineService implements OnApplicationBootstrap {
       becameReady = true;
     });
     if (becameReady) this.events.notify();
-  }
-
-  private async buildReport(tx: EntityManager, deal: Deal, completed: Document[]): Promise<void> {
-    const statementsDocs = completed.filter((d) => d.documentType === 'bank_statement');
-    const statements: StatementInput[] = [];
-    for (const doc of statementsDocs) {
-      const txs = await tx.find(Transaction, { documentId: doc.id }, { orderBy: { position: 'asc' } });
-      statements.push({
-        id: doc.id,
-        bankName: doc.bankName,
-        accountNumberLast4: doc.accountNumberLast4,
-        accountHolder: doc.accountHolder,
-        periodStart: doc.statementStartDate,
-        periodEnd: doc.statementEndDate,
-        openingBalance: doc.openingBalance,
-        closingBalance: doc.closingBalance,
-        transactions: txs.map((t) => ({ date: t.date, description: t.description, amount: t.amount, balance: t.balance, transactionType: t.transactionType })),
-      });
-    }
-    const reportDate = new Date().toISOString().slice(0, 10);
-    if (statements.length === 0) {
-      deal.report = { report_date: reportDate, ai_summary: null, coverage: { months_covered: 0, days_covered: 0, statement_count: 0 } };
-      deal.analysis = null;
-      return;
-    }
-    applyAnalysis(deal, analyzeDeal({ statements, fundingAmountRequested: deal.fundingAmountRequested }), reportDate);
   }
 }

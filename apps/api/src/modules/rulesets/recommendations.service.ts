@@ -1,7 +1,7 @@
 import { LockMode, QueryOrder } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type { DealAnalysis } from '@ledgerlens/underwriting';
+import { evaluateRuleset, type DealAnalysis, type Evaluation } from '@ledgerlens/underwriting';
 import { AuthContext } from '../../platform/auth/auth-context';
 import { Database } from '../../platform/database/database.service';
 import { Scope, scopeFields } from '../../platform/database/tenant';
@@ -11,7 +11,6 @@ import { recordEvent } from '../../platform/events/events';
 import { Deal } from '../deals/deals.entities';
 import { Clock } from './clock';
 import { EvaluateQueryDto, EvaluationResultDto, RecommendationDto } from './dto/recommendation.dto';
-import { evaluate, Evaluation } from './evaluation';
 import { RecommendationRecord, Ruleset } from './rulesets.entities';
 import { RulesetsService } from './rulesets.service';
 
@@ -27,6 +26,7 @@ export interface ReportRecommendation {
   ruleset_name: string;
   ruleset_id: number;
   grade: string;
+  reasons: string[];
 }
 
 @Injectable()
@@ -39,8 +39,10 @@ export class RecommendationsService {
   ) {}
 
   /**
-   * The deal's recommendation with the default ruleset. A stored one is reused for 30 s, as long
-   * as the default ruleset is still the one (same id, same version) it was computed with.
+   * The deal's recommendation with the default ruleset. A stored one is served again for 30 s
+   * while the default is still that ruleset: an edit of the ruleset within those 30 s does not
+   * change a recommendation already served (spec: cached 30 seconds; a recommendation keeps its
+   * ruleset snapshot). Making another ruleset the default takes effect at once.
    */
   async get(auth: AuthContext, dealId: number): Promise<RecommendationDto> {
     const em = this.db.forScope(auth);
@@ -69,7 +71,7 @@ export class RecommendationsService {
    */
   async generateDefault(em: EntityManager, scope: Scope, deal: Deal, actor: string | null = null): Promise<RecommendationRecord> {
     const ruleset = await this.rulesets.defaultRuleset(em, scope);
-    const result = evaluate(analysisOf(deal), ruleset);
+    const result = evaluateRuleset(analysisOf(deal), ruleset);
     const record = em.create(RecommendationRecord, {
       ...scopeFields(scope),
       dealId: deal.id,
@@ -90,6 +92,7 @@ export class RecommendationsService {
       ruleset_name: result.ruleset_name,
       ruleset_id: result.ruleset_id,
       grade: result.grade,
+      reasons: result.reasons,
     };
     deal.report = { ...(deal.report ?? {}), recommendation: section };
     recordEvent(em, scope, 'recommendation.generated', {
@@ -110,7 +113,7 @@ export class RecommendationsService {
     const analysis = analysisOf(deal);
     return {
       deal_id: deal.id,
-      evaluations: rulesets.map((r) => ({ ...evaluate(analysis, r), is_default: r.isDefault })),
+      evaluations: rulesets.map((r) => ({ ...evaluateRuleset(analysis, r), is_default: r.isDefault })),
     };
   }
 
@@ -124,7 +127,7 @@ export class RecommendationsService {
     const age = this.clock.now().getTime() - latest.generatedAt.getTime();
     if (age < 0 || age >= RECOMMENDATION_CACHE_MS) return null;
     const ruleset = await this.rulesets.defaultRuleset(em, scope);
-    return ruleset.id === latest.rulesetId && ruleset.version === latest.rulesetVersion ? latest : null;
+    return ruleset.id === latest.rulesetId ? latest : null;
   }
 }
 

@@ -1,8 +1,27 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { PageMetaDto, PageQueryDto } from '../../../platform/pagination/pagination';
 import { ValidateEnum, ValidateNumber, ValidateString } from '../../../platform/validation/decorators';
 import { DEAL_STATUSES, DECISIONS, ENTITY_TYPES, SOURCE_TYPES } from '../deals.entities';
+import {
+  AuthenticityDto,
+  CoverageDto,
+  CrossDocDto,
+  CurrencySummaryDto,
+  DailyBalanceDto,
+  FeeEventDto,
+  FinancialsDto,
+  HealthDto,
+  LenderPositionsDto,
+  MonthSummaryDto,
+  NsfOverdraftDto,
+  RelatedDealFindingDto,
+  ReportRecommendationDto,
+  RevenueSourceDto,
+  ReviewDto,
+  ScreeningDto,
+  StatementRowDto,
+} from './report.dto';
 
 const EIN = /^\d{9}$/;
 const EIN_MESSAGE = 'ein must be exactly 9 digits, no dashes';
@@ -80,19 +99,34 @@ export class DealBusinessDto {
   @ApiProperty({ type: String, nullable: true }) source_type: string | null;
 }
 
-const OBJ = { type: 'object', nullable: true, additionalProperties: true } as const;
+const SECTION = (type: new () => object, description?: string): ApiPropertyOptions => ({ type, nullable: true, ...(description ? { description } : {}) });
 
-/** GET /deals/{id}: the deal with its report (spec "Deal report"); report sections are null until `ready`. */
+/**
+ * GET /deals/{id}: the deal with its report (spec "Deal report" plus authenticity, review,
+ * currency, per-statement, monthly, daily, lender, fee, revenue-source, cross-document and
+ * related-deal sections). Object sections are null and lists empty until the deal is `ready`.
+ */
 export class DealDetailDto extends DealSummaryDto {
   @ApiProperty({ type: String, format: 'date', nullable: true }) report_date: string | null;
   @ApiProperty({ type: DealBusinessDto }) business: DealBusinessDto;
   @ApiProperty({ type: String, nullable: true }) ai_summary: string | null;
-  @ApiProperty({ ...OBJ, description: 'months_covered, days_covered, statement_count' }) coverage: Record<string, unknown> | null;
-  @ApiProperty({ ...OBJ, description: 'avg_monthly_deposits, avg_daily_balance, ending_balance, total_deposits, total_withdrawals, deposit_frequency_per_month' }) financials: Record<string, unknown> | null;
-  @ApiProperty({ ...OBJ, description: 'total_nsf_fees, total_overdraft_fees, nsf_months' }) nsf_overdraft: Record<string, unknown> | null;
-  @ApiProperty({ ...OBJ, description: 'total_flags, buckets' }) screening: Record<string, unknown> | null;
-  @ApiProperty({ ...OBJ, description: 'score, grade, factors' }) health: Record<string, unknown> | null;
-  @ApiProperty({ ...OBJ, description: 'decision, total_score, max_advance, cfcr, ruleset_name' }) recommendation: Record<string, unknown> | null;
+  @ApiProperty(SECTION(CoverageDto)) coverage: CoverageDto | null;
+  @ApiProperty(SECTION(FinancialsDto)) financials: FinancialsDto | null;
+  @ApiProperty(SECTION(NsfOverdraftDto)) nsf_overdraft: NsfOverdraftDto | null;
+  @ApiProperty(SECTION(ScreeningDto)) screening: ScreeningDto | null;
+  @ApiProperty(SECTION(HealthDto)) health: HealthDto | null;
+  @ApiProperty(SECTION(ReportRecommendationDto)) recommendation: ReportRecommendationDto | null;
+  @ApiProperty(SECTION(AuthenticityDto, 'Tamper risk per document and for the deal')) authenticity: AuthenticityDto | null;
+  @ApiProperty(SECTION(ReviewDto, 'Documents that need review (failed, risky, not reconciled, low confidence, parse warnings)')) review: ReviewDto | null;
+  @ApiProperty(SECTION(CurrencySummaryDto)) currency: CurrencySummaryDto | null;
+  @ApiProperty(SECTION(CrossDocDto, 'Consistency between statements: gaps, overlaps, mismatches, currencies')) cross_doc: CrossDocDto | null;
+  @ApiProperty(SECTION(LenderPositionsDto)) lender_positions: LenderPositionsDto | null;
+  @ApiProperty({ type: [StatementRowDto] }) statements: StatementRowDto[];
+  @ApiProperty({ type: [MonthSummaryDto] }) monthly: MonthSummaryDto[];
+  @ApiProperty({ type: [DailyBalanceDto] }) daily_balances: DailyBalanceDto[];
+  @ApiProperty({ type: [FeeEventDto], description: 'Every NSF and overdraft fee' }) nsf_events: FeeEventDto[];
+  @ApiProperty({ type: [RevenueSourceDto], description: 'Top revenue sources by counterparty' }) revenue_sources: RevenueSourceDto[];
+  @ApiProperty({ type: [RelatedDealFindingDto], description: 'The same account or file seen in another deal of the organization' }) related_deals: RelatedDealFindingDto[];
 }
 
 export class DealListDto {

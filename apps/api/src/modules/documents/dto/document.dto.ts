@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt } from 'class-validator';
 import { PageMetaDto } from '../../../platform/pagination/pagination';
+import { ScreeningBucketsDto } from '../../deals/dto/report.dto';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES } from '../documents.entities';
 
 const NULLABLE_STRING = { type: String, nullable: true } as const;
@@ -48,7 +49,38 @@ export class ExtractionInfoDto {
 
 export class PrescreenDto {
   @ApiProperty({ type: 'integer' }) flagged_transactions: number;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' } }) buckets: Record<string, number>;
+  @ApiProperty({ type: ScreeningBucketsDto }) buckets: ScreeningBucketsDto;
+}
+
+/** The parser's balance check of the statement (packages/statements `Reconciliation`, snake_case). */
+export class ReconciliationDto {
+  @ApiProperty({ description: 'Opening balance plus transactions reaches the closing balance and the running balances follow' }) reconciled: boolean;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Index of the first transaction whose printed running balance does not follow' }) first_broken_row: number | null;
+  @ApiProperty({ ...NULLABLE_NUMBER, description: 'opening + credits - debits' }) expected_closing: number | null;
+  @ApiProperty({ ...NULLABLE_NUMBER, description: 'printed closing - expected closing' }) difference: number | null;
+  @ApiProperty() confidence: number;
+  @ApiProperty() total_credits: number;
+  @ApiProperty() total_debits: number;
+  @ApiProperty({ type: 'integer' }) balance_checks: number;
+  @ApiProperty({ type: 'integer' }) balance_checks_passed: number;
+  @ApiProperty({ type: Boolean, nullable: true }) totals_match: boolean | null;
+}
+
+/** Document detail `analysis` (Form A and Form B fields together). */
+export class DocumentAnalysisDto {
+  @ApiProperty() total_credits: number;
+  @ApiProperty() total_debits: number;
+  @ApiProperty() total_deposits: number;
+  @ApiProperty() total_withdrawals: number;
+  @ApiProperty({ type: 'integer' }) transaction_count: number;
+  @ApiProperty({ type: 'integer' }) nsf_count: number;
+  @ApiProperty({ type: 'integer' }) overdraft_count: number;
+  @ApiProperty({ ...NULLABLE_NUMBER }) avg_daily_balance: number | null;
+  @ApiProperty({ ...NULLABLE_NUMBER }) ending_balance: number | null;
+  @ApiProperty({ type: 'integer' }) deposit_count: number;
+  @ApiProperty({ type: 'integer' }) deposit_days: number;
+  @ApiProperty({ type: 'integer', description: 'Flagged transactions of this document in the deal-level screening' }) screening_flags: number;
+  @ApiProperty({ ...NULLABLE_TS }) analyzed_at: string | null;
 }
 
 export class DocumentDetailDto extends DocumentSummaryDto {
@@ -61,18 +93,13 @@ export class DocumentDetailDto extends DocumentSummaryDto {
   @ApiProperty({ ...NULLABLE_NUMBER }) extraction_confidence: number | null;
   @ApiProperty({ type: String, nullable: true, enum: ['low', 'medium', 'high', null] }) pdf_risk_level: string | null;
   @ApiProperty({ type: [String] }) risk_reasons: string[];
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'reconciled, first_broken_row, difference, confidence, ...' }) reconciliation: Record<string, unknown> | null;
+  @ApiProperty({ ...NULLABLE_STRING, description: 'ISO 4217 code of the statement (read or declared); null when unknown' }) currency: string | null;
+  @ApiProperty({ type: ReconciliationDto, nullable: true }) reconciliation: ReconciliationDto | null;
   @ApiProperty({ ...NULLABLE_STRING }) error: string | null;
   @ApiProperty({ ...NULLABLE_TS }) processing_started_at: string | null;
   @ApiProperty({ ...NULLABLE_TS }) processing_completed_at: string | null;
   @ApiProperty({ type: ExtractionInfoDto, nullable: true }) extraction: ExtractionInfoDto | null;
-  @ApiProperty({
-    type: 'object',
-    nullable: true,
-    additionalProperties: true,
-    description: 'Only once completed: total_credits, total_debits, total_deposits, total_withdrawals, transaction_count, nsf_count, overdraft_count, avg_daily_balance, ending_balance, deposit_count, deposit_days, screening_flags, analyzed_at',
-  })
-  analysis: Record<string, unknown> | null;
+  @ApiProperty({ type: DocumentAnalysisDto, nullable: true, description: 'Only once completed' }) analysis: DocumentAnalysisDto | null;
   @ApiProperty({ type: PrescreenDto, nullable: true }) prescreen: PrescreenDto | null;
 }
 
@@ -201,6 +228,6 @@ export class AnalysisRecordDto {
   @ApiProperty() avg_deposit_amount: number;
   @ApiProperty() largest_deposit: number;
   @ApiProperty({ type: 'integer' }) screening_flags: number;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' } }) screening_buckets: Record<string, number>;
+  @ApiProperty({ type: ScreeningBucketsDto }) screening_buckets: ScreeningBucketsDto;
   @ApiProperty({ ...NULLABLE_TS }) analyzed_at: string | null;
 }

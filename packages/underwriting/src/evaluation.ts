@@ -1,14 +1,9 @@
-import {
-  DEFAULT_RULESET,
-  evaluateFactorRuleset,
-  gradeFor,
-  recommend,
-  round2,
-  type DealAnalysis,
-  type FactorRuleset,
-  type FlatRuleset,
-} from '@ledgerlens/underwriting';
-import type { RulesetKind } from './rulesets.entities';
+import type { DealAnalysis } from './deal';
+import { DEFAULT_RULESET, evaluateFactorRuleset, type FactorRuleset, type FlatRuleset, recommend } from './ruleset';
+import { gradeFor } from './scores';
+import { round2 } from './util';
+
+export type RulesetKind = 'flat' | 'factors';
 
 /** What evaluation needs of a ruleset: a live row or a stored snapshot alike. */
 export interface RulesetDefinition {
@@ -18,12 +13,14 @@ export interface RulesetDefinition {
   definition: Record<string, unknown>;
 }
 
+export type Decision = 'approve' | 'review' | 'decline';
+
 export interface Evaluation {
   ruleset_id: number;
   ruleset_name: string;
   ruleset_kind: RulesetKind;
   total_score: number;
-  decision: 'approve' | 'review' | 'decline';
+  decision: Decision;
   grade: 'A' | 'B' | 'C' | 'D' | 'F';
   max_advance: number | null;
   cfcr: number;
@@ -35,11 +32,15 @@ export interface Evaluation {
 }
 
 /**
- * One result shape for both kinds. A factor-list ruleset has no grade minima, advance multiplier
- * or CFCR target: those come from the documented default ruleset, so its approve still carries a
- * max advance and its grade reads like any other.
+ * One result shape for both ruleset kinds. A factor-list ruleset has no grade minima, advance
+ * multiplier or CFCR target: those come from the documented default ruleset, so its approve still
+ * carries a max advance and its grade reads like any other. Then the authenticity rule applies.
  */
-export function evaluate(analysis: DealAnalysis, ruleset: RulesetDefinition): Evaluation {
+export function evaluateRuleset(analysis: DealAnalysis, ruleset: RulesetDefinition): Evaluation {
+  return withAuthenticity(scoreRuleset(analysis, ruleset), analysis);
+}
+
+function scoreRuleset(analysis: DealAnalysis, ruleset: RulesetDefinition): Evaluation {
   if (ruleset.kind === 'flat') {
     const r = recommend(analysis, { ...(ruleset.definition as unknown as FlatRuleset), name: ruleset.name });
     return {
@@ -78,5 +79,24 @@ export function evaluate(analysis: DealAnalysis, ruleset: RulesetDefinition): Ev
     factor_scores: r.factor_scores,
     failed_factors: r.failed_factors,
     reasons,
+  };
+}
+
+/**
+ * A deal with a high-risk (likely edited) document is never approved by the numbers alone: an
+ * approve becomes review, without a max advance, and the documents are named first among the
+ * reasons whatever the decision.
+ */
+export function withAuthenticity(e: Evaluation, analysis: Pick<DealAnalysis, 'authenticity'>): Evaluation {
+  const a = analysis.authenticity;
+  if (!a || a.risk_level !== 'high') return e;
+  const high = a.documents.filter((d) => d.risk_level === 'high');
+  const named = `Document authenticity: ${high.map((d) => `${d.filename} has a high tampering risk (${d.reasons.join('; ') || 'no reason given'})`).join('; ')}`;
+  if (e.decision !== 'approve') return { ...e, reasons: [e.reasons[0], named, ...e.reasons.slice(1)] };
+  return {
+    ...e,
+    decision: 'review',
+    max_advance: null,
+    reasons: [`Review: the score supports approval, but ${high.length === 1 ? 'a document is' : `${high.length} documents are`} at high tampering risk`, named, ...e.reasons.slice(1)],
   };
 }

@@ -1,0 +1,293 @@
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  HEALTH_FACTORS,
+  RISK_LEVELS,
+  SCREENING_BUCKETS,
+  type Authenticity,
+  type BucketCounts,
+  type CrossDocFinding,
+  type CrossDocFindingType,
+  type CrossDocResult,
+  type CurrencySummary,
+  type DealAnalysis,
+  type DocumentAuthenticity,
+  type DocumentReview,
+  type FeeEvent,
+  type LenderPosition,
+  type LenderPositionSummary,
+  type MonthSummary,
+  type RelatedDealFinding,
+  type RevenueSource,
+  type ReviewSection,
+  type StatementRow,
+} from '@ledgerlens/underwriting';
+
+/**
+ * The typed deal report: one class per object, each implementing the type of
+ * @ledgerlens/underwriting it mirrors, so the compiler keeps the contract and the math in step.
+ * Document ids are integers here (the underwriting types accept any id).
+ */
+
+type Financials = DealAnalysis['financials'];
+type NsfOverdraft = DealAnalysis['nsf_overdraft'];
+type Screening = DealAnalysis['screening'];
+type Health = DealAnalysis['health'];
+
+const INT = { type: 'integer' } as const;
+const NULLABLE_NUMBER = { type: Number, nullable: true } as const;
+const NULLABLE_STRING = { type: String, nullable: true } as const;
+const NULLABLE_DATE = { type: String, format: 'date', nullable: true } as const;
+const DATE = { type: String, format: 'date' } as const;
+const DEAL_RISK_LEVELS = [...RISK_LEVELS, 'unknown'] as const;
+const GRADES = ['A', 'B', 'C', 'D', 'F'] as const;
+const FINDING_TYPES: CrossDocFindingType[] = [
+  'overlap',
+  'gap',
+  'balance_mismatch',
+  'reconciliation_mismatch',
+  'duplicate_transactions',
+  'own_account_transfers',
+  'coverage_gap',
+  'currency_mismatch',
+];
+
+export class ScreeningBucketsDto implements BucketCounts {
+  @ApiProperty(INT) nsf_fee: number;
+  @ApiProperty(INT) overdraft_fee: number;
+  @ApiProperty(INT) returned_item: number;
+  @ApiProperty(INT) duplicate_transaction: number;
+  @ApiProperty(INT) gambling: number;
+  @ApiProperty(INT) mca_payment: number;
+  @ApiProperty(INT) large_unusual_deposit: number;
+  @ApiProperty(INT) round_number_deposit: number;
+  @ApiProperty(INT) cash_withdrawal: number;
+  @ApiProperty(INT) repeat_charge: number;
+}
+// A new bucket in the package must get a property above; this fails the build otherwise.
+const _bucketsCovered: Record<(typeof SCREENING_BUCKETS)[number], true> = {
+  nsf_fee: true,
+  overdraft_fee: true,
+  returned_item: true,
+  duplicate_transaction: true,
+  gambling: true,
+  mca_payment: true,
+  large_unusual_deposit: true,
+  round_number_deposit: true,
+  cash_withdrawal: true,
+  repeat_charge: true,
+};
+void _bucketsCovered;
+
+export class CoverageDto implements Partial<DealAnalysis['coverage']> {
+  @ApiProperty(INT) months_covered: number;
+  @ApiProperty(INT) days_covered: number;
+  @ApiProperty(INT) statement_count: number;
+  @ApiProperty({ ...NULLABLE_DATE, description: 'First covered day (absent in reports stored before this field)' }) period_start?: string | null;
+  @ApiProperty({ ...NULLABLE_DATE }) period_end?: string | null;
+}
+
+export class FinancialsDto implements Financials {
+  @ApiProperty() avg_monthly_deposits: number;
+  @ApiProperty() avg_monthly_revenue: number;
+  @ApiProperty() avg_daily_balance: number;
+  @ApiProperty() min_daily_balance: number;
+  @ApiProperty() max_daily_balance: number;
+  @ApiProperty() ending_balance: number;
+  @ApiProperty() total_deposits: number;
+  @ApiProperty() total_withdrawals: number;
+  @ApiProperty() total_revenue: number;
+  @ApiProperty() net_cash_flow: number;
+  @ApiProperty(INT) deposit_count: number;
+  @ApiProperty(INT) withdrawal_count: number;
+  @ApiProperty() deposit_frequency_per_month: number;
+  @ApiProperty() avg_deposit_amount: number;
+  @ApiProperty() largest_deposit: number;
+  @ApiProperty(INT) deposit_days: number;
+  @ApiProperty(INT) revenue_deposit_days: number;
+  @ApiProperty(INT) negative_balance_days: number;
+  @ApiProperty(INT) low_balance_days: number;
+  @ApiProperty({ description: 'The low-balance threshold used' }) low_balance_threshold: number;
+  @ApiProperty() total_operating_expenses: number;
+  @ApiProperty() total_debt_service: number;
+}
+
+export class NsfOverdraftDto implements NsfOverdraft {
+  @ApiProperty({ ...INT, description: 'Number of NSF fee transactions' }) total_nsf_fees: number;
+  @ApiProperty({ ...INT, description: 'Number of overdraft fee transactions' }) total_overdraft_fees: number;
+  @ApiProperty(INT) nsf_months: number;
+  @ApiProperty(INT) overdraft_months: number;
+  @ApiProperty() nsf_fee_amount: number;
+  @ApiProperty() overdraft_fee_amount: number;
+}
+
+export class ScreeningDto implements Screening {
+  @ApiProperty({ ...INT, description: 'Equals the number of the deal\'s transactions served by `transactions?flagged=true`' }) total_flags: number;
+  @ApiProperty({ type: ScreeningBucketsDto }) buckets: ScreeningBucketsDto;
+  @ApiProperty(INT) transaction_count: number;
+  @ApiProperty() flagged_ratio: number;
+}
+
+export class HealthFactorsDto implements Record<(typeof HEALTH_FACTORS)[number], number> {
+  @ApiProperty() revenue: number;
+  @ApiProperty() balance_health: number;
+  @ApiProperty() nsf_overdraft: number;
+  @ApiProperty() deposit_frequency: number;
+  @ApiProperty() revenue_trend: number;
+  @ApiProperty() debt_service: number;
+}
+
+export class HealthDto implements Health {
+  @ApiProperty() score: number;
+  @ApiProperty({ enum: GRADES }) grade: (typeof GRADES)[number];
+  @ApiProperty({ type: HealthFactorsDto }) factors: HealthFactorsDto;
+}
+
+/** The report's `recommendation` section: the stored default recommendation. */
+export class ReportRecommendationDto {
+  @ApiProperty({ enum: ['approve', 'review', 'decline'] }) decision: string;
+  @ApiProperty() total_score: number;
+  @ApiProperty(NULLABLE_NUMBER) max_advance: number | null;
+  @ApiProperty() cfcr: number;
+  @ApiProperty() ruleset_name: string;
+  @ApiProperty(INT) ruleset_id: number;
+  @ApiProperty({ enum: GRADES }) grade: string;
+  @ApiProperty({ type: [String], description: 'Decision sentence first; a high-risk document is always named' }) reasons: string[];
+}
+
+export class DocumentAuthenticityDto implements DocumentAuthenticity {
+  @ApiProperty(INT) document_id: number;
+  @ApiProperty() filename: string;
+  @ApiProperty({ enum: DEAL_RISK_LEVELS, description: 'pdf_risk_level of the document' }) risk_level: (typeof DEAL_RISK_LEVELS)[number];
+  @ApiProperty({ type: [String] }) reasons: string[];
+}
+
+export class AuthenticityDto implements Authenticity {
+  @ApiProperty({ enum: DEAL_RISK_LEVELS, description: 'The highest risk of any processed document; `high` makes every approve a review' })
+  risk_level: (typeof DEAL_RISK_LEVELS)[number];
+  @ApiProperty({ type: [String] }) reasons: string[];
+  @ApiProperty({ type: [Number] }) high_risk_document_ids: number[];
+  @ApiProperty({ type: [DocumentAuthenticityDto] }) documents: DocumentAuthenticityDto[];
+}
+
+export class DocumentReviewDto implements DocumentReview {
+  @ApiProperty(INT) document_id: number;
+  @ApiProperty() filename: string;
+  @ApiProperty() status: string;
+  @ApiProperty({ type: [String] }) reasons: string[];
+  @ApiProperty({ type: [String], description: 'Parse warnings (year assumed, balances not reconciled, ...)' }) warnings: string[];
+}
+
+export class ReviewDto implements ReviewSection {
+  @ApiProperty(INT) needs_review_count: number;
+  @ApiProperty({ type: [DocumentReviewDto], description: 'Documents that need a human look, with why' }) documents: DocumentReviewDto[];
+}
+
+export class CurrencySummaryDto implements CurrencySummary {
+  @ApiProperty({ example: 'USD' }) reporting_currency: string;
+  @ApiProperty({ type: [String] }) currencies: string[];
+  @ApiProperty({ type: [Number], description: 'Statements in another currency: left out of every figure' }) excluded_statement_ids: number[];
+}
+
+export class StatementRowDto implements StatementRow {
+  @ApiProperty(INT) document_id: number;
+  @ApiProperty() filename: string;
+  @ApiProperty(NULLABLE_STRING) bank_name: string | null;
+  @ApiProperty(NULLABLE_STRING) account_number_last4: string | null;
+  @ApiProperty(NULLABLE_STRING) account_holder: string | null;
+  @ApiProperty(NULLABLE_DATE) period_start: string | null;
+  @ApiProperty(NULLABLE_DATE) period_end: string | null;
+  @ApiProperty(NULLABLE_NUMBER) opening_balance: number | null;
+  @ApiProperty(NULLABLE_NUMBER) closing_balance: number | null;
+  @ApiProperty(NULLABLE_STRING) currency: string | null;
+  @ApiProperty({ type: Boolean, nullable: true }) reconciled: boolean | null;
+  @ApiProperty({ enum: DEAL_RISK_LEVELS }) risk_level: (typeof DEAL_RISK_LEVELS)[number];
+  @ApiProperty(INT) transaction_count: number;
+  @ApiProperty(NULLABLE_NUMBER) total_deposits: number | null;
+  @ApiProperty(NULLABLE_NUMBER) total_withdrawals: number | null;
+  @ApiProperty({ description: 'false when the statement is in another currency than the deal' }) included: boolean;
+}
+
+export class MonthSummaryDto implements MonthSummary {
+  @ApiProperty({ example: '2025-01' }) month: string;
+  @ApiProperty(INT) days_covered: number;
+  @ApiProperty() deposits: number;
+  @ApiProperty() revenue: number;
+  @ApiProperty({ description: 'revenue / days_covered x 30.4375' }) revenue_rate: number;
+  @ApiProperty() withdrawals: number;
+  @ApiProperty(INT) deposit_count: number;
+  @ApiProperty(INT) revenue_deposit_days: number;
+  @ApiProperty(INT) nsf_count: number;
+  @ApiProperty(INT) overdraft_count: number;
+  @ApiProperty(NULLABLE_NUMBER) ending_balance: number | null;
+  @ApiProperty(NULLABLE_NUMBER) avg_daily_balance: number | null;
+}
+
+export class DailyBalanceDto {
+  @ApiProperty(DATE) date: string;
+  @ApiProperty() balance: number;
+}
+
+export class LenderPositionDto implements LenderPosition {
+  @ApiProperty() counterparty: string;
+  @ApiProperty() known_lender: boolean;
+  @ApiProperty({ enum: ['daily', 'weekly', 'biweekly', 'monthly', 'irregular'], description: 'Payment cadence' }) frequency: LenderPosition['frequency'];
+  @ApiProperty() payment_amount: number;
+  @ApiProperty(INT) payment_count: number;
+  @ApiProperty() total_paid: number;
+  @ApiProperty(DATE) first_seen: string;
+  @ApiProperty(DATE) last_seen: string;
+  @ApiProperty() estimated_monthly_total: number;
+  @ApiProperty({ description: 'estimated_monthly_total / 21.75 business days' }) estimated_daily_debit: number;
+  @ApiProperty({ description: 'estimated_monthly_total / (52/12) weeks' }) estimated_weekly_debit: number;
+  @ApiProperty(NULLABLE_NUMBER) share_of_deposits: number | null;
+  @ApiProperty() is_active: boolean;
+}
+
+export class LenderPositionsDto implements LenderPositionSummary {
+  @ApiProperty({ type: [LenderPositionDto] }) positions: LenderPositionDto[];
+  @ApiProperty(INT) position_count: number;
+  @ApiProperty(INT) active_count: number;
+  @ApiProperty(INT) stacking_count: number;
+  @ApiProperty() estimated_monthly_total: number;
+}
+
+export class FeeEventDto implements FeeEvent {
+  @ApiProperty(DATE) date: string;
+  @ApiProperty() description: string;
+  @ApiProperty() amount: number;
+  @ApiProperty({ enum: ['nsf', 'overdraft'] }) type: 'nsf' | 'overdraft';
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Document id' }) statement_id: number | null;
+}
+
+export class RevenueSourceDto implements RevenueSource {
+  @ApiProperty() counterparty: string;
+  @ApiProperty() total: number;
+  @ApiProperty(INT) deposit_count: number;
+  @ApiProperty() share_of_revenue: number;
+  @ApiProperty(DATE) first_seen: string;
+  @ApiProperty(DATE) last_seen: string;
+}
+
+export class CrossDocFindingDto implements CrossDocFinding {
+  @ApiProperty({ enum: FINDING_TYPES }) type: CrossDocFindingType;
+  @ApiProperty({ enum: ['info', 'warning', 'error'] }) severity: 'info' | 'warning' | 'error';
+  @ApiProperty() message: string;
+  @ApiProperty({ type: [Number], description: 'Positions in the deal\'s statement list' }) statements: number[];
+  @ApiProperty({ type: [Number], description: 'Document ids' }) statement_ids: number[];
+  @ApiProperty({ description: 'Points taken off the cross_doc score' }) deduction: number;
+}
+
+export class CrossDocDto implements CrossDocResult {
+  @ApiProperty() score: number;
+  @ApiProperty({ type: [CrossDocFindingDto] }) findings: CrossDocFindingDto[];
+}
+
+export class RelatedDealFindingDto implements RelatedDealFinding {
+  @ApiProperty({ enum: ['same_account', 'same_file'] }) type: 'same_account' | 'same_file';
+  @ApiProperty({ enum: ['warning', 'error'] }) severity: 'warning' | 'error';
+  @ApiProperty() message: string;
+  @ApiProperty(INT) document_id: number;
+  @ApiProperty(INT) other_deal_id: number;
+  @ApiProperty() other_business_name: string;
+  @ApiProperty(INT) other_document_id: number;
+}
