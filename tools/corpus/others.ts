@@ -184,3 +184,18 @@ export async function withEditedMetadata(pdf: Uint8Array): Promise<Uint8Array> {
   doc.setModificationDate(new Date(Date.UTC(2026, 1, 20)));
   return doc.save();
 }
+
+/**
+ * The statement as a word processor would leave it after an edit: editor producer, modification
+ * after creation, and an incremental update appended to the original file (pdf_risk_level high).
+ */
+export async function withIncrementalEdit(pdf: Uint8Array): Promise<Uint8Array> {
+  const mupdf = await import('mupdf');
+  const doc = mupdf.PDFDocument.openDocument(await withEditedMetadata(pdf), 'application/pdf') as InstanceType<typeof mupdf.PDFDocument>;
+  try {
+    doc.setMetaData('info:Producer', 'Microsoft Word - statement.docx');
+    return doc.saveToBuffer('incremental').asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
+}

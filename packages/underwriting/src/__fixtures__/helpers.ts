@@ -17,6 +17,7 @@ export function statement(
     periodEnd: partial.periodEnd,
     openingBalance: partial.openingBalance ?? null,
     closingBalance: partial.closingBalance ?? null,
+    ...(partial.currency !== undefined ? { currency: partial.currency } : {}),
     transactions: partial.transactions ?? [],
   };
 }
