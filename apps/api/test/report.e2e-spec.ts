@@ -260,7 +260,9 @@ describe('deal report from corpus statements', () => {
       // its transactions carry no flag the deal does not count
       const flagged = await app.request('GET', `/v1/deals/${dealId}/transactions?flagged=true&per_page=100`, { key });
       expect(flagged.body.meta.total).toBe(r.screening.total_flags);
-      expect((await app.request('GET', `/v1/documents/${nzd}`, { key })).body.currency).toBe('NZD');
+      const nzdDoc = (await app.request('GET', `/v1/documents/${nzd}`, { key })).body;
+      expect(nzdDoc).toMatchObject({ currency: 'NZD', prescreen: { flagged_transactions: 0 }, analysis: { screening_flags: 0 } });
+      expect(Object.values(nzdDoc.prescreen.buckets).every((n) => n === 0)).toBe(true);
     });
 
     it('a malformed currency is a 422 in the error envelope', async () => {

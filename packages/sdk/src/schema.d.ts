@@ -724,7 +724,7 @@ export interface components {
             period_end: string | null;
             /**
              * Format: date
-             * @description First covered day (absent in reports stored before this field)
+             * @description First covered day
              */
             period_start: string | null;
             statement_count: number;

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import {
   buildDealReport,
+  emptyBucketCounts,
   type DealAnalysis,
   type DealReport,
   type DealTransaction,
@@ -132,7 +133,7 @@ function applyScreening(analysis: DealAnalysis | null, statementDocs: Document[]
     });
     doc.screeningFlags = flagged;
     const m = metrics.get(doc.id);
-    if (m && doc.analysis) doc.analysis = { ...doc.analysis, screening_flags: m.screening_flags, screening_buckets: m.screening_buckets };
+    if (doc.analysis) doc.analysis = { ...doc.analysis, screening_flags: flagged, screening_buckets: m?.screening_buckets ?? emptyBucketCounts() };
   }
 }
 

@@ -45,6 +45,9 @@ export type StoredReport = Omit<DealReport, 'statements'> & {
   ai_summary_meta?: Record<string, unknown>;
 };
 
+/** Fields a report stored before they existed lack. */
+const withDefaults = <T extends object>(stored: T, defaults: Partial<T>): T => ({ ...defaults, ...stored });
+
 /** The report sections are served only when the deal is ready (spec: Deal report). */
 export function mapDealDetail(deal: Deal): DealDetailDto {
   // Reports are stored JSON written by buildDealReport; older ones may lack the newer sections.
@@ -64,12 +67,12 @@ export function mapDealDetail(deal: Deal): DealDetailDto {
       source_type: deal.sourceType,
     },
     ai_summary: report.ai_summary ?? null,
-    coverage: report.coverage ?? null,
+    coverage: report.coverage ? withDefaults(report.coverage, { period_start: null, period_end: null }) : null,
     financials: report.financials ?? null,
     nsf_overdraft: report.nsf_overdraft ?? null,
     screening: report.screening ?? null,
     health: report.health ?? null,
-    recommendation: report.recommendation ?? null,
+    recommendation: report.recommendation ? withDefaults(report.recommendation, { reasons: [] }) : null,
     authenticity: (report.authenticity as AuthenticityDto | undefined) ?? null,
     review: (report.review as ReviewDto | undefined) ?? null,
     currency: (report.currency as CurrencySummaryDto | undefined) ?? null,

@@ -28,6 +28,7 @@ import {
  * Document ids are integers here (the underwriting types accept any id).
  */
 
+type Coverage = DealAnalysis['coverage'];
 type Financials = DealAnalysis['financials'];
 type NsfOverdraft = DealAnalysis['nsf_overdraft'];
 type Screening = DealAnalysis['screening'];
@@ -78,12 +79,12 @@ const _bucketsCovered: Record<(typeof SCREENING_BUCKETS)[number], true> = {
 };
 void _bucketsCovered;
 
-export class CoverageDto implements Partial<DealAnalysis['coverage']> {
+export class CoverageDto implements Coverage {
   @ApiProperty(INT) months_covered: number;
   @ApiProperty(INT) days_covered: number;
   @ApiProperty(INT) statement_count: number;
-  @ApiProperty({ ...NULLABLE_DATE, description: 'First covered day (absent in reports stored before this field)' }) period_start?: string | null;
-  @ApiProperty({ ...NULLABLE_DATE }) period_end?: string | null;
+  @ApiProperty({ ...NULLABLE_DATE, description: 'First covered day' }) period_start: string | null;
+  @ApiProperty({ ...NULLABLE_DATE }) period_end: string | null;
 }
 
 export class FinancialsDto implements Financials {
