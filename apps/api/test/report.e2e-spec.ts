@@ -186,6 +186,7 @@ describe('deal report from corpus statements', () => {
       const docs = await Promise.all([ids.a, ids.b].map(async (id) => (await app.request('GET', `/v1/documents/${id}`, { key })).body));
       expect(docs.reduce((s, d) => s + d.prescreen.flagged_transactions, 0)).toBe(deal.screening.total_flags);
       expect(docs[0].reconciliation).toMatchObject({ reconciled: true, first_broken_row: null, totals_match: true });
+      expect(docs.map((d) => [d.needs_review, d.review_reasons])).toEqual([[false, []], [false, []]]);
     });
   });
 

@@ -1080,6 +1080,8 @@ export interface components {
             id: number;
             label: string | null;
             mime_type: string;
+            /** @description The parser's verdict that a person should look at the document; null before parsing */
+            needs_review: boolean | null;
             opening_balance: number | null;
             page_count: number | null;
             /** @enum {string|null} */
@@ -1090,6 +1092,7 @@ export interface components {
             /** Format: date-time */
             processing_started_at: string | null;
             reconciliation: components["schemas"]["ReconciliationDto"] | null;
+            review_reasons: string[];
             risk_reasons: string[];
             /** Format: date */
             statement_end_date: string | null;

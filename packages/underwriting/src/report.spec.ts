@@ -184,22 +184,25 @@ describe('buildDealReport', () => {
   it('review: parse warnings, no reconciliation, low confidence, the parser\'s own verdict', () => {
     const { report } = buildDealReport({
       documents: [
-        doc({ id: 7, warnings: ['year assumed 2024 (no year printed)'], reconciled: false, extractionConfidence: 0.6, needsReview: true, transactions: [] }),
+        doc({ id: 7, warnings: ['year assumed 2024 (no year printed)'], reconciled: false, extractionConfidence: 0.6, needsReview: true, reviewReasons: ['closing balance misprinted', 'balances do not reconcile'], transactions: [] }),
+        doc({ id: 9, needsReview: true, transactions: [] }),
         doc({ id: 8, transactions: [] }),
       ],
       fundingAmountRequested: 1000,
       reportDate: '2024-07-01',
     });
     expect(report.review).toEqual({
-      needs_review_count: 1,
+      needs_review_count: 2,
       documents: [
         {
           document_id: 7,
           filename: 'doc-7.pdf',
           status: 'completed',
-          reasons: ['the parser marked it for review', 'balances do not reconcile', 'extraction confidence 0.6 is below 0.8', '1 parse warning'],
+          // the parser's reasons first; one it shares with ours is listed once
+          reasons: ['closing balance misprinted', 'balances do not reconcile', 'extraction confidence 0.6 is below 0.8', '1 parse warning'],
           warnings: ['year assumed 2024 (no year printed)'],
         },
+        { document_id: 9, filename: 'doc-9.pdf', status: 'completed', reasons: ['the parser marked it for review'], warnings: [] },
       ],
     });
   });

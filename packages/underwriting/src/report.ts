@@ -36,8 +36,9 @@ export interface ReportDocumentInput {
   reconciled?: boolean | null;
   extractionConfidence?: number | null;
   warnings?: string[];
-  /** the parser's own needs-review verdict when it gives one */
+  /** the parser's own needs-review verdict when it gives one, with its reasons */
   needsReview?: boolean | null;
+  reviewReasons?: string[];
   /** parsed transactions of a completed bank statement */
   transactions?: StatementTransactionInput[];
 }
@@ -168,14 +169,14 @@ export function reviewReasons(d: ReportDocumentInput): string[] {
   if (d.status === 'failed') reasons.push(`processing failed${d.error ? `: ${d.error}` : ''}`);
   if (d.status === 'cancelled') reasons.push('processing was cancelled');
   if (d.status !== 'completed') return reasons;
-  if (d.needsReview) reasons.push('the parser marked it for review');
+  if (d.needsReview) reasons.push(...(d.reviewReasons?.length ? d.reviewReasons : ['the parser marked it for review']));
   if (d.riskLevel === 'medium' || d.riskLevel === 'high') reasons.push(`${d.riskLevel} tampering risk`);
   if (d.documentType === 'bank_statement' && d.reconciled === false) reasons.push('balances do not reconcile');
   if (typeof d.extractionConfidence === 'number' && d.extractionConfidence < MIN_EXTRACTION_CONFIDENCE) {
     reasons.push(`extraction confidence ${d.extractionConfidence} is below ${MIN_EXTRACTION_CONFIDENCE}`);
   }
   if (d.warnings?.length) reasons.push(`${d.warnings.length} parse warning${d.warnings.length === 1 ? '' : 's'}`);
-  return reasons;
+  return [...new Set(reasons)];
 }
 
 export function reviewOf(documents: ReportDocumentInput[]): ReviewSection {

@@ -58,6 +58,8 @@ export function reportDocument(doc: Document, transactions?: Transaction[]): Rep
     reconciled: typeof reconciliation?.reconciled === 'boolean' ? reconciliation.reconciled : null,
     extractionConfidence: doc.extractionConfidence,
     warnings: doc.warnings ?? [],
+    needsReview: doc.needsReview,
+    reviewReasons: doc.reviewReasons ?? [],
     transactions: transactions?.map((t) => ({ date: t.date, description: t.description, amount: t.amount, balance: t.balance, transactionType: t.transactionType })),
   };
 }

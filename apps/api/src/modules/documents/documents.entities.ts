@@ -71,7 +71,9 @@ export class Document {
     | 'extractedAt'
     | 'analyzedAt'
     | 'label'
-    | 'currency';
+    | 'currency'
+    | 'needsReview'
+    | 'reviewReasons';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -110,6 +112,9 @@ export class Document {
   @Json({ nullable: true }) reconciliation: Record<string, unknown> | null = null;
   @Int({ nullable: true }) rawTextPages: number | null = null;
   @Json({ nullable: true }) warnings: string[] | null = null;
+  /** The parser's verdict: a person should look at this document (reasons in reviewReasons). */
+  @Bool({ nullable: true }) needsReview: boolean | null = null;
+  @Json({ nullable: true }) reviewReasons: string[] | null = null;
   /** Per-statement metrics (StatementMetrics of @ledgerlens/underwriting, snake_case, without the daily series). */
   @Json({ nullable: true }) analysis: Record<string, unknown> | null = null;
   @Int({ nullable: true }) transactionCount: number | null = null;

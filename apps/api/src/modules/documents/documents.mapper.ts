@@ -72,6 +72,8 @@ export function mapDocumentDetail(doc: Document): DocumentDetailDto {
     extraction_confidence: doc.extractionConfidence,
     pdf_risk_level: doc.pdfRiskLevel,
     risk_reasons: doc.riskReasons ?? [],
+    needs_review: doc.needsReview,
+    review_reasons: doc.reviewReasons ?? [],
     currency: doc.currency,
     reconciliation: mapReconciliation(doc.reconciliation),
     error: doc.error,

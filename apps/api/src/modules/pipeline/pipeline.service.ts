@@ -197,6 +197,8 @@ export class PipelineService implements OnApplicationBootstrap {
         reconciliation: parsed.reconciliation as unknown as Record<string, unknown>,
         rawTextPages: parsed.rawTextPages,
         warnings: parsed.warnings,
+        needsReview: parsed.needsReview,
+        reviewReasons: parsed.reviewReasons,
         extractedAt: now,
       });
       if (parsed.documentType === 'bank_statement') {

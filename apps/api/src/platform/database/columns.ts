@@ -16,7 +16,7 @@ export const Text = (opts: { nullable?: boolean; length?: number; unique?: boole
 
 export const Int = (opts: { nullable?: boolean; default?: number } = {}) => prop({ type: 'integer', nullable: opts.nullable, default: opts.default });
 
-export const Bool = (opts: { default?: boolean } = {}) => prop({ type: 'boolean', default: opts.default });
+export const Bool = (opts: { default?: boolean; nullable?: boolean } = {}) => prop({ type: 'boolean', default: opts.default, nullable: opts.nullable });
 
 export const Json = (opts: { nullable?: boolean } = {}) => prop({ type: 'json', columnType: 'jsonb', nullable: opts.nullable });
 

@@ -93,6 +93,8 @@ export class DocumentDetailDto extends DocumentSummaryDto {
   @ApiProperty({ ...NULLABLE_NUMBER }) extraction_confidence: number | null;
   @ApiProperty({ type: String, nullable: true, enum: ['low', 'medium', 'high', null] }) pdf_risk_level: string | null;
   @ApiProperty({ type: [String] }) risk_reasons: string[];
+  @ApiProperty({ type: Boolean, nullable: true, description: "The parser's verdict that a person should look at the document; null before parsing" }) needs_review: boolean | null;
+  @ApiProperty({ type: [String] }) review_reasons: string[];
   @ApiProperty({ ...NULLABLE_STRING, description: 'ISO 4217 code of the statement (read or declared); null when unknown' }) currency: string | null;
   @ApiProperty({ type: ReconciliationDto, nullable: true }) reconciliation: ReconciliationDto | null;
   @ApiProperty({ ...NULLABLE_STRING }) error: string | null;
