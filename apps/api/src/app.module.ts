@@ -7,10 +7,12 @@ import { DocumentsModule } from './modules/documents/documents.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';
 import { TransactionsModule } from './modules/transactions/transactions.module';
 import { RulesetsModule } from './modules/rulesets/rulesets.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { StreamModule } from './modules/stream/stream.module';
 
 @Module({})
 export class AppModule {
   static forRoot(resources: PlatformResources): DynamicModule {
-    return { module: AppModule, imports: [PlatformModule.forRoot(resources), AuthModule, KeysModule, DealsModule, PipelineModule, DocumentsModule, TransactionsModule, RulesetsModule] };
+    return { module: AppModule, imports: [PlatformModule.forRoot(resources), AuthModule, KeysModule, DealsModule, PipelineModule, DocumentsModule, TransactionsModule, RulesetsModule, WebhooksModule, StreamModule] };
   }
 }

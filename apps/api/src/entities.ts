@@ -6,6 +6,7 @@ import { Transaction, TransactionCorrection } from './modules/transactions/trans
 import { DomainEventRecord } from './platform/events/outbox.entity';
 import { IdempotencyRecord } from './platform/idempotency/idempotency.entity';
 import { RecommendationRecord, Ruleset } from './modules/rulesets/rulesets.entities';
+import { WebhookAttempt, WebhookConfig, WebhookDelivery } from './modules/webhooks/webhooks.entities';
 
 /** Every entity of the server, for MikroORM discovery (explicit: works compiled, in jest and bundled). */
-export const ENTITIES = [Organization, User, Session, OAuthClient, OAuthToken, ApiKey, Deal, DealDecision, DomainEventRecord, IdempotencyRecord, Document, Transaction, TransactionCorrection, Ruleset, RecommendationRecord];
+export const ENTITIES = [Organization, User, Session, OAuthClient, OAuthToken, ApiKey, Deal, DealDecision, DomainEventRecord, IdempotencyRecord, Document, Transaction, TransactionCorrection, Ruleset, RecommendationRecord, WebhookConfig, WebhookDelivery, WebhookAttempt];

@@ -4,6 +4,7 @@ import { Migration20261125010000_deal_analysis } from './Migration20261125010000
 import { Migration20261125020000_rulesets } from './Migration20261125020000_rulesets';
 import { Migration20261125030000_documents } from './Migration20261125030000_documents';
 import { Migration20261126020000_report } from './Migration20261126020000_report';
+import { Migration20261126021300_webhooks } from './Migration20261126021300_webhooks';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125020000_rulesets', class: Migration20261125020000_rulesets },
   { name: 'Migration20261125030000_documents', class: Migration20261125030000_documents },
   { name: 'Migration20261126020000_report', class: Migration20261126020000_report },
+  { name: 'Migration20261126021300_webhooks', class: Migration20261126021300_webhooks },
 ];

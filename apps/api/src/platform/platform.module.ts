@@ -15,6 +15,19 @@ import { REDIS } from './redis/redis';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './rate-limit/rate-limit';
 import { BullJobQueue, InProcessJobQueue, JobQueue } from './queue/job-queue';
 import { FileStore, localFileStore } from './storage/file-store';
+import { Clock } from './clock/clock';
+import { EventBus, InProcessEventBus, RedisEventBus } from './events/event-bus';
+import { SecretBox } from './crypto/secret-box';
+import { OutboundHttp } from './outbound/outbound-http';
+
+/** Closes the live event fan-out (Redis subscriber connection). */
+@Injectable()
+class EventBusShutdown implements OnApplicationShutdown {
+  constructor(private readonly bus: EventBus) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.bus.close();
+  }
+}
 
 /** Stops consuming jobs before the database closes. */
 @Injectable()
@@ -60,9 +73,17 @@ export class PlatformModule {
           resources.redis ? new BullJobQueue(resources.redis, `${resources.config.redisPrefix}:bull`) : new InProcessJobQueue(),
       },
       QueueShutdown,
+      {
+        provide: EventBus,
+        useFactory: () => (resources.redis ? new RedisEventBus(resources.redis, resources.config.redisPrefix) : new InProcessEventBus()),
+      },
+      EventBusShutdown,
       { provide: FileStore, useFactory: () => localFileStore(resources.config.dataDir) },
       Database,
       EventDispatcher,
+      Clock,
+      { provide: SecretBox, useFactory: () => new SecretBox(resources.config.secretsKey) },
+      OutboundHttp,
       { provide: APP_FILTER, useClass: ErrorFilter },
       { provide: APP_GUARD, useClass: AuthGuard },
       { provide: APP_PIPE, useClass: ApiValidationPipe },
@@ -72,7 +93,7 @@ export class PlatformModule {
       module: PlatformModule,
       controllers: [HealthController],
       providers,
-      exports: [APP_CONFIG, ORM_HANDLE, MikroORM, REDIS, RateLimiter, Database, EventDispatcher, JobQueue, FileStore],
+      exports: [APP_CONFIG, ORM_HANDLE, MikroORM, REDIS, RateLimiter, Database, EventDispatcher, JobQueue, FileStore, Clock, SecretBox, OutboundHttp, EventBus],
     };
   }
 }

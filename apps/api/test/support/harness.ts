@@ -32,6 +32,9 @@ export interface RequestOptions {
 
 let validator: OpenApiValidator | null = null;
 
+/** Production-mode suites need a key; every suite gets the same one (the data is throwaway). */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 1).toString('base64');
+
 /**
  * A real server per suite: real HTTP on 127.0.0.1, a database copied from the migrated template
  * (PGlite snapshot, or a PostgreSQL database made from the template in the real-service run),
@@ -42,14 +45,42 @@ export class TestApp {
     readonly running: RunningApp,
     readonly url: string,
     private readonly cleanup: () => Promise<void>,
+    private readonly pglite?: PGlite,
   ) {}
+
+  private static async listen(config: AppConfig, pglite: PGlite | undefined, logTo?: DestinationStream): Promise<{ running: RunningApp; url: string }> {
+    const running = await createApp(config, { pglite, logTo });
+    await running.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = running.app.getHttpServer().address() as { port: number };
+    return { running, url: `http://127.0.0.1:${address.port}` };
+  }
+
+  /**
+   * Stops this server and starts a new one on the same database and Redis prefix (a restart: the
+   * in-process queue and timers are gone, the data stays). The returned app takes over the cleanup.
+   */
+  async restart(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+    await this.running.close();
+    const { running, url } = await TestApp.listen({ ...this.running.config, ...overrides }, this.pglite);
+    return new TestApp(running, url, async () => {
+      await running.close();
+      await this.cleanup();
+    }, this.pglite);
+  }
+
+  /** A second server process on the same database and Redis (real-service run: PostgreSQL). Close it before this one. */
+  async sibling(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+    if (this.pglite) throw new Error('sibling() needs PostgreSQL: two servers cannot share the embedded database');
+    const { running, url } = await TestApp.listen({ ...this.running.config, ...overrides }, undefined);
+    return new TestApp(running, url, () => running.close());
+  }
 
   static async start(env: Record<string, string> = {}, overrides: Partial<AppConfig> = {}, options: { logTo?: DestinationStream } = {}): Promise<TestApp> {
     const dbUrl = realDatabaseUrl();
     const redisUrl = realRedisUrl();
     const suffix = randomBytes(5).toString('hex');
     const dataDir = mkdtempSync(join(tmpdir(), 'ledgerlens-test-data-'));
-    const baseEnv: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'test', DEMO_BOOTSTRAP: 'false', LOG_LEVEL: 'error', REDIS_PREFIX: `lltest:${suffix}`, ...env };
+    const baseEnv: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'test', DEMO_BOOTSTRAP: 'false', LOG_LEVEL: 'error', REDIS_PREFIX: `lltest:${suffix}`, SECRETS_KEY: TEST_SECRETS_KEY, ...env };
     let pglite: PGlite | undefined;
     let dropDb: (() => Promise<void>) | null = null;
     if (dbUrl) {
@@ -67,10 +98,8 @@ export class TestApp {
     }
     if (redisUrl && !('REDIS_URL' in env)) baseEnv.REDIS_URL = redisUrl;
     const config = loadConfig(baseEnv, overrides);
-    const running = await createApp(config, { pglite, logTo: options.logTo });
-    await running.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = running.app.getHttpServer().address() as { port: number };
-    return new TestApp(running, `http://127.0.0.1:${address.port}`, async () => {
+    const { running, url } = await TestApp.listen(config, pglite, options.logTo);
+    return new TestApp(running, url, async () => {
       await running.close();
       await pglite?.close();
       if (running.redis === null && redisUrl) {
@@ -78,7 +107,7 @@ export class TestApp {
       }
       await dropDb?.();
       rmSync(dataDir, { recursive: true, force: true });
-    });
+    }, pglite);
   }
 
   get<T>(cls: abstract new (...args: any[]) => T): T {

@@ -1,9 +1,2 @@
-import { Injectable } from '@nestjs/common';
-
-/** The time source of the module: injected so tests can move time (cache expiry) without sleeping. */
-@Injectable()
-export class Clock {
-  now(): Date {
-    return new Date();
-  }
-}
+/** The clock moved to the platform (webhook retries use it too); re-exported for existing imports. */
+export { Clock } from '../../platform/clock/clock';

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { Clock } from './clock';
 import { RecommendationsController } from './recommendations.controller';
 import { RecommendationsService } from './recommendations.service';
 import { RulesetsController } from './rulesets.controller';
@@ -12,7 +11,7 @@ import { SummaryService } from './summary.service';
  */
 @Module({
   controllers: [RulesetsController, RecommendationsController],
-  providers: [Clock, RulesetsService, RecommendationsService, SummaryService],
-  exports: [Clock, RulesetsService, RecommendationsService, SummaryService],
+  providers: [RulesetsService, RecommendationsService, SummaryService],
+  exports: [RulesetsService, RecommendationsService, SummaryService],
 })
 export class RulesetsModule {}

@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig } from './config';
 
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
 describe('loadConfig', () => {
   it('defaults to the embedded development setup on loopback', () => {
     const config = loadConfig({});
@@ -25,7 +27,7 @@ describe('loadConfig', () => {
   it('lists every problem at once', () => {
     let error: ConfigError | null = null;
     try {
-      loadConfig({ PORT: 'eighty', ROLE: 'boss', DATABASE_URL: 'mysql://x', NODE_ENV: 'production' });
+      loadConfig({ PORT: 'eighty', ROLE: 'boss', DATABASE_URL: 'mysql://x', NODE_ENV: 'production', SECRETS_KEY: KEY });
     } catch (err) {
       error = err as ConfigError;
     }
@@ -38,8 +40,21 @@ describe('loadConfig', () => {
   });
 
   it('accepts production behind a TLS proxy or with certificate files', () => {
-    expect(loadConfig({ NODE_ENV: 'production', TRUST_PROXY: 'true' }).host).toBe('0.0.0.0');
-    expect(loadConfig({ NODE_ENV: 'production', TLS_CERT_FILE: '/c', TLS_KEY_FILE: '/k' }).tls).toEqual({ certFile: '/c', keyFile: '/k' });
+    expect(loadConfig({ NODE_ENV: 'production', TRUST_PROXY: 'true', SECRETS_KEY: KEY }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production', TLS_CERT_FILE: '/c', TLS_KEY_FILE: '/k', SECRETS_KEY: KEY }).tls).toEqual({ certFile: '/c', keyFile: '/k' });
     expect(() => loadConfig({ TLS_CERT_FILE: '/c' })).toThrow(/set together/);
+  });
+
+  it('needs SECRETS_KEY in production only, as 32 bytes in base64 or hex', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', TRUST_PROXY: 'true' })).toThrow(/SECRETS_KEY is required in production/);
+    expect(loadConfig({}).secretsKey).toHaveLength(32);
+    expect(loadConfig({ SECRETS_KEY: 'ab'.repeat(32) }).secretsKey).toEqual(Buffer.alloc(32, 0xab));
+    expect(loadConfig({ SECRETS_KEY: KEY }).secretsKey).toEqual(Buffer.alloc(32, 7));
+    expect(() => loadConfig({ SECRETS_KEY: 'c2hvcnQ=' })).toThrow(/SECRETS_KEY must be 32 bytes/);
+  });
+
+  it('validates the outbound allowlist', () => {
+    expect(loadConfig({ OUTBOUND_ALLOWLIST: '127.0.0.1/32, ::1' }).outbound.allowlist).toEqual(['127.0.0.1/32', '::1']);
+    expect(() => loadConfig({ OUTBOUND_ALLOWLIST: '127.0.0.1/33,example.com' })).toThrow(/OUTBOUND_ALLOWLIST: .*127\.0\.0\.1\/33/);
   });
 });

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
+import { parseAllowlist } from '../outbound/address-policy';
 
 /**
  * The one place that reads process.env. Everything else receives a typed, validated AppConfig.
@@ -43,6 +45,31 @@ export interface AppConfig {
   uploads: { maxFileBytes: number; maxBulkFiles: number };
   /** isolate: parse each file in a worker thread with a hard time and heap limit (hostile files cannot hang or crash the process). */
   pipeline: { concurrency: number; isolate: boolean; timeoutMs: number; maxHeapMb: number };
+  /** AES-256-GCM key for secrets stored in the database (webhook secrets, CRM credentials). */
+  secretsKey: Buffer;
+  /**
+   * Outbound HTTP (webhooks, callbacks, CRM): addresses (CIDRs) that may be reached although
+   * private, loopback or link-local; plain http:// is accepted for them outside production.
+   */
+  outbound: { allowlist: string[] };
+  webhooks: { timeoutMs: number };
+  sse: { heartbeatSeconds: number };
+}
+
+/** Development-only default: a fixed, public key, so secrets written by `npm start` survive restarts. */
+const DEV_SECRETS_KEY = createHash('sha256').update('ledgerlens development secrets key (not secret)').digest();
+
+function secretsKeyFrom(raw: string | null, production: boolean, problems: string[]): Buffer {
+  if (raw === null) {
+    if (production) problems.push('SECRETS_KEY is required in production: 32 random bytes, base64 (openssl rand -base64 32) or 64 hex characters');
+    return DEV_SECRETS_KEY;
+  }
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) {
+    problems.push('SECRETS_KEY must be 32 bytes, base64 (openssl rand -base64 32) or 64 hex characters');
+    return DEV_SECRETS_KEY;
+  }
+  return key;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +144,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
   const role = oneOf<Role>('ROLE', 'all', ['all', 'api', 'worker']);
   if (role !== 'all' && !redisUrl) problems.push(`ROLE=${role} splits API and workers, which share jobs through Redis: set REDIS_URL (and DATABASE_URL)`);
   const scheme = certFile ? 'https' : 'http';
+  const secretsKey = secretsKeyFrom(optional('SECRETS_KEY'), production, problems);
+  const allowlist = (optional('OUTBOUND_ALLOWLIST') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const problem of parseAllowlist(allowlist).problems) problems.push(`OUTBOUND_ALLOWLIST: ${problem}`);
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 
   const config: AppConfig = {
@@ -163,6 +193,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       timeoutMs: int('PIPELINE_TIMEOUT_MS', 120_000, 1000, 3_600_000),
       maxHeapMb: int('PIPELINE_MAX_HEAP_MB', 1024, 64, 16_384),
     },
+    secretsKey,
+    outbound: { allowlist },
+    webhooks: { timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000) },
+    sse: { heartbeatSeconds: int('SSE_HEARTBEAT_SECONDS', 15, 1, 300) },
     ...overrides,
   };
   if (problems.length) throw new ConfigError(problems);

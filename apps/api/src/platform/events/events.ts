@@ -27,6 +27,8 @@ export type DomainEventType =
 
 export interface DomainEvent {
   id: string;
+  /** The outbox row id: increasing, so streams can resume after it (SSE `id:`, Last-Event-ID). */
+  sequence: number;
   type: DomainEventType;
   organizationId: number;
   livemode: boolean;
@@ -62,6 +64,7 @@ export function recordEvent(
 export function toDomainEvent(r: DomainEventRecord): DomainEvent {
   return {
     id: r.eventId,
+    sequence: r.id,
     type: r.type as DomainEventType,
     organizationId: r.organizationId,
     livemode: r.livemode,

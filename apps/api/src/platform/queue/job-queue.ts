@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 
-export const QUEUES = { documents: 'documents' } as const;
+export const QUEUES = { documents: 'documents', webhooks: 'webhooks' } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export interface DocumentJob {
@@ -12,16 +12,27 @@ export interface DocumentJob {
 
 export type JobHandler<T> = (data: T) => Promise<void>;
 
+export interface EnqueueOptions {
+  /** Run no earlier than this many milliseconds from now (a scheduled job, e.g. a webhook retry). */
+  delayMs?: number;
+}
+
+/**
+ * Queues whose delayed jobs are scheduled future work (webhook retries), not work in progress:
+ * idle() does not wait for them. Their owners persist the schedule, so a restart re-enqueues it.
+ */
+const SCHEDULED_QUEUES: ReadonlySet<QueueName> = new Set([QUEUES.webhooks]);
+
 /**
  * Port for background jobs. BullMQ on Redis when REDIS_URL is set (retries with backoff, stalled
  * job recovery, shared by worker processes); an in-process queue otherwise. Job ids dedupe:
  * enqueueing the same id twice runs it once.
  */
 export abstract class JobQueue {
-  abstract enqueue<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void>;
+  abstract enqueue<T extends object>(queue: QueueName, jobId: string, data: T, options?: EnqueueOptions): Promise<void>;
   /** Starts consuming (only in processes whose ROLE runs workers). */
   abstract process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number): void;
-  /** Resolves when no job is queued or running (tests, graceful shutdown). */
+  /** Resolves when no job is queued or running (tests, graceful shutdown); future scheduled jobs do not count. */
   abstract idle(): Promise<void>;
   abstract close(): Promise<void>;
 }
@@ -35,15 +46,30 @@ export class InProcessJobQueue extends JobQueue {
   private readonly handlers = new Map<QueueName, { handler: JobHandler<unknown>; concurrency: number; running: number }>();
   private waiters: (() => void)[] = [];
   private timers = new Set<NodeJS.Timeout>();
+  /** Timers of delayed jobs: lost on exit by design (their owners re-enqueue from the database). */
+  private scheduled = new Set<NodeJS.Timeout>();
   private closed = false;
 
-  async enqueue<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void> {
+  async enqueue<T extends object>(queue: QueueName, jobId: string, data: T, options: EnqueueOptions = {}): Promise<void> {
     if (this.closed || this.known.has(`${queue}:${jobId}`)) return;
     this.known.add(`${queue}:${jobId}`);
-    const list = this.pending.get(queue) ?? [];
-    list.push({ jobId, data, attempt: 0 });
-    this.pending.set(queue, list);
-    setImmediate(() => this.pump(queue));
+    const push = () => {
+      const list = this.pending.get(queue) ?? [];
+      list.push({ jobId, data, attempt: 0 });
+      this.pending.set(queue, list);
+    };
+    if (!options.delayMs || options.delayMs <= 0) {
+      push(); // queued at once, so idle() called right after enqueue() waits for it
+      setImmediate(() => this.pump(queue));
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.scheduled.delete(timer);
+      push();
+      this.pump(queue);
+    }, options.delayMs);
+    timer.unref();
+    this.scheduled.add(timer);
   }
 
   process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number): void {
@@ -105,8 +131,9 @@ export class InProcessJobQueue extends JobQueue {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of [...this.timers, ...this.scheduled]) clearTimeout(t);
     this.timers.clear();
+    this.scheduled.clear();
     while ([...this.handlers.values()].some((c) => c.running)) await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -133,9 +160,10 @@ export class BullJobQueue extends JobQueue {
     return q;
   }
 
-  async enqueue<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void> {
+  async enqueue<T extends object>(queue: QueueName, jobId: string, data: T, options: EnqueueOptions = {}): Promise<void> {
     await this.queue(queue).add(queue, data, {
       jobId,
+      delay: options.delayMs && options.delayMs > 0 ? options.delayMs : undefined,
       attempts: 4,
       backoff: { type: 'exponential', delay: 1000 },
       removeOnComplete: { age: 3600, count: 1000 },
@@ -159,7 +187,9 @@ export class BullJobQueue extends JobQueue {
   async idle(): Promise<void> {
     for (;;) {
       const counts = await Promise.all(
-        [...this.queues.values()].map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children')),
+        [...this.queues.entries()].map(([name, q]) =>
+          SCHEDULED_QUEUES.has(name) ? q.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children') : q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children'),
+        ),
       );
       if (counts.every((c) => Object.values(c).every((n) => n === 0))) return;
       await new Promise((r) => setTimeout(r, 25));

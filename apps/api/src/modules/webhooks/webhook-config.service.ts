@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { AuthContext } from '../../platform/auth/auth-context';
+import { Clock } from '../../platform/clock/clock';
+import { SecretBox } from '../../platform/crypto/secret-box';
+import { Database } from '../../platform/database/database.service';
+import { scopeFields } from '../../platform/database/tenant';
+import { ApiError, validationEntry } from '../../platform/errors/api-error';
+import { OutboundHttp } from '../../platform/outbound/outbound-http';
+import { WebhookConfig, WebhookDelivery } from './webhooks.entities';
+import { WebhookConfigDto, WebhookConfigInputDto } from './dto/webhook.dto';
+import { mapConfig } from './webhooks.mapper';
+
+/** The endpoint of an organization + mode: create/replace, read (never the secret), delete. */
+@Injectable()
+export class WebhookConfigService {
+  constructor(
+    private readonly db: Database,
+    private readonly box: SecretBox,
+    private readonly outbound: OutboundHttp,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(auth: AuthContext): Promise<{ data: WebhookConfigDto }> {
+    return { data: mapConfig(await this.find(auth)) };
+  }
+
+  async put(auth: AuthContext, dto: WebhookConfigInputDto): Promise<{ data: WebhookConfigDto }> {
+    const problem = this.outbound.urlProblem(dto.url);
+    if (problem) throw ApiError.validation([validationEntry('body', ['url'], `url ${problem}`, 'value_error.url.scheme')]);
+    if (dto.enabled !== undefined && dto.active !== undefined && dto.enabled !== dto.active) {
+      throw ApiError.validation([validationEntry('body', ['active'], 'enabled and active name the same setting: send one, or the same value', 'value_error.conflict')]);
+    }
+    const em = this.db.forScope(auth);
+    const now = this.clock.now();
+    const fields = { url: dto.url, secretSealed: this.box.seal(dto.secret), events: [...new Set(dto.events)], enabled: dto.enabled ?? dto.active ?? true, updatedAt: now };
+    const config = await em.transactional(async (tx) => {
+      // Serialized per organization + mode, so two concurrent first PUTs do not both insert.
+      await tx.execute('select pg_advisory_xact_lock(?, ?)', [7313, auth.organizationId * 2 + (auth.livemode ? 1 : 0)]);
+      const existing = await tx.findOne(WebhookConfig, {});
+      if (existing) return Object.assign(existing, fields);
+      const created = tx.create(WebhookConfig, { ...scopeFields(auth), ...fields, createdAt: now });
+      tx.persist(created);
+      return created;
+    });
+    return { data: mapConfig(config) };
+  }
+
+  /** Deletes the endpoint; pending deliveries stop (failed, with the reason). */
+  async remove(auth: AuthContext): Promise<{ status: 'ok'; success: true; message: string }> {
+    const em = this.db.forScope(auth);
+    const config = await this.find(auth);
+    await em.transactional(async (tx) => {
+      await tx.nativeDelete(WebhookConfig, { id: config.id });
+      await tx.nativeUpdate(
+        WebhookDelivery,
+        { ...scopeFields(auth), status: 'pending' },
+        { status: 'failed', nextAttemptAt: null, lastError: 'webhook configuration deleted', updatedAt: this.clock.now() },
+      );
+    });
+    return { status: 'ok', success: true, message: 'Webhook configuration deleted; pending deliveries were stopped' };
+  }
+
+  private async find(auth: AuthContext): Promise<WebhookConfig> {
+    const config = await this.db.forScope(auth).findOne(WebhookConfig, {});
+    if (!config) throw ApiError.notFound('Webhook configuration');
+    return config;
+  }
+}
