@@ -3,6 +3,7 @@ import { DriverException } from '@mikro-orm/core';
 import { Database } from '../src/platform/database/database.service';
 import { ApiKey } from '../src/modules/keys/keys.entities';
 import { TestApp } from './support/harness';
+import { SseClient } from './support/sse-client';
 import { findSecrets, LogCapture, sha256 } from './support/secret-scan';
 
 /**
@@ -55,7 +56,8 @@ describe('secrets never reach the logs', () => {
     known.push(token);
     await app.request('POST', `/v1/oauth/token?client_secret=${org.oauth_client.client_secret}`, { body: { grant_type: 'client_credentials', client_id: org.oauth_client.client_id, client_secret: 'cs_wrong_secret_value_123456' } });
     await app.request('GET', '/v1/deals', { headers: { Authorization: `Bearer ${token}` } });
-    await app.request('GET', `/v1/events/stream?token=${token}`, { unchecked: true });
+    // The stream stays open: connect (the request is logged), then leave.
+    (await SseClient.open(`${app.url}/v1/events/stream?token=${token}`)).close();
   });
 
   it('hostile search and body input', async () => {
