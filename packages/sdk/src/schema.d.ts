@@ -452,6 +452,40 @@ export interface paths {
         patch: operations["correctTransaction"];
         trace?: never;
     };
+    "/v1/events/deals/{deal_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live events of one deal */
+        get: operations["streamDealEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live events of the caller's organization and mode */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/keys": {
         parameters: {
             query?: never;
@@ -574,6 +608,90 @@ export interface paths {
         get: operations["listTransactionCorrections"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getWebhookConfig"];
+        /** Create or replace the webhook configuration of this organization and mode */
+        put: operations["putWebhookConfig"];
+        /** Guide form of PUT (`active` in place of `enabled`): create or replace */
+        post: operations["postWebhookConfig"];
+        delete: operations["deleteWebhookConfig"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a failed delivery again (same event id and body, as a new delivery) */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed webhook.test now and report the result (one attempt) */
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1012,6 +1130,100 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        DeliveryAttemptDto: {
+            attempt_number: number;
+            error: string | null;
+            request: components["schemas"]["DeliveryRequestDto"];
+            response: components["schemas"]["DeliveryResponseDto"];
+            /** Format: date-time */
+            started_at: string;
+            success: boolean;
+        };
+        DeliveryDetailDto: {
+            attempt: number;
+            /** @description Attempts made so far */
+            attempt_number: number;
+            /** @description Every attempt, oldest first */
+            attempts: components["schemas"]["DeliveryAttemptDto"][];
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            error: string | null;
+            event: string;
+            /** @description Event id, the same on every attempt and redelivery (deduplicate on it) */
+            event_id: string;
+            event_type: string;
+            id: string;
+            max_attempts: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** @description Id of the delivery this one redelivers */
+            redelivery_of: string | null;
+            /** @description Last attempt (null before the first) */
+            request: components["schemas"]["DeliveryRequestDto"] | null;
+            /** @description Last attempt (null before the first) */
+            response: components["schemas"]["DeliveryResponseDto"] | null;
+            response_status: number | null;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            status_code: number | null;
+            success: boolean;
+            /** @description URL of the last attempt */
+            url: string | null;
+        };
+        DeliveryDetailResponseDto: {
+            data: components["schemas"]["DeliveryDetailDto"];
+        };
+        DeliveryListDto: {
+            data: components["schemas"]["DeliverySummaryDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        DeliveryRequestDto: {
+            /** @description The exact body sent (signed as is) */
+            body: string;
+            headers: {
+                [key: string]: string;
+            };
+            url: string;
+        };
+        DeliveryResponseDto: {
+            /** @description Truncated to 4 KiB */
+            body: string | null;
+            headers: {
+                [key: string]: string;
+            } | null;
+            status_code: number | null;
+            time_ms: number;
+        };
+        DeliverySummaryDto: {
+            attempt: number;
+            /** @description Attempts made so far */
+            attempt_number: number;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            event: string;
+            /** @description Event id, the same on every attempt and redelivery (deduplicate on it) */
+            event_id: string;
+            event_type: string;
+            id: string;
+            max_attempts: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** @description Id of the delivery this one redelivers */
+            redelivery_of: string | null;
+            response_status: number | null;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            status_code: number | null;
+            success: boolean;
+            /** @description URL of the last attempt */
+            url: string | null;
+        };
         DocumentActionDto: {
             document_id: number;
             /** @enum {string} */
@@ -1445,6 +1657,10 @@ export interface components {
             total_debits: number;
             totals_match: boolean | null;
         };
+        RedeliveryResponseDto: {
+            data: components["schemas"]["DeliverySummaryDto"];
+            message: string;
+        };
         RelatedDealFindingDto: {
             document_id: number;
             message: string;
@@ -1769,6 +1985,60 @@ export interface components {
             msg: string;
             /** @example value_error.missing */
             type: string;
+        };
+        WebhookConfigDto: {
+            /** @description Same as enabled (guide form) */
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            enabled: boolean;
+            events: ("deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready")[];
+            /**
+             * @description Each mode has its own configuration
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** Format: date-time */
+            updated_at: string;
+            url: string;
+        };
+        WebhookConfigInputDto: {
+            /** @description Guide name of `enabled` */
+            active?: boolean;
+            /** @description Deliveries are sent only while enabled (default true) */
+            enabled?: boolean;
+            /** @description Event types to deliver */
+            events: ("deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready")[];
+            /** @description Signing secret (never returned). A `whsec_<base64>` secret is used as Standard Webhooks libraries expect. */
+            secret: string;
+            /** @description Receiver URL; HTTPS required */
+            url: string;
+        };
+        WebhookConfigResponseDto: {
+            data: components["schemas"]["WebhookConfigDto"];
+        };
+        WebhookTestInputDto: {
+            /**
+             * @description Event type named in the test payload (`data.event_type`)
+             * @enum {string}
+             */
+            event_type?: "deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready";
+        };
+        WebhookTestResponseDto: {
+            data: components["schemas"]["WebhookTestResultDto"];
+        };
+        WebhookTestResultDto: {
+            /** Format: date-time */
+            delivered_at: string | null;
+            delivery_id: string;
+            /** @description Why the attempt failed (timeout, blocked address, connection error) */
+            error: string | null;
+            /** @enum {string} */
+            event: "webhook.test";
+            response_status: number | null;
+            response_time_ms: number;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
         };
     };
     responses: never;
@@ -3450,6 +3720,108 @@ export interface operations {
             };
         };
     };
+    streamDealEvents: {
+        parameters: {
+            query?: {
+                /** @description API key or session token (EventSource cannot send headers); appears in server logs: prefer a header where possible */
+                token?: string;
+                /** @description Resume after this event id (same as the Last-Event-ID header) */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Replay the events after this id, then continue live */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON with deal_id/document_id at the top. A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description API key or session token (EventSource cannot send headers); appears in server logs: prefer a header where possible */
+                token?: string;
+                /** @description Resume after this event id (same as the Last-Event-ID header) */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Replay the events after this id, then continue live */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON with deal_id/document_id at the top. A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listKeys: {
         parameters: {
             query?: {
@@ -4107,6 +4479,395 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getWebhookConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookConfigResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope webhooks:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No webhook configured in this mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    putWebhookConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookConfigInputDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookConfigResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope webhooks:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Invalid field, or a URL that is not HTTPS */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    postWebhookConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookConfigInputDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookConfigResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope webhooks:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteWebhookConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AckDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope webhooks:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+                /** @description Only deliveries of this event type */
+                event?: "deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready" | "webhook.test";
+                /** @description Only deliveries in this status */
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope webhooks:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDetailResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope webhooks:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliveryResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope webhooks:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The delivery is not failed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestInputDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope webhooks:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No webhook configured in this mode */
             404: {
                 headers: {
                     [name: string]: unknown;
