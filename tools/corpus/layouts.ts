@@ -5,6 +5,7 @@
 import { Col, drawHeader, drawRow, Writer } from './pdfdoc';
 import { d, fmtMoney, StatementModel, TruthTransaction } from './model';
 import { Rng } from './rng';
+import { WORLD_LAYOUTS } from './layouts-world';
 
 export interface Rendered {
   bytes: Uint8Array;
@@ -724,4 +725,5 @@ const randomised: Layout = {
   },
 };
 
-export const LAYOUTS: Layout[] = [sectioned, sectionedSigned, dayBalance, signedSingle, parenMonth, trailingMinus, crdr, twoDates, randomised];
+// the real-world traits of issue 11 (UK/AU/NZ/IN layouts, second listings, ignore blocks)
+export const LAYOUTS: Layout[] = [sectioned, sectionedSigned, dayBalance, signedSingle, parenMonth, trailingMinus, crdr, twoDates, randomised, ...WORLD_LAYOUTS];

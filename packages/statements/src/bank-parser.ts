@@ -861,6 +861,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   }
   repairOcrSigns(txs, openingBalance, pages, rows, warnings);
   dropRepeatedListings(txs, txBlock, cells, openingBalance, closingBalance, warnings);
+  chooseSignReading(txs, openingBalance, warnings);
   // balances not printed in a header: implied by the first row, and the last row's balance
   const first = txs[0];
   if (openingBalance === null && first && first.balance !== null) {
@@ -923,17 +924,21 @@ export function findMisprints(txs: StatementTransaction[], opening: number | nul
  */
 function dropRepeatedListings(txs: StatementTransaction[], txBlock: number[], cells: AmountCell[], opening: number | null, closing: number | null, warnings: string[]): void {
   const key = (t: StatementTransaction) => `${t.date}|${Math.abs(t.amount).toFixed(2)}`;
+  // rows before `first`, counted once as `first` advances
+  const prefix = new Map<string, number>();
+  let counted = 0;
   for (let first = 1; first < txs.length; first++) {
     if (txBlock[first] === txBlock[first - 1]) continue; // listings start where the block changes
-    const earlier = new Map<string, number>();
-    for (let i = 0; i < first; i++) earlier.set(key(txs[i]), (earlier.get(key(txs[i])) ?? 0) + 1);
+    for (; counted < first; counted++) prefix.set(key(txs[counted]), (prefix.get(key(txs[counted])) ?? 0) + 1);
+    const used = new Map<string, number>();
     // extend over whole following blocks while every row repeats an earlier one
     let end = first;
     let ok = first;
     while (end < txs.length) {
-      const n = earlier.get(key(txs[end])) ?? 0;
+      const k = key(txs[end]);
+      const n = (prefix.get(k) ?? 0) - (used.get(k) ?? 0);
       if (n <= 0) break;
-      earlier.set(key(txs[end]), n - 1);
+      used.set(k, (used.get(k) ?? 0) + 1);
       end++;
       if (end === txs.length || txBlock[end] !== txBlock[end - 1]) ok = end;
     }
@@ -947,6 +952,8 @@ function dropRepeatedListings(txs: StatementTransaction[], txBlock: number[], ce
       const n = ok - first;
       txs.splice(first, n);
       txBlock.splice(first, n);
+      prefix.clear();
+      counted = 0;
       const kept = cells.filter((c) => !drop(c.row)).map((c) => ({ ...c, row: c.row >= ok ? c.row - n : c.row }));
       cells.splice(0, cells.length, ...kept);
       first--;
@@ -957,11 +964,41 @@ function dropRepeatedListings(txs: StatementTransaction[], txBlock: number[], ce
   }
 }
 
+/**
+ * The running balance as oracle for the sign convention: when the printed balances follow the amounts
+ * only with every sign reversed (debit and credit columns named the other way round, or a bank that
+ * prints debits as positive numbers), the reversed reading is taken and said in a warning.
+ */
+function chooseSignReading(txs: StatementTransaction[], opening: number | null, warnings: string[]): void {
+  const printed = txs.filter((t) => t.balance !== null).length;
+  if (printed < 2) return;
+  const passed = (sign: 1 | -1): number => {
+    let running = opening;
+    let ok = 0;
+    for (const t of txs) {
+      if (running !== null) running = round2(running + sign * t.amount);
+      if (t.balance === null) continue;
+      if (running !== null && Math.abs(running - t.balance) < 0.005) ok++;
+      running = t.balance;
+    }
+    return ok;
+  };
+  const asRead = passed(1);
+  const reversed = passed(-1);
+  if (reversed <= asRead || reversed < (printed - (opening === null ? 1 : 0)) * 0.9) return;
+  for (const t of txs) {
+    t.amount = round2(-t.amount) || 0;
+    t.transactionType = t.amount >= 0 ? 'credit' : 'debit';
+  }
+  warnings.push(`amounts read with the opposite sign: the printed running balance follows them only that way (${reversed} of ${printed} balances, ${asRead} as printed)`);
+}
+
 /** Chooses day-first (DD/MM) for numeric dates from unambiguous dates, the period, chronology, then locale marks. */
 function decideDayFirst(rows: RawRow[], periodDayFirst: boolean | null, ps: string | null, pe: string | null, pages: PageLayout[]): boolean {
   let dmy = 0;
   let mdy = 0;
   for (const r of rows) {
+    if (r.inherited) continue; // its dateText is synthesised, not printed
     const m = /^(\d{1,2})[/.-](\d{1,2})/.exec(r.dateText);
     if (!m) continue;
     if (Number(m[1]) > 12) dmy++;

@@ -236,4 +236,32 @@ describe('real-world statement traits', () => {
     expect(r.reconciliation.reconciled).toBe(true);
     expect(r.warnings.join(' ')).toMatch(/second listing of the same transactions \(2 rows from 2019-10-03\) was not counted/);
   });
+
+  it('takes the sign reading under which the printed running balance holds (columns named the other way round)', async () => {
+    // a bank printing its columns from its own book-keeping side: "Credit" holds the withdrawals
+    const X = [40, 100, -400, -470, -550];
+    const page: Txt[] = [
+      ...head(['Ledger Side Bank', 'Statement Period: 06/01/2025 - 06/30/2025']),
+      ...rows([['Date', 'Description', 'Debit', 'Credit', 'Balance']], X, 100),
+      ...rows(
+        [
+          ['06/02', 'Payroll deposit', '1,000.00', '', '1,500.00'],
+          ['06/05', 'Card purchase', '', '200.00', '1,300.00'],
+          ['06/09', 'Rent', '', '700.00', '600.00'],
+        ],
+        X,
+        115,
+      ),
+    ];
+    const r = await parseStatementFile(await makePdf([page]));
+    expect(pairs(r)).toEqual([
+      ['2025-06-02', 1000],
+      ['2025-06-05', -200],
+      ['2025-06-09', -700],
+    ]);
+    expect(r.openingBalance).toBe(500);
+    expect(r.warnings.join(' ')).toMatch(/amounts read with the opposite sign: the printed running balance follows them only that way/);
+    expect(r.reconciliation.reconciled).toBe(true);
+  });
 });
+
