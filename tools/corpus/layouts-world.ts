@@ -24,6 +24,20 @@ const sum = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) * 100) / 
 const lastOfDay = (txs: TruthTransaction[], i: number) => i === txs.length - 1 || txs[i + 1].date !== txs[i].date;
 const firstOfDay = (txs: TruthTransaction[], i: number) => i === 0 || txs[i - 1].date !== txs[i].date;
 
+/** The amount of a transaction in its money-in or money-out column. */
+function moneyCells(t: TruthTransaction, inKey: string, outKey: string, fmt: (n: number) => string = money): Record<string, string> {
+  return t.amount > 0 ? { [inKey]: fmt(t.amount) } : { [outKey]: fmt(t.amount) };
+}
+
+/** Continuation pages start with the table header again. */
+function headerOnNewPages(w: Writer, cols: Col[], size: number): void {
+  w.onNewPage = (ww) => {
+    if (ww.pages.length === 1) return;
+    ww.cy = 50;
+    drawHeader(ww, cols, size);
+  };
+}
+
 /** Header block shared by the layouts: bank, labelled holder, account, product, period, balances. */
 function headerBlock(w: Writer, m: StatementModel, period: string, acct: string, bal: (n: number) => string, openL = 'Opening balance', closeL = 'Closing balance'): void {
   w.text(m.bankName, 40, 50, 15, true);
@@ -52,18 +66,13 @@ const descriptionLast: Layout = {
       { key: 'bal', header: 'Balance', x: 300, w: 70, align: 'r' },
       { key: 'desc', header: 'Description', x: 320, w: 250, align: 'l' },
     ];
-    w.onNewPage = (ww) => {
-      if (ww.pages.length === 1) return;
-      ww.cy = 50;
-      drawHeader(ww, cols, S);
-    };
+    headerOnNewPages(w, cols, S);
     headerBlock(w, m, `${d.long(m.periodStart)} through ${d.long(m.periodEnd)}`, `Account Number: XXXXXX${m.accountNumber.slice(-4)}`, (n) => `$${money(n)}`, 'Beginning Balance', 'Ending Balance');
     drawHeader(w, cols, S);
     const dayFirst = r.chance(0.3);
     for (const t of m.transactions) {
       const cells: Record<string, string> = { date: dayFirst ? dmy.ddmmyy(t.date) : d.mmdd(t.date), desc: t.description, bal: money(t.balance!) };
-      if (t.amount > 0) cells.cr = money(t.amount);
-      else cells.dr = money(t.amount);
+      Object.assign(cells, moneyCells(t, 'cr', 'dr'));
       // each cell is its own text object, emitted in a random order
       const order = [...cols].sort(() => r.next() - 0.5);
       drawRow(w, order, cells, S, 'desc', () => undefined);
@@ -111,8 +120,7 @@ const ukMoneyInOut: Layout = {
       const showDate = firstOfDay(m.transactions, i) && !(i === 0 && t.date === printed);
       if (showDate) printed = t.date;
       const cells: Record<string, string> = { date: showDate ? fmt(t.date) : '', desc: t.description, bal: money(t.balance!) };
-      if (t.amount > 0) cells.in = money(t.amount);
-      else cells.out = money(t.amount);
+      Object.assign(cells, moneyCells(t, 'in', 'out'));
       drawRow(w, cols, cells, S, 'desc', () => undefined);
     });
     drawRow(w, cols, { date: fmt(e), desc: 'Balance carried forward', bal: money(m.closingBalance) }, S, 'desc', () => undefined);
@@ -198,19 +206,14 @@ const dayGroupedCrDr: Layout = {
       { key: 'bal', header: 'Balance', x: 575, w: 75, align: 'r' },
     ];
     const crdr = (n: number) => `${money(n)} ${n < 0 ? 'DR' : 'CR'}`;
-    w.onNewPage = (ww) => {
-      if (ww.pages.length === 1) return;
-      ww.cy = 50;
-      drawHeader(ww, cols, S);
-    };
+    headerOnNewPages(w, cols, S);
     headerBlock(w, m, `Statement Period ${dmy.dMonYYYY(m.periodStart)} - ${dmy.dMonYYYY(m.periodEnd)}`, `Account Number 06 2000 ${m.accountNumber.slice(-8)}`, (n) => `$${crdr(n)}`);
     drawHeader(w, cols, S);
     const rows: TruthTransaction[] = [];
     m.transactions.forEach((t, i, a) => {
       const end = lastOfDay(a, i);
       const cells: Record<string, string> = { date: firstOfDay(a, i) ? dmy.ddMon(t.date) : '', desc: t.description, bal: end ? crdr(t.balance!) : '' };
-      if (t.amount > 0) cells.cr = money(t.amount);
-      else cells.dr = money(t.amount);
+      Object.assign(cells, moneyCells(t, 'cr', 'dr'));
       drawRow(w, cols, cells, S, 'desc', () => undefined);
       rows.push({ ...t, balance: end ? t.balance : null });
     });
@@ -221,8 +224,7 @@ const dayGroupedCrDr: Layout = {
     drawHeader(w, cols, S);
     for (const t of m.transactions.slice(0, r.int(2, 4))) {
       const cells: Record<string, string> = { date: dmy.ddMon(t.date), desc: t.description };
-      if (t.amount > 0) cells.cr = money(t.amount);
-      else cells.dr = money(t.amount);
+      Object.assign(cells, moneyCells(t, 'cr', 'dr'));
       drawRow(w, cols, cells, S, 'desc', () => undefined);
     }
     return { bytes: await w.save(), rows };
@@ -244,11 +246,7 @@ const bareDayFirst: Layout = {
     ];
     // "1935.3": no thousands separators and the trailing zero dropped, as some generators print
     const plain = (n: number) => Math.abs(n).toFixed(2).replace(/0$/, '');
-    w.onNewPage = (ww) => {
-      if (ww.pages.length === 1) return;
-      ww.cy = 50;
-      drawHeader(ww, cols, S);
-    };
+    headerOnNewPages(w, cols, S);
     w.text(m.bankName, 40, 50, 15, true);
     w.text(`Account name: ${m.accountHolder}`, 40, 80, 9);
     w.text(`Account No: ${m.accountNumber}`, 40, 92, 9);
@@ -260,8 +258,7 @@ const bareDayFirst: Layout = {
     drawHeader(w, cols, S);
     for (const t of m.transactions) {
       const cells: Record<string, string> = { date: dmy.ddmmyyyyDash(t.date), desc: t.description, bal: plain(t.balance!) };
-      if (t.amount > 0) cells.cr = plain(t.amount);
-      else cells.dr = plain(t.amount);
+      Object.assign(cells, moneyCells(t, 'cr', 'dr', plain));
       drawRow(w, cols, cells, S, 'desc', () => undefined);
     }
     return { bytes: await w.save(), rows: m.transactions.map((t) => ({ ...t })) };
