@@ -157,16 +157,22 @@ async function main() {
     const f1 = p + r ? (2 * p * r) / (p + r) : 0;
     const sum = res.transactions.reduce((acc, t) => acc + t.amount, 0);
     const reconciledToMeta = meta.opening_balance !== null && meta.closing_balance !== null && same(meta.opening_balance + sum, meta.closing_balance);
-    const needsReview: boolean | undefined = res.needsReview;
+    const needsReview = res.needsReview;
     const reviewReasons = res.reviewReasons;
     console.log(`  transactions expected ${truth.length} read ${res.transactions.length} matched ${s.tp}  P ${(p * 100).toFixed(1)}% R ${(r * 100).toFixed(1)}% F1 ${(f1 * 100).toFixed(2)}%`);
     console.log(`  reconciled: against meta ${reconciledToMeta} | parser says ${res.reconciliation.reconciled} (difference ${res.reconciliation.difference ?? '-'}, chain ${res.reconciliation.balanceChecksPassed}/${res.reconciliation.balanceChecks}, first broken row ${res.reconciliation.firstBrokenRow ?? '-'})`);
-    console.log(`  needs_review: ${needsReview === undefined ? '(not exposed)' : needsReview}${reviewReasons.length ? ` - ${reviewReasons.join('; ')}` : ''}`);
+    console.log(`  needs_review: ${needsReview}${reviewReasons.length ? ` - ${reviewReasons.join('; ')}` : ''}`);
     const periodFound = !!(res.periodStart && res.periodEnd);
     console.log(`  period: read ${res.periodStart ?? '?'} .. ${res.periodEnd ?? '?'} ${mark(res.periodStart === meta.period_start && res.periodEnd === meta.period_end)} meta ${meta.period_start} .. ${meta.period_end}`);
     console.log(`  opening: read ${money(res.openingBalance)} ${mark(same(res.openingBalance, meta.opening_balance))} meta ${money(meta.opening_balance)} | closing: read ${money(res.closingBalance)} ${mark(same(res.closingBalance, meta.closing_balance))} meta ${money(meta.closing_balance)}`);
-    const currency = (res as ParseResult & { currency?: string | null }).currency;
-    console.log(`  bank: read ${JSON.stringify(res.bankName)} | meta ${JSON.stringify(meta.bank.slice(0, 70))}`);
+    const currency = res.currency;
+    // the meta's bank is a description ("'Kauri Bank New Zealand' (fictional; ...)"): the name read must appear in it
+    const squash = (x: string) => x.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const bankOk = !!res.bankName && squash(meta.bank).includes(squash(res.bankName));
+    const periodOk = res.periodStart === meta.period_start && res.periodEnd === meta.period_end;
+    const header = [bankOk, periodOk, same(res.openingBalance, meta.opening_balance), same(res.closingBalance, meta.closing_balance), ...(meta.account_last4 ? [res.accountNumberLast4 === meta.account_last4] : [])];
+    const headerOk = header.filter(Boolean).length;
+    console.log(`  bank: read ${JSON.stringify(res.bankName)} ${mark(bankOk)} meta ${JSON.stringify(meta.bank.slice(0, 70))}`);
     console.log(`  last4: read ${res.accountNumberLast4 ?? '-'}${meta.account_last4 ? ` meta ${meta.account_last4}` : ''} | currency: read ${currency ?? '-'}${meta.currency ? ` meta ${meta.currency}` : ''}`);
     for (const w of res.warnings) console.log(`  warning: ${w}`);
     if (verbose || f1 < 1) {
@@ -177,11 +183,12 @@ async function main() {
     if (f1 < target) failures.push(`${name}: F1 ${(f1 * 100).toFixed(2)}% < ${target * 100}%`);
     if (meta.kind === 'text' && !reconciledToMeta && !(needsReview && reviewReasons.some((x) => /misprint/i.test(x)))) failures.push(`${name}: does not reconcile (and no misprint named)`);
     summary.push(
-      `${name.padEnd(36)} ${String(truth.length).padStart(4)} ${String(res.transactions.length).padStart(4)} ${String(s.tp).padStart(4)}  ${(f1 * 100).toFixed(2).padStart(6)}  ${String(reconciledToMeta).padEnd(5)}  ${String(periodFound).padEnd(5)}  ${needsReview === undefined ? '-' : String(needsReview)}`,
+      `${name.padEnd(36)} ${String(truth.length).padStart(4)} ${String(res.transactions.length).padStart(4)} ${String(s.tp).padStart(4)}  ${(f1 * 100).toFixed(2).padStart(6)}  ${String(reconciledToMeta).padEnd(5)}  ${String(periodFound).padEnd(5)}  ${`${headerOk}/${header.length}`.padEnd(6)} ${String(res.currency ?? '-').padEnd(4)} ${String(needsReview)}`,
     );
   }
   await shutdownOcr();
-  console.log(`\n${'file'.padEnd(36)} want read  hit      F1  recon  period needs_review`);
+  console.log(`\n${'file'.padEnd(36)} want read  hit      F1  recon  period header cur  needs_review`);
+  console.log('(header: bank name found in the meta description, period, opening, closing, and last4 where the meta has one)');
   for (const l of summary) console.log(l);
   if (textPages) console.log(`\ntext pages/s (cold, per file incl. parse): ${((textPages / textMs) * 1000).toFixed(1)}`);
   if (ocrPages) {

@@ -24,7 +24,7 @@ function human(r: ParseResult, file: string): string {
   const lines = [
     `${path.basename(file)}: ${r.documentType} (confidence ${r.classificationConfidence}), ${r.pageCount} page(s), ${r.extractionMethod} (${r.extractionConfidence})`,
     `bank: ${r.bankName ?? '-'} | holder: ${r.accountHolder ?? '-'} | account: ...${r.accountNumberLast4 ?? '----'} ${r.accountType ?? ''}`,
-    `period: ${r.periodStart ?? '?'} .. ${r.periodEnd ?? '?'} | opening ${r.openingBalance ?? '?'} | closing ${r.closingBalance ?? '?'}`,
+    `period: ${r.periodStart ?? '?'} .. ${r.periodEnd ?? '?'} | currency ${r.currency ?? '?'} | opening ${r.openingBalance ?? '?'} | closing ${r.closingBalance ?? '?'}`,
     `transactions: ${r.transactions.length} | reconciled: ${r.reconciliation.reconciled} (difference ${r.reconciliation.difference ?? '-'}, first broken row ${r.reconciliation.firstBrokenRow ?? '-'}, confidence ${r.reconciliation.confidence})`,
     r.needsReview ? `NEEDS REVIEW: ${r.reviewReasons.join('; ')}` : `needs review: no`,
     `risk: ${r.pdfRiskLevel}${r.riskReasons.length ? ` (${r.riskReasons.join('; ')})` : ''} | parser: ${r.parser.method}${r.parser.fallbackReason ? ` (${r.parser.fallbackReason})` : ''}`,

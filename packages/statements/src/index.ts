@@ -5,6 +5,7 @@ import { parseWithLlm, pageText } from './llm';
 import { openDocument } from './open';
 import { reconcile } from './reconcile';
 import { assessTamperRisk, parsePdfDate } from './tamper';
+import { detectCurrency } from './currency';
 import { ParseOptions, ParseResult, Reconciliation, StatementError } from './types';
 
 export * from './types';
@@ -18,6 +19,8 @@ export type { Classification } from './classify';
 export { parseBankStatement } from './bank-parser';
 export type { BankParseResult, BankStatementFields, AmountCell } from './bank-parser';
 export { reconcile } from './reconcile';
+export { detectCurrency } from './currency';
+export { findPeriod } from './period';
 export { assessTamperRisk, parsePdfDate } from './tamper';
 export type { TamperAssessment, TamperInput } from './tamper';
 export { parseWithLlm, validateLlmJson, LlmOutputError, LLM_SYSTEM_PROMPT, pageText, pageTextWithColumns } from './llm';
@@ -95,6 +98,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       periodEnd: parsed?.periodEnd ?? null,
       openingBalance: parsed?.openingBalance ?? null,
       closingBalance: parsed?.closingBalance ?? null,
+      currency: cls.documentType === 'bank_statement' ? detectCurrency(fullText) : null,
       transactions: parsed?.transactions ?? [],
       reconciliation,
       pdfRiskLevel: risk.level,
@@ -152,6 +156,7 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     statement_period_end: r.periodEnd,
     opening_balance: r.openingBalance,
     closing_balance: r.closingBalance,
+    currency: r.currency,
     transactions: r.transactions.map((t) => ({ date: t.date, description: t.description, amount: t.amount, balance: t.balance, transaction_type: t.transactionType })),
     reconciliation: {
       reconciled: r.reconciliation.reconciled,

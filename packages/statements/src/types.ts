@@ -61,6 +61,8 @@ export interface BankStatementFields {
 
 export interface ParseResult extends BankStatementFields {
   documentType: DocumentType;
+  /** ISO 4217 code from codes, symbols or country marks in the text; null when nothing names one */
+  currency: string | null;
   classificationConfidence: number;
   pageCount: number;
   extractionMethod: 'text' | 'ocr' | 'mixed';
