@@ -643,6 +643,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   // own running balance takes it (a summary line under a dated opening balance must not)
   // listings (a header or a section heading starts one): a later listing repeating earlier rows is a second view
   let block = 0;
+  // rows a printed "Total" line may sum: since the last total or new (not continued) section heading
+  let sinceTotal = 0;
   type Chain = { page: number; base: number | null; date: ParsedDate; size: number; weak?: boolean };
   let chain = null as Chain | null;
   for (const p of pages) {
@@ -702,6 +704,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         if (sec && !hasDateFirst) {
           section = sec;
           block++;
+          if (!/continued/i.test(sec.name)) sinceTotal = rows.length;
           last = null;
           lastRow = null;
           chain = null;
@@ -715,6 +718,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         continue;
       }
       if (/^(total|subtotal)\b/i.test(lower)) {
+        checkPrintedTotal(line.text, toks, rows.slice(sinceTotal), warnings);
+        sinceTotal = rows.length;
         last = null;
         lastRow = null;
         chain = null;
@@ -915,6 +920,24 @@ export function findMisprints(txs: StatementTransaction[], opening: number | nul
     running = t.balance; // a real break: resynchronise
   }
   return out;
+}
+
+/**
+ * A printed "Total ..." line under a listing is checked against the rows read above it (since the
+ * previous total or section): each printed amount must be their sum, their credits or their debits.
+ * A difference is named in `warnings` (the reconciliation decides the review).
+ */
+function checkPrintedTotal(label: string, toks: Tok[], rows: RawRow[], warnings: string[]): void {
+  const amounts = toks.filter((t) => t.kind === 'amount').map((t) => t.amount!.value);
+  if (!amounts.length || !rows.length) return;
+  const vals = rows.map((r) => r.amount ?? r.unsignedAmount ?? 0);
+  const all = round2(vals.reduce((a, v) => a + Math.abs(v), 0));
+  const credits = round2(vals.reduce((a, v) => a + (v > 0 ? v : 0), 0));
+  const debits = round2(vals.reduce((a, v) => a + (v < 0 ? -v : 0), 0));
+  const matches = (v: number) => [all, credits, debits].some((c) => Math.abs(c - v) < 0.005);
+  if (amounts.some(matches)) return;
+  const printed = amounts[amounts.length - 1];
+  warnings.push(`printed total "${label.replace(/\s+/g, ' ').trim()}" (${printed.toFixed(2)}) differs from the ${rows.length} rows read above it (${all.toFixed(2)})`);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The statement's currency from its text: an ISO code printed as such, else a currency symbol, else
- * country marks ("$" is told apart by New Zealand / Australia / Canada marks, else USD). Null when
- * nothing in the document names one.
+ * country marks ("$" is told apart by New Zealand / Australia / Canada marks). A bare "$" names no
+ * currency: the result is then null and the API keeps the currency declared at upload (the
+ * statement's own currency wins only when the document itself names it).
  */
 const ISO = ['USD', 'GBP', 'EUR', 'AUD', 'NZD', 'CAD', 'INR', 'ZAR', 'SGD', 'HKD', 'CHF', 'JPY'];
 
@@ -14,13 +15,11 @@ export function detectCurrency(text: string): string | null {
   for (const m of sample.matchAll(/\b(NZ|A|AU|C|CA|US|HK|S)\$/g)) add({ NZ: 'NZD', A: 'AUD', AU: 'AUD', C: 'CAD', CA: 'CAD', US: 'USD', HK: 'HKD', S: 'SGD' }[m[1]]!, 3);
   for (const m of sample.matchAll(/£|€|₹|\bRs\.?\s?\d/g)) add(m[0] === '£' ? 'GBP' : m[0] === '€' ? 'EUR' : 'INR', 2);
   if (counts.size) return [...counts].sort((a, b) => b[1] - a[1] || ISO.indexOf(a[0]) - ISO.indexOf(b[0]))[0][0];
-  const dollar = /\$\s?\d/.test(sample);
   // NZ account numbers print as bank-branch-account-suffix (01-2345-0678901-00)
   if (/\bNew Zealand\b|\bNZ\b|\bIRD\b|\b\d{2}-\d{4}-\d{7}-\d{2,3}\b/.test(sample)) return 'NZD';
   if (/\bAustralia\b|\bBSB\b|\bABN\b/.test(sample)) return 'AUD';
   if (/\bCanada\b|\bTransit\b.*\bInstitution\b/.test(sample)) return 'CAD';
   if (/\bsort code\b/i.test(sample)) return 'GBP';
   if (/\bIFSC\b|\bNEFT\b|\bUPI\b|\bIMPS\b/.test(sample)) return 'INR';
-  if (dollar || /\bFDIC\b|\bACH\b/.test(sample)) return 'USD';
   return null;
 }

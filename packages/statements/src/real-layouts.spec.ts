@@ -263,5 +263,42 @@ describe('real-world statement traits', () => {
     expect(r.warnings.join(' ')).toMatch(/amounts read with the opposite sign: the printed running balance follows them only that way/);
     expect(r.reconciliation.reconciled).toBe(true);
   });
+
+  it('checks printed section totals against the rows read above them and names a difference', async () => {
+    const X = [40, 100, -420];
+    const page: Txt[] = [
+      ...head(['Totals Bank', 'Statement Period: 06/01/2025 - 06/30/2025', 'Beginning Balance $1,000.00']),
+      { x: 40, y: 100, text: 'DEPOSITS AND ADDITIONS', size: 10, bold: true },
+      ...rows([['Date', 'Description', 'Amount']], X, 115),
+      ...rows(
+        [
+          ['06/02', 'Payroll deposit', '1,000.00'],
+          ['06/05', 'Mobile deposit', '250.00'],
+          ['Total Deposits and Additions', '', '1,350.00'],
+        ],
+        X,
+        130,
+      ),
+      { x: 40, y: 180, text: 'ELECTRONIC WITHDRAWALS', size: 10, bold: true },
+      ...rows([['Date', 'Description', 'Amount']], X, 195),
+      ...rows(
+        [
+          ['06/09', 'Rent', '700.00'],
+          ['Total Electronic Withdrawals', '', '700.00'],
+        ],
+        X,
+        210,
+      ),
+    ];
+    const r = await parseStatementFile(await makePdf([page]));
+    expect(pairs(r)).toEqual([
+      ['2025-06-02', 1000],
+      ['2025-06-05', 250],
+      ['2025-06-09', -700],
+    ]);
+    expect(r.warnings.filter((w) => /printed total/.test(w))).toEqual(['printed total "Total Deposits and Additions 1,350.00" (1350.00) differs from the 2 rows read above it (1250.00)']);
+    expect(r.needsReview).toBe(true);
+    expect(r.reviewReasons).toEqual(['cannot reconcile: closing balance not found', 'printed total "Total Deposits and Additions 1,350.00" (1350.00) differs from the 2 rows read above it (1250.00)']);
+  });
 });
 
