@@ -5,52 +5,18 @@
  *
  *   npm run bench:pipeline [-- --runs 9 --batch 12]
  */
-import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { BenchServer, startServer as startBenchServer, stopServer } from './server';
 import { parseArgs } from 'node:util';
 import { PDFDocument } from 'pdf-lib';
 import { LAYOUTS } from '../corpus/layouts';
 import { makeStatement, CorpusItem } from '../corpus/corpus';
 
-const MAIN = resolve(__dirname, '../../../apps/api/dist/main.js');
 const TARGET_P50_MS = 1000;
 
-interface Server {
-  proc: ChildProcess;
-  url: string;
-  key: string;
-  dir: string;
-}
+type Server = BenchServer;
 
-async function startServer(concurrency: number): Promise<Server> {
-  const dir = mkdtempSync(join(tmpdir(), 'ledgerlens-bench-'));
-  const proc = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', NODE_ENV: 'development', DEMO_BOOTSTRAP: 'true', PIPELINE_CONCURRENCY: String(concurrency), DATABASE_URL: '', REDIS_URL: '', RATE_LIMIT_UPLOAD: '100000', RATE_LIMIT_STANDARD: '1000000', RATE_LIMIT_WRITE: '100000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolvePromise, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      const key = /live API key:\s+(\S+)/.exec(out)?.[1];
-      if (url && key) resolvePromise({ proc, url, key, dir });
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-}
-
-async function stopServer(server: Server): Promise<void> {
-  server.proc.removeAllListeners('exit');
-  await new Promise<void>((r) => {
-    server.proc.on('exit', () => r());
-    server.proc.kill('SIGTERM');
-  });
-  rmSync(server.dir, { recursive: true, force: true });
+function startServer(concurrency: number): Promise<Server> {
+  return startBenchServer({ LOG_LEVEL: 'warn', PIPELINE_CONCURRENCY: String(concurrency), RATE_LIMIT_UPLOAD: '100000', RATE_LIMIT_STANDARD: '1000000', RATE_LIMIT_WRITE: '100000' });
 }
 
 async function api(server: Server, method: string, path: string, body?: unknown | FormData): Promise<any> {

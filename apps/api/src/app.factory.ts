@@ -13,6 +13,7 @@ import { createRedis } from './platform/redis/redis';
 import { createLogger, PinoNestLogger } from './platform/logging/logger';
 import { installRequestHooks } from './platform/https/request-hooks';
 import { installJsonBodyParser } from './platform/http/json-body';
+import { clientErrorHandler, frameworkErrors } from './platform/http/framework-errors';
 import { Authenticator } from './platform/auth/authenticator';
 import { RateLimiter } from './platform/rate-limit/rate-limit';
 import { setupOpenApi } from './openapi';
@@ -50,6 +51,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
         return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
       },
       bodyLimit: 1024 * 1024,
+      frameworkErrors,
+      clientErrorHandler,
     } as ConstructorParameters<typeof FastifyAdapter>[0]);
     const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, orm, redis }), adapter, {
       logger: new PinoNestLogger(logger),

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -12,6 +12,8 @@ import { realDatabaseUrl, realRedisUrl, adminQuery, templateDb } from './support
  * snapshot; PostgreSQL: CREATE DATABASE ... TEMPLATE), never from a fresh initdb.
  */
 export default async function globalSetup(): Promise<void> {
+  // Every test server logs (at info) into this folder; global teardown scans it for secrets.
+  process.env.LEDGERLENS_TEST_LOG_DIR = mkdtempSync(join(tmpdir(), 'ledgerlens-test-logs-'));
   try {
     await prepareTemplate();
   } finally {

@@ -171,4 +171,25 @@ describe('security: the API edge holds against hostile and careless clients', ()
       expect([a.body.token_type, b.body.token_type]).toEqual(['Bearer', 'Bearer']);
     });
   });
+
+  describe('requests Fastify answers itself are in the envelope too (found by fuzzing)', () => {
+    it('a path id longer than the router allows is 422 in the envelope (was a bare 414)', async () => {
+      const res = await app.request('GET', `/v1/deals/${'9'.repeat(400)}`, { key: org.api_key, unchecked: true });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ loc: ['path'] }] });
+    });
+
+    it('a URL that does not decode is 400 in the envelope', async () => {
+      const res = await app.request('GET', '/v1/deals/%E0%A4%A', { key: org.api_key, unchecked: true });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', errors: [] });
+    });
+
+    it('headers or a URL too large for the HTTP parser get 431 in the envelope', async () => {
+      const res = await app.request('GET', `/v1/deals?q=${'x'.repeat(70_000)}`, { key: org.api_key, unchecked: true });
+      expect(res.status).toBe(431);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', errors: [] });
+      expect((await app.request('GET', '/v1/deals', { key: org.api_key })).status).toBe(200);
+    });
+  });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { DestinationStream } from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import { createApp, RunningApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/platform/config/config';
 import { EventDispatcher } from '../../src/platform/events/event-dispatcher';
@@ -46,6 +46,7 @@ export class TestApp {
     readonly url: string,
     private readonly cleanup: () => Promise<void>,
     private readonly pglite?: PGlite,
+    private readonly logTo?: DestinationStream,
   ) {}
 
   private static async listen(config: AppConfig, pglite: PGlite | undefined, logTo?: DestinationStream): Promise<{ running: RunningApp; url: string }> {
@@ -61,18 +62,18 @@ export class TestApp {
    */
   async restart(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
     await this.running.close();
-    const { running, url } = await TestApp.listen({ ...this.running.config, ...overrides }, this.pglite);
+    const { running, url } = await TestApp.listen({ ...this.running.config, ...overrides }, this.pglite, this.logTo);
     return new TestApp(running, url, async () => {
       await running.close();
       await this.cleanup();
-    }, this.pglite);
+    }, this.pglite, this.logTo);
   }
 
   /** A second server process on the same database and Redis (real-service run: PostgreSQL). Close it before this one. */
   async sibling(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
     if (this.pglite) throw new Error('sibling() needs PostgreSQL: two servers cannot share the embedded database');
-    const { running, url } = await TestApp.listen({ ...this.running.config, ...overrides }, undefined);
-    return new TestApp(running, url, () => running.close());
+    const { running, url } = await TestApp.listen({ ...this.running.config, ...overrides }, undefined, this.logTo);
+    return new TestApp(running, url, () => running.close(), undefined, this.logTo);
   }
 
   static async start(env: Record<string, string> = {}, overrides: Partial<AppConfig> = {}, options: { logTo?: DestinationStream } = {}): Promise<TestApp> {
@@ -80,7 +81,10 @@ export class TestApp {
     const redisUrl = realRedisUrl();
     const suffix = randomBytes(5).toString('hex');
     const dataDir = mkdtempSync(join(tmpdir(), 'ledgerlens-test-data-'));
-    const baseEnv: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'test', DEMO_BOOTSTRAP: 'false', LOG_LEVEL: 'error', REDIS_PREFIX: `lltest:${suffix}`, SECRETS_KEY: TEST_SECRETS_KEY, ...env };
+    // Logs go to the run's log folder (scanned for secrets by global teardown), at info so that request lines are in.
+    const logDir = process.env.LEDGERLENS_TEST_LOG_DIR;
+    const logTo = options.logTo ?? (logDir ? pino.destination({ dest: join(logDir, `${suffix}.ndjson`), sync: true }) : undefined);
+    const baseEnv: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'test', DEMO_BOOTSTRAP: 'false', LOG_LEVEL: logDir ? 'info' : 'error', REDIS_PREFIX: `lltest:${suffix}`, SECRETS_KEY: TEST_SECRETS_KEY, ...env };
     let pglite: PGlite | undefined;
     let dropDb: (() => Promise<void>) | null = null;
     if (dbUrl) {
@@ -98,7 +102,7 @@ export class TestApp {
     }
     if (redisUrl && !('REDIS_URL' in env)) baseEnv.REDIS_URL = redisUrl;
     const config = loadConfig(baseEnv, overrides);
-    const { running, url } = await TestApp.listen(config, pglite, options.logTo);
+    const { running, url } = await TestApp.listen(config, pglite, logTo);
     return new TestApp(running, url, async () => {
       await running.close();
       await pglite?.close();
@@ -107,7 +111,7 @@ export class TestApp {
       }
       await dropDb?.();
       rmSync(dataDir, { recursive: true, force: true });
-    }, pglite);
+    }, pglite, logTo);
   }
 
   get<T>(cls: abstract new (...args: any[]) => T): T {

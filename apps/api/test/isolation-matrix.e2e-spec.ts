@@ -1,0 +1,127 @@
+import { ALL_SCOPES, FINE_SCOPES } from '../src/platform/auth/auth-context';
+import { LAYOUTS } from '../../../tools/corpus/layouts';
+import { makeStatement } from '../../../tools/corpus/corpus';
+import { TestApp, TestResponse } from './support/harness';
+import { fastifyRoutes, nestRoutes, RouteInfo } from './support/route-table';
+
+/**
+ * The isolation matrix, generated from the routes the running server serves (Nest's route
+ * metadata, cross-checked against Fastify's router), so a new route cannot escape it: on every
+ * route with an id in its path, org A's live records are 404 to org B's key and to org A's own
+ * test key, and 403 to an org A key holding every scope but the route's. Keys included.
+ */
+
+/** Routes with an id that deliberately need no credential, each with its reason. None today. */
+const PUBLIC_ID_ROUTES: Record<string, string> = {};
+
+/** Bodies that pass validation, so the check reaches the record lookup (a 422 would prove nothing). */
+const BODIES: Record<string, unknown> = {
+  'PATCH /v1/deals/:deal_id': { industry: 'bakery' },
+  'POST /v1/deals/:deal_id/decision': { decision: 'approve' },
+  'POST /v1/deals/:deal_id/evaluate': {},
+  'POST /v1/documents/:document_id/reclassify': { document_type: 'bank_statement' },
+  'PATCH /v1/documents/:document_id/transactions/:transaction_id': { description: 'edited', correction_reason: 'matrix' },
+  'PUT /v1/rulesets/:ruleset_id': { name: 'Replaced', factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }], approval_threshold: 70, decline_threshold: 40 },
+  'PATCH /v1/rulesets/:ruleset_id': { description: 'edited' },
+};
+
+describe('isolation matrix over every route with an id', () => {
+  let app: TestApp;
+  let orgA: Awaited<ReturnType<TestApp['newOrg']>>;
+  let orgB: Awaited<ReturnType<TestApp['newOrg']>>;
+  let routes: RouteInfo[];
+  const ids: Record<string, number> = {};
+  /** Per required scope: an org A live key holding every other fine scope. */
+  const limitedKeys: Record<string, string> = {};
+  let pdf: Uint8Array;
+
+  beforeAll(async () => {
+    app = await TestApp.start({ RATE_LIMIT_STANDARD: '100000', RATE_LIMIT_WRITE: '100000', RATE_LIMIT_UPLOAD: '100000' });
+    orgA = await app.newOrg('Owner A');
+    orgB = await app.newOrg('Other B');
+    routes = nestRoutes(app.running.app);
+    const a = orgA.api_key;
+    ids.deal_id = (await app.request('POST', '/v1/deals', { key: a, body: { business_name: 'A Live Deal', funding_amount_requested: 5000 } })).body.id;
+    pdf = (await makeStatement(LAYOUTS.find((l) => l.name === 'sectioned_unsigned')!, 11, 12)).bytes;
+    const form = new FormData();
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'a.pdf');
+    ids.document_id = (await app.request('POST', `/v1/deals/${ids.deal_id}/documents`, { key: a, form })).body.id;
+    await app.settle();
+    ids.transaction_id = (await app.request('GET', `/v1/documents/${ids.document_id}/transactions`, { key: a })).body.data[0].id;
+    ids.ruleset_id = (await app.request('POST', '/v1/rulesets', { key: a, body: { name: 'A rules', factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }], approval_threshold: 70, decline_threshold: 40 } })).body.id;
+    ids.key_id = (await app.request('POST', '/v1/keys', { key: a, body: { name: 'A spare key', scopes: ['read', 'write'] } })).body.id;
+    for (const scope of new Set(routes.map((r) => r.scope).filter((s): s is string => !!s))) {
+      const scopes = FINE_SCOPES.filter((s) => s !== scope);
+      limitedKeys[scope] = (await app.request('POST', '/v1/keys', { key: a, body: { name: `all but ${scope}`, scopes } })).body.key;
+    }
+  }, 120_000);
+  afterAll(() => app?.close());
+
+  const idRoutes = () => routes.filter((r) => r.params.length > 0);
+  const label = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+  const call = (route: RouteInfo, key: string | null): Promise<TestResponse> => {
+    let path = route.path;
+    for (const param of route.params) {
+      if (!(param in ids)) throw new Error(`${label(route)}: no org A record for :${param}; add one to the matrix's fixtures`);
+      path = path.replace(`:${param}`, String(ids[param]));
+    }
+    if (route.path.endsWith('/documents') && route.method === 'POST' || route.path.endsWith('/documents/bulk')) {
+      const form = new FormData();
+      form.append(route.path.endsWith('/bulk') ? 'files' : 'file', new Blob([pdf], { type: 'application/pdf' }), 'x.pdf');
+      return app.request(route.method, path, { key, form });
+    }
+    const body = BODIES[label(route)] ?? (['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined);
+    return app.request(route.method, path, { key, body });
+  };
+
+  it('reads the route table from the running app, and Fastify serves nothing with an id beyond it', () => {
+    const nest = new Set(routes.map(label));
+    const served = fastifyRoutes(app.running.app);
+    const servedLabels = new Set(served.map(label));
+    expect(routes.map(label).filter((r) => !servedLabels.has(r))).toEqual([]);
+    expect(served.filter((r) => r.path.includes(':') && !nest.has(label(r)))).toEqual([]);
+    expect(idRoutes().length).toBeGreaterThanOrEqual(30);
+    expect(idRoutes().map(label)).toEqual(expect.arrayContaining(['DELETE /v1/keys/:key_id', 'POST /v1/keys/:key_id/rotate', 'GET /v1/deals/:deal_id']));
+    for (const route of routes) expect({ route: label(route), declared: route.isPublic || ALL_SCOPES.includes(route.scope ?? '') }).toEqual({ route: label(route), declared: true });
+  });
+
+  it('public routes with an id are exactly the listed ones; every other one needs a credential (401)', async () => {
+    expect(idRoutes().filter((r) => r.isPublic).map(label).sort()).toEqual(Object.keys(PUBLIC_ID_ROUTES).sort());
+    for (const route of idRoutes().filter((r) => !r.isPublic)) {
+      expect({ route: label(route), status: (await call(route, null)).status }).toEqual({ route: label(route), status: 401 });
+    }
+  });
+
+  it('org B\'s key gets 404 on every org A live record', async () => {
+    const seen = [];
+    for (const route of idRoutes().filter((r) => !r.isPublic)) seen.push({ route: label(route), status: (await call(route, orgB.api_key)).status });
+    expect(seen).toEqual(seen.map((s) => ({ ...s, status: 404 })));
+  });
+
+  it('org A\'s own test key gets 404 on every org A live record', async () => {
+    const seen = [];
+    for (const route of idRoutes().filter((r) => !r.isPublic)) seen.push({ route: label(route), status: (await call(route, orgA.test_api_key)).status });
+    expect(seen).toEqual(seen.map((s) => ({ ...s, status: 404 })));
+  });
+
+  it('an org A key holding every scope but the route\'s gets 403', async () => {
+    const seen = [];
+    for (const route of idRoutes().filter((r) => !r.isPublic)) seen.push({ route: label(route), status: (await call(route, limitedKeys[route.scope!])).status });
+    expect(seen).toEqual(seen.map((s) => ({ ...s, status: 403 })));
+  });
+
+  it('after all of it org A\'s records are intact and reachable by org A', async () => {
+    const a = orgA.api_key;
+    for (const route of idRoutes().filter((r) => r.method === 'GET')) {
+      const res = await call(route, a);
+      expect({ route: label(route), found: res.status !== 404 }).toEqual({ route: label(route), found: true });
+    }
+    const deal = await app.request('GET', `/v1/deals/${ids.deal_id}`, { key: a });
+    expect(deal.body).toMatchObject({ business_name: 'A Live Deal', industry: null, decision: null });
+    const rules = await app.request('GET', `/v1/rulesets/${ids.ruleset_id}`, { key: a });
+    expect(rules.body).toMatchObject({ name: 'A rules', is_default: false });
+    const keys = await app.request('GET', '/v1/keys?per_page=100', { key: a });
+    expect(keys.body.data.map((k: { id: number }) => k.id)).toContain(ids.key_id);
+  });
+});

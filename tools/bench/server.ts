@@ -1,0 +1,44 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const MAIN = resolve(__dirname, '../../../apps/api/dist/main.js');
+
+export interface BenchServer {
+  proc: ChildProcess;
+  url: string;
+  /** The demo organization's live API key, printed at first start. */
+  key: string;
+  dir: string;
+}
+
+/** The built server on a fresh embedded database (DATA_DIR in a temp folder), demo bootstrap on. */
+export async function startServer(env: Record<string, string>): Promise<BenchServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'ledgerlens-bench-'));
+  const proc = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, DATA_DIR: dir, PORT: '0', NODE_ENV: 'development', DEMO_BOOTSTRAP: 'true', DATABASE_URL: '', REDIS_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolvePromise, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const key = /live API key:\s+(\S+)/.exec(out)?.[1];
+      if (url && key) resolvePromise({ proc, url, key, dir });
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+}
+
+export async function stopServer(server: BenchServer): Promise<void> {
+  server.proc.removeAllListeners('exit');
+  await new Promise<void>((r) => {
+    server.proc.on('exit', () => r());
+    server.proc.kill('SIGTERM');
+  });
+  rmSync(server.dir, { recursive: true, force: true });
+}
