@@ -30,5 +30,5 @@ describe('fuzzing every documented operation from openapi.json', () => {
     if (summary.byClass['2xx'] < 200 || summary.byClass['4xx'] < 600) throw new Error(`too few accepted or rejected requests\n${formatSummary(summary)}`);
     // The server is still healthy afterwards.
     expect((await app.request('GET', '/health', { unchecked: true })).status).toBe(200);
-  }, 120_000);
+  }, 180_000); // ~45 s on this machine when idle; the margin is for a shared, loaded CI box
 });
