@@ -85,6 +85,9 @@ const HUGE = 'A'.repeat(200_000);
 const STRINGS = ['', ' ', '\u0000', 'a\u0000b', '\u202Eevil', '🦄💥', 'e\u0301', '\uFEFF', '\uD800', "'; drop table deals; --", '%00', '../../etc/passwd', '<script>', 'null', '1e309', '-0', '0x10', HUGE, 'ü'.repeat(600), '\\', '"', '${x}', '{{x}}', ';', '$$;$$'];
 const NUMBERS = [0, -1, 1, 1.5, -1e308, 1e308, 2147483647, 2147483648, -2147483649, Number.MAX_SAFE_INTEGER, 9007199254740993, 1e-10];
 const PATH_IDS = ['0', '-1', '1.5', 'abc', '99999999999999999999999', '2147483648', '1e3', '%00', '%20', '0x1', '١', '9'.repeat(400), 'null', '%2e%2e', '%E0%A4%A', '%', '1%2F2', ' 1'];
+/** Any URL the fuzzer writes (webhook receivers, callbacks) is loopback: the server must never be sent elsewhere. */
+const LOCAL_URL = 'https://127.0.0.1:9/fuzz';
+const URL_FIELD = /url|uri|callback|endpoint|webhook/i;
 const CONTENT_TYPES = ['text/plain', 'application/xml', 'multipart/form-data', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/vnd.api+json', 'image/png', '*/*', 'application/json, text/plain'];
 
 export class OpenApiFuzzer {
@@ -127,7 +130,11 @@ export class OpenApiFuzzer {
     const started = Date.now();
     try {
       res = await fetch(this.target.baseUrl + req.url, { method: req.method, headers: req.headers, body: req.body, signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000) });
-      text = await res.text();
+      // An event stream never ends: its status and headers are the answer.
+      if (res.headers.get('content-type')?.includes('text/event-stream')) {
+        await res.body?.cancel();
+        text = '';
+      } else text = await res.text();
     } catch (err) {
       summary.byClass.network++;
       summary.failures.push({ request: label, status: 0, problem: `no response: ${(err as Error).message}`, body: '' });
@@ -272,7 +279,7 @@ export class OpenApiFuzzer {
       default: {
         const out: Record<string, unknown> = {};
         for (const [name, prop] of Object.entries(s.properties ?? {})) {
-          if (s.required?.includes(name) || this.rng.chance(0.5)) out[name] = this.sample(prop, depth + 1);
+          if (s.required?.includes(name) || this.rng.chance(0.5)) out[name] = URL_FIELD.test(name) ? LOCAL_URL : this.sample(prop, depth + 1);
         }
         return out;
       }
