@@ -41,6 +41,24 @@ describe('statements CLI', () => {
     expect(json.account_number_last4).toBe(item.truth.accountNumberLast4);
   });
 
+  it('says when a statement needs review, in the human output and in --json', async () => {
+    const item = await makeStatement(LAYOUTS[3], 5, 6);
+    const file = path.join(dir, 'st-ok.pdf');
+    fs.writeFileSync(file, item.bytes);
+    expect(await main(['parse', file])).toBe(0);
+    expect(out.join('')).toContain('needs review: no');
+    // a statement page with balances but no transaction rows: never a silent success
+    const { makePdf } = await import('./__fixtures__/make-pdf');
+    const empty = path.join(dir, 'st-empty.pdf');
+    fs.writeFileSync(empty, await makePdf([[{ x: 40, y: 40, text: 'Summit Bank', size: 14 }, { x: 40, y: 60, text: 'Statement Period: 05/01/2025 - 05/31/2025' }, { x: 40, y: 72, text: 'Beginning Balance $500.00' }, { x: 40, y: 84, text: 'Ending Balance $500.00' }, { x: 40, y: 96, text: 'Checking Account Number 1234567' }]]));
+    out = [];
+    expect(await main(['parse', empty])).toBe(0);
+    expect(out.join('')).toContain('NEEDS REVIEW: no transactions were read');
+    out = [];
+    expect(await main(['parse', empty, '--json'])).toBe(0);
+    expect(JSON.parse(out.join(''))).toMatchObject({ needs_review: true, review_reasons: ['no transactions were read'] });
+  });
+
   it('prints a typed error and exits 2 on a bad file', async () => {
     const file = path.join(dir, 'empty.pdf');
     fs.writeFileSync(file, '');
