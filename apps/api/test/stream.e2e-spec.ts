@@ -3,6 +3,8 @@ import { SseClient } from './support/sse-client';
 import { realDatabaseUrl, realRedisUrl } from './support/services';
 import { EventBus, RedisEventBus } from '../src/platform/events/event-bus';
 import { StreamService } from '../src/modules/stream/stream.service';
+import { Database } from '../src/platform/database/database.service';
+import { recordEvent } from '../src/platform/events/events';
 
 type Org = Awaited<ReturnType<TestApp['newOrg']>>;
 
@@ -111,6 +113,25 @@ describe('event stream (SSE)', () => {
     const bad = await app.request('GET', '/v1/events/stream', { key: a.api_key, headers: { 'Last-Event-ID': 'yesterday' } });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].loc).toEqual(['header', 'Last-Event-ID']);
+  });
+
+  it('replays a long absence page after page, in order, without gaps', async () => {
+    const deal = await newDeal(a.api_key, 'Busy Deal');
+    await app.drainEvents();
+    const live = await connect(`/v1/events/deals/${deal.id}`, { 'X-API-Key': a.api_key });
+    await live.next((m) => m.comments.includes('connected'));
+    await app.request('PATCH', `/v1/deals/${deal.id}`, { key: a.api_key, body: { industry: 'start' } });
+    await app.drainEvents();
+    const mark = await live.next();
+    live.close();
+    const scope = { organizationId: a.organization.id, livemode: true };
+    await app.get(Database).forScope(scope).transactional(async (tx) => {
+      for (let i = 0; i < 1203; i++) recordEvent(tx, scope, 'deal.updated', { dealId: deal.id, data: { deal_id: deal.id, changed_fields: [`f${i}`] } });
+    });
+    const resumed = await connect(`/v1/events/deals/${deal.id}`, { 'X-API-Key': a.api_key, 'Last-Event-ID': mark.id! });
+    const got: string[] = [];
+    for (let i = 0; i < 1203; i++) got.push((await resumed.next()).data.changed_fields[0]);
+    expect(got).toEqual(Array.from({ length: 1203 }, (_, i) => `f${i}`));
   });
 
   it('sends heartbeat comments', async () => {

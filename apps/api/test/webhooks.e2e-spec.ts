@@ -5,6 +5,11 @@ import { JobQueue } from '../src/platform/queue/job-queue';
 import { Database } from '../src/platform/database/database.service';
 import { WebhookConfig, WebhookDelivery } from '../src/modules/webhooks/webhooks.entities';
 import { WebhookDeliveryService } from '../src/modules/webhooks/webhook-delivery.service';
+import { EventDispatcher } from '../src/platform/events/event-dispatcher';
+import { OutboundHttp, systemResolver } from '../src/platform/outbound/outbound-http';
+import { recordEvent } from '../src/platform/events/events';
+import { LAYOUTS } from '../../../tools/corpus/layouts';
+import { makeStatement } from '../../../tools/corpus/corpus';
 
 type Org = Awaited<ReturnType<TestApp['newOrg']>>;
 
@@ -47,6 +52,9 @@ describe('webhooks', () => {
     now = T0;
     jest.spyOn(app.get(Clock), 'now').mockImplementation(() => new Date(now));
     receiver.reset();
+    // Each test starts with nothing pending: a retry left by an earlier test (its delayed job may
+    // fire in real time during this one) must not reach this test's receiver.
+    await app.get(Database).system().nativeUpdate(WebhookDelivery, { status: 'pending' }, { status: 'failed', nextAttemptAt: null }, { filters: false });
   });
   afterEach(() => jest.restoreAllMocks());
   afterAll(async () => {
@@ -75,6 +83,22 @@ describe('webhooks', () => {
       expect((await app.request('DELETE', '/v1/webhooks/config', { key: other.api_key })).status).toBe(404);
     });
 
+    it('deleting the configuration stops pending deliveries', async () => {
+      await configure(other.api_key);
+      receiver.respond = () => 500;
+      const deal = await newDeal(other.api_key, 'Stopped Co');
+      await settle();
+      const [pending] = (await deliveries(other.api_key, '?status=pending')).data;
+      expect(pending).toMatchObject({ deal_id: deal.id, attempt_number: 1 });
+      await app.request('DELETE', '/v1/webhooks/config', { key: other.api_key });
+      const stopped = (await app.request('GET', `/v1/webhooks/deliveries/${pending.id}`, { key: other.api_key })).body.data;
+      expect(stopped).toMatchObject({ status: 'failed', error: 'webhook configuration deleted', next_attempt_at: null });
+      advance(30_000);
+      await app.get(WebhookDeliveryService).sweep();
+      await settle();
+      expect(receiver.received).toHaveLength(1);
+    });
+
     it('stores the secret encrypted (AES-256-GCM), not in plain text', async () => {
       await configure(other.api_key);
       const em = app.get(Database).forScope({ organizationId: other.organization.id, livemode: true });
@@ -87,7 +111,8 @@ describe('webhooks', () => {
 
     it.each([
       ['a plain-HTTP URL', { url: 'http://hooks.example.com/x' }, ['body', 'url'], /url must use HTTPS/],
-      ['an HTTP URL to a non-allowlisted private address', { url: 'http://10.0.0.8/hook' }, ['body', 'url'], /HTTPS/],
+      ['a URL to a non-allowlisted private address', { url: 'https://10.0.0.8/hook' }, ['body', 'url'], /must not point to a private, loopback or link-local address \(10\.0\.0\.8 is a private address\)/],
+      ['a URL to the cloud metadata address', { url: 'https://169.254.169.254/latest/meta-data' }, ['body', 'url'], /linkLocal/],
       ['not a URL', { url: 'hooks' }, ['body', 'url'], /absolute URL/],
       ['an unknown event type', { events: ['deal.exploded'] }, ['body', 'events'], /each value in events must be one of/],
       ['no events', { events: [] }, ['body', 'events'], /events/],
@@ -253,11 +278,12 @@ describe('webhooks', () => {
     });
 
     it('refuses at delivery time an HTTPS URL that resolves to a blocked address, sending nothing', async () => {
-      // [::1] is loopback and not allowlisted here (only 127.0.0.1/32 is).
-      await configure(other.api_key, { url: 'https://[::1]:9/hooks' });
-      const res = await app.request('POST', '/v1/webhooks/test', { key: other.api_key });
+      // A name (judged only at delivery) resolving to 127.0.0.2: loopback, and not allowlisted here (only 127.0.0.1/32 is).
+      await configure(other.api_key, { url: 'https://receiver.invalid:9/hooks' });
+      app.get(OutboundHttp).useResolver(async () => [{ address: '127.0.0.2', family: 4 }]);
+      const res = await app.request('POST', '/v1/webhooks/test', { key: other.api_key }).finally(() => app.get(OutboundHttp).useResolver(systemResolver));
       expect(res.body.data).toMatchObject({ status: 'failed', response_status: null });
-      expect(res.body.data.error).toMatch(/OutboundBlockedError: ::1 resolves to a blocked address: ::1 is a loopback address/);
+      expect(res.body.data.error).toMatch(/OutboundBlockedError: receiver\.invalid resolves to a blocked address: 127\.0\.0\.2 is a loopback address/);
       expect(receiver.received).toHaveLength(0);
       await app.request('DELETE', '/v1/webhooks/config', { key: other.api_key });
     });
@@ -270,6 +296,55 @@ describe('webhooks', () => {
       const page = await deliveries(org.api_key, '?per_page=2');
       expect(page.meta).toMatchObject({ page: 1, per_page: 2 });
       expect(page.data).toHaveLength(2);
+    });
+  });
+
+  describe('every event type', () => {
+    it('delivers the pipeline\'s events for an uploaded statement, with the spec\'s payloads', async () => {
+      const all = ['deal.created', 'deal.updated', 'deal.ready', 'deal.decision', 'document.uploaded', 'document.completed', 'document.failed', 'batch.completed', 'recommendation.generated', 'export.ready'];
+      await configure(org.api_key, { events: all });
+      const deal = await newDeal(org.api_key, 'Pipeline Bakery LLC');
+      const statement = await makeStatement(LAYOUTS[0], 21, 30);
+      const form = new FormData();
+      form.append('file', new Blob([statement.bytes], { type: 'application/pdf' }), 'march.pdf');
+      const upload = await app.request('POST', `/v1/deals/${deal.id}/documents`, { key: org.api_key, form });
+      expect(upload.status).toBe(201);
+      const broken = new FormData();
+      broken.append('file', new Blob([Buffer.from('%PDF-1.4\n% not really a pdf\n')], { type: 'application/pdf' }), 'broken.pdf');
+      await app.request('POST', `/v1/deals/${deal.id}/documents`, { key: org.api_key, form: broken });
+      await app.settle();
+      await settle();
+      const byType = new Map([...receiver.received].reverse().map((r) => [r.event!.type, r.event!])); // first of each type
+      expect(receiver.received.every((r) => r.error === null)).toBe(true);
+      expect(byType.get('document.uploaded')!.data).toMatchObject({ document_id: upload.body.id, deal_id: deal.id, filename: 'march.pdf' });
+      expect(byType.get('document.completed')!.data).toMatchObject({ document_id: upload.body.id, deal_id: deal.id, document_type: 'bank_statement' });
+      expect(byType.get('document.failed')!.data).toMatchObject({ deal_id: deal.id, error: expect.stringMatching(/^PROCESSING_FAILED/) });
+      expect(byType.get('deal.ready')).toMatchObject({ deal_id: deal.id, data: { deal_id: deal.id, business_name: 'Pipeline Bakery LLC', status: 'ready', document_count: 2 } });
+      expect(typeof byType.get('deal.ready')!.data.health_score).toBe('number');
+      expect(byType.get('recommendation.generated')!.data).toMatchObject({ deal_id: deal.id, decision: expect.any(String), ruleset_name: expect.any(String) });
+      // Internal events (the AI summary request) never leave.
+      expect([...byType.keys()].every((t) => all.includes(t))).toBe(true);
+      await configure(org.api_key);
+    });
+
+    it('delivers whatever the outbox carries for causes that later modules emit (batch.completed, export.ready)', async () => {
+      await configure(org.api_key, { events: ['batch.completed', 'export.ready'] });
+      const em = app.get(Database).forScope({ organizationId: org.organization.id, livemode: true });
+      await em.transactional(async (tx) => {
+        recordEvent(tx, { organizationId: org.organization.id, livemode: true }, 'batch.completed', {
+          dealId: null,
+          data: { batch_id: 'bat_1', total_documents: 2, completed: 2, failed: 0 },
+        });
+        recordEvent(tx, { organizationId: org.organization.id, livemode: true }, 'export.ready', { data: { export_id: 'exp_1', format: 'csv' } });
+        recordEvent(tx, { organizationId: org.organization.id, livemode: true }, 'key.created', { data: { key_id: 1 } });
+      });
+      app.get(EventDispatcher).notify();
+      await settle();
+      expect(receiver.received.map((r) => [r.event!.type, r.event!.data])).toEqual([
+        ['batch.completed', { batch_id: 'bat_1', total_documents: 2, completed: 2, failed: 0 }],
+        ['export.ready', { export_id: 'exp_1', format: 'csv' }],
+      ]);
+      await configure(org.api_key);
     });
   });
 
@@ -306,11 +381,36 @@ describe('webhooks', () => {
     });
   });
 
+  describe('a worker that died mid-attempt', () => {
+    it('leaves a lease that expires; the sweep then makes the attempt again', async () => {
+      const deal = await newDeal(org.api_key, 'Crashed Worker Co');
+      await app.drainEvents();
+      await app.get(JobQueue).idle();
+      const em = app.get(Database).forScope({ organizationId: org.organization.id, livemode: true });
+      const delivery = await em.findOneOrFail(WebhookDelivery, { dealId: deal.id });
+      expect(delivery.status).toBe('delivered');
+      // The state a worker leaves when it dies after claiming attempt 1: leased for 60 s, nothing logged.
+      await em.nativeUpdate(WebhookDelivery, { id: delivery.id }, { status: 'pending', attemptNumber: 0, deliveredAt: null, nextAttemptAt: new Date(now + 60_000) });
+      receiver.reset();
+      const service = app.get(WebhookDeliveryService);
+      const sentThis = () => receiver.received.filter((r) => r.headers['x-service-delivery'] === delivery.id).length;
+      advance(59_000);
+      expect(await service.sweep()).toBe(0);
+      await settle();
+      expect(sentThis()).toBe(0);
+      advance(1_000);
+      expect(await service.sweep()).toBe(1);
+      await settle();
+      expect(sentThis()).toBe(1);
+      const done = (await app.request('GET', `/v1/webhooks/deliveries/${delivery.id}`, { key: org.api_key })).body.data;
+      expect(done).toMatchObject({ status: 'delivered' });
+    });
+  });
+
   describe('restart', () => {
     it('loses no delivery: a pending retry is picked up by the next process', async () => {
       receiver.respond = (n) => (n === 1 ? 500 : 200);
       await newDeal(org.api_key, 'Restart Co');
-      // (deliveries left pending by earlier tests are retried too: only this one is checked)
       await settle();
       const id = receiver.received[0].headers['x-service-delivery'] as string;
       jest.restoreAllMocks();
@@ -319,7 +419,7 @@ describe('webhooks', () => {
       const row = await app.get(Database).system().findOneOrFail(WebhookDelivery, { id }, { filters: false });
       expect(row).toMatchObject({ status: 'pending', attemptNumber: 1 });
       advance(30_000);
-      expect(await app.get(WebhookDeliveryService).sweep()).toBeGreaterThanOrEqual(1);
+      expect(await app.get(WebhookDeliveryService).sweep()).toBe(1);
       await settle();
       expect(receiver.received.filter((r) => r.headers['x-service-delivery'] === id)).toHaveLength(2);
       const done = (await app.request('GET', `/v1/webhooks/deliveries/${id}`, { key: org.api_key })).body.data;

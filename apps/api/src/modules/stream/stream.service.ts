@@ -12,8 +12,10 @@ import { DomainEventRecord } from '../../platform/events/outbox.entity';
 import { Deal } from '../deals/deals.entities';
 import { PUBLIC_EVENT_TYPES, isPublicEventType, toPublicEvent } from '../webhooks/public-events';
 
-/** Events replayed from Last-Event-ID at most per connection; a client further behind reconnects again. */
-const REPLAY_LIMIT = 1000;
+/** Replay reads the outbox in pages of this size... */
+const REPLAY_PAGE = 500;
+/** ...up to this many events per connection; a client further behind gets them, then the stream ends and it resumes from the last id. */
+const REPLAY_MAX = 5000;
 /** Sequences remembered per connection to drop the overlap between replay and live events. */
 const SENT_MEMORY = 2000;
 
@@ -112,7 +114,19 @@ export class StreamService implements OnModuleInit, BeforeApplicationShutdown {
 
     if (lastEventId !== null) {
       try {
-        for (const e of await this.replay(auth, dealId, lastEventId)) send(e);
+        let after = lastEventId;
+        for (let replayed = 0; ; ) {
+          const page = await this.replay(auth, dealId, after);
+          for (const e of page) send(e);
+          replayed += page.length;
+          if (page.length < REPLAY_PAGE) break;
+          after = page[page.length - 1].sequence;
+          if (replayed >= REPLAY_MAX) {
+            // Live events would jump over the rest: end here, EventSource reconnects from `after`.
+            connection.close();
+            return;
+          }
+        }
       } catch {
         connection.close();
         return;
@@ -133,7 +147,7 @@ export class StreamService implements OnModuleInit, BeforeApplicationShutdown {
         type: { $in: [...PUBLIC_EVENT_TYPES] },
         ...(dealId !== null ? { dealId } : {}),
       },
-      { orderBy: { id: 'asc' }, limit: REPLAY_LIMIT },
+      { orderBy: { id: 'asc' }, limit: REPLAY_PAGE },
     );
     return rows.map(toDomainEvent);
   }

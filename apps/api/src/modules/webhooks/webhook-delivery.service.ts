@@ -23,8 +23,8 @@ import { mapDeliveryDetail, mapDeliverySummary } from './webhooks.mapper';
 /** CONTRACT.md: 4 attempts in all, immediately then after 30 s, 2 min and 15 min. */
 export const MAX_ATTEMPTS = 4;
 export const RETRY_DELAYS_MS = [30_000, 120_000, 900_000];
-/** How long a claimed attempt may run before another process may take it over (> the 10 s timeout). */
-const LEASE_MS = 60_000;
+/** How long a claimed attempt may run before another process may take it over: the timeout plus a margin. */
+const LEASE_MARGIN_MS = 50_000;
 const SWEEP_INTERVAL_MS = 60_000;
 const RESPONSE_LOG_BYTES = 4096;
 const REQUEST_LOG_BYTES = 65_536;
@@ -164,7 +164,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     const claimed = await em.nativeUpdate(
       WebhookDelivery,
       { id: deliveryId, status: 'pending', attemptNumber: attempt - 1, nextAttemptAt: { $lte: now } },
-      { nextAttemptAt: new Date(now.getTime() + LEASE_MS) },
+      { nextAttemptAt: new Date(now.getTime() + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS) },
     );
     if (claimed === 0) return null;
     const delivery = await em.findOneOrFail(WebhookDelivery, { id: deliveryId });

@@ -89,9 +89,12 @@ describe('OutboundHttp', () => {
   it('accepts https URLs, and http only for an allowlisted address outside production', () => {
     expect(guard().urlProblem('https://hooks.example.com/x')).toBeNull();
     expect(guard().urlProblem('http://hooks.example.com/x')).toBe('must use HTTPS');
-    expect(guard().urlProblem(`http://127.0.0.1:${port}/`)).toBe('must use HTTPS');
+    expect(guard().urlProblem(`http://127.0.0.1:${port}/`)).toMatch(/must not point to a private, loopback or link-local address \(127\.0\.0\.1 is a loopback address\)/);
+    expect(guard().urlProblem('https://169.254.169.254/latest')).toMatch(/linkLocal/);
+    expect(guard().urlProblem('https://[::ffff:10.0.0.1]/')).toMatch(/private/);
     expect(guard({ OUTBOUND_ALLOWLIST: '127.0.0.1' }).urlProblem(`http://127.0.0.1:${port}/`)).toBeNull();
-    expect(guard({ OUTBOUND_ALLOWLIST: '127.0.0.1' }).urlProblem('http://10.0.0.1/')).toBe('must use HTTPS');
+    expect(guard({ OUTBOUND_ALLOWLIST: '10.0.0.0/8' }).urlProblem('http://10.0.0.1/')).toBeNull();
+    expect(guard({ OUTBOUND_ALLOWLIST: '10.0.0.0/8', NODE_ENV: 'production', SECRETS_KEY: 'ab'.repeat(32), TRUST_PROXY: 'true' }).urlProblem('http://10.0.0.1/')).toBe('must use HTTPS');
     expect(guard().urlProblem('ftp://example.com/')).toBe('must use HTTPS');
     expect(guard().urlProblem('https://user:pw@example.com/')).toBe('must not contain credentials');
     expect(guard().urlProblem('not a url')).toBe('must be an absolute URL');

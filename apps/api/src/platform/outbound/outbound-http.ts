@@ -64,6 +64,10 @@ export class OutboundHttp {
       return 'must be an absolute URL';
     }
     if (url.username || url.password) return 'must not contain credentials';
+    // An IP literal can be judged now (names are judged at each attempt, after DNS).
+    const literal = hostOf(url);
+    const blocked = isIP(literal) ? blockReason(literal, this.allowlist) : null;
+    if (blocked) return `must not point to a private, loopback or link-local address (${blocked})`;
     if (url.protocol === 'https:') return null;
     if (url.protocol === 'http:' && this.config.nodeEnv !== 'production' && isAllowlisted(hostOf(url), this.allowlist)) return null;
     return 'must use HTTPS';
