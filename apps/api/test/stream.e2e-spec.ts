@@ -128,6 +128,7 @@ describe('event stream (SSE)', () => {
     await app.get(Database).forScope(scope).transactional(async (tx) => {
       for (let i = 0; i < 1203; i++) recordEvent(tx, scope, 'deal.updated', { dealId: deal.id, data: { deal_id: deal.id, changed_fields: [`f${i}`] } });
     });
+    await app.drainEvents(); // dispatched while nobody listens: later tests' streams must not receive them
     const resumed = await connect(`/v1/events/deals/${deal.id}`, { 'X-API-Key': a.api_key, 'Last-Event-ID': mark.id! });
     const got: string[] = [];
     for (let i = 0; i < 1203; i++) got.push((await resumed.next()).data.changed_fields[0]);
