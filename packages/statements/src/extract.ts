@@ -1,6 +1,5 @@
-import * as zlib from 'zlib';
 import { loadMupdf } from './mupdf';
-import { OpenedDocument } from './open';
+import { guardPageContent, OpenedDocument } from './open';
 import { DEFAULT_LIMITS, Limits, Line, PageLayout, StatementError, Word } from './types';
 
 interface StextLine {
@@ -80,75 +79,6 @@ export function groupLines(words: Word[]): Line[] {
   return lines;
 }
 
-const MAX_CONTENT_BYTES = 32 * 1024 * 1024;
-const MAX_FORM_REFS = 2_000;
-
-/**
- * Bounds the work mupdf would do on a page before it does it: inflates content streams and
- * form XObjects with a hard output cap (flate bombs) and limits form nesting/fan-out.
- */
-export function guardPageContent(page: any, index: number): { hasImages: boolean } {
-  if (typeof page.getObject !== 'function') return { hasImages: true }; // image documents
-  let total = 0;
-  let forms = 0;
-  let hasImages = false;
-  const seen = new Set<number>();
-  const tooLarge = (why: string) => new StatementError('too_large', `page ${index + 1}: ${why}`);
-  const streamSize = (obj: any) => {
-    if (!obj.isStream()) return;
-    if (obj.isIndirect()) {
-      const n = obj.asIndirect();
-      if (seen.has(n)) return;
-      seen.add(n);
-    }
-    const filter = obj.get('Filter');
-    const names: string[] = [];
-    if (filter.isArray()) filter.forEach((f: any) => names.push(f.isName() ? f.asName() : '?'));
-    else if (filter.isName()) names.push(filter.asName());
-    const raw: Uint8Array = obj.readRawStream().asUint8Array();
-    if (names.length === 0) total += raw.length;
-    else if (names.length === 1 && (names[0] === 'FlateDecode' || names[0] === 'Fl')) {
-      let inflated = 0;
-      try {
-        inflated = zlib.inflateSync(raw, { maxOutputLength: MAX_CONTENT_BYTES - total + 1, finishFlush: zlib.constants.Z_SYNC_FLUSH }).length;
-      } catch (e) {
-        if ((e as any)?.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) throw tooLarge('content stream inflates beyond the limit (compression bomb)');
-        inflated = raw.length; // broken stream: mupdf will deal with it
-      }
-      total += inflated;
-    } else total += raw.length * 4;
-    if (total > MAX_CONTENT_BYTES) throw tooLarge('page content is too large');
-  };
-  const walkResources = (res: any, depth: number) => {
-    if (!res || res.isNull()) return;
-    const xo = res.get('XObject');
-    if (!xo || xo.isNull() || !xo.isDictionary()) return;
-    xo.forEach((v: any) => {
-      if (!v.isStream()) return;
-      const sub = v.get('Subtype');
-      const kind = sub.isName() ? sub.asName() : '';
-      if (kind === 'Image') {
-        hasImages = true;
-        return;
-      }
-      if (kind !== 'Form') return;
-      if (++forms > MAX_FORM_REFS) throw tooLarge('too many form XObjects');
-      if (depth > 6) throw tooLarge('form XObjects nested too deeply');
-      if (v.isIndirect() && seen.has(v.asIndirect())) return;
-      streamSize(v);
-      walkResources(v.get('Resources'), depth + 1);
-    });
-  };
-  const po = page.getObject();
-  const contents = po.get('Contents');
-  if (contents.isArray()) contents.forEach((c: any) => streamSize(c));
-  else if (!contents.isNull()) streamSize(contents);
-  const res = po.get('Resources');
-  if (res.isNull()) hasImages = true; // inherited resources: be conservative
-  walkResources(res, 0);
-  return { hasImages };
-}
-
 /** Reads the text layer of one page: words with positions, grouped into lines. */
 export function extractPageText(opened: OpenedDocument, index: number, limits: Partial<Limits> = {}): PageLayout {
   const lim = { ...DEFAULT_LIMITS, ...limits };
@@ -161,7 +91,7 @@ export function extractPageText(opened: OpenedDocument, index: number, limits: P
   try {
     let hasImages = true;
     try {
-      hasImages = guardPageContent(page, index).hasImages;
+      hasImages = guardPageContent(page, index, lim).hasImages;
     } catch (e) {
       if (e instanceof StatementError) throw e;
       throw new StatementError('corrupt', `page ${index + 1} is unreadable: ${(e as Error).message}`);

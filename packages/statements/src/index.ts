@@ -29,6 +29,9 @@ export { parseAmount, parseDateToken, resolveYear, isValidDate } from './tokens'
 export { releaseMupdfCaches } from './mupdf';
 export { parseStatementFileIsolated } from './isolated';
 export type { IsolatedParseOptions } from './isolated';
+export { ParserPool, ParserCrashedError, processRss } from './pool';
+export type { ParserPoolOptions } from './pool';
+export { guardPageContent, decodeBounded } from './open';
 
 const emptyReconciliation = (): Reconciliation => ({
   reconciled: false, firstBrokenRow: null, expectedClosing: null, difference: null, confidence: 0,

@@ -116,6 +116,14 @@ export interface Limits {
   /** max characters per page before the page is considered a bomb */
   maxCharsPerPage: number;
   maxOcrPages: number;
+  /** decoded content-stream bytes per page (content and form XObjects, after every filter) */
+  maxContentBytes: number;
+  /** XObject draws per page counted through nested forms (a form drawn 1,000 times costs 1,000x its content) */
+  maxFormDraws: number;
+  /** form XObject nesting depth */
+  maxFormDepth: number;
+  /** pixels of one embedded image or of an uploaded image file */
+  maxImagePixels: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -125,6 +133,10 @@ export const DEFAULT_LIMITS: Limits = {
   totalTimeMs: 120_000,
   maxCharsPerPage: 200_000,
   maxOcrPages: 60,
+  maxContentBytes: 32 * 1024 * 1024,
+  maxFormDraws: 100_000,
+  maxFormDepth: 8,
+  maxImagePixels: 60_000_000,
 };
 
 /** A word with its position on the page, in PDF points, origin top-left. */

@@ -1,8 +1,16 @@
-/** Worker-thread entry used by parseStatementFileIsolated (compiled to dist/worker.js). */
+/**
+ * Entry of the parser workers (compiled to dist/worker.js): a worker thread of
+ * parseStatementFileIsolated (one document), or a child process of ParserPool (many documents,
+ * one at a time, over IPC).
+ */
 import { isMainThread, parentPort, workerData } from 'worker_threads';
 import { parseStatementFile } from './index';
+import { loadMupdf, releaseMupdfCaches } from './mupdf';
 import { shutdownOcr } from './ocr';
+import type { ChildMessage, ParentMessage } from './pool';
 import { StatementError } from './types';
+
+const errorMessage = (e: unknown) => ({ code: e instanceof StatementError ? e.code : null, message: String((e as Error)?.message ?? e) });
 
 if (!isMainThread && parentPort) {
   const port = parentPort;
@@ -12,9 +20,21 @@ if (!isMainThread && parentPort) {
       const result = await parseStatementFile(bytes, { ...opts, onStep: (step) => port.postMessage({ type: 'step', step }) });
       port.postMessage({ type: 'result', result });
     } catch (e) {
-      port.postMessage({ type: 'error', code: e instanceof StatementError ? e.code : null, message: String((e as Error)?.message ?? e) });
+      port.postMessage({ type: 'error', ...errorMessage(e) });
     } finally {
       await shutdownOcr();
     }
   })();
+} else if (isMainThread && typeof process.send === 'function') {
+  const send = (m: ChildMessage) => process.send!(m);
+  // the parent holds the IPC channel: when it goes (exit, kill -9) this process goes too
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (m: ParentMessage) => {
+    if (m?.type !== 'parse') return;
+    parseStatementFile(m.bytes, { ...m.opts, onStep: (step) => send({ type: 'step', id: m.id, step }) })
+      .then((result) => send({ type: 'result', id: m.id, result }))
+      .catch((e: unknown) => send({ type: 'error', id: m.id, ...errorMessage(e) }))
+      .finally(() => releaseMupdfCaches());
+  });
+  void loadMupdf().then(() => send({ type: 'ready' }));
 }
