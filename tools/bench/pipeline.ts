@@ -1,7 +1,8 @@
 /**
- * Pipeline benchmark, black-box over HTTP against the built server on the embedded default:
- * upload-to-ready time of a 10-page statement (target p50 < 1 s with the rule parser) and
- * documents per minute with 1 and 2 pipeline workers. Exits non-zero below target.
+ * Pipeline benchmark, black-box over HTTP against the built server on the embedded default
+ * (parsing in the warm pool of parser processes): upload-to-ready time of a 10-page statement
+ * (p50, p90; target p50 < 1 s with the rule parser) and documents per minute, each with 1 and 2
+ * pipeline workers (PIPELINE_CONCURRENCY = parser processes). Exits non-zero below target.
  *
  *   npm run bench:pipeline [-- --runs 9 --batch 12]
  */
@@ -78,45 +79,39 @@ async function main(): Promise<number> {
   const { item, pages } = await tenPageStatement();
   console.log(`statement: ${pages} pages, ${item.truth.transactions!.length} transactions, ${(item.bytes.length / 1024).toFixed(0)} KB`);
 
-  const latency: number[] = [];
-  const server = await startServer(1);
-  try {
-    // one warm-up (JIT, mupdf init), then timed runs one at a time
-    const warm = await newDeal(server);
-    await uploadTo(server, warm, item);
-    await waitReady(server, [warm]);
-    for (let i = 0; i < runs; i++) {
-      const dealId = await newDeal(server);
-      const started = performance.now();
-      await uploadTo(server, dealId, item);
-      await waitReady(server, [dealId]);
-      latency.push(performance.now() - started);
-    }
-  } finally {
-    await stopServer(server);
-  }
-  const p50 = percentile(latency, 50);
-  console.log(`upload-to-ready, ${pages}-page statement, ${runs} runs: p50 ${p50.toFixed(0)} ms, p90 ${percentile(latency, 90).toFixed(0)} ms, max ${Math.max(...latency).toFixed(0)} ms   target p50 < ${TARGET_P50_MS} ms`);
-
-  const throughput: Record<number, number> = {};
+  let worstP50 = 0;
   for (const workers of [1, 2]) {
     const s = await startServer(workers);
     try {
-      const warm = await newDeal(s);
-      await uploadTo(s, warm, item);
-      await waitReady(s, [warm]);
+      // one warm-up per parser process (JIT, first document), then timed runs one at a time
+      const warm: number[] = [];
+      for (let i = 0; i < workers; i++) warm.push(await newDeal(s));
+      await Promise.all(warm.map((d) => uploadTo(s, d, item)));
+      await waitReady(s, warm);
+      const latency: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const dealId = await newDeal(s);
+        const started = performance.now();
+        await uploadTo(s, dealId, item);
+        await waitReady(s, [dealId]);
+        latency.push(performance.now() - started);
+      }
+      const p50 = percentile(latency, 50);
+      worstP50 = Math.max(worstP50, p50);
+      console.log(`${workers} worker(s): upload-to-ready, ${runs} runs: p50 ${p50.toFixed(0)} ms, p90 ${percentile(latency, 90).toFixed(0)} ms, max ${Math.max(...latency).toFixed(0)} ms   target p50 < ${TARGET_P50_MS} ms`);
       const deals: number[] = [];
       for (let i = 0; i < batch; i++) deals.push(await newDeal(s));
       const started = performance.now();
       await Promise.all(deals.map((d) => uploadTo(s, d, item)));
       await waitReady(s, deals);
       const minutes = (performance.now() - started) / 60000;
-      throughput[workers] = batch / minutes;
-      console.log(`throughput, ${workers} worker(s): ${batch} documents in ${(minutes * 60).toFixed(1)} s = ${throughput[workers].toFixed(0)} documents/minute (${(throughput[workers] * pages).toFixed(0)} pages/minute)`);
+      const perMinute = batch / minutes;
+      console.log(`${workers} worker(s): throughput: ${batch} documents in ${(minutes * 60).toFixed(1)} s = ${perMinute.toFixed(0)} documents/minute (${(perMinute * pages).toFixed(0)} pages/minute)`);
     } finally {
       await stopServer(s);
     }
   }
+  const p50 = worstP50;
   if (p50 >= TARGET_P50_MS) {
     console.log(`FAIL: p50 ${p50.toFixed(0)} ms is not below ${TARGET_P50_MS} ms`);
     return 1;

@@ -5,11 +5,9 @@ import { makeStatement, CorpusItem } from '../../../tools/corpus/corpus';
 import { taxReturn } from '../../../tools/corpus/others';
 import { Rng } from '../../../tools/corpus/rng';
 import { TestApp } from './support/harness';
-import { Database } from '../src/platform/database/database.service';
 import { Document } from '../src/modules/documents/documents.entities';
 import { PipelineService } from '../src/modules/pipeline/pipeline.service';
-import { FileStore } from '../src/platform/storage/file-store';
-import { Readable } from 'node:stream';
+import { seedDocument as seed } from './support/seed-document';
 
 const layout = (name: string) => LAYOUTS.find((l) => l.name === name)!;
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -279,23 +277,7 @@ describe('documents, the pipeline and transactions', () => {
 
   describe('state rules', () => {
     /** A document row in a given state, as a crashed or busy worker would leave it. */
-    async function seedDocument(dealId: number, status: Document['status']): Promise<Document> {
-      const stored = await app.get(FileStore).put(Readable.from([Buffer.from(statement.bytes)]), 10_000_000, `${org.organization.id}/live`);
-      const em = app.get(Database).forScope({ organizationId: org.organization.id, livemode: true });
-      const doc = em.create(Document, {
-        organizationId: org.organization.id,
-        livemode: true,
-        dealId,
-        filename: 'seeded.pdf',
-        fileSize: stored.size,
-        mimeType: 'application/pdf',
-        sha256: stored.sha256,
-        storageKey: stored.key,
-        status,
-      });
-      await em.flush();
-      return doc;
-    }
+    const seedDocument = (dealId: number, status: Document['status']) => seed(app, org.organization.id, dealId, status, { bytes: statement.bytes });
 
     it('fails a corrupt PDF with PROCESSING_FAILED; reprocess only failed/cancelled; cancel only in flight', async () => {
       const dealId = await newDeal();

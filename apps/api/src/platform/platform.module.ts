@@ -70,7 +70,9 @@ export class PlatformModule {
       {
         provide: JobQueue,
         useFactory: () =>
-          resources.redis ? new BullJobQueue(resources.redis, `${resources.config.redisPrefix}:bull`) : new InProcessJobQueue(),
+          resources.redis
+            ? new BullJobQueue(resources.redis, `${resources.config.redisPrefix}:bull`, resources.config.pipeline.retryBaseMs)
+            : new InProcessJobQueue(resources.config.pipeline.retryBaseMs),
       },
       QueueShutdown,
       {

@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { join, dirname } from 'node:path';
-import { parseStatementFile, parseStatementFileIsolated, ParseResult, ParseStep, StatementError } from '@ledgerlens/statements';
+import { ParseResult, ParserPool, ParseStep, StatementError } from '@ledgerlens/statements';
 import { computeStatementMetrics, screenTransactions, StatementInput } from '@ledgerlens/underwriting';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
@@ -59,12 +59,16 @@ function parsedCurrency(parsed: ParseResult): string | null {
 /**
  * Runs the steps of packages/statements and packages/underwriting for one document, writing each
  * status change, then rebuilds the deal's state. Every write checks the document's `attempt`, so a
- * cancelled or reprocessed document never receives a stale job's results. On start, every
- * non-terminal document is queued again (a crash resumes).
+ * cancelled or reprocessed document never receives a stale job's results. Parsing runs in a pool
+ * of child processes with hard time and memory limits (never on this event loop). After the
+ * server listens, every non-terminal document is queued again (a crash resumes); a job out of
+ * retries fails its document, and a periodic sweep fails documents stuck beyond a bound.
  */
 @Injectable()
-export class PipelineService implements OnApplicationBootstrap {
+export class PipelineService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Pipeline');
+  private pool: ParserPool | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
   constructor(
     private readonly db: Database,
     private readonly queue: JobQueue,
@@ -77,20 +81,64 @@ export class PipelineService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.role === 'api') return;
-    this.queue.process<DocumentJob>(QUEUES.documents, (job) => this.run(job), this.config.pipeline.concurrency);
-    await this.recover();
+    const { concurrency, timeoutMs, maxRssMb, sweepSeconds } = this.config.pipeline;
+    this.pool = new ParserPool({ size: concurrency, timeoutMs, maxRssMb, workerScript: STATEMENTS_WORKER });
+    this.pool.on('restart', (why: Error) => this.logger.warn(`Parser process replaced: ${why.message}`));
+    await this.pool.ready();
+    this.queue.process<DocumentJob>(QUEUES.documents, (job) => this.run(job), concurrency, (job, err) => this.exhausted(job, err));
+    this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.logger.error(`Sweep failed: ${e.message}`)), sweepSeconds * 1000);
+    this.sweeper.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    // in-flight parses end now; their jobs are retried or resumed by the next start
+    await this.pool?.close();
+  }
+
+  /** The parser processes (monitoring and tests). */
+  parserPool(): ParserPool | null {
+    return this.pool;
   }
 
   async enqueue(doc: Pick<Document, 'id' | 'attempt'>): Promise<void> {
     await this.queue.enqueue<DocumentJob>(QUEUES.documents, documentJobId(doc), { documentId: doc.id, attempt: doc.attempt });
   }
 
-  /** Re-queues every document a previous process left unfinished. */
+  /**
+   * Re-queues every document a previous process left unfinished (called once the server listens).
+   * A job still waiting or running keeps its place; otherwise a fresh job id is used, since the
+   * failed job of the same id is kept by BullMQ and would swallow the new one.
+   */
   async recover(): Promise<number> {
+    if (this.config.role === 'api') return 0;
     const em = this.db.system();
     const docs = await em.find(Document, { status: { $nin: [...TERMINAL_STATUSES] } }, { filters: false, fields: ['id', 'attempt'], orderBy: { id: 'asc' } });
-    for (const doc of docs) await this.enqueue(doc);
+    for (const doc of docs) await this.queue.resubmit<DocumentJob>(QUEUES.documents, documentJobId(doc), { documentId: doc.id, attempt: doc.attempt });
     if (docs.length) this.logger.log(`Resumed ${docs.length} unfinished document(s)`);
+    return docs.length;
+  }
+
+  /** A job out of retries: its document fails with the last error instead of staying in flight. */
+  private async exhausted(job: DocumentJob, err: Error): Promise<void> {
+    const doc = await this.db.system().findOne(Document, { id: job.documentId }, { filters: false });
+    if (!doc || doc.attempt !== job.attempt || !isInFlight(doc.status)) return;
+    const scope: Scope = { organizationId: doc.organizationId, livemode: doc.livemode };
+    await this.fail(doc, scope, job.attempt, `retries exhausted: ${err.message}`);
+    await this.refreshDeal(scope, doc.dealId);
+  }
+
+  /** Fails documents with no progress for PIPELINE_STUCK_SECONDS (a lost job, a crashed worker). */
+  async sweep(now = new Date()): Promise<number> {
+    const { stuckSeconds } = this.config.pipeline;
+    const bound = new Date(now.getTime() - stuckSeconds * 1000);
+    const docs = await this.db.system().find(Document, { status: { $nin: [...TERMINAL_STATUSES] }, updatedAt: { $lt: bound } }, { filters: false, orderBy: { id: 'asc' }, limit: 500 });
+    for (const doc of docs) {
+      const scope: Scope = { organizationId: doc.organizationId, livemode: doc.livemode };
+      await this.fail(doc, scope, doc.attempt, `stuck: no progress for more than ${stuckSeconds} s`, bound);
+      await this.refreshDeal(scope, doc.dealId);
+    }
+    if (docs.length) this.logger.warn(`Failed ${docs.length} stuck document(s)`);
     return docs.length;
   }
 
@@ -132,10 +180,8 @@ export class PipelineService implements OnApplicationBootstrap {
       onStep: (s: ParseStep) => void step(s),
     };
     const input = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const { isolate, timeoutMs, maxHeapMb } = this.config.pipeline;
-    const parsed = isolate
-      ? await parseStatementFileIsolated(input, { ...options, timeoutMs, maxHeapMb, workerScript: STATEMENTS_WORKER })
-      : await parseStatementFile(input, options);
+    if (!this.pool) throw new Error('no parser pool in this process (ROLE=api does not process documents)');
+    const parsed = await this.pool.parse(input, options);
     await stepChain;
     await step('computing_metrics');
     await this.complete(doc.id, scope, attempt, parsed);
@@ -259,11 +305,13 @@ export class PipelineService implements OnApplicationBootstrap {
     this.events.notify();
   }
 
-  private async fail(doc: Document, scope: Scope, attempt: number, message: string): Promise<void> {
+  /** `unchangedSince`: fail only if the document made no progress after that time (the sweeper). */
+  private async fail(doc: Document, scope: Scope, attempt: number, message: string, unchangedSince?: Date): Promise<void> {
     const em = this.db.system();
     try {
       await em.transactional(async (tx) => {
         const current = await this.lockCurrent(tx, doc.id, attempt);
+        if (unchangedSince && current.updatedAt >= unchangedSince) return;
         const now = new Date();
         current.status = 'failed';
         current.error = `PROCESSING_FAILED: ${message}`.slice(0, 2000);

@@ -43,8 +43,12 @@ export interface AppConfig {
   /** LLM (Groq): parsing fallback and AI summaries. Null key = deterministic rule parser and template summary. */
   groq: { apiKey: string | null; baseUrl: string; model: string; timeoutMs: number; maxTokens: number };
   uploads: { maxFileBytes: number; maxBulkFiles: number };
-  /** isolate: parse each file in a worker thread with a hard time and heap limit (hostile files cannot hang or crash the process). */
-  pipeline: { concurrency: number; isolate: boolean; timeoutMs: number; maxHeapMb: number };
+  /**
+   * Parsing runs in a pool of `concurrency` child processes, never on the API's event loop; a
+   * document that passes `timeoutMs` or `maxRssMb` has its process killed and fails. The sweeper
+   * fails documents with no progress for `stuckSeconds`, every `sweepSeconds`.
+   */
+  pipeline: { concurrency: number; timeoutMs: number; maxRssMb: number; sweepSeconds: number; stuckSeconds: number; retryBaseMs: number };
   /** AES-256-GCM key for secrets stored in the database (webhook secrets, CRM credentials). */
   secretsKey: Buffer;
   /**
@@ -189,9 +193,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     },
     pipeline: {
       concurrency: int('PIPELINE_CONCURRENCY', 2, 1, 64),
-      isolate: bool('PIPELINE_ISOLATE', false),
       timeoutMs: int('PIPELINE_TIMEOUT_MS', 120_000, 1000, 3_600_000),
-      maxHeapMb: int('PIPELINE_MAX_HEAP_MB', 1024, 64, 16_384),
+      maxRssMb: int('PIPELINE_MAX_RSS_MB', 1024, 128, 16_384),
+      sweepSeconds: int('PIPELINE_SWEEP_SECONDS', 60, 1, 86_400),
+      stuckSeconds: int('PIPELINE_STUCK_SECONDS', 1800, 2, 7 * 86_400),
+      retryBaseMs: int('PIPELINE_RETRY_BASE_MS', 1000, 10, 600_000),
     },
     secretsKey,
     outbound: { allowlist },
@@ -199,6 +205,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     sse: { heartbeatSeconds: int('SSE_HEARTBEAT_SECONDS', 15, 1, 300) },
     ...overrides,
   };
+  if (config.pipeline.stuckSeconds * 1000 <= config.pipeline.timeoutMs) {
+    problems.push('PIPELINE_STUCK_SECONDS must be longer than PIPELINE_TIMEOUT_MS (a document being parsed is not stuck)');
+  }
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

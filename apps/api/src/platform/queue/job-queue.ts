@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -11,6 +12,11 @@ export interface DocumentJob {
 }
 
 export type JobHandler<T> = (data: T) => Promise<void>;
+/** Called once when a job has failed its last retry (not while retries remain). */
+export type ExhaustedHandler<T> = (data: T, err: Error) => Promise<void>;
+
+/** A job id for running the same work again when the original id is taken by a finished or failed job. */
+export const freshJobId = (jobId: string) => `${jobId}-r${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 
 export interface EnqueueOptions {
   /** Run no earlier than this many milliseconds from now (a scheduled job, e.g. a webhook retry). */
@@ -30,25 +36,36 @@ const SCHEDULED_QUEUES: ReadonlySet<QueueName> = new Set([QUEUES.webhooks]);
  */
 export abstract class JobQueue {
   abstract enqueue<T extends object>(queue: QueueName, jobId: string, data: T, options?: EnqueueOptions): Promise<void>;
+  /**
+   * Queues the work of `jobId` again (resuming after a restart): nothing when a job with that id
+   * is still waiting, delayed or running; otherwise a new job under a fresh id, since a failed or
+   * completed job keeps its id (BullMQ keeps failed jobs for a week) and would swallow it.
+   */
+  abstract resubmit<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void>;
   /** Starts consuming (only in processes whose ROLE runs workers). */
-  abstract process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number): void;
+  abstract process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number, onExhausted?: ExhaustedHandler<T>): void;
   /** Resolves when no job is queued or running (tests, graceful shutdown); future scheduled jobs do not count. */
   abstract idle(): Promise<void>;
   abstract close(): Promise<void>;
 }
 
-const RETRY_DELAYS_MS = [1000, 5000, 30000];
+/** Retry delays in multiples of the configured base (1 s by default): 1 s, 5 s, 30 s. */
+const RETRY_FACTORS = [1, 5, 30];
 
 export class InProcessJobQueue extends JobQueue {
   private readonly logger = new Logger('InProcessJobQueue');
   private readonly pending = new Map<QueueName, { jobId: string; data: unknown; attempt: number }[]>();
   private readonly known = new Set<string>();
-  private readonly handlers = new Map<QueueName, { handler: JobHandler<unknown>; concurrency: number; running: number }>();
+  private readonly handlers = new Map<QueueName, { handler: JobHandler<unknown>; concurrency: number; running: number; onExhausted?: ExhaustedHandler<unknown> }>();
   private waiters: (() => void)[] = [];
   private timers = new Set<NodeJS.Timeout>();
   /** Timers of delayed jobs: lost on exit by design (their owners re-enqueue from the database). */
   private scheduled = new Set<NodeJS.Timeout>();
   private closed = false;
+
+  constructor(private readonly retryBaseMs = 1000) {
+    super();
+  }
 
   async enqueue<T extends object>(queue: QueueName, jobId: string, data: T, options: EnqueueOptions = {}): Promise<void> {
     if (this.closed || this.known.has(`${queue}:${jobId}`)) return;
@@ -72,8 +89,13 @@ export class InProcessJobQueue extends JobQueue {
     this.scheduled.add(timer);
   }
 
-  process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number): void {
-    this.handlers.set(queue, { handler: handler as JobHandler<unknown>, concurrency, running: 0 });
+  async resubmit<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void> {
+    if (this.known.has(`${queue}:${jobId}`)) return;
+    await this.enqueue(queue, freshJobId(jobId), data);
+  }
+
+  process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number, onExhausted?: ExhaustedHandler<T>): void {
+    this.handlers.set(queue, { handler: handler as JobHandler<unknown>, concurrency, running: 0, onExhausted: onExhausted as ExhaustedHandler<unknown> });
     setImmediate(() => this.pump(queue));
   }
 
@@ -87,10 +109,13 @@ export class InProcessJobQueue extends JobQueue {
       consumer
         .handler(job.data)
         .then(() => this.known.delete(`${queue}:${job.jobId}`))
-        .catch((err: Error) => {
-          const delay = RETRY_DELAYS_MS[job.attempt];
+        .catch(async (err: Error) => {
+          const factor = RETRY_FACTORS[job.attempt];
+          const delay = factor === undefined ? undefined : factor * this.retryBaseMs;
           if (delay === undefined || this.closed) {
             this.logger.error(`Job ${queue}:${job.jobId} failed for good: ${err.message}`);
+            // a job cut short by shutdown is resumed by the next start, not given up
+            if (delay === undefined && !this.closed) await consumer.onExhausted?.(job.data, err).catch((e: Error) => this.logger.error(`Job ${queue}:${job.jobId}: ${e.message}`));
             this.known.delete(`${queue}:${job.jobId}`);
             return;
           }
@@ -147,6 +172,7 @@ export class BullJobQueue extends JobQueue {
   constructor(
     private readonly connection: Redis,
     private readonly prefix: string,
+    private readonly retryBaseMs = 1000,
   ) {
     super();
   }
@@ -160,18 +186,25 @@ export class BullJobQueue extends JobQueue {
     return q;
   }
 
+  async resubmit<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void> {
+    const existing = await this.queue(queue).getJob(jobId);
+    const state = existing ? await existing.getState() : 'unknown';
+    if (['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'].includes(state)) return;
+    await this.enqueue(queue, existing ? freshJobId(jobId) : jobId, data);
+  }
+
   async enqueue<T extends object>(queue: QueueName, jobId: string, data: T, options: EnqueueOptions = {}): Promise<void> {
     await this.queue(queue).add(queue, data, {
       jobId,
       delay: options.delayMs && options.delayMs > 0 ? options.delayMs : undefined,
       attempts: 4,
-      backoff: { type: 'exponential', delay: 1000 },
+      backoff: { type: 'exponential', delay: this.retryBaseMs },
       removeOnComplete: { age: 3600, count: 1000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     });
   }
 
-  process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number): void {
+  process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number, onExhausted?: ExhaustedHandler<T>): void {
     this.queue(queue); // so that idle() sees this queue in a worker-only process too
     const worker = new Worker(queue, (job) => handler(job.data as T), {
       connection: this.connect({ maxRetriesPerRequest: null }),
@@ -181,6 +214,10 @@ export class BullJobQueue extends JobQueue {
       maxStalledCount: 2,
     });
     worker.on('error', (err) => new Logger('BullJobQueue').error(err.message));
+    // finishedOn is set only when the job moved to failed for good (no retry left, or unrecoverable)
+    worker.on('failed', (job, err) => {
+      if (job?.finishedOn && onExhausted) void onExhausted(job.data as T, err).catch((e: Error) => new Logger('BullJobQueue').error(`Job ${job.id}: ${e.message}`));
+    });
     this.workers.push(worker);
   }
 
