@@ -71,7 +71,7 @@ export class PlatformModule {
         provide: JobQueue,
         useFactory: () =>
           resources.redis
-            ? new BullJobQueue(resources.redis, `${resources.config.redisPrefix}:bull`, resources.config.pipeline.retryBaseMs)
+            ? new BullJobQueue(resources.redis, `${resources.config.redisPrefix}:bull`, resources.config.pipeline.retryBaseMs, resources.config.pipeline.stalledSeconds * 1000)
             : new InProcessJobQueue(resources.config.pipeline.retryBaseMs),
       },
       QueueShutdown,

@@ -48,7 +48,7 @@ export interface AppConfig {
    * document that passes `timeoutMs` or `maxRssMb` has its process killed and fails. The sweeper
    * fails documents with no progress for `stuckSeconds`, every `sweepSeconds`.
    */
-  pipeline: { concurrency: number; timeoutMs: number; maxRssMb: number; sweepSeconds: number; stuckSeconds: number; retryBaseMs: number };
+  pipeline: { concurrency: number; timeoutMs: number; maxRssMb: number; sweepSeconds: number; stuckSeconds: number; retryBaseMs: number; stalledSeconds: number };
   /** AES-256-GCM key for secrets stored in the database (webhook secrets, CRM credentials). */
   secretsKey: Buffer;
   /**
@@ -198,6 +198,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       sweepSeconds: int('PIPELINE_SWEEP_SECONDS', 60, 1, 86_400),
       stuckSeconds: int('PIPELINE_STUCK_SECONDS', 1800, 2, 7 * 86_400),
       retryBaseMs: int('PIPELINE_RETRY_BASE_MS', 1000, 10, 600_000),
+      stalledSeconds: int('PIPELINE_STALLED_SECONDS', 30, 2, 3600),
     },
     secretsKey,
     outbound: { allowlist },

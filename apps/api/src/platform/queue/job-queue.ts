@@ -173,6 +173,8 @@ export class BullJobQueue extends JobQueue {
     private readonly connection: Redis,
     private readonly prefix: string,
     private readonly retryBaseMs = 1000,
+    /** how long a job's lock lives without renewal: a killed worker's job runs again after about this long */
+    private readonly stalledMs = 30_000,
   ) {
     super();
   }
@@ -210,7 +212,8 @@ export class BullJobQueue extends JobQueue {
       connection: this.connect({ maxRetriesPerRequest: null }),
       prefix: this.prefix,
       concurrency,
-      stalledInterval: 30_000,
+      lockDuration: this.stalledMs,
+      stalledInterval: this.stalledMs,
       maxStalledCount: 2,
     });
     worker.on('error', (err) => new Logger('BullJobQueue').error(err.message));
