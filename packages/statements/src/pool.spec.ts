@@ -93,10 +93,9 @@ describe('page guard (compression bombs and nested forms, before mupdf runs)', (
     expect(decodeBounded(Buffer.from('x'), ['DCTDecode'], 100)).toBeNull();
   });
 
-  it('fails a 4 GiB double-flate stream and 5 levels x 1,000 nested form draws in milliseconds', async () => {
-    const started = Date.now();
+  it('fails a 4 GiB double-flate stream and 5 levels x 1,000 nested form draws before mupdf draws them', async () => {
     await expect(parseStatementFile(multiFilterBomb())).rejects.toMatchObject({ code: 'too_large', message: expect.stringMatching(/compression bomb/) });
+    // without the guard this parse does not return (1e15 draws in one synchronous mupdf call)
     await expect(parseStatementFile(nestedXObjects())).rejects.toMatchObject({ code: 'too_large', message: expect.stringMatching(/XObject draws/) });
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
