@@ -114,8 +114,9 @@ export async function emitOpenApi() {
 }
 
 /** The CLI logs only warnings (to stderr) unless LOG_LEVEL says otherwise. */
+/** Admin commands process no documents: no parser processes, no job consumers (role `api`). */
 function cliConfig() {
-  return loadConfig({ LOG_LEVEL: 'warn', ...process.env }, { demoBootstrap: false });
+  return loadConfig({ LOG_LEVEL: 'warn', ...process.env }, { demoBootstrap: false, role: 'api' });
 }
 
 function print(result: unknown, json: boolean | undefined): void {

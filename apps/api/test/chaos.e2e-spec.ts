@@ -114,7 +114,7 @@ const runnable = Boolean(realDatabaseUrl() && postgresBin() && redisServerBin())
         headers['Content-Type'] = 'application/json';
       }
       const res = await fetch(api!.url + path, { method, headers, body: payload, signal: AbortSignal.timeout(30_000) });
-      return { status: res.status, body: await res.json().catch(() => null) };
+      return { status: res.status, body: (await res.json().catch(() => null)) as any };
     };
     const statement = (await makeStatement(LAYOUTS[0], 77, 150)).bytes;
     const dealId = (await call('POST', '/v1/deals', { business_name: 'Chaos Co', funding_amount_requested: 5000 })).body.id as number;

@@ -59,6 +59,7 @@ interface Slot {
   /** why this child is being killed (set before the kill, read in the exit handler) */
   verdict: Error | null;
   onAbort: (() => void) | null;
+  loaded: boolean;
 }
 
 const PAGE_SIZE = 4096;
@@ -137,9 +138,10 @@ export class ParserPool extends EventEmitter {
       execArgv: [`--max-old-space-size=${this.opts.maxRssMb}`],
     });
     let markReady: () => void = () => undefined;
-    const slot: Slot = { child, ready: new Promise<void>((r) => (markReady = r)), task: null, timer: null, poll: null, verdict: null, onAbort: null };
+    const slot: Slot = { child, ready: new Promise<void>((r) => (markReady = r)), task: null, timer: null, poll: null, verdict: null, onAbort: null, loaded: false };
     child.on('message', (m: ChildMessage) => {
       if (m.type === 'ready') {
+        slot.loaded = true;
         markReady();
         this.pump();
         return;
@@ -159,8 +161,15 @@ export class ParserPool extends EventEmitter {
       if (task) this.finish(slot, () => task.reject(why), false);
       if (index >= 0 && !this.closed) {
         this.restarts++;
-        this.slots[index] = this.spawn();
         this.emit('restart', why);
+        const replace = () => {
+          if (this.closed || this.slots[index] !== slot) return;
+          this.slots[index] = this.spawn();
+          this.pump();
+        };
+        // a child that died before loading the parser (broken install) is not respawned in a tight loop
+        if (slot.loaded) replace();
+        else setTimeout(replace, 1000).unref();
       }
       this.pump();
     });
