@@ -84,7 +84,7 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
     const { concurrency, timeoutMs, maxRssMb, sweepSeconds } = this.config.pipeline;
     this.pool = new ParserPool({ size: concurrency, timeoutMs, maxRssMb, workerScript: STATEMENTS_WORKER });
     this.pool.on('restart', (why: Error) => this.logger.warn(`Parser process replaced: ${why.message}`));
-    await this.pool.ready();
+    // the children load mupdf while the server starts; jobs wait for a loaded child
     this.queue.process<DocumentJob>(QUEUES.documents, (job) => this.run(job), concurrency, (job, err) => this.exhausted(job, err));
     this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.logger.error(`Sweep failed: ${e.message}`)), sweepSeconds * 1000);
     this.sweeper.unref();
