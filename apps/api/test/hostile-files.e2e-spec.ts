@@ -19,7 +19,7 @@ describe('hostile files through the API', () => {
   let corpus: HostileFile[];
 
   beforeAll(async () => {
-    app = await TestApp.start({ MAX_UPLOAD_BYTES: String(LIMIT), PIPELINE_TIMEOUT_MS: '30000', PIPELINE_MAX_RSS_MB: String(MAX_RSS_MB), RATE_LIMIT_UPLOAD: '10000' });
+    app = await TestApp.start({ MAX_UPLOAD_BYTES: String(LIMIT), PIPELINE_TIMEOUT_MS: '120000', PIPELINE_MAX_RSS_MB: String(MAX_RSS_MB), RATE_LIMIT_UPLOAD: '10000' });
     corpus = await hostileCorpus(SEED, LIMIT);
   }, 120_000);
   afterAll(() => app?.close());
@@ -84,5 +84,5 @@ describe('hostile files through the API', () => {
     expect(Math.max(...probes)).toBeLessThan(1000);
     expect(serverRss).toBeLessThan(300 * 1024 * 1024);
     expect(childRss).toBeLessThan(MAX_RSS_MB * 1024 * 1024);
-  }, 240_000); // OCR of the JPEG and of blank pages on a shared 2-core machine
+  }, 300_000); // OCR of the JPEG and of blank pages on a shared 2-core machine
 });

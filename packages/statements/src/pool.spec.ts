@@ -1,4 +1,5 @@
-import { execSync } from 'child_process';
+import { execSync, spawn } from 'child_process';
+import * as os from 'os';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as zlib from 'zlib';
@@ -77,6 +78,45 @@ describe('ParserPool (child processes, hard time and memory limits)', () => {
     await pool.ready();
     expect(await processRss(pool.pids()[0])).toBeGreaterThan(0);
     expect((await pool.parse(await statement())).transactions).toHaveLength(1);
+  });
+});
+
+describe('a parser process whose parent dies', () => {
+  it('dies too, even while mupdf holds it in a synchronous call', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'll-pool-orphan-'));
+    const file = path.join(dir, 'nested.pdf');
+    fs.writeFileSync(file, nestedXObjects());
+    const lifted = { maxFormDraws: Number.MAX_SAFE_INTEGER, maxFormDepth: 100, pageTimeMs: 1e9, totalTimeMs: 1e9 };
+    const script = `
+      const { ParserPool } = require(${JSON.stringify(path.join(root, 'dist', 'pool.js'))});
+      const pool = new ParserPool({ size: 1, timeoutMs: 600000, maxRssMb: 2048, workerScript: ${JSON.stringify(workerScript)} });
+      pool.ready().then(() => {
+        pool.parse(require('fs').readFileSync(${JSON.stringify(file)}), { limits: ${JSON.stringify(lifted)} }).catch(() => {});
+        setTimeout(() => process.stdout.write(pool.pids()[0] + '\\n'), 500);
+      });`;
+    const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const childPid = await new Promise<number>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+    // a killed orphan may stay a zombie until its new parent reaps it: that counts as dead
+    const alive = (pid: number) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+      } catch {
+        return false;
+      }
+    };
+    try {
+      expect(alive(childPid)).toBe(true);
+      await new Promise<void>((resolve) => {
+        parent.once('exit', () => resolve());
+        parent.kill('SIGKILL');
+      });
+      const deadline = Date.now() + 10_000;
+      while (alive(childPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(alive(childPid)).toBe(false);
+    } finally {
+      if (alive(childPid)) process.kill(childPid, 'SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

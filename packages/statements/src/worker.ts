@@ -3,7 +3,7 @@
  * parseStatementFileIsolated (one document), or a child process of ParserPool (many documents,
  * one at a time, over IPC).
  */
-import { isMainThread, parentPort, workerData } from 'worker_threads';
+import { isMainThread, parentPort, Worker, workerData } from 'worker_threads';
 import { parseStatementFile } from './index';
 import { loadMupdf, releaseMupdfCaches } from './mupdf';
 import { shutdownOcr } from './ocr';
@@ -29,6 +29,9 @@ if (!isMainThread && parentPort) {
   const send = (m: ChildMessage) => process.send!(m);
   // the parent holds the IPC channel: when it goes (exit, kill -9) this process goes too
   process.on('disconnect', () => process.exit(0));
+  // ...even while mupdf holds this thread in a synchronous call: a watchdog thread sees the
+  // parent gone (this process re-parented) and kills the process
+  new Worker(`const { workerData } = require('worker_threads'); setInterval(() => { if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL'); }, 500);`, { eval: true, workerData: process.ppid }).unref();
   process.on('message', (m: ParentMessage) => {
     if (m?.type !== 'parse') return;
     parseStatementFile(m.bytes, { ...m.opts, onStep: (step) => send({ type: 'step', id: m.id, step }) })
