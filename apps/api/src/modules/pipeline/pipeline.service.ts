@@ -68,6 +68,7 @@ function parsedCurrency(parsed: ParseResult): string | null {
 export class PipelineService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Pipeline');
   private pool: ParserPool | null = null;
+  private shuttingDown = false;
   private sweeper: NodeJS.Timeout | null = null;
   constructor(
     private readonly db: Database,
@@ -81,23 +82,35 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.role === 'api') return;
-    const { concurrency, timeoutMs, maxRssMb, sweepSeconds } = this.config.pipeline;
-    this.pool = new ParserPool({ size: concurrency, timeoutMs, maxRssMb, workerScript: STATEMENTS_WORKER });
-    this.pool.on('restart', (why: Error) => this.logger.warn(`Parser process replaced: ${why.message}`));
-    // the children load mupdf while the server starts; jobs wait for a loaded child
+    const { concurrency, sweepSeconds } = this.config.pipeline;
     this.queue.process<DocumentJob>(QUEUES.documents, (job) => this.run(job), concurrency, (job, err) => this.exhausted(job, err));
     this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.logger.error(`Sweep failed: ${e.message}`)), sweepSeconds * 1000);
     this.sweeper.unref();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.shuttingDown = true;
     if (this.sweeper) clearInterval(this.sweeper);
     // in-flight parses end now; their jobs are retried or resumed by the next start
     await this.pool?.close();
   }
 
-  /** The parser processes (monitoring and tests). */
+  /** The parser processes (monitoring and tests); null until the first document. */
   parserPool(): ParserPool | null {
+    return this.pool;
+  }
+
+  /**
+   * Started with the first document, then kept warm: a process that parses nothing (an admin
+   * command, an idle replica) does not load mupdf twice over.
+   */
+  private ensurePool(): ParserPool {
+    if (this.shuttingDown) throw new Error('the pipeline is shutting down');
+    if (!this.pool) {
+      const { concurrency, timeoutMs, maxRssMb } = this.config.pipeline;
+      this.pool = new ParserPool({ size: concurrency, timeoutMs, maxRssMb, workerScript: STATEMENTS_WORKER });
+      this.pool.on('restart', (why: Error) => this.logger.warn(`Parser process replaced: ${why.message}`));
+    }
     return this.pool;
   }
 
@@ -180,8 +193,7 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
       onStep: (s: ParseStep) => void step(s),
     };
     const input = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (!this.pool) throw new Error('no parser pool in this process (ROLE=api does not process documents)');
-    const parsed = await this.pool.parse(input, options);
+    const parsed = await this.ensurePool().parse(input, options);
     await stepChain;
     await step('computing_metrics');
     await this.complete(doc.id, scope, attempt, parsed);
