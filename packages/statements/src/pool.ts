@@ -10,7 +10,6 @@
 import { ChildProcess, fork } from 'child_process';
 import { EventEmitter } from 'events';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { ParseOptions, ParseResult, ParseStep, StatementError, StatementErrorCode } from './types';
 
@@ -138,12 +137,6 @@ export class ParserPool extends EventEmitter {
       // the V8 heap is bounded too; WASM memory is what the RSS poll catches
       execArgv: [`--max-old-space-size=${this.opts.maxRssMb}`],
     });
-    try {
-      // parsing is background work: the server's own requests (/health, the API) come first
-      if (child.pid) os.setPriority(child.pid, 10);
-    } catch {
-      /* not permitted here: same priority as the server */
-    }
     let markReady: () => void = () => undefined;
     const slot: Slot = { child, ready: new Promise<void>((r) => (markReady = r)), task: null, timer: null, poll: null, verdict: null, onAbort: null, loaded: false };
     child.on('message', (m: ChildMessage) => {
