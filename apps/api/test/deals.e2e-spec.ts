@@ -241,7 +241,7 @@ describe('deals', () => {
         total_funded: 1,
         deals_this_week: 3,
         deals_this_month: 3,
-        deals_by_status: { new: 3, processing: 0, under_review: 0, ready: 0 },
+        deals_by_status: { new: 3, processing: 0, under_review: 0, ready: 0, failed: 0 },
       });
     });
   });

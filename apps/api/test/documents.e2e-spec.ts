@@ -287,7 +287,8 @@ describe('documents, the pipeline and transactions', () => {
       const status = (await app.request('GET', `/v1/documents/${res.body.id}/status`, { key })).body;
       expect(status.status).toBe('failed');
       expect(status.error).toMatch(/^PROCESSING_FAILED: /);
-      expect((await app.request('GET', `/v1/deals/${dealId}`, { key })).body.status).toBe('new');
+      // every document failed: the deal says so (not `new`)
+      expect((await app.request('GET', `/v1/deals/${dealId}`, { key })).body.status).toBe('failed');
       expect((await app.request('GET', `/v1/documents/${res.body.id}/transactions`, { key })).status).toBe(409);
       expect((await app.request('POST', `/v1/documents/${res.body.id}/cancel`, { key })).status).toBe(409);
       const again = await app.request('POST', `/v1/documents/${res.body.id}/reprocess`, { key });

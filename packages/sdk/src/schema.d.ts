@@ -1053,7 +1053,7 @@ export interface components {
             source_type: "direct" | "broker" | "referral" | "crm" | "api" | null;
             statements: components["schemas"]["StatementRowDto"][];
             /** @enum {string} */
-            status: "new" | "processing" | "under_review" | "ready";
+            status: "new" | "processing" | "under_review" | "ready" | "failed";
             /** Format: date-time */
             updated_at: string;
         };
@@ -1099,11 +1099,13 @@ export interface components {
             /** @enum {string|null} */
             source_type: "direct" | "broker" | "referral" | "crm" | "api" | null;
             /** @enum {string} */
-            status: "new" | "processing" | "under_review" | "ready";
+            status: "new" | "processing" | "under_review" | "ready" | "failed";
             /** Format: date-time */
             updated_at: string;
         };
         DealsByStatusDto: {
+            /** @description Deals whose every document failed */
+            failed: number;
             new: number;
             processing: number;
             ready: number;
@@ -2229,7 +2231,7 @@ export interface operations {
                 per_page?: number;
                 /** @description Free-text search over business name, DBA name and owner name */
                 q?: string;
-                status?: "new" | "processing" | "under_review" | "ready";
+                status?: "new" | "processing" | "under_review" | "ready" | "failed";
                 /** @description Default updated_at */
                 sort?: "created_at" | "updated_at" | "business_name" | "status" | "health_score";
                 /** @description Default desc */

@@ -2,7 +2,8 @@ import { Entity, OptionalProps, Index, PrimaryKey } from '@mikro-orm/core';
 import { Double, Int, Json, Money, Text, Timestamp, Bool } from '../../platform/database/columns';
 import { TenantScoped } from '../../platform/database/tenant';
 
-export const DEAL_STATUSES = ['new', 'processing', 'under_review', 'ready'] as const;
+/** `failed`: every document of the deal failed (none completed); reprocessing moves it on. */
+export const DEAL_STATUSES = ['new', 'processing', 'under_review', 'ready', 'failed'] as const;
 export type DealStatus = (typeof DEAL_STATUSES)[number];
 export const ENTITY_TYPES = ['llc', 'corp', 'sole_proprietor', 'partnership', 'non_profit'] as const;
 export const SOURCE_TYPES = ['direct', 'broker', 'referral', 'crm', 'api'] as const;

@@ -12,6 +12,7 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
 import { flatten } from '../../platform/validation/validation.pipe';
 import { Deal, DealDecision, DECISIONS, Decision, DEAL_STATUSES } from './deals.entities';
+import { findDealOr404 } from './deal-lookup';
 import { mapDealDetail, mapDealSummary } from './deals.mapper';
 import {
   BatchCreateResultDto,
@@ -103,7 +104,7 @@ export class DealsService {
       total_funded: n('decision_funded'),
       deals_this_week: n('this_week'),
       deals_this_month: n('this_month'),
-      deals_by_status: { new: n('status_new'), processing: n('status_processing'), under_review: n('status_under_review'), ready: n('status_ready') },
+      deals_by_status: { new: n('status_new'), processing: n('status_processing'), under_review: n('status_under_review'), ready: n('status_ready'), failed: n('status_failed') },
     };
   }
 
@@ -120,12 +121,12 @@ export class DealsService {
   }
 
   async get(auth: AuthContext, id: number): Promise<DealDetailDto> {
-    return mapDealDetail(await this.find(this.db.forScope(auth), id));
+    return mapDealDetail(await findDealOr404(this.db.forScope(auth), id));
   }
 
   async update(auth: AuthContext, id: number, dto: UpdateDealDto): Promise<DealDetailDto> {
     const em = this.db.forScope(auth);
-    const deal = await this.find(em, id);
+    const deal = await findDealOr404(em, id);
     const changed: string[] = [];
     for (const [field, prop] of Object.entries(FIELD_MAP)) {
       const value = (dto as Record<string, unknown>)[field];
@@ -151,7 +152,7 @@ export class DealsService {
 
   async remove(auth: AuthContext, id: number) {
     const em = this.db.forScope(auth);
-    const deal = await this.find(em, id);
+    const deal = await findDealOr404(em, id);
     await em.transactional(async (tx) => {
       recordEvent(tx, auth, 'deal.deleted', { dealId: deal.id, actor: auth.actor, data: { deal_id: deal.id, business_name: deal.businessName } });
       tx.remove(deal);
@@ -168,7 +169,7 @@ export class DealsService {
     }
     const decision = value as Decision;
     const em = this.db.forScope(auth);
-    const deal = await this.find(em, id);
+    const deal = await findDealOr404(em, id);
     const previous = deal.decision;
     const decidedAt = new Date();
     await em.transactional(async (tx) => {
@@ -253,11 +254,6 @@ export class DealsService {
     });
   }
 
-  private async find(em: EntityManager, id: number): Promise<Deal> {
-    const deal = await em.findOne(Deal, { id });
-    if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
-    return deal;
-  }
 }
 
 function startOfIsoWeek(now: Date): Date {

@@ -12,7 +12,8 @@ import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
 import { FileStore, FileTooLargeError, sniffMime, StoredFile } from '../../platform/storage/file-store';
-import { Deal } from '../deals/deals.entities';
+import { DealLifecycleService } from '../deals/deal-lifecycle.service';
+import { findDealOr404 } from '../deals/deal-lookup';
 import { PipelineService } from '../pipeline/pipeline.service';
 import {
   Document,
@@ -75,6 +76,9 @@ export function parseCurrency(value: string | undefined): string | null {
   return code;
 }
 
+const recordRequeued = (tx: EntityManager, auth: AuthContext, d: Document) =>
+  recordEvent(tx, auth, 'document.requeued', { dealId: d.dealId, actor: auth.actor, data: { document_id: d.id, deal_id: d.dealId, attempt: d.attempt } });
+
 @Injectable()
 export class DocumentsService {
   private readonly logger = new Logger('Documents');
@@ -83,6 +87,7 @@ export class DocumentsService {
     private readonly db: Database,
     private readonly files: FileStore,
     private readonly pipeline: PipelineService,
+    private readonly lifecycle: DealLifecycleService,
     private readonly events: EventDispatcher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -143,7 +148,7 @@ export class DocumentsService {
   }
 
   async uploadOne(auth: AuthContext, dealId: number, request: FastifyRequest, queryType: unknown): Promise<UploadedDocumentDto> {
-    await this.findDeal(this.db.forScope(auth), dealId);
+    await findDealOr404(this.db.forScope(auth), dealId);
     const received = await this.receive(auth, request, 1);
     try {
       const hint = parseDocumentType(received.fields.document_type ?? queryType, received.fields.document_type !== undefined ? 'body' : 'query');
@@ -159,7 +164,7 @@ export class DocumentsService {
   }
 
   async uploadMany(auth: AuthContext, dealIdFromPath: number | null, request: FastifyRequest, queryType: unknown): Promise<BulkUploadResultDto> {
-    if (dealIdFromPath !== null) await this.findDeal(this.db.forScope(auth), dealIdFromPath);
+    if (dealIdFromPath !== null) await findDealOr404(this.db.forScope(auth), dealIdFromPath);
     const received = await this.receive(auth, request, this.config.uploads.maxBulkFiles);
     try {
       let dealId = dealIdFromPath;
@@ -167,7 +172,7 @@ export class DocumentsService {
         const raw = received.fields.deal_id;
         if (!raw || !/^\d+$/.test(raw)) throw ApiError.validation([validationEntry('body', ['deal_id'], 'deal_id is required (integer form field)', 'value_error.missing')]);
         dealId = Number(raw);
-        await this.findDeal(this.db.forScope(auth), dealId);
+        await findDealOr404(this.db.forScope(auth), dealId);
       }
       const hint = parseDocumentType(received.fields.document_type ?? queryType, received.fields.document_type !== undefined ? 'body' : 'query');
       if (received.files.length === 0) throw ApiError.validation([validationEntry('body', ['files'], 'At least one file is required (multipart field "files")', 'value_error.missing')]);
@@ -191,7 +196,7 @@ export class DocumentsService {
   private async createDocuments(auth: AuthContext, dealId: number, files: ReceivedFile[], hint: DocumentType | null, currency: string | null = null): Promise<Document[]> {
     const em = this.db.forScope(auth);
     const docs = await em.transactional(async (tx) => {
-      const deal = await this.findDeal(tx, dealId);
+      const deal = await findDealOr404(tx, dealId, { lock: true });
       const now = new Date();
       const created = files.map((f) =>
         tx.create(Document, {
@@ -209,9 +214,7 @@ export class DocumentsService {
         }),
       );
       await tx.flush();
-      deal.documentCount += created.length;
-      deal.status = 'processing';
-      deal.updatedAt = now;
+      this.lifecycle.documentsQueued(deal, created.length, now);
       for (const doc of created) {
         recordEvent(tx, auth, 'document.uploaded', {
           dealId,
@@ -230,7 +233,7 @@ export class DocumentsService {
 
   async list(auth: AuthContext, dealId: number, query: { page?: number; per_page?: number }): Promise<Page<DocumentSummaryDto>> {
     const em = this.db.forScope(auth);
-    await this.findDeal(em, dealId);
+    await findDealOr404(em, dealId);
     return paginate(
       pageWindow(query),
       () => em.count(Document, { dealId }),
@@ -311,15 +314,16 @@ export class DocumentsService {
   async reprocessFailed(auth: AuthContext, dealId: number): Promise<ReprocessFailedDto> {
     const em = this.db.forScope(auth);
     const queued = await em.transactional(async (tx) => {
-      const deal = await this.findDeal(tx, dealId);
+      const deal = await findDealOr404(tx, dealId, { lock: true });
       const docs = await tx.find(Document, { dealId, status: { $in: ['failed', 'cancelled'] } }, { orderBy: { id: 'asc' } });
       docs.forEach((d) => this.restart(d));
       if (docs.length) {
-        deal.status = 'processing';
-        deal.updatedAt = new Date();
+        this.lifecycle.documentsQueued(deal, 0);
+        for (const d of docs) recordRequeued(tx, auth, d);
       }
       return docs;
     });
+    this.events.notify();
     for (const doc of queued) await this.pipeline.enqueue(doc);
     return {
       status: 'ok',
@@ -340,7 +344,11 @@ export class DocumentsService {
     doc.updatedAt = new Date();
   }
 
-  /** Applies a state change to a locked row, then queues / refreshes the deal as the new state needs. */
+  /**
+   * Applies a state change to a locked row and records it; a restarted document is queued. The
+   * deal follows through its lifecycle (a processing deal at once, anything else from the event),
+   * never by rebuilding its report in this request.
+   */
   private async transition(auth: AuthContext, id: number, change: (doc: Document) => void): Promise<Document> {
     const em = this.db.forScope(auth);
     const doc = await em.transactional(async (tx) => {
@@ -348,17 +356,17 @@ export class DocumentsService {
       if (!d) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
       change(d);
       d.updatedAt = new Date();
+      if (d.status === 'uploaded') {
+        this.lifecycle.documentsQueued(await findDealOr404(tx, d.dealId, { lock: true }), 0);
+        recordRequeued(tx, auth, d);
+      } else {
+        recordEvent(tx, auth, 'document.cancelled', { dealId: d.dealId, actor: auth.actor, data: { document_id: d.id, deal_id: d.dealId } });
+      }
       return d;
     });
+    this.events.notify();
     if (doc.status === 'uploaded') await this.pipeline.enqueue(doc);
-    await this.pipeline.refreshDeal(auth, doc.dealId);
     return doc;
-  }
-
-  private async findDeal(em: EntityManager, id: number): Promise<Deal> {
-    const deal = await em.findOne(Deal, { id });
-    if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
-    return deal;
   }
 
   private async find(em: EntityManager, id: number): Promise<Document> {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { RulesetsModule } from '../rulesets/rulesets.module';
+import { DealsModule } from '../deals/deals.module';
 import { PipelineService } from './pipeline.service';
 
-@Module({ imports: [RulesetsModule], providers: [PipelineService], exports: [PipelineService] })
+@Module({ imports: [DealsModule], providers: [PipelineService], exports: [PipelineService] })
 export class PipelineModule {}

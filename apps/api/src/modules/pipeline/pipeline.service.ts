@@ -11,10 +11,7 @@ import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DocumentJob, JobQueue, QUEUES } from '../../platform/queue/job-queue';
 import { FileStore } from '../../platform/storage/file-store';
-import { Deal } from '../deals/deals.entities';
-import { writeDealReport } from '../deals/deal-report';
-import { RecommendationsService } from '../rulesets/recommendations.service';
-import { SummaryService } from '../rulesets/summary.service';
+import { DealLifecycleService } from '../deals/deal-lifecycle.service';
 import { Transaction } from '../transactions/transactions.entities';
 import { Document, DocumentStatus, isInFlight, TERMINAL_STATUSES } from '../documents/documents.entities';
 
@@ -75,8 +72,7 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
     private readonly queue: JobQueue,
     private readonly files: FileStore,
     private readonly events: EventDispatcher,
-    private readonly recommendations: RecommendationsService,
-    private readonly summary: SummaryService,
+    private readonly lifecycle: DealLifecycleService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -170,7 +166,6 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
         throw err;
       }
     }
-    await this.refreshDeal(scope, doc.dealId);
   }
 
   private async process(doc: Document, scope: Scope, attempt: number): Promise<void> {
@@ -338,46 +333,8 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
-  /**
-   * Deal status from its documents: `processing` while any is in flight; when all are done and at
-   * least one completed, `under_review` then `ready` with the report built from every completed
-   * bank statement; `new` when none completed.
-   */
+  /** The deal follows its documents' events; this asks its lifecycle directly (retries and sweeps). */
   async refreshDeal(scope: Scope, dealId: number): Promise<void> {
-    const em = this.db.forScope(scope);
-    let becameReady = false;
-    await em.transactional(async (tx) => {
-      const deal = await tx.findOne(Deal, { id: dealId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!deal) return;
-      const docs = await tx.find(Document, { dealId }, { orderBy: { id: 'asc' } });
-      const now = new Date();
-      deal.documentCount = docs.length;
-      if (docs.some((d) => isInFlight(d.status))) {
-        if (deal.status !== 'processing') {
-          deal.status = 'processing';
-          deal.updatedAt = now;
-        }
-        return;
-      }
-      const completed = docs.filter((d) => d.status === 'completed');
-      if (completed.length === 0) {
-        Object.assign(deal, { status: 'new', report: null, analysis: null, healthScore: null, healthGrade: null, avgMonthlyDeposits: null, avgDailyBalance: null, screeningFlags: 0, updatedAt: now });
-        return;
-      }
-      deal.status = 'under_review';
-      await writeDealReport(tx, deal, docs, new Date().toISOString().slice(0, 10));
-      // The default recommendation is stored with the report; the narrative follows asynchronously.
-      if (deal.analysis) await this.recommendations.generateDefault(tx, scope, deal, 'system:pipeline');
-      await this.summary.requestSummary(tx, scope, deal.id, 'system:pipeline');
-      deal.status = 'ready';
-      deal.updatedAt = new Date();
-      recordEvent(tx, scope, 'deal.ready', {
-        dealId: deal.id,
-        actor: 'system:pipeline',
-        data: { deal_id: deal.id, business_name: deal.businessName, status: deal.status, health_score: deal.healthScore, grade: deal.healthGrade, document_count: deal.documentCount },
-      });
-      becameReady = true;
-    });
-    if (becameReady) this.events.notify();
+    await this.lifecycle.refresh(scope, dealId);
   }
 }

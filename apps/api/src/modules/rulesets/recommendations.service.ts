@@ -1,13 +1,14 @@
-import { LockMode, QueryOrder } from '@mikro-orm/core';
+import { QueryOrder } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { evaluateRuleset, type DealAnalysis, type Evaluation } from '@ledgerlens/underwriting';
 import { AuthContext } from '../../platform/auth/auth-context';
 import { Database } from '../../platform/database/database.service';
 import { Scope, scopeFields } from '../../platform/database/tenant';
-import { ApiError, ErrorCode } from '../../platform/errors/api-error';
+import { ApiError } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
+import { findDealOr404 } from '../deals/deal-lookup';
 import { Deal } from '../deals/deals.entities';
 import { Clock } from './clock';
 import { EvaluateQueryDto, EvaluationResultDto, RecommendationDto } from './dto/recommendation.dto';
@@ -46,12 +47,11 @@ export class RecommendationsService {
    */
   async get(auth: AuthContext, dealId: number): Promise<RecommendationDto> {
     const em = this.db.forScope(auth);
-    assertReady(await findDeal(em, dealId));
+    assertReady(await findDealOr404(em, dealId));
     const fresh = await this.cached(em, auth, dealId);
     if (fresh) return toDto(fresh, true);
     const { record, cached } = await em.transactional(async (tx) => {
-      const deal = await tx.findOne(Deal, { id: dealId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
+      const deal = await findDealOr404(tx, dealId, { lock: true, refresh: true });
       assertReady(deal);
       // A concurrent request may have generated it while this one waited for the row lock.
       const again = await this.cached(tx, auth, dealId);
@@ -106,7 +106,7 @@ export class RecommendationsService {
   /** What-if: evaluates the deal with each ruleset asked for (or the default); nothing is stored. */
   async evaluate(auth: AuthContext, dealId: number, query: EvaluateQueryDto): Promise<EvaluationResultDto> {
     const em = this.db.forScope(auth);
-    const deal = await findDeal(em, dealId);
+    const deal = await findDealOr404(em, dealId);
     const ids = [...new Set([...(query.ruleset_id !== undefined ? [query.ruleset_id] : []), ...(query.ruleset_ids ?? [])])];
     const rulesets: Ruleset[] = ids.length ? await this.rulesets.findMany(em, auth, ids) : [await this.rulesets.defaultRuleset(em, auth)];
     assertReady(deal);
@@ -129,12 +129,6 @@ export class RecommendationsService {
     const ruleset = await this.rulesets.defaultRuleset(em, scope);
     return ruleset.id === latest.rulesetId ? latest : null;
   }
-}
-
-async function findDeal(em: EntityManager, id: number): Promise<Deal> {
-  const deal = await em.findOne(Deal, { id });
-  if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
-  return deal;
 }
 
 function assertReady(deal: Deal): void {

@@ -5,10 +5,11 @@ import { AuthContext } from '../../platform/auth/auth-context';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
 import { Scope } from '../../platform/database/tenant';
-import { ApiError, ErrorCode } from '../../platform/errors/api-error';
+import { ApiError } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, recordEvent } from '../../platform/events/events';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { findDealOr404 } from '../deals/deal-lookup';
 import { Deal } from '../deals/deals.entities';
 import { Clock } from './clock';
 import { SummaryAcceptedDto } from './dto/recommendation.dto';
@@ -78,8 +79,7 @@ export class SummaryService implements OnModuleInit {
 
   async regenerate(auth: AuthContext, dealId: number): Promise<SummaryAcceptedDto> {
     const em = this.db.forScope(auth);
-    const deal = await em.findOne(Deal, { id: dealId });
-    if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
+    const deal = await findDealOr404(em, dealId);
     if (deal.status !== 'ready') {
       throw ApiError.conflict(`Deal ${deal.id} is not ready (status: ${deal.status}): the AI summary is written once the deal report is ready`);
     }

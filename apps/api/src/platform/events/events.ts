@@ -13,6 +13,8 @@ export type DomainEventType =
   | 'document.uploaded'
   | 'document.completed'
   | 'document.failed'
+  | 'document.cancelled'
+  | 'document.requeued'
   | 'batch.completed'
   | 'recommendation.generated'
   | 'ruleset.created'

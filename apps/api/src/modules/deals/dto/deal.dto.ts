@@ -139,6 +139,7 @@ export class DealsByStatusDto {
   @ApiProperty({ type: 'integer' }) processing: number;
   @ApiProperty({ type: 'integer' }) under_review: number;
   @ApiProperty({ type: 'integer' }) ready: number;
+  @ApiProperty({ type: 'integer', description: 'Deals whose every document failed' }) failed: number;
 }
 
 export class DealStatsDto {

@@ -1,0 +1,115 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Database } from '../../platform/database/database.service';
+import { Scope } from '../../platform/database/tenant';
+import { EventDispatcher } from '../../platform/events/event-dispatcher';
+import { DomainEvent, DomainEventType, recordEvent } from '../../platform/events/events';
+import { Document, isInFlight } from '../documents/documents.entities';
+import { RecommendationsService } from '../rulesets/recommendations.service';
+import { SummaryService } from '../rulesets/summary.service';
+import { writeDealReport } from './deal-report';
+import { Deal, DealStatus } from './deals.entities';
+
+/** The document events after which a deal's state may have changed. */
+export const LIFECYCLE_TRIGGERS: readonly DomainEventType[] = ['document.completed', 'document.failed', 'document.cancelled', 'document.requeued'];
+
+const ACTOR = 'system:lifecycle';
+
+/** What the deal's state follows from: each terminal document at its attempt. */
+const inputsKey = (docs: Document[]) => docs.map((d) => `${d.id}:${d.attempt}:${d.status}`).join(',');
+
+/**
+ * The deal status its documents imply (the transition table of the lifecycle):
+ * no document -> new; any in flight -> processing; all done and one completed -> ready (through
+ * under_review while the report is built); all done, none completed, one failed -> failed;
+ * only cancelled documents -> new.
+ */
+export function statusFor(docs: Pick<Document, 'status'>[]): DealStatus {
+  if (docs.some((d) => isInFlight(d.status))) return 'processing';
+  if (docs.some((d) => d.status === 'completed')) return 'ready';
+  if (docs.some((d) => d.status === 'failed')) return 'failed';
+  return 'new';
+}
+
+/**
+ * The only writer of a deal's status, document count, analysis and report. Document commands
+ * call `documentsQueued` in their own transaction (the deal is processing at once); everything
+ * else follows document results, as domain events, off the request path: the report is built
+ * here, with the default recommendation, and `deal.ready` is recorded.
+ */
+@Injectable()
+export class DealLifecycleService implements OnModuleInit {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventDispatcher,
+    private readonly recommendations: RecommendationsService,
+    private readonly summary: SummaryService,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.subscribe('deal-lifecycle', (event) => this.onDocumentEvent(event));
+  }
+
+  /** In the caller's unit of work: `added` new documents (0 for requeued ones) are about to be processed. */
+  documentsQueued(deal: Deal, added: number, now = new Date()): void {
+    deal.documentCount += added;
+    deal.status = 'processing';
+    deal.updatedAt = now;
+  }
+
+  private async onDocumentEvent(event: DomainEvent): Promise<void> {
+    if (!LIFECYCLE_TRIGGERS.includes(event.type) || event.dealId === null) return;
+    await this.refresh({ organizationId: event.organizationId, livemode: event.livemode }, event.dealId);
+  }
+
+  /**
+   * Brings the deal in line with its documents. Idempotent: a deal already built from the same
+   * documents at the same attempts is left alone (events are delivered at least once).
+   */
+  async refresh(scope: Scope, dealId: number): Promise<void> {
+    let notify = false;
+    await this.db.forScope(scope).transactional(async (tx) => {
+      const deal = await tx.findOne(Deal, { id: dealId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!deal) return;
+      const docs = await tx.find(Document, { dealId }, { orderBy: { id: 'asc' } });
+      const status = statusFor(docs);
+      deal.documentCount = docs.length;
+      if (status === 'ready') notify = await this.makeReady(tx, scope, deal, docs);
+      else if (status === 'processing') this.setStatus(deal, status);
+      else this.clear(deal, status);
+    });
+    if (notify) this.events.notify();
+  }
+
+  private setStatus(deal: Deal, status: DealStatus): void {
+    if (deal.status === status) return;
+    deal.status = status;
+    deal.updatedAt = new Date();
+  }
+
+  /** new or failed: nothing to report on. */
+  private clear(deal: Deal, status: DealStatus): void {
+    if (deal.status === status && deal.report === null) return;
+    Object.assign(deal, { status, report: null, analysis: null, healthScore: null, healthGrade: null, avgMonthlyDeposits: null, avgDailyBalance: null, screeningFlags: 0, updatedAt: new Date() });
+  }
+
+  /** Builds the report, stores the default recommendation, asks for the narrative, records deal.ready. */
+  private async makeReady(tx: EntityManager, scope: Scope, deal: Deal, docs: Document[]): Promise<boolean> {
+    const key = inputsKey(docs);
+    if (deal.status === 'ready' && deal.report?.inputs_key === key) return false;
+    deal.status = 'under_review';
+    await writeDealReport(tx, deal, docs, new Date().toISOString().slice(0, 10));
+    deal.report = { ...deal.report, inputs_key: key };
+    if (deal.analysis) await this.recommendations.generateDefault(tx, scope, deal, ACTOR);
+    await this.summary.requestSummary(tx, scope, deal.id, ACTOR);
+    deal.status = 'ready';
+    deal.updatedAt = new Date();
+    recordEvent(tx, scope, 'deal.ready', {
+      dealId: deal.id,
+      actor: ACTOR,
+      data: { deal_id: deal.id, business_name: deal.businessName, status: deal.status, health_score: deal.healthScore, grade: deal.healthGrade, document_count: deal.documentCount },
+    });
+    return true;
+  }
+}
