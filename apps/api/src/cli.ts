@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
@@ -11,6 +11,8 @@ import { DataDirLockedError } from './platform/database/data-dir-lock';
 import { ApiError } from './platform/errors/api-error';
 import { OrmHandle } from './platform/database/orm';
 import { ProvisioningService } from './modules/auth/provisioning.service';
+import { CreateDocumentsCommand } from './modules/documents/create-documents.command';
+import { parseCurrency, parseDocumentType } from './modules/documents/documents.service';
 import { buildOpenApiDocument } from './openapi';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -20,6 +22,8 @@ Commands:
       Create an organization with an admin user, a live and a test API key and an OAuth client.
   user:create --org-id ID --email EMAIL --password PASSWORD --role admin|manager|underwriter|reviewer [--json]
       Create a user with a live API key.
+  documents:add --org-id ID --deal-id ID [--test] [--type TYPE] [--label LABEL] [--currency CODE] FILE... [--json]
+      Add files to a deal (the same command as an upload); the server or a worker processes them.
   migrate
       Apply pending database migrations.
   openapi --write | --check [--file openapi/openapi.json]
@@ -28,9 +32,15 @@ Commands:
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
+    allowPositionals: command === 'documents:add',
     options: {
+      'deal-id': { type: 'string' },
+      test: { type: 'boolean', default: false },
+      type: { type: 'string' },
+      label: { type: 'string' },
+      currency: { type: 'string' },
       'org-name': { type: 'string' },
       'org-id': { type: 'string' },
       email: { type: 'string' },
@@ -69,6 +79,30 @@ async function main(argv: string[]): Promise<number> {
         await running.close();
       }
       return 0;
+    }
+    case 'documents:add': {
+      const organizationId = Number(need('org-id'));
+      const dealId = Number(need('deal-id'));
+      if (!positionals.length) throw new UsageError('name at least one file');
+      const typeHint = values.type ? parseDocumentType(values.type, 'body') : null;
+      const currency = parseCurrency(values.currency);
+      const files = positionals.map((path) => ({ filename: basename(path), bytes: readFileSync(path), label: values.label ?? null, typeHint, currency }));
+      const running = await createApp(cliConfig(), { logTo: 'stderr' });
+      try {
+        const caller = { organizationId, livemode: !values.test, actor: 'cli' };
+        const { documents, rejected } = await running.app.get(CreateDocumentsCommand).run(caller, dealId, files);
+        print(
+          {
+            deal_id: dealId,
+            documents: documents.map((d) => ({ id: d.id, filename: d.filename, status: d.status })),
+            rejected: rejected.map((f) => ({ filename: f.filename, code: f.error!.code, detail: f.error!.detail })),
+          },
+          values.json,
+        );
+        return rejected.length ? 1 : 0;
+      } finally {
+        await running.close();
+      }
     }
     case 'migrate': {
       const running = await createApp(cliConfig(), { logTo: 'stderr' });

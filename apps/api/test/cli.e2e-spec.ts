@@ -1,7 +1,9 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { makeStatement } from '../../../tools/corpus/corpus';
+import { LAYOUTS } from '../../../tools/corpus/layouts';
 
 const DIST = resolve(__dirname, '../dist');
 const ENV = { ...process.env, NODE_OPTIONS: '', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'development', PORT: '0' };
@@ -94,6 +96,7 @@ describe('npm start and the admin CLI on the embedded database', () => {
     expect(usage.stderr).toMatch(/--email is required/);
 
     const second = await startServer(dataDir);
+    let dealId: number;
     try {
       expect(second.output()).not.toMatch(/First start/);
       const created = await fetch(`${second.url}/v1/deals`, {
@@ -102,13 +105,47 @@ describe('npm start and the admin CLI on the embedded database', () => {
         body: JSON.stringify({ business_name: 'Persisted', funding_amount_requested: 100 }),
       });
       expect(created.status).toBe(201);
+      dealId = ((await created.json()) as { id: number }).id;
     } finally {
       await stop(second.proc);
     }
+
+    // The CLI adds files through the same document-creation command as an upload.
+    const statement = await makeStatement(LAYOUTS.find((l) => l.name === 'signed_single_column')!, 5, 20);
+    const pdf = join(dataDir, 'march.pdf');
+    const notPdf = join(dataDir, 'notes.txt');
+    writeFileSync(pdf, statement.bytes);
+    writeFileSync(notPdf, 'not a statement');
+    const added = cli(dataDir, ['documents:add', '--org-id', String(orgId), '--deal-id', String(dealId), '--label', 'March', '--json', pdf]);
+    expect(added.stderr).toBe('');
+    expect(added.status).toBe(0);
+    const addedBody = JSON.parse(added.stdout);
+    expect(addedBody).toEqual({ deal_id: dealId, documents: [{ id: expect.any(Number), filename: 'march.pdf', status: 'uploaded' }], rejected: [] });
+    const refused = cli(dataDir, ['documents:add', '--org-id', String(orgId), '--deal-id', String(dealId), '--json', notPdf]);
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.stdout).rejected).toEqual([{ filename: 'notes.txt', code: 'UNSUPPORTED_MEDIA_TYPE', detail: expect.any(String) }]);
+    const otherOrg = cli(dataDir, ['documents:add', '--org-id', String(orgId + 1000), '--deal-id', String(dealId), pdf]);
+    expect(otherOrg.stderr).toMatch(/DEAL_NOT_FOUND/);
+
     const third = await startServer(dataDir);
     try {
       const list = (await (await fetch(`${third.url}/v1/deals`, { headers: { 'X-API-Key': userKey } })).json()) as { data: { business_name: string }[] };
       expect(list.data.map((d) => d.business_name)).toEqual(['Persisted']);
+      // the server resumes the document the CLI queued; poll the other process until it is done
+      const docId = addedBody.documents[0].id;
+      let doc: { status: string; label: string } = { status: '', label: '' };
+      for (let i = 0; i < 600 && !['completed', 'failed'].includes(doc.status); i++) {
+        doc = (await (await fetch(`${third.url}/v1/documents/${docId}`, { headers: { 'X-API-Key': userKey } })).json()) as typeof doc;
+        if (doc.status !== 'completed') await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(doc).toMatchObject({ status: 'completed', label: 'March' });
+      let deal: { status: string; statements: unknown[] } = { status: '', statements: [] };
+      for (let i = 0; i < 100 && deal.status !== 'ready'; i++) {
+        deal = (await (await fetch(`${third.url}/v1/deals/${dealId}`, { headers: { 'X-API-Key': userKey } })).json()) as typeof deal;
+        if (deal.status !== 'ready') await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(deal.status).toBe('ready');
+      expect(deal.statements).toHaveLength(1);
     } finally {
       await stop(third.proc);
     }

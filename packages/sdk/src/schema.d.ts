@@ -2697,6 +2697,8 @@ export interface operations {
                      * @description PDF, PNG, JPG or TIFF (checked by content), at most MAX_UPLOAD_BYTES (25 MB)
                      */
                     file: string;
+                    /** @description Optional label of the document */
+                    label?: string;
                 };
             };
         };

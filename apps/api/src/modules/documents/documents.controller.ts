@@ -22,6 +22,7 @@ import { Idempotent } from '../../platform/idempotency/idempotency.interceptor';
 import { PageQueryDto } from '../../platform/pagination/pagination';
 import { ApiError } from '../../platform/errors/api-error';
 import { DocumentsService, parseDocumentType } from './documents.service';
+import { UploadRequestReader } from './upload-request';
 import { DOCUMENT_TYPES } from './documents.entities';
 import {
   AnalysisRecordDto,
@@ -44,6 +45,7 @@ const FILE_BODY = {
     properties: {
       file: { type: 'string', format: 'binary', description: 'PDF, PNG, JPG or TIFF (checked by content), at most MAX_UPLOAD_BYTES (25 MB)' },
       document_type: { type: 'string', enum: [...DOCUMENT_TYPES, 'pnl_statement'], description: 'Optional hint; detected when omitted' },
+      label: { type: 'string', maxLength: 255, description: 'Optional label of the document' },
       currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'Optional ISO 4217 code of the statement (e.g. USD, NZD); a currency read from the statement itself wins' },
     },
   },
@@ -68,7 +70,10 @@ function contentDisposition(kind: 'inline' | 'attachment', filename: string): st
 @ApiTags('Documents')
 @Controller('v1')
 export class DocumentsController {
-  constructor(private readonly documents: DocumentsService) {}
+  constructor(
+    private readonly documents: DocumentsService,
+    private readonly uploads: UploadRequestReader,
+  ) {}
 
   @Post('deals/:deal_id/documents')
   @Idempotent()
@@ -81,8 +86,9 @@ export class DocumentsController {
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto })
   @ApiUnsupportedMediaTypeResponse({ type: ErrorEnvelopeDto })
-  uploadDocument(@Auth() auth: AuthContext, @IdParam('deal_id') dealId: number, @Req() req: FastifyRequest, @Query('document_type') type?: string): Promise<UploadedDocumentDto> {
-    return this.documents.uploadOne(auth, dealId, req, type);
+  async uploadDocument(@Auth() auth: AuthContext, @IdParam('deal_id') dealId: number, @Req() req: FastifyRequest, @Query('document_type') type?: string): Promise<UploadedDocumentDto> {
+    await this.documents.assertDeal(auth, dealId);
+    return this.documents.uploadOne(auth, dealId, await this.uploads.read(auth, req, 1), type);
   }
 
   @Post('deals/:deal_id/documents/bulk')
@@ -93,8 +99,9 @@ export class DocumentsController {
   @ApiOkResponse({ type: BulkUploadResultDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto })
-  uploadDocumentsBulk(@Auth() auth: AuthContext, @IdParam('deal_id') dealId: number, @Req() req: FastifyRequest, @Query('document_type') type?: string): Promise<BulkUploadResultDto> {
-    return this.documents.uploadMany(auth, dealId, req, type);
+  async uploadDocumentsBulk(@Auth() auth: AuthContext, @IdParam('deal_id') dealId: number, @Req() req: FastifyRequest, @Query('document_type') type?: string): Promise<BulkUploadResultDto> {
+    await this.documents.assertDeal(auth, dealId);
+    return this.documents.uploadMany(auth, dealId, await this.uploads.read(auth, req, this.uploads.maxBulkFiles), type);
   }
 
   @Post('bulk-upload')
@@ -105,8 +112,8 @@ export class DocumentsController {
   @ApiOkResponse({ type: BulkUploadResultDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto })
-  bulkUpload(@Auth() auth: AuthContext, @Req() req: FastifyRequest, @Query('document_type') type?: string): Promise<BulkUploadResultDto> {
-    return this.documents.uploadMany(auth, null, req, type);
+  async bulkUpload(@Auth() auth: AuthContext, @Req() req: FastifyRequest, @Query('document_type') type?: string): Promise<BulkUploadResultDto> {
+    return this.documents.uploadMany(auth, null, await this.uploads.read(auth, req, this.uploads.maxBulkFiles), type);
   }
 
   @Get('deals/:deal_id/documents')

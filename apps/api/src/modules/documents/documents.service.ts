@@ -1,17 +1,14 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { AuthContext } from '../../platform/auth/auth-context';
 import { Database } from '../../platform/database/database.service';
-import { scopeFields } from '../../platform/database/tenant';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
-import { FileStore, FileTooLargeError, sniffMime, StoredFile } from '../../platform/storage/file-store';
+import { FileStore } from '../../platform/storage/file-store';
 import { DealLifecycleService } from '../deals/deal-lifecycle.service';
 import { findDealOr404 } from '../deals/deal-lookup';
 import { PipelineService } from '../pipeline/pipeline.service';
@@ -34,28 +31,9 @@ import {
   ReprocessFailedDto,
   UploadedDocumentDto,
 } from './dto/document.dto';
+import { CreateDocumentsCommand } from './create-documents.command';
+import { ReceivedUpload } from './upload-request';
 import { mapAnalysis, mapDocumentDetail, mapDocumentStatus, mapDocumentSummary, mapExtraction } from './documents.mapper';
-
-interface ReceivedFile {
-  filename: string;
-  stored: StoredFile | null;
-  mimeType: string | null;
-  error: { code: string; detail: string } | null;
-}
-
-interface Received {
-  files: ReceivedFile[];
-  fields: Record<string, string>;
-}
-
-/** Multipart part shape of @fastify/multipart. */
-interface Part {
-  type: 'file' | 'field';
-  fieldname: string;
-  filename?: string;
-  file?: Readable & { truncated?: boolean };
-  value?: unknown;
-}
 
 export function parseDocumentType(value: unknown, source: 'body' | 'query'): DocumentType | null {
   if (value === undefined || value === null || value === '') return null;
@@ -81,91 +59,37 @@ const recordRequeued = (tx: EntityManager, auth: AuthContext, d: Document) =>
 
 @Injectable()
 export class DocumentsService {
-  private readonly logger = new Logger('Documents');
-
   constructor(
     private readonly db: Database,
     private readonly files: FileStore,
     private readonly pipeline: PipelineService,
     private readonly lifecycle: DealLifecycleService,
+    private readonly create: CreateDocumentsCommand,
     private readonly events: EventDispatcher,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   // ---- uploads -----------------------------------------------------------------------------
 
-  /** Reads a multipart body, streaming each file to the store with the size limit enforced as it arrives. */
-  private async receive(auth: AuthContext, request: FastifyRequest, maxFiles: number): Promise<Received> {
-    const { maxFileBytes } = this.config.uploads;
-    const length = Number(request.headers['content-length'] ?? 0);
-    if (length > maxFiles * (maxFileBytes + 64 * 1024)) {
-      throw new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `Request body is too large: at most ${maxFiles} file(s) of ${maxFileBytes} bytes`);
-    }
-    if (!request.isMultipart()) {
-      throw new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Send the file as multipart/form-data');
-    }
-    const received: Received = { files: [], fields: {} };
-    const prefix = `${auth.organizationId}/${auth.livemode ? 'live' : 'test'}`;
-    try {
-      for await (const part of request.parts() as AsyncIterable<Part>) {
-        if (part.type === 'field') {
-          received.fields[part.fieldname] = String(part.value ?? '');
-          continue;
-        }
-        const filename = (part.filename || 'upload').slice(0, 500);
-        if (received.files.length >= maxFiles) {
-          part.file!.resume();
-          received.files.push({ filename, stored: null, mimeType: null, error: { code: 'TOO_MANY_FILES', detail: `At most ${maxFiles} files per request` } });
-          continue;
-        }
-        try {
-          const stored = await this.files.put(part.file!, maxFileBytes, prefix);
-          const mimeType = sniffMime(stored.head);
-          if (stored.size === 0) {
-            await this.files.delete(stored.key);
-            received.files.push({ filename, stored: null, mimeType: null, error: { code: 'EMPTY_FILE', detail: 'The file is empty' } });
-          } else if (!mimeType) {
-            await this.files.delete(stored.key);
-            received.files.push({ filename, stored: null, mimeType: null, error: { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Only PDF, PNG, JPG and TIFF files are accepted (checked by content)' } });
-          } else {
-            received.files.push({ filename, stored, mimeType, error: null });
-          }
-        } catch (err) {
-          if (!(err instanceof FileTooLargeError)) throw err;
-          received.files.push({ filename, stored: null, mimeType: null, error: { code: 'PAYLOAD_TOO_LARGE', detail: `File is larger than ${maxFileBytes} bytes` } });
-        }
-      }
-    } catch (err) {
-      await this.discard(received);
-      if (err instanceof ApiError) throw err;
-      throw new ApiError(ErrorCode.VALIDATION_ERROR, `Malformed multipart body: ${(err as Error).message}`, [], 400);
-    }
-    return received;
-  }
-
-  private async discard(received: Received): Promise<void> {
-    await Promise.all(received.files.filter((f) => f.stored).map((f) => this.files.delete(f.stored!.key)));
-  }
-
-  async uploadOne(auth: AuthContext, dealId: number, request: FastifyRequest, queryType: unknown): Promise<UploadedDocumentDto> {
+  /** 404 before the body is read. */
+  async assertDeal(auth: AuthContext, dealId: number): Promise<void> {
     await findDealOr404(this.db.forScope(auth), dealId);
-    const received = await this.receive(auth, request, 1);
+  }
+
+  async uploadOne(auth: AuthContext, dealId: number, received: ReceivedUpload, queryType: unknown): Promise<UploadedDocumentDto> {
     try {
       const hint = parseDocumentType(received.fields.document_type ?? queryType, received.fields.document_type !== undefined ? 'body' : 'query');
       const file = received.files[0];
       if (!file) throw ApiError.validation([validationEntry('body', ['file'], 'A file is required (multipart field "file")', 'value_error.missing')]);
       if (file.error) throw new ApiError(file.error.code === 'PAYLOAD_TOO_LARGE' ? ErrorCode.PAYLOAD_TOO_LARGE : file.error.code === 'UNSUPPORTED_MEDIA_TYPE' ? ErrorCode.UNSUPPORTED_MEDIA_TYPE : ErrorCode.VALIDATION_ERROR, file.error.detail, [], file.error.code === 'EMPTY_FILE' ? 422 : undefined);
-      const [doc] = await this.createDocuments(auth, dealId, [file], hint, parseCurrency(received.fields.currency));
+      const [doc] = await this.create.execute(auth, dealId, [{ ...file, typeHint: hint, currency: parseCurrency(received.fields.currency), label: received.fields.label?.slice(0, 255) || null }]);
       return { ...mapDocumentSummary(doc), message: 'Document uploaded; processing has started' };
     } catch (err) {
-      await this.discard(received);
+      await this.create.discard(received.files);
       throw err;
     }
   }
 
-  async uploadMany(auth: AuthContext, dealIdFromPath: number | null, request: FastifyRequest, queryType: unknown): Promise<BulkUploadResultDto> {
-    if (dealIdFromPath !== null) await findDealOr404(this.db.forScope(auth), dealIdFromPath);
-    const received = await this.receive(auth, request, this.config.uploads.maxBulkFiles);
+  async uploadMany(auth: AuthContext, dealIdFromPath: number | null, received: ReceivedUpload, queryType: unknown): Promise<BulkUploadResultDto> {
     try {
       let dealId = dealIdFromPath;
       if (dealId === null) {
@@ -176,8 +100,7 @@ export class DocumentsService {
       }
       const hint = parseDocumentType(received.fields.document_type ?? queryType, received.fields.document_type !== undefined ? 'body' : 'query');
       if (received.files.length === 0) throw ApiError.validation([validationEntry('body', ['files'], 'At least one file is required (multipart field "files")', 'value_error.missing')]);
-      const good = received.files.filter((f) => !f.error);
-      const docs = good.length ? await this.createDocuments(auth, dealId, good, hint) : [];
+      const docs = await this.create.execute(auth, dealId, received.files.map((f) => ({ ...f, typeHint: hint })));
       const errors = received.files.filter((f) => f.error).map((f) => ({ filename: f.filename, code: f.error!.code, detail: f.error!.detail }));
       return {
         deal_id: dealId,
@@ -187,46 +110,9 @@ export class DocumentsService {
         total_errors: errors.length,
       };
     } catch (err) {
-      await this.discard(received);
+      await this.create.discard(received.files);
       throw err;
     }
-  }
-
-  /** One transaction: the rows, the deal's counters and the `document.uploaded` events; jobs are queued after commit. */
-  private async createDocuments(auth: AuthContext, dealId: number, files: ReceivedFile[], hint: DocumentType | null, currency: string | null = null): Promise<Document[]> {
-    const em = this.db.forScope(auth);
-    const docs = await em.transactional(async (tx) => {
-      const deal = await findDealOr404(tx, dealId, { lock: true });
-      const now = new Date();
-      const created = files.map((f) =>
-        tx.create(Document, {
-          ...scopeFields(auth),
-          dealId,
-          filename: f.filename,
-          fileSize: f.stored!.size,
-          mimeType: f.mimeType!,
-          sha256: f.stored!.sha256,
-          storageKey: f.stored!.key,
-          documentTypeHint: hint,
-          currency,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      );
-      await tx.flush();
-      this.lifecycle.documentsQueued(deal, created.length, now);
-      for (const doc of created) {
-        recordEvent(tx, auth, 'document.uploaded', {
-          dealId,
-          actor: auth.actor,
-          data: { document_id: doc.id, deal_id: dealId, filename: doc.filename, document_type: hint },
-        });
-      }
-      return created;
-    });
-    this.events.notify();
-    for (const doc of docs) await this.pipeline.enqueue(doc);
-    return docs;
   }
 
   // ---- reads -------------------------------------------------------------------------------
