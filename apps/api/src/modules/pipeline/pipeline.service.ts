@@ -47,11 +47,6 @@ export const documentJobId = (doc: Pick<Document, 'id' | 'attempt'>) => `doc-${d
 
 class StaleJob extends Error {}
 
-/** packages/statements does not report a currency yet; once it does, the statement's own wins over the one declared at upload. */
-function parsedCurrency(parsed: ParseResult): string | null {
-  const c = (parsed as { currency?: unknown }).currency;
-  return typeof c === 'string' && /^[A-Z]{3}$/.test(c) ? c : null;
-}
 
 /**
  * Runs the steps of packages/statements and packages/underwriting for one document, writing each
@@ -240,7 +235,8 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
         statementEndDate: parsed.periodEnd,
         openingBalance: parsed.openingBalance,
         closingBalance: parsed.closingBalance,
-        currency: parsedCurrency(parsed) ?? doc.currency,
+        // a currency the statement names wins over the one declared with the upload
+        currency: parsed.currency ?? doc.currency,
         extractionMethod: parsed.extractionMethod,
         extractionConfidence: parsed.extractionConfidence,
         extractionModel: parsed.parser.model,
