@@ -50,8 +50,6 @@ describe('npm start and the admin CLI on the embedded database', () => {
   it('first start prints the URL and a working demo key; the CLI refuses the locked DATA_DIR at once; data survives a restart', async () => {
     // Seven process starts on a 2-core machine: generous time, since the suite runs beside others.
     const first = await startServer(dataDir);
-    let userKey: string;
-    let orgId: number;
     try {
       const key = /live API key:\s+(\S+)/.exec(first.output())?.[1];
       expect(key).toMatch(/^ll_live_/);
@@ -78,13 +76,13 @@ describe('npm start and the admin CLI on the embedded database', () => {
       test_api_key: expect.stringMatching(/^ll_test_/),
       oauth_client: { client_id: expect.stringMatching(/^cli_/), client_secret: expect.stringMatching(/^cs_/) },
     });
-    orgId = result.organization.id;
+    const orgId: number = result.organization.id;
 
     const user = cli(dataDir, ['user:create', '--org-id', String(orgId), '--email', 'uw@acme.test', '--password', 'secret-pass', '--role', 'underwriter', '--json']);
     expect(user.status).toBe(0);
     const created = JSON.parse(user.stdout);
     expect(created).toEqual({ user: { id: expect.any(Number), email: 'uw@acme.test', role: 'underwriter' }, api_key: expect.stringMatching(/^ll_live_/) });
-    userKey = created.api_key;
+    const userKey: string = created.api_key;
 
     const duplicate = cli(dataDir, ['user:create', '--org-id', String(orgId), '--email', 'uw@acme.test', '--password', 'secret-pass', '--role', 'underwriter']);
     expect(duplicate.status).toBe(1);

@@ -49,7 +49,7 @@ export type RequestBodyOf<Op> = Op extends { requestBody?: infer RB }
 
 /** Keys of T that are required. */
 export type RequiredKeysOf<T> = {
-  [K in keyof T]-?: {} extends Pick<T, K> ? never : K;
+  [K in keyof T]-?: object extends Pick<T, K> ? never : K;
 }[keyof T];
 
 type DefinedParams<P> = { [K in keyof P as [NonNullable<P[K]>] extends [never] ? never : K]: P[K] };

@@ -11,6 +11,8 @@ export function loadMupdf(): Promise<Mupdf> {
   if (!loading) {
     loading = import('mupdf').then((m) => {
       const log = (msg: string) => {
+        // A debugging switch of this library (no server configuration reaches this deep).
+        // eslint-disable-next-line no-restricted-properties
         if (process.env.LEDGERLENS_MUPDF_LOG) process.stderr.write(`mupdf: ${msg}\n`);
         mupdfMessages.push(msg);
         if (mupdfMessages.length > 50) mupdfMessages.shift();
