@@ -7,7 +7,6 @@
 import { Col, drawHeader, drawRow, Writer } from './pdfdoc';
 import { d, fmtMoney, StatementModel, TruthTransaction } from './model';
 import type { Layout } from './layouts';
-import { Rng } from './rng';
 
 const money = fmtMoney;
 const MON = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -5,7 +5,7 @@
  * x positions), number and date notations, and section headings, and builds transactions
  * from rows that start with a date.
  */
-import { daysBetween, findFullDates, fmtDate, isValidDate, ParsedAmount, ParsedDate, parseAmount, parseDateToken, resolveYear, round2 } from './tokens';
+import { daysBetween, fmtDate, isValidDate, ParsedAmount, ParsedDate, parseAmount, parseDateToken, resolveYear, round2 } from './tokens';
 import { findPeriod, fullDatesIn } from './period';
 import { BankStatementFields, Line, PageLayout, StatementTransaction, Word } from './types';
 
@@ -631,7 +631,6 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   let header: Header | null = null;
   let section: Section = { sign: 0, skip: false, name: '' };
   let last: RawRow | null = null;
-  let lastRow: RawRow | null = null;
   let lastLineBase = -Infinity;
   let lastPage = -1;
   let openingFromRow: number | null = null;
@@ -670,7 +669,6 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         else if (section.skip && describes && !section.hard) section = { sign: 0, skip: false, name: '' };
         if (chain) chain = { ...chain, page: p.index, base: line.base };
         last = null;
-        lastRow = null;
         continue;
       }
       const toks = tokenize(line);
@@ -696,7 +694,6 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         if (IGNORE_RE.test(line.text.replace(/\s+/g, '').toLowerCase())) {
           section = { sign: 0, skip: true, hard: true, name: line.text };
           last = null;
-          lastRow = null;
           chain = null;
           continue;
         }
@@ -706,7 +703,6 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
           block++;
           if (!/continued/i.test(sec.name)) sinceTotal = rows.length;
           last = null;
-          lastRow = null;
           chain = null;
         } else if (header && !section.skip && toks[0].kind === 'date' && toks.some((t) => t.kind === 'text')) {
           // a dated line without an amount: the day's date for the rows below
@@ -721,7 +717,6 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         checkPrintedTotal(line.text, toks, rows.slice(sinceTotal), warnings);
         sinceTotal = rows.length;
         last = null;
-        lastRow = null;
         chain = null;
         continue;
       }
@@ -731,7 +726,6 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       const nDates = toks.filter((t) => t.kind === 'date').length;
       if (nDates >= 2 && toks.filter((t) => t.kind === 'amount').length >= 2 && toks.every((t) => t.kind === 'date' || t.kind === 'amount') && (!header || header.groups.length === 1)) {
         last = null;
-        lastRow = null;
         continue;
       }
       // split into groups (side-by-side tables)
@@ -775,7 +769,6 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         r.block = block;
         rows.push(r);
         made = r;
-        lastRow = r;
         chain = { page: p.index, base: line.base, date: r.date, size: r.size };
       }
       if (made && parts.length === 1) {

@@ -43,7 +43,7 @@ function findNul(value: unknown, root: (string | number)[]): (string | number)[]
       v.forEach((item, i) => stack.push({ value: item, path: [...path, i] }));
     } else if (v && typeof v === 'object') {
       for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
-        if (key.includes('\u0000')) return [...path, key.replace(/\u0000/g, '\\u0000')];
+        if (key.includes('\u0000')) return [...path, key.split('\u0000').join('\\u0000')];
         stack.push({ value: item, path: [...path, key] });
       }
     }
