@@ -20,27 +20,51 @@ const ROOT = resolve(__dirname, '../../..');
 const MIN_REQUESTS = 10_000;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { requests: { type: 'string', default: String(MIN_REQUESTS) }, seed: { type: 'string', default: '1' }, concurrency: { type: 'string', default: '8' } } });
+  const { values } = parseArgs({
+    options: {
+      requests: { type: 'string', default: String(MIN_REQUESTS) },
+      seed: { type: 'string', default: '1' },
+      concurrency: { type: 'string', default: '8' },
+    },
+  });
   const requests = Number(values.requests);
   const seed = Number(values.seed);
   const doc = JSON.parse(readFileSync(join(ROOT, 'openapi/openapi.json'), 'utf8')) as OpenApiDoc;
   const unlimited = '1000000';
-  const server = await startServer({ LOG_LEVEL: 'fatal', RATE_LIMIT_STANDARD: unlimited, RATE_LIMIT_WRITE: unlimited, RATE_LIMIT_UPLOAD: unlimited, RATE_LIMIT_AUTH: unlimited });
+  const server = await startServer({
+    LOG_LEVEL: 'fatal',
+    RATE_LIMIT_STANDARD: unlimited,
+    RATE_LIMIT_WRITE: unlimited,
+    RATE_LIMIT_UPLOAD: unlimited,
+    RATE_LIMIT_AUTH: unlimited,
+  });
   let exitCode = 1;
   try {
-    const statement = await makeStatement(LAYOUTS.find((l) => l.name === 'sectioned_unsigned')!, 11, 20);
+    const statement = await makeStatement(
+      LAYOUTS.find((l) => l.name === 'sectioned_unsigned')!,
+      11,
+      20,
+    );
     // The benchmark cannot await the server's queue: it polls the document until it is terminal.
     const settle = async () => {
       const deadline = Date.now() + 60_000;
       while (Date.now() < deadline) {
-        const docs = (await (await fetch(`${server.url}/v1/deals?per_page=1`, { headers: { 'X-API-Key': server.key } })).json()) as { data?: { status: string }[] };
+        const docs = (await (await fetch(`${server.url}/v1/deals?per_page=1`, { headers: { 'X-API-Key': server.key } })).json()) as {
+          data?: { status: string }[];
+        };
         if (docs.data?.[0]?.status !== 'processing') return;
         await new Promise((r) => setTimeout(r, 100));
       }
     };
     const fixtures = await createFuzzFixtures(server.url, server.key, statement.bytes, settle);
-    const summary = await new OpenApiFuzzer({ baseUrl: server.url, doc, ...fixtures }, { seed, requests, concurrency: Number(values.concurrency) }).run();
-    const health = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0);
+    const summary = await new OpenApiFuzzer(
+      { baseUrl: server.url, doc, ...fixtures },
+      { seed, requests, concurrency: Number(values.concurrency) },
+    ).run();
+    const health = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(5000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
     console.log(`Fuzzing ${server.url} from openapi/openapi.json (seed ${seed}, concurrency ${values.concurrency})\n`);
     console.log(formatSummary(summary, summary.byClass.network));
     console.log(`\n/health after the run: ${health || 'no answer'}`);

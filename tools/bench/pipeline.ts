@@ -17,7 +17,13 @@ const TARGET_P50_MS = 1000;
 type Server = BenchServer;
 
 function startServer(concurrency: number): Promise<Server> {
-  return startBenchServer({ LOG_LEVEL: 'warn', PIPELINE_CONCURRENCY: String(concurrency), RATE_LIMIT_UPLOAD: '100000', RATE_LIMIT_STANDARD: '1000000', RATE_LIMIT_WRITE: '100000' });
+  return startBenchServer({
+    LOG_LEVEL: 'warn',
+    PIPELINE_CONCURRENCY: String(concurrency),
+    RATE_LIMIT_UPLOAD: '100000',
+    RATE_LIMIT_STANDARD: '1000000',
+    RATE_LIMIT_WRITE: '100000',
+  });
 }
 
 async function api(server: Server, method: string, path: string, body?: unknown | FormData): Promise<any> {
@@ -98,7 +104,9 @@ async function main(): Promise<number> {
       }
       const p50 = percentile(latency, 50);
       worstP50 = Math.max(worstP50, p50);
-      console.log(`${workers} worker(s): upload-to-ready, ${runs} runs: p50 ${p50.toFixed(0)} ms, p90 ${percentile(latency, 90).toFixed(0)} ms, max ${Math.max(...latency).toFixed(0)} ms   target p50 < ${TARGET_P50_MS} ms`);
+      console.log(
+        `${workers} worker(s): upload-to-ready, ${runs} runs: p50 ${p50.toFixed(0)} ms, p90 ${percentile(latency, 90).toFixed(0)} ms, max ${Math.max(...latency).toFixed(0)} ms   target p50 < ${TARGET_P50_MS} ms`,
+      );
       const deals: number[] = [];
       for (let i = 0; i < batch; i++) deals.push(await newDeal(s));
       const started = performance.now();
@@ -106,7 +114,9 @@ async function main(): Promise<number> {
       await waitReady(s, deals);
       const minutes = (performance.now() - started) / 60000;
       const perMinute = batch / minutes;
-      console.log(`${workers} worker(s): throughput: ${batch} documents in ${(minutes * 60).toFixed(1)} s = ${perMinute.toFixed(0)} documents/minute (${(perMinute * pages).toFixed(0)} pages/minute)`);
+      console.log(
+        `${workers} worker(s): throughput: ${batch} documents in ${(minutes * 60).toFixed(1)} s = ${perMinute.toFixed(0)} documents/minute (${(perMinute * pages).toFixed(0)} pages/minute)`,
+      );
     } finally {
       await stopServer(s);
     }

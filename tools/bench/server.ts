@@ -17,7 +17,16 @@ export interface BenchServer {
 export async function startServer(env: Record<string, string>): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ledgerlens-bench-'));
   const proc = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, DATA_DIR: dir, PORT: '0', NODE_ENV: 'development', DEMO_BOOTSTRAP: 'true', DATABASE_URL: '', REDIS_URL: '', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dir,
+      PORT: '0',
+      NODE_ENV: 'development',
+      DEMO_BOOTSTRAP: 'true',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

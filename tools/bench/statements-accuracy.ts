@@ -12,7 +12,10 @@ const TARGETS = { f1Text: 0.995, f1Scan: 0.97, header: 0.99, reconcile: 1, pages
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 const key = (t: { date: string; description: string; amount: number }) => `${t.date}|${t.amount.toFixed(2)}|${norm(t.description)}`;
 
-export function matchTransactions(truth: NonNullable<Truth['transactions']>, got: ParseResult['transactions']): { tp: number; fp: number; fn: number; misses: string[]; extras: string[] } {
+export function matchTransactions(
+  truth: NonNullable<Truth['transactions']>,
+  got: ParseResult['transactions'],
+): { tp: number; fp: number; fn: number; misses: string[]; extras: string[] } {
   const want = new Map<string, number>();
   for (const t of truth) want.set(key(t), (want.get(key(t)) ?? 0) + 1);
   let tp = 0;
@@ -30,7 +33,16 @@ export function matchTransactions(truth: NonNullable<Truth['transactions']>, got
   return { tp, fp: got.length - tp, fn: truth.length - tp, misses, extras };
 }
 
-const HEADER_FIELDS = ['bankName', 'accountHolder', 'accountNumberLast4', 'accountType', 'periodStart', 'periodEnd', 'openingBalance', 'closingBalance'] as const;
+const HEADER_FIELDS = [
+  'bankName',
+  'accountHolder',
+  'accountNumberLast4',
+  'accountType',
+  'periodStart',
+  'periodEnd',
+  'openingBalance',
+  'closingBalance',
+] as const;
 
 interface Agg {
   tp: number;
@@ -74,7 +86,14 @@ async function main() {
   // warm up mupdf
   await parseStatementFile((await makeStatement(LAYOUTS[0], 1, 5)).bytes).catch(() => undefined);
 
-  for await (const item of buildCorpus({ seed, sizes, scans: only ? 0 : scans, others: !only, hostile: !only, layouts: only ? [only] : undefined })) {
+  for await (const item of buildCorpus({
+    seed,
+    sizes,
+    scans: only ? 0 : scans,
+    others: !only,
+    hostile: !only,
+    layouts: only ? [only] : undefined,
+  })) {
     await evaluate(item);
   }
 
@@ -113,7 +132,7 @@ async function main() {
       console.log(`  tamper   ${item.name.padEnd(28)} -> ${res.pdfRiskLevel}: ${res.riskReasons.join('; ')}`);
       return;
     }
-    const a = t.kind === 'scan' ? scanAgg : byLayout.get(t.layout!) ?? agg();
+    const a = t.kind === 'scan' ? scanAgg : (byLayout.get(t.layout!) ?? agg());
     if (t.kind !== 'scan') byLayout.set(t.layout!, a);
     const m = matchTransactions(t.transactions!, res.transactions);
     a.tp += m.tp;
@@ -135,7 +154,9 @@ async function main() {
     // a statement read in full is not flagged for review (no false alarms on the generated corpus)
     if (t.kind !== 'scan') check(!res.needsReview, `${item.name}: needs_review (${res.reviewReasons.join('; ')})`);
     if (verbose && (m.fp || m.fn || !res.reconciliation.reconciled)) {
-      console.log(`    ${item.name}: tp=${m.tp} fp=${m.fp} fn=${m.fn} reconciled=${res.reconciliation.reconciled} diff=${res.reconciliation.difference} broken=${res.reconciliation.firstBrokenRow}`);
+      console.log(
+        `    ${item.name}: tp=${m.tp} fp=${m.fp} fn=${m.fn} reconciled=${res.reconciliation.reconciled} diff=${res.reconciliation.difference} broken=${res.reconciliation.firstBrokenRow}`,
+      );
       for (const x of m.misses.slice(0, 6)) console.log(`      missing ${x}`);
       for (const x of m.extras.slice(0, 6)) console.log(`      extra   ${x}`);
       if (res.warnings.length) console.log(`      warnings: ${res.warnings.slice(0, 3).join(' | ')}`);
@@ -143,7 +164,11 @@ async function main() {
   }
 
   // speed: a ~10-page statement, read and reconciled
-  const ten = await makeStatement(LAYOUTS.find((l) => l.name === 'signed_single_column')!, seed, 470);
+  const ten = await makeStatement(
+    LAYOUTS.find((l) => l.name === 'signed_single_column')!,
+    seed,
+    470,
+  );
   let tenMs = Infinity;
   let tenPages = 0;
   let tenTotal = 0;
@@ -177,12 +202,16 @@ async function main() {
   }
   if (scanAgg.docs) {
     const s = f1(scanAgg);
-    console.log(`${'scanned (OCR)'.padEnd(30)} ${String(scanAgg.docs).padStart(4)} ${String(scanAgg.pages).padStart(5)}  ${(s.p * 100).toFixed(2).padStart(6)}  ${(s.r * 100).toFixed(2).padStart(6)}  ${(s.f1 * 100).toFixed(2).padStart(6)}  ${((scanAgg.headerOk / scanAgg.headerTotal) * 100).toFixed(1).padStart(6)}  ${((scanAgg.reconciled / scanAgg.docs) * 100).toFixed(0).padStart(8)}%  ${((scanAgg.pages / scanAgg.ms) * 1000).toFixed(2).padStart(6)}`);
+    console.log(
+      `${'scanned (OCR)'.padEnd(30)} ${String(scanAgg.docs).padStart(4)} ${String(scanAgg.pages).padStart(5)}  ${(s.p * 100).toFixed(2).padStart(6)}  ${(s.r * 100).toFixed(2).padStart(6)}  ${(s.f1 * 100).toFixed(2).padStart(6)}  ${((scanAgg.headerOk / scanAgg.headerTotal) * 100).toFixed(1).padStart(6)}  ${((scanAgg.reconciled / scanAgg.docs) * 100).toFixed(0).padStart(8)}%  ${((scanAgg.pages / scanAgg.ms) * 1000).toFixed(2).padStart(6)}`,
+    );
     check(s.f1 >= TARGETS.f1Scan, `scans: F1 ${(s.f1 * 100).toFixed(2)}% < ${TARGETS.f1Scan * 100}%`);
   }
   const pps = (allPages / allMs) * 1000;
   console.log(`\ntext pages/s over the whole corpus run (incl. 1-page documents and warm-up): ${pps.toFixed(0)}`);
-  console.log(`text pages/s, rule parser, warm, ${tenPages}-page statement x${RUNS}: ${throughput.toFixed(0)}   target >= ${TARGETS.pagesPerSec}`);
+  console.log(
+    `text pages/s, rule parser, warm, ${tenPages}-page statement x${RUNS}: ${throughput.toFixed(0)}   target >= ${TARGETS.pagesPerSec}`,
+  );
   console.log(`${tenPages}-page statement read + reconciled: ${tenMs.toFixed(0)} ms (best of ${RUNS})   target < ${TARGETS.tenPageMs} ms`);
   if (ocrPages) console.log(`OCR pages/s: ${((ocrPages / ocrMs) * 1000).toFixed(2)}`);
   console.log(`total bench time ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -65,7 +65,10 @@ export function readCsv(text: string): string[][] {
 const key = (date: string, amount: number) => `${date}|${amount.toFixed(2)}`;
 
 /** Multiset match on (date, amount). */
-export function scorePairs(truth: GtRow[], got: Array<{ date: string; amount: number }>): { tp: number; misses: string[]; extras: string[] } {
+export function scorePairs(
+  truth: GtRow[],
+  got: Array<{ date: string; amount: number }>,
+): { tp: number; misses: string[]; extras: string[] } {
   const want = new Map<string, number>();
   for (const t of truth) want.set(key(t.date, t.amount), (want.get(key(t.date, t.amount)) ?? 0) + 1);
   let tp = 0;
@@ -84,7 +87,8 @@ export function scorePairs(truth: GtRow[], got: Array<{ date: string; amount: nu
 }
 
 const money = (n: number | null | undefined) => (n === null || n === undefined ? '-' : n.toFixed(2));
-const same = (a: number | null | undefined, b: number | null | undefined) => a !== null && a !== undefined && b !== null && b !== undefined && Math.abs(a - b) < 0.005;
+const same = (a: number | null | undefined, b: number | null | undefined) =>
+  a !== null && a !== undefined && b !== null && b !== undefined && Math.abs(a - b) < 0.005;
 const mark = (ok: boolean | null) => (ok === null ? ' ' : ok ? '=' : '≠');
 
 function projectRoot(): string {
@@ -107,7 +111,12 @@ async function main() {
   }
   const names = fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.pdf') && fs.existsSync(path.join(dir, f.replace(/\.pdf$/, '.csv'))) && fs.existsSync(path.join(dir, f.replace(/\.pdf$/, '.meta.json'))))
+    .filter(
+      (f) =>
+        f.endsWith('.pdf') &&
+        fs.existsSync(path.join(dir, f.replace(/\.pdf$/, '.csv'))) &&
+        fs.existsSync(path.join(dir, f.replace(/\.pdf$/, '.meta.json'))),
+    )
     .map((f) => f.replace(/\.pdf$/, ''))
     .filter((n) => !only || n === only)
     .sort();
@@ -156,24 +165,41 @@ async function main() {
     const r = truth.length ? s.tp / truth.length : 1;
     const f1 = p + r ? (2 * p * r) / (p + r) : 0;
     const sum = res.transactions.reduce((acc, t) => acc + t.amount, 0);
-    const reconciledToMeta = meta.opening_balance !== null && meta.closing_balance !== null && same(meta.opening_balance + sum, meta.closing_balance);
+    const reconciledToMeta =
+      meta.opening_balance !== null && meta.closing_balance !== null && same(meta.opening_balance + sum, meta.closing_balance);
     const needsReview = res.needsReview;
     const reviewReasons = res.reviewReasons;
-    console.log(`  transactions expected ${truth.length} read ${res.transactions.length} matched ${s.tp}  P ${(p * 100).toFixed(1)}% R ${(r * 100).toFixed(1)}% F1 ${(f1 * 100).toFixed(2)}%`);
-    console.log(`  reconciled: against meta ${reconciledToMeta} | parser says ${res.reconciliation.reconciled} (difference ${res.reconciliation.difference ?? '-'}, chain ${res.reconciliation.balanceChecksPassed}/${res.reconciliation.balanceChecks}, first broken row ${res.reconciliation.firstBrokenRow ?? '-'})`);
+    console.log(
+      `  transactions expected ${truth.length} read ${res.transactions.length} matched ${s.tp}  P ${(p * 100).toFixed(1)}% R ${(r * 100).toFixed(1)}% F1 ${(f1 * 100).toFixed(2)}%`,
+    );
+    console.log(
+      `  reconciled: against meta ${reconciledToMeta} | parser says ${res.reconciliation.reconciled} (difference ${res.reconciliation.difference ?? '-'}, chain ${res.reconciliation.balanceChecksPassed}/${res.reconciliation.balanceChecks}, first broken row ${res.reconciliation.firstBrokenRow ?? '-'})`,
+    );
     console.log(`  needs_review: ${needsReview}${reviewReasons.length ? ` - ${reviewReasons.join('; ')}` : ''}`);
     const periodFound = !!(res.periodStart && res.periodEnd);
-    console.log(`  period: read ${res.periodStart ?? '?'} .. ${res.periodEnd ?? '?'} ${mark(res.periodStart === meta.period_start && res.periodEnd === meta.period_end)} meta ${meta.period_start} .. ${meta.period_end}`);
-    console.log(`  opening: read ${money(res.openingBalance)} ${mark(same(res.openingBalance, meta.opening_balance))} meta ${money(meta.opening_balance)} | closing: read ${money(res.closingBalance)} ${mark(same(res.closingBalance, meta.closing_balance))} meta ${money(meta.closing_balance)}`);
+    console.log(
+      `  period: read ${res.periodStart ?? '?'} .. ${res.periodEnd ?? '?'} ${mark(res.periodStart === meta.period_start && res.periodEnd === meta.period_end)} meta ${meta.period_start} .. ${meta.period_end}`,
+    );
+    console.log(
+      `  opening: read ${money(res.openingBalance)} ${mark(same(res.openingBalance, meta.opening_balance))} meta ${money(meta.opening_balance)} | closing: read ${money(res.closingBalance)} ${mark(same(res.closingBalance, meta.closing_balance))} meta ${money(meta.closing_balance)}`,
+    );
     const currency = res.currency;
     // the meta's bank is a description ("'Kauri Bank New Zealand' (fictional; ...)"): the name read must appear in it
     const squash = (x: string) => x.toLowerCase().replace(/[^a-z0-9]/g, '');
     const bankOk = !!res.bankName && squash(meta.bank).includes(squash(res.bankName));
     const periodOk = res.periodStart === meta.period_start && res.periodEnd === meta.period_end;
-    const header = [bankOk, periodOk, same(res.openingBalance, meta.opening_balance), same(res.closingBalance, meta.closing_balance), ...(meta.account_last4 ? [res.accountNumberLast4 === meta.account_last4] : [])];
+    const header = [
+      bankOk,
+      periodOk,
+      same(res.openingBalance, meta.opening_balance),
+      same(res.closingBalance, meta.closing_balance),
+      ...(meta.account_last4 ? [res.accountNumberLast4 === meta.account_last4] : []),
+    ];
     const headerOk = header.filter(Boolean).length;
     console.log(`  bank: read ${JSON.stringify(res.bankName)} ${mark(bankOk)} meta ${JSON.stringify(meta.bank.slice(0, 70))}`);
-    console.log(`  last4: read ${res.accountNumberLast4 ?? '-'}${meta.account_last4 ? ` meta ${meta.account_last4}` : ''} | currency: read ${currency ?? '-'}${meta.currency ? ` meta ${meta.currency}` : ''}`);
+    console.log(
+      `  last4: read ${res.accountNumberLast4 ?? '-'}${meta.account_last4 ? ` meta ${meta.account_last4}` : ''} | currency: read ${currency ?? '-'}${meta.currency ? ` meta ${meta.currency}` : ''}`,
+    );
     for (const w of res.warnings) console.log(`  warning: ${w}`);
     if (verbose || f1 < 1) {
       for (const x of s.misses.slice(0, verbose ? 1000 : 8)) console.log(`    missing ${x}`);
@@ -181,7 +207,8 @@ async function main() {
     }
     const target = meta.kind === 'scan' ? TARGETS.f1Scan : TARGETS.f1Text;
     if (f1 < target) failures.push(`${name}: F1 ${(f1 * 100).toFixed(2)}% < ${target * 100}%`);
-    if (meta.kind === 'text' && !reconciledToMeta && !(needsReview && reviewReasons.some((x) => /misprint/i.test(x)))) failures.push(`${name}: does not reconcile (and no misprint named)`);
+    if (meta.kind === 'text' && !reconciledToMeta && !(needsReview && reviewReasons.some((x) => /misprint/i.test(x))))
+      failures.push(`${name}: does not reconcile (and no misprint named)`);
     summary.push(
       `${name.padEnd(36)} ${String(truth.length).padStart(4)} ${String(res.transactions.length).padStart(4)} ${String(s.tp).padStart(4)}  ${(f1 * 100).toFixed(2).padStart(6)}  ${String(reconciledToMeta).padEnd(5)}  ${String(periodFound).padEnd(5)}  ${`${headerOk}/${header.length}`.padEnd(6)} ${String(res.currency ?? '-').padEnd(4)} ${String(needsReview)}`,
     );

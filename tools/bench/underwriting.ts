@@ -40,7 +40,8 @@ export function buildDeal(seed = 42): StatementInput[] {
       let description: string;
       let amount: number;
       if (r < 0.3) {
-        description = pick(['SQUARE INC DEPOSIT', 'STRIPE TRANSFER ST-', 'CLOVER MERCHANT DEP', 'MOBILE DEPOSIT']) + Math.floor(rnd() * 1e6);
+        description =
+          pick(['SQUARE INC DEPOSIT', 'STRIPE TRANSFER ST-', 'CLOVER MERCHANT DEP', 'MOBILE DEPOSIT']) + Math.floor(rnd() * 1e6);
         amount = Math.round((200 + rnd() * 2800) * 100) / 100;
       } else if (r < 0.33) {
         description = 'ONDECK CAPITAL ACH DEBIT';
@@ -55,7 +56,9 @@ export function buildDeal(seed = 42): StatementInput[] {
         description = 'ATM CASH WITHDRAWAL';
         amount = -pick([200, 500, 1000, 1500]);
       } else {
-        description = pick(['POS PURCHASE HOME DEPOT', 'ADP PAYROLL', 'AMAZON MKTPLACE PMTS', 'SHELL OIL', 'CHECK ', 'COMCAST', 'SYSCO FOODS']) + (rnd() < 0.5 ? ` #${Math.floor(rnd() * 1e4)}` : '');
+        description =
+          pick(['POS PURCHASE HOME DEPOT', 'ADP PAYROLL', 'AMAZON MKTPLACE PMTS', 'SHELL OIL', 'CHECK ', 'COMCAST', 'SYSCO FOODS']) +
+          (rnd() < 0.5 ? ` #${Math.floor(rnd() * 1e4)}` : '');
         amount = -Math.round((20 + rnd() * 900) * 100) / 100;
       }
       balance = Math.round((balance + amount) * 100) / 100;
@@ -102,9 +105,12 @@ function main(): number {
   const fmt = (x: number) => x.toFixed(2);
   const load = os.loadavg()[0];
   console.log(`underwriting bench: ${statements.length} statements x ${TX_PER_STATEMENT} transactions = ${txCount} transactions`);
-  console.log(`analyzeDeal + recommend, ${RUNS} runs after ${WARMUP} warm-up: median ${fmt(median)} ms (min ${fmt(wall[0])}, max ${fmt(wall[wall.length - 1])}); first (cold) run ${fmt(first)} ms; median CPU time ${fmt(med(cpu))} ms`);
+  console.log(
+    `analyzeDeal + recommend, ${RUNS} runs after ${WARMUP} warm-up: median ${fmt(median)} ms (min ${fmt(wall[0])}, max ${fmt(wall[wall.length - 1])}); first (cold) run ${fmt(first)} ms; median CPU time ${fmt(med(cpu))} ms`,
+  );
   console.log(`result: decision ${last!.decision}, total_score ${last!.total_score}, grade ${last!.grade}`);
-  if (load > os.cpus().length) console.log(`note: system load ${load.toFixed(2)} on ${os.cpus().length} CPUs; timings are inflated by other processes`);
+  if (load > os.cpus().length)
+    console.log(`note: system load ${load.toFixed(2)} on ${os.cpus().length} CPUs; timings are inflated by other processes`);
   if (median > BUDGET_MS) {
     console.error(`FAIL: median ${fmt(median)} ms is above the ${BUDGET_MS} ms budget`);
     return 1;

@@ -36,7 +36,12 @@ describe('statements analyze', () => {
     expect(await runAnalyze([...files, '--funding', '50000', '--json'])).toBe(0);
     const json = JSON.parse(out.join(''));
     expect(json.analysis.coverage.statement_count).toBe(2);
-    const credits = round2(items.flatMap((i) => i.truth.transactions!).filter((t) => t.amount > 0).reduce((s, t) => s + t.amount, 0));
+    const credits = round2(
+      items
+        .flatMap((i) => i.truth.transactions!)
+        .filter((t) => t.amount > 0)
+        .reduce((s, t) => s + t.amount, 0),
+    );
     expect(json.analysis.financials.total_deposits).toBeCloseTo(credits, 2);
     expect(json.analysis.transactions).toHaveLength(45);
     for (const t of json.analysis.transactions) {

@@ -65,12 +65,21 @@ async function loadFile(file: string): Promise<{ statement: StatementInput | nul
   const bytes = fs.readFileSync(file);
   if (name.toLowerCase().endsWith('.json')) {
     const st = statementFromJson(JSON.parse(bytes.toString('utf8')), name);
-    return { statement: st, report: { file, document_type: 'bank_statement', transaction_count: st.transactions.length, used: true, warnings: [] } };
+    return {
+      statement: st,
+      report: { file, document_type: 'bank_statement', transaction_count: st.transactions.length, used: true, warnings: [] },
+    };
   }
   // loaded only when a document has to be parsed (it brings the PDF/OCR stack with it)
   const { parseStatementFile } = require('@ledgerlens/statements') as typeof import('@ledgerlens/statements');
   const r = await parseStatementFile(new Uint8Array(bytes), { filename: name });
-  const report: FileReport = { file, document_type: r.documentType, transaction_count: r.transactions.length, used: false, warnings: [...r.warnings] };
+  const report: FileReport = {
+    file,
+    document_type: r.documentType,
+    transaction_count: r.transactions.length,
+    used: false,
+    warnings: [...r.warnings],
+  };
   if (r.documentType !== 'bank_statement') {
     report.warnings.push(`not a bank statement (${r.documentType}); left out of the analysis`);
     return { statement: null, report };
@@ -86,7 +95,13 @@ async function loadFile(file: string): Promise<{ statement: StatementInput | nul
       periodEnd: r.periodEnd,
       openingBalance: r.openingBalance,
       closingBalance: r.closingBalance,
-      transactions: r.transactions.map((t) => ({ date: t.date, description: t.description, amount: t.amount, balance: t.balance, transactionType: t.transactionType })),
+      transactions: r.transactions.map((t) => ({
+        date: t.date,
+        description: t.description,
+        amount: t.amount,
+        balance: t.balance,
+        transactionType: t.transactionType,
+      })),
     },
     report,
   };
@@ -97,26 +112,39 @@ const money = (x: number | null) => (x === null ? '-' : x.toLocaleString('en-US'
 function human(a: ReturnType<typeof analyzeDeal>, rec: ReturnType<typeof recommend>, files: FileReport[]): string {
   const f = a.financials;
   const lines: string[] = [];
-  for (const r of files) lines.push(`${path.basename(r.file)}: ${r.document_type}, ${r.transaction_count} transactions${r.used ? '' : ' (not used)'}`);
+  for (const r of files)
+    lines.push(`${path.basename(r.file)}: ${r.document_type}, ${r.transaction_count} transactions${r.used ? '' : ' (not used)'}`);
   lines.push(
     `coverage: ${a.coverage.statement_count} statement(s), ${a.coverage.days_covered} days, ${a.coverage.months_covered} month(s) (${a.coverage.period_start ?? '?'} .. ${a.coverage.period_end ?? '?'})`,
     `deposits ${money(f.total_deposits)} | withdrawals ${money(f.total_withdrawals)} | avg monthly deposits ${money(f.avg_monthly_deposits)} | avg monthly revenue ${money(f.avg_monthly_revenue)}`,
     `avg daily balance ${money(f.avg_daily_balance)} | ending ${money(f.ending_balance)} | negative days ${f.negative_balance_days} | deposits/month ${f.deposit_frequency_per_month}`,
     `NSF fees ${a.nsf_overdraft.total_nsf_fees} (${money(a.nsf_overdraft.nsf_fee_amount)}, ${a.nsf_overdraft.nsf_months} month(s)) | overdraft fees ${a.nsf_overdraft.total_overdraft_fees} (${money(a.nsf_overdraft.overdraft_fee_amount)})`,
-    `screening: ${a.screening.total_flags} flag(s) ${Object.entries(a.screening.buckets).filter(([, n]) => n > 0).map(([b, n]) => `${b}=${n}`).join(' ')}`,
+    `screening: ${a.screening.total_flags} flag(s) ${Object.entries(a.screening.buckets)
+      .filter(([, n]) => n > 0)
+      .map(([b, n]) => `${b}=${n}`)
+      .join(' ')}`,
     `lender positions: ${a.lender_positions.position_count} (stacking ${a.lender_positions.stacking_count}, active ${a.lender_positions.active_count})`,
   );
   for (const p of a.lender_positions.positions) {
-    lines.push(`  ${p.counterparty}: ${p.frequency} ${money(p.payment_amount)} x${p.payment_count}, ${p.first_seen}..${p.last_seen}, ~${money(p.estimated_monthly_total)}/month${p.share_of_deposits === null ? '' : ` (${(p.share_of_deposits * 100).toFixed(1)}% of deposits)`}${p.is_active ? '' : ', inactive'}`);
+    lines.push(
+      `  ${p.counterparty}: ${p.frequency} ${money(p.payment_amount)} x${p.payment_count}, ${p.first_seen}..${p.last_seen}, ~${money(p.estimated_monthly_total)}/month${p.share_of_deposits === null ? '' : ` (${(p.share_of_deposits * 100).toFixed(1)}% of deposits)`}${p.is_active ? '' : ', inactive'}`,
+    );
   }
   lines.push(`cross-document: score ${a.cross_doc.score}`);
   for (const x of a.cross_doc.findings) lines.push(`  [${x.severity}] ${x.message}`);
-  lines.push(`health: ${a.health.score} (${a.health.grade}) ${Object.entries(a.health.factors).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-  lines.push(`recommendation (${rec.ruleset_name}): ${rec.decision.toUpperCase()} score ${rec.total_score} grade ${rec.grade} max advance ${money(rec.max_advance)} cfcr ${rec.cfcr}${rec.cfcr_below_target ? ` (below target ${rec.cfcr_target})` : ''}`);
+  lines.push(
+    `health: ${a.health.score} (${a.health.grade}) ${Object.entries(a.health.factors)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
+  lines.push(
+    `recommendation (${rec.ruleset_name}): ${rec.decision.toUpperCase()} score ${rec.total_score} grade ${rec.grade} max advance ${money(rec.max_advance)} cfcr ${rec.cfcr}${rec.cfcr_below_target ? ` (below target ${rec.cfcr_target})` : ''}`,
+  );
   for (const r of rec.reasons) lines.push(`  - ${r}`);
   const flagged = a.transactions.filter((t) => t.screening_bucket);
   if (flagged.length) lines.push(`flagged transactions (${flagged.length}):`);
-  for (const t of flagged.slice(0, 40)) lines.push(`  ${t.date} ${t.amount.toFixed(2).padStart(12)} ${t.category.padEnd(17)} ${t.screening_bucket}: ${t.description}`);
+  for (const t of flagged.slice(0, 40))
+    lines.push(`  ${t.date} ${t.amount.toFixed(2).padStart(12)} ${t.category.padEnd(17)} ${t.screening_bucket}: ${t.description}`);
   if (flagged.length > 40) lines.push(`  ... ${flagged.length - 40} more (use --json)`);
   return lines.join('\n');
 }
@@ -151,7 +179,13 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       if (statement) statements.push(statement);
     } catch (e) {
       const err = e as Error & { code?: string };
-      const body = { error: { code: typeof err.code === 'string' && !err.code.startsWith('E') ? err.code : 'unreadable', message: `${path.basename(file)}: ${err.message}`, file } };
+      const body = {
+        error: {
+          code: typeof err.code === 'string' && !err.code.startsWith('E') ? err.code : 'unreadable',
+          message: `${path.basename(file)}: ${err.message}`,
+          file,
+        },
+      };
       if (json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
       else console.error(`error (${body.error.code}): ${body.error.message}`);
       return 2;

@@ -7,7 +7,15 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { DocumentType, errorToApiJson, parseStatementFile, ParseResult, shutdownOcr, StatementError, toApiJson } from '@ledgerlens/statements';
+import {
+  DocumentType,
+  errorToApiJson,
+  parseStatementFile,
+  ParseResult,
+  shutdownOcr,
+  StatementError,
+  toApiJson,
+} from '@ledgerlens/statements';
 
 const USAGE = `usage:
   statements parse FILE [--json] [--hint TYPE] [--no-ocr] [--llm-model MODEL] [--llm-base-url URL]
@@ -29,7 +37,10 @@ function human(r: ParseResult, file: string): string {
     r.needsReview ? `NEEDS REVIEW: ${r.reviewReasons.join('; ')}` : `needs review: no`,
     `risk: ${r.pdfRiskLevel}${r.riskReasons.length ? ` (${r.riskReasons.join('; ')})` : ''} | parser: ${r.parser.method}${r.parser.fallbackReason ? ` (${r.parser.fallbackReason})` : ''}`,
   ];
-  for (const t of r.transactions.slice(0, 50)) lines.push(`  ${t.date}  ${t.amount.toFixed(2).padStart(12)}  ${t.balance === null ? ''.padStart(12) : t.balance.toFixed(2).padStart(12)}  ${t.description}`);
+  for (const t of r.transactions.slice(0, 50))
+    lines.push(
+      `  ${t.date}  ${t.amount.toFixed(2).padStart(12)}  ${t.balance === null ? ''.padStart(12) : t.balance.toFixed(2).padStart(12)}  ${t.description}`,
+    );
   if (r.transactions.length > 50) lines.push(`  ... ${r.transactions.length - 50} more (use --json)`);
   for (const w of r.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');

@@ -25,11 +25,22 @@ describe('statement corpus', () => {
   });
 
   it.each(LAYOUTS.map((l) => l.name))('layout %s parses back to its ground truth', async (name) => {
-    const item = await makeStatement(LAYOUTS.find((l) => l.name === name)!, 11, 25);
+    const item = await makeStatement(
+      LAYOUTS.find((l) => l.name === name)!,
+      11,
+      25,
+    );
     const r = await parseStatementFile(item.bytes);
-    const key = (t: { date: string; amount: number; description: string }) => `${t.date}|${t.amount.toFixed(2)}|${t.description.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+    const key = (t: { date: string; amount: number; description: string }) =>
+      `${t.date}|${t.amount.toFixed(2)}|${t.description.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
     expect(r.transactions.map(key).sort()).toEqual(item.truth.transactions!.map(key).sort());
     expect(r.reconciliation.reconciled).toBe(true);
-    expect([r.openingBalance, r.closingBalance, r.periodStart, r.periodEnd, r.accountNumberLast4]).toEqual([item.truth.openingBalance, item.truth.closingBalance, item.truth.periodStart, item.truth.periodEnd, item.truth.accountNumberLast4]);
+    expect([r.openingBalance, r.closingBalance, r.periodStart, r.periodEnd, r.accountNumberLast4]).toEqual([
+      item.truth.openingBalance,
+      item.truth.closingBalance,
+      item.truth.periodStart,
+      item.truth.periodEnd,
+      item.truth.accountNumberLast4,
+    ]);
   });
 });

@@ -52,7 +52,13 @@ export async function makeStatement(layout: Layout, seed: number, n: number): Pr
       documentType: 'bank_statement',
       expectError: null,
       bankName: layout.name === 'trailing_minus_amount_first' ? m.bankName.toUpperCase() : m.bankName,
-      accountHolder: layout.name === 'sectioned_unsigned' || layout.name === 'trailing_minus_amount_first' || layout.name === 'sectioned_signed' || layout.name === 'credit_debit_daily_balance' ? m.accountHolder.toUpperCase() : m.accountHolder,
+      accountHolder:
+        layout.name === 'sectioned_unsigned' ||
+        layout.name === 'trailing_minus_amount_first' ||
+        layout.name === 'sectioned_signed' ||
+        layout.name === 'credit_debit_daily_balance'
+          ? m.accountHolder.toUpperCase()
+          : m.accountHolder,
       accountNumberLast4: m.accountNumber.slice(-4),
       accountType: layout.name === 'trailing_minus_amount_first' ? m.accountType.toUpperCase() : m.accountType,
       periodStart: m.periodStart,
@@ -84,18 +90,48 @@ export async function* buildCorpus(o: CorpusOptions): AsyncGenerator<CorpusItem>
   }
   if (o.others) {
     for (let i = 0; i < 2; i++) {
-      yield { name: `tax-return-${i}`, ext: 'pdf', bytes: await taxReturn(r), truth: { kind: 'tax_return', layout: null, documentType: 'tax_return', expectError: null } };
-      yield { name: `profit-and-loss-${i}`, ext: 'pdf', bytes: await profitAndLoss(r), truth: { kind: 'profit_and_loss', layout: null, documentType: 'profit_and_loss', expectError: null } };
-      yield { name: `letter-${i}`, ext: 'pdf', bytes: await letter(r), truth: { kind: 'other', layout: null, documentType: 'other', expectError: null } };
+      yield {
+        name: `tax-return-${i}`,
+        ext: 'pdf',
+        bytes: await taxReturn(r),
+        truth: { kind: 'tax_return', layout: null, documentType: 'tax_return', expectError: null },
+      };
+      yield {
+        name: `profit-and-loss-${i}`,
+        ext: 'pdf',
+        bytes: await profitAndLoss(r),
+        truth: { kind: 'profit_and_loss', layout: null, documentType: 'profit_and_loss', expectError: null },
+      };
+      yield {
+        name: `letter-${i}`,
+        ext: 'pdf',
+        bytes: await letter(r),
+        truth: { kind: 'other', layout: null, documentType: 'other', expectError: null },
+      };
     }
     if (firsts[0]) {
-      yield { name: `tampered-${firsts[0].name}`, ext: 'pdf', bytes: await withEditedMetadata(firsts[0].bytes), truth: { ...firsts[0].truth, kind: 'tampered', expectRisk: 'medium' } };
-      yield { name: `image-${firsts[0].name}`, ext: 'png', bytes: await pageAsPng(firsts[0].bytes), truth: { kind: 'image', layout: null, documentType: 'bank_statement', expectError: null } };
+      yield {
+        name: `tampered-${firsts[0].name}`,
+        ext: 'pdf',
+        bytes: await withEditedMetadata(firsts[0].bytes),
+        truth: { ...firsts[0].truth, kind: 'tampered', expectRisk: 'medium' },
+      };
+      yield {
+        name: `image-${firsts[0].name}`,
+        ext: 'png',
+        bytes: await pageAsPng(firsts[0].bytes),
+        truth: { kind: 'image', layout: null, documentType: 'bank_statement', expectError: null },
+      };
     }
   }
   if (o.hostile && firsts[0]) {
     for (const h of await hostileFiles(r, firsts[0].bytes)) {
-      yield { name: `hostile-${h.name}`, ext: 'bin', bytes: h.bytes, truth: { kind: 'hostile', layout: null, documentType: null, expectError: h.expectError } };
+      yield {
+        name: `hostile-${h.name}`,
+        ext: 'bin',
+        bytes: h.bytes,
+        truth: { kind: 'hostile', layout: null, documentType: null, expectError: h.expectError },
+      };
     }
   }
 }

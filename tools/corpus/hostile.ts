@@ -33,7 +33,11 @@ export function rawPdf(objects: Array<string | Buffer>): Uint8Array {
   const offsets: number[] = [];
   objects.forEach((o, i) => {
     offsets.push(size);
-    const body = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), typeof o === 'string' ? Buffer.from(o, 'latin1') : o, Buffer.from('\nendobj\n', 'latin1')]);
+    const body = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`, 'latin1'),
+      typeof o === 'string' ? Buffer.from(o, 'latin1') : o,
+      Buffer.from('\nendobj\n', 'latin1'),
+    ]);
     parts.push(body);
     size += body.length;
   });
@@ -42,7 +46,8 @@ export function rawPdf(objects: Array<string | Buffer>): Uint8Array {
   return new Uint8Array(Buffer.concat(parts));
 }
 
-const stream = (dict: string, data: Buffer) => Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
+const stream = (dict: string, data: Buffer) =>
+  Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
 
 /**
  * A zlib stream that inflates to `bytes` bytes of `fill`, built without compressing them: one
@@ -63,10 +68,14 @@ export function nestedXObjects(levels = 5, draws = 1000): Uint8Array {
   // objects: 1 catalog, 2 pages, 3 page, 4.. forms (4 = level 1)
   const objs: Array<string | Buffer> = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Count 1 /Kids [3 0 R] >>'];
   const content = Buffer.from('BT /F1 12 Tf 72 720 Td (Statement of account) Tj ET\nq /X Do Q\n', 'latin1');
-  objs.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${4 + levels} 0 R /Resources << /XObject << /X 4 0 R >> /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>`);
+  objs.push(
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${4 + levels} 0 R /Resources << /XObject << /X 4 0 R >> /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>`,
+  );
   for (let l = 0; l < levels; l++) {
     const last = l === levels - 1;
-    const body = last ? Buffer.from('0 0 1 1 re f\n', 'latin1') : zlib.deflateSync(Buffer.from('q 1 0 0 1 0.001 0 cm /X Do Q\n'.repeat(draws), 'latin1'));
+    const body = last
+      ? Buffer.from('0 0 1 1 re f\n', 'latin1')
+      : zlib.deflateSync(Buffer.from('q 1 0 0 1 0.001 0 cm /X Do Q\n'.repeat(draws), 'latin1'));
     const res = last ? '' : `/Resources << /XObject << /X ${5 + l} 0 R >> >>`;
     objs.push(stream(`/Type /XObject /Subtype /Form /BBox [0 0 612 792] ${res}${last ? '' : ' /Filter /FlateDecode'}`, body));
   }
@@ -92,7 +101,10 @@ export function pdfImageBomb(): Uint8Array {
     '<< /Type /Pages /Count 1 /Kids [3 0 R] >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << /Im 5 0 R >> >> >>',
     stream('', Buffer.from('q 612 0 0 792 0 0 cm /Im Do Q\n', 'latin1')),
-    stream('/Type /XObject /Subtype /Image /Width 100000 /Height 100000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode', zlib.deflateSync(Buffer.alloc(1024))),
+    stream(
+      '/Type /XObject /Subtype /Image /Width 100000 /Height 100000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode',
+      zlib.deflateSync(Buffer.alloc(1024)),
+    ),
   ]);
 }
 
@@ -113,7 +125,14 @@ export function pngBomb(side = 20_000): Uint8Array {
   ihdr.writeUInt32BE(side, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 0; // grayscale
-  return new Uint8Array(Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), chunk('IHDR', ihdr), chunk('IDAT', zlibOf((side + 1) * side, 0)), chunk('IEND', Buffer.alloc(0))]));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', zlibOf((side + 1) * side, 0)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
 }
 
 /** Pads a PDF with a trailing comment to exactly `size` bytes (readers ignore bytes after %%EOF). */
@@ -130,7 +149,8 @@ export async function hostileCorpus(seed: number, limitBytes: number): Promise<H
   const r = new Rng(seed);
   const good = await makeStatement(LAYOUTS[0], seed, 20);
   const out: HostileFile[] = [];
-  const add = (name: string, bytes: Uint8Array, expect: HostileExpectation, filename = `${name}.pdf`) => out.push({ name, filename, bytes, expect });
+  const add = (name: string, bytes: Uint8Array, expect: HostileExpectation, filename = `${name}.pdf`) =>
+    out.push({ name, filename, bytes, expect });
   add('nested_xobjects', nestedXObjects(), { kind: 'failed', codes: ['too_large'] });
   add('multi_filter_bomb', multiFilterBomb(), { kind: 'failed', codes: ['too_large'] });
   add('pdf_image_bomb', pdfImageBomb(), { kind: 'failed', codes: ['too_large'] });
@@ -139,13 +159,20 @@ export async function hostileCorpus(seed: number, limitBytes: number): Promise<H
   for (const h of await hostileFiles(r, good.bytes)) {
     if (h.name === 'empty') add('zero_bytes', h.bytes, { kind: 'rejected', status: 422 });
     else if (h.name === 'not_a_pdf') add('csv_named_pdf', h.bytes, { kind: 'rejected', status: 415 });
-    else add(h.name, h.bytes, { kind: 'failed', codes: [h.expectError, 'corrupt', 'blank', 'too_large'].filter((c, i, a) => a.indexOf(c) === i) });
+    else
+      add(h.name, h.bytes, {
+        kind: 'failed',
+        codes: [h.expectError, 'corrupt', 'blank', 'too_large'].filter((c, i, a) => a.indexOf(c) === i),
+      });
   }
   // mupdf repairs what survives: a statement without its second half still reads (no rows)
   add('truncated', good.bytes.subarray(0, Math.floor(good.bytes.length / 2)), { kind: 'completed' });
   const mupdf = await import('mupdf');
   const doc = mupdf.Document.openDocument(good.bytes, 'application/pdf');
-  const jpeg = doc.loadPage(0).toPixmap(mupdf.Matrix.scale(150 / 72, 150 / 72), mupdf.ColorSpace.DeviceRGB, false, true).asJPEG(80);
+  const jpeg = doc
+    .loadPage(0)
+    .toPixmap(mupdf.Matrix.scale(150 / 72, 150 / 72), mupdf.ColorSpace.DeviceRGB, false, true)
+    .asJPEG(80);
   add('jpeg_named_pdf', jpeg, { kind: 'completed_or_failed', codes: ['no_text'] });
   add('limit_bytes', padTo(good.bytes, limitBytes), { kind: 'completed' });
   add('limit_plus_one_bytes', padTo(good.bytes, limitBytes + 1), { kind: 'rejected', status: 413 });

@@ -10,7 +10,8 @@ import type { Layout } from './layouts';
 
 const money = fmtMoney;
 const MON = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const ordinal = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 const dmy = {
   ordMon: (s: string) => `${ordinal(+s.slice(8, 10))} ${MON[+s.slice(5, 7) - 1]}`,
   ddMon: (s: string) => `${s.slice(8, 10)} ${MON[+s.slice(5, 7) - 1]}`,
@@ -38,7 +39,15 @@ function headerOnNewPages(w: Writer, cols: Col[], size: number): void {
 }
 
 /** Header block shared by the layouts: bank, labelled holder, account, product, period, balances. */
-function headerBlock(w: Writer, m: StatementModel, period: string, acct: string, bal: (n: number) => string, openL = 'Opening balance', closeL = 'Closing balance'): void {
+function headerBlock(
+  w: Writer,
+  m: StatementModel,
+  period: string,
+  acct: string,
+  bal: (n: number) => string,
+  openL = 'Opening balance',
+  closeL = 'Closing balance',
+): void {
   w.text(m.bankName, 40, 50, 15, true);
   w.text(`Account name: ${m.accountHolder}`, 40, 80, 9);
   w.text(acct, 40, 92, 9);
@@ -66,11 +75,23 @@ const descriptionLast: Layout = {
       { key: 'desc', header: 'Description', x: 320, w: 250, align: 'l' },
     ];
     headerOnNewPages(w, cols, S);
-    headerBlock(w, m, `${d.long(m.periodStart)} through ${d.long(m.periodEnd)}`, `Account Number: XXXXXX${m.accountNumber.slice(-4)}`, (n) => `$${money(n)}`, 'Beginning Balance', 'Ending Balance');
+    headerBlock(
+      w,
+      m,
+      `${d.long(m.periodStart)} through ${d.long(m.periodEnd)}`,
+      `Account Number: XXXXXX${m.accountNumber.slice(-4)}`,
+      (n) => `$${money(n)}`,
+      'Beginning Balance',
+      'Ending Balance',
+    );
     drawHeader(w, cols, S);
     const dayFirst = r.chance(0.3);
     for (const t of m.transactions) {
-      const cells: Record<string, string> = { date: dayFirst ? dmy.ddmmyy(t.date) : d.mmdd(t.date), desc: t.description, bal: money(t.balance!) };
+      const cells: Record<string, string> = {
+        date: dayFirst ? dmy.ddmmyy(t.date) : d.mmdd(t.date),
+        desc: t.description,
+        bal: money(t.balance!),
+      };
       Object.assign(cells, moneyCells(t, 'cr', 'dr'));
       // each cell is its own text object, emitted in a random order
       const order = [...cols].sort(() => r.next() - 0.5);
@@ -146,11 +167,27 @@ const listingTwice: Layout = {
       ww.cy = 50;
       head();
     };
-    headerBlock(w, m, `Statement Period: ${d.mdyyyy(m.periodStart)} - ${d.mdyyyy(m.periodEnd)}`, `Account Number: ${m.accountNumber}`, (n) => `$${money(n)}`, 'Beginning Balance', 'Ending Balance');
+    headerBlock(
+      w,
+      m,
+      `Statement Period: ${d.mdyyyy(m.periodStart)} - ${d.mdyyyy(m.periodEnd)}`,
+      `Account Number: ${m.accountNumber}`,
+      (n) => `$${money(n)}`,
+      'Beginning Balance',
+      'Ending Balance',
+    );
     w.text('TRANSACTION HISTORY', 40, w.cy + 10, 10, true);
     w.cy += 18;
     head();
-    for (const t of m.transactions) drawRow(w, cols, { date: d.mmdd(t.date), desc: t.description, amt: t.amount < 0 ? `-${money(t.amount)}` : money(t.amount), bal: money(t.balance!) }, S, 'desc', () => undefined);
+    for (const t of m.transactions)
+      drawRow(
+        w,
+        cols,
+        { date: d.mmdd(t.date), desc: t.description, amt: t.amount < 0 ? `-${money(t.amount)}` : money(t.amount), bal: money(t.balance!) },
+        S,
+        'desc',
+        () => undefined,
+      );
     // the same transactions again, grouped by type, unsigned (the section gives the sign)
     const groups: Array<[string, TruthTransaction[]]> = [
       ['DEPOSITS AND ADDITIONS', m.transactions.filter((t) => t.amount > 0)],
@@ -166,7 +203,8 @@ const listingTwice: Layout = {
       w.text(title, 40, w.cy + 10, 9.5, true);
       w.cy += 16;
       drawHeader(w, typeCols, S);
-      for (const t of txs) drawRow(w, typeCols, { date: d.mmdd(t.date), desc: t.description, amt: money(t.amount) }, S, 'desc', () => undefined);
+      for (const t of txs)
+        drawRow(w, typeCols, { date: d.mmdd(t.date), desc: t.description, amt: money(t.amount) }, S, 'desc', () => undefined);
       w.text(`Total ${title.toLowerCase()}`, 40, w.cy + 10, S, true);
       w.right(money(sum(txs.map((t) => Math.abs(t.amount)))), 480, w.cy + 10, S, true);
       w.cy += 20;
@@ -206,12 +244,22 @@ const dayGroupedCrDr: Layout = {
     ];
     const crdr = (n: number) => `${money(n)} ${n < 0 ? 'DR' : 'CR'}`;
     headerOnNewPages(w, cols, S);
-    headerBlock(w, m, `Statement Period ${dmy.dMonYYYY(m.periodStart)} - ${dmy.dMonYYYY(m.periodEnd)}`, `Account Number 06 2000 ${m.accountNumber.slice(-8)}`, (n) => `$${crdr(n)}`);
+    headerBlock(
+      w,
+      m,
+      `Statement Period ${dmy.dMonYYYY(m.periodStart)} - ${dmy.dMonYYYY(m.periodEnd)}`,
+      `Account Number 06 2000 ${m.accountNumber.slice(-8)}`,
+      (n) => `$${crdr(n)}`,
+    );
     drawHeader(w, cols, S);
     const rows: TruthTransaction[] = [];
     m.transactions.forEach((t, i, a) => {
       const end = lastOfDay(a, i);
-      const cells: Record<string, string> = { date: firstOfDay(a, i) ? dmy.ddMon(t.date) : '', desc: t.description, bal: end ? crdr(t.balance!) : '' };
+      const cells: Record<string, string> = {
+        date: firstOfDay(a, i) ? dmy.ddMon(t.date) : '',
+        desc: t.description,
+        bal: end ? crdr(t.balance!) : '',
+      };
       Object.assign(cells, moneyCells(t, 'cr', 'dr'));
       drawRow(w, cols, cells, S, 'desc', () => undefined);
       rows.push({ ...t, balance: end ? t.balance : null });

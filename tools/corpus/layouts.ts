@@ -103,11 +103,12 @@ const sectioned: Layout = {
         drawHeader(w, cols, 7.5);
       };
       head();
-      for (const t of txs) drawRow(w, cols, { date: d.mmdd(t.date), desc: t.description, amt: money(t.amount) }, S, 'desc', () => {
-        w.text(`${title} (continued)`, 40, w.cy + 10, 10.5, true);
-        w.cy += 18;
-        drawHeader(w, cols, 7.5);
-      });
+      for (const t of txs)
+        drawRow(w, cols, { date: d.mmdd(t.date), desc: t.description, amt: money(t.amount) }, S, 'desc', () => {
+          w.text(`${title} (continued)`, 40, w.cy + 10, 10.5, true);
+          w.cy += 18;
+          drawHeader(w, cols, 7.5);
+        });
       w.ensure(16);
       w.rule(40, 570, w.cy + 2);
       w.text(total, 40, w.cy + 12, S, true);
@@ -195,7 +196,12 @@ const sectionedSigned: Layout = {
     const S = 8.5;
     w.onNewPage = (ww) => {
       if (ww.pages.length === 1) return;
-      ww.text(`${m.accountHolder.toUpperCase()} | Account # ${m.accountNumber.replace(/(\d{4})(?=\d)/g, '$1 ')} | ${d.long(m.periodStart)} to ${d.long(m.periodEnd)}`, 40, 40, 7.5);
+      ww.text(
+        `${m.accountHolder.toUpperCase()} | Account # ${m.accountNumber.replace(/(\d{4})(?=\d)/g, '$1 ')} | ${d.long(m.periodStart)} to ${d.long(m.periodEnd)}`,
+        40,
+        40,
+        7.5,
+      );
       ww.cy = 62;
     };
     addressBlock(w, m, 40, 50, 9, true);
@@ -235,11 +241,12 @@ const sectionedSigned: Layout = {
       w.text(title, 40, w.cy + 10, 10.5, true);
       w.cy += 18;
       drawHeader(w, cols, 8, { shade: true });
-      for (const t of txs) drawRow(w, cols, { date: d.mdyy(t.date), desc: t.description, amt: neg(t.amount) }, S, 'desc', () => {
-        w.text(`${title} - continued`, 40, w.cy + 10, 10.5, true);
-        w.cy += 18;
-        drawHeader(w, cols, 8, { shade: true });
-      });
+      for (const t of txs)
+        drawRow(w, cols, { date: d.mdyy(t.date), desc: t.description, amt: neg(t.amount) }, S, 'desc', () => {
+          w.text(`${title} - continued`, 40, w.cy + 10, 10.5, true);
+          w.cy += 18;
+          drawHeader(w, cols, 8, { shade: true });
+        });
       w.ensure(16);
       w.text(totalLabel, 40, w.cy + 12, S, true);
       w.right(`${txs[0].amount < 0 ? '-' : ''}$${money(sum(txs.map((t) => t.amount)))}`, 570, w.cy + 12, S, true);
@@ -420,14 +427,41 @@ const signedSingle: Layout = {
     const dr = m.transactions.filter((t) => t.amount < 0);
     w.text(`Previous Balance: ${dollars(m.openingBalance)}`, 330, 118, 10);
     w.text(`New Balance: ${dollars(m.closingBalance)}`, 330, 131, 10);
-    w.text(`${cr.length} Credits: ${dollars(sum(cr.map((t) => t.amount)))}   ${dr.length} Debits: ${dollars(-sum(dr.map((t) => t.amount)))}`, 330, 144, 9);
+    w.text(
+      `${cr.length} Credits: ${dollars(sum(cr.map((t) => t.amount)))}   ${dr.length} Debits: ${dollars(-sum(dr.map((t) => t.amount)))}`,
+      330,
+      144,
+      9,
+    );
     w.cy = 170;
     w.text('Account Activity', 40, w.cy, 12, true);
     w.cy += 8;
     drawHeader(w, cols, 9, { shade: true });
-    drawRow(w, cols, { date: d.mdyyyy(m.periodStart), desc: 'Beginning Balance', amt: '', bal: money(m.openingBalance) }, S, 'desc', () => undefined);
-    for (const t of m.transactions) drawRow(w, cols, { date: d.mdyyyy(t.date), desc: t.description, amt: neg(t.amount), bal: money(t.balance!) }, S, 'desc', () => undefined);
-    drawRow(w, cols, { date: d.mdyyyy(m.periodEnd), desc: 'Ending Balance', amt: '', bal: money(m.closingBalance) }, S, 'desc', () => undefined);
+    drawRow(
+      w,
+      cols,
+      { date: d.mdyyyy(m.periodStart), desc: 'Beginning Balance', amt: '', bal: money(m.openingBalance) },
+      S,
+      'desc',
+      () => undefined,
+    );
+    for (const t of m.transactions)
+      drawRow(
+        w,
+        cols,
+        { date: d.mdyyyy(t.date), desc: t.description, amt: neg(t.amount), bal: money(t.balance!) },
+        S,
+        'desc',
+        () => undefined,
+      );
+    drawRow(
+      w,
+      cols,
+      { date: d.mdyyyy(m.periodEnd), desc: 'Ending Balance', amt: '', bal: money(m.closingBalance) },
+      S,
+      'desc',
+      () => undefined,
+    );
     w.pageNumbers((i, n) => ({ text: `Page ${i} of ${n}`, x: 306, cy: 770, size: 8 }));
     return { bytes: await w.save(), rows: m.transactions.map((t) => ({ ...t })) };
   },
@@ -469,7 +503,19 @@ const parenMonth: Layout = {
     drawHeader(w, cols, 8.5);
     w.rule(44, 568, w.cy - 2);
     for (const t of m.transactions) {
-      drawRow(w, cols, { date: d.monDD(t.date), desc: t.description, amt: t.amount < 0 ? `(${money(t.amount)})` : money(t.amount), bal: money(t.balance!) }, S, 'desc', () => undefined);
+      drawRow(
+        w,
+        cols,
+        {
+          date: d.monDD(t.date),
+          desc: t.description,
+          amt: t.amount < 0 ? `(${money(t.amount)})` : money(t.amount),
+          bal: money(t.balance!),
+        },
+        S,
+        'desc',
+        () => undefined,
+      );
     }
     w.pageNumbers((i, n) => ({ text: `${i} of ${n}`, x: 568, cy: 770, size: 7.5, align: 'r' }));
     return { bytes: await w.save(), rows: m.transactions.map((t) => ({ ...t })) };
@@ -507,7 +553,19 @@ const trailingMinus: Layout = {
     const rows: TruthTransaction[] = [];
     for (const t of m.transactions) {
       const showBal = r.chance(0.5);
-      drawRow(w, cols, { date: d.mmddDash(t.date), amt: t.amount < 0 ? `${money(t.amount)}-` : money(t.amount), desc: t.description.toUpperCase(), bal: showBal ? money(t.balance!) : '' }, S, 'desc', () => undefined);
+      drawRow(
+        w,
+        cols,
+        {
+          date: d.mmddDash(t.date),
+          amt: t.amount < 0 ? `${money(t.amount)}-` : money(t.amount),
+          desc: t.description.toUpperCase(),
+          bal: showBal ? money(t.balance!) : '',
+        },
+        S,
+        'desc',
+        () => undefined,
+      );
       rows.push({ ...t, description: t.description.toUpperCase(), balance: showBal ? t.balance : null });
     }
     w.pageNumbers((i, n) => ({ text: `PAGE ${i} OF ${n}`, x: 576, cy: 40, size: 8, align: 'r' }));
@@ -543,7 +601,19 @@ const crdr: Layout = {
     w.cy = 125;
     drawHeader(w, cols, 8.5, { shade: true });
     for (const t of m.transactions) {
-      drawRow(w, cols, { date: d.mdyy(t.date), desc: t.description, amt: `${money(t.amount)} ${t.amount < 0 ? 'DR' : 'CR'}`, bal: `${money(t.balance!)} CR` }, S, 'desc', () => undefined);
+      drawRow(
+        w,
+        cols,
+        {
+          date: d.mdyy(t.date),
+          desc: t.description,
+          amt: `${money(t.amount)} ${t.amount < 0 ? 'DR' : 'CR'}`,
+          bal: `${money(t.balance!)} CR`,
+        },
+        S,
+        'desc',
+        () => undefined,
+      );
     }
     w.pageNumbers((i, n) => ({ text: `Page ${i}/${n}`, x: 752, cy: 590, size: 7.5, align: 'r' }));
     return { bytes: await w.save(), rows: m.transactions.map((t) => ({ ...t })) };
@@ -565,7 +635,8 @@ const twoDates: Layout = {
       { key: 'cr', header: 'Credits', x: 505, w: 60, align: 'r' },
       { key: 'bal', header: 'Balance', x: 576, w: 60, align: 'r' },
     ];
-    const footer = (ww: Writer) => ww.text(`${m.bankName} is a Member FDIC. Questions about your account: www.example-bank.com`, 36, 760, 6.5);
+    const footer = (ww: Writer) =>
+      ww.text(`${m.bankName} is a Member FDIC. Questions about your account: www.example-bank.com`, 36, 760, 6.5);
     let inTable = true;
     w.onNewPage = (ww) => {
       footer(ww);
@@ -605,7 +676,21 @@ const twoDates: Layout = {
     drawHeader(w, cols, 7.5, { shade: true });
     for (const t of m.transactions) {
       const eff = new Date(Date.parse(t.date) - (t.kind === 'card' ? 86400000 : 0)).toISOString().slice(0, 10);
-      drawRow(w, cols, { pd: d.mmdd(t.date), ed: d.mmdd(eff), desc: t.description, dr: t.amount < 0 ? money(t.amount) : '', cr: t.amount > 0 ? money(t.amount) : '', bal: money(t.balance!) }, S, 'desc', () => undefined);
+      drawRow(
+        w,
+        cols,
+        {
+          pd: d.mmdd(t.date),
+          ed: d.mmdd(eff),
+          desc: t.description,
+          dr: t.amount < 0 ? money(t.amount) : '',
+          cr: t.amount > 0 ? money(t.amount) : '',
+          bal: money(t.balance!),
+        },
+        S,
+        'desc',
+        () => undefined,
+      );
     }
     w.cy += 14;
     const db = dailyBalances(m);
@@ -628,7 +713,6 @@ const twoDates: Layout = {
   },
 };
 
-
 // ------------------------------------------------------------------ 9. randomised: column order, header synonyms, notations, date formats
 const randomised: Layout = {
   name: 'randomised_generic',
@@ -643,7 +727,13 @@ const randomised: Layout = {
     const balMode = r.pick(['all', 'some', 'none'] as const);
     const fmtSigned = (n: number) => {
       if (n >= 0) return notation === 'crdr' ? `${money(n)} CR` : money(n);
-      return notation === 'minus' ? `-${money(n)}` : notation === 'paren' ? `(${money(n)})` : notation === 'trailing' ? `${money(n)}-` : `${money(n)} DR`;
+      return notation === 'minus'
+        ? `-${money(n)}`
+        : notation === 'paren'
+          ? `(${money(n)})`
+          : notation === 'trailing'
+            ? `${money(n)}-`
+            : `${money(n)} DR`;
     };
     const H = {
       date: r.pick(['Date', 'Posting Date', 'Trans Date', 'Posted', 'Date Posted']),
@@ -726,4 +816,15 @@ const randomised: Layout = {
 };
 
 // the real-world traits of issue 11 (UK/AU/NZ/IN layouts, second listings, ignore blocks)
-export const LAYOUTS: Layout[] = [sectioned, sectionedSigned, dayBalance, signedSingle, parenMonth, trailingMinus, crdr, twoDates, randomised, ...WORLD_LAYOUTS];
+export const LAYOUTS: Layout[] = [
+  sectioned,
+  sectionedSigned,
+  dayBalance,
+  signedSingle,
+  parenMonth,
+  trailingMinus,
+  crdr,
+  twoDates,
+  randomised,
+  ...WORLD_LAYOUTS,
+];

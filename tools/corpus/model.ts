@@ -26,18 +26,60 @@ export interface StatementModel {
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
-const BANKS = ['First Harbor Bank', 'Summit Ridge Bank', 'Pacific Crest Bank, N.A.', 'Lakeshore National Bank', 'Granite State Bank', 'Redwood Valley Credit Union', 'Prairie Trust Bank', 'Bluewater Savings Bank', 'Cedar Point Federal Credit Union', 'Ironwood Bank & Trust'];
-const BIZ = ['Acme Plumbing LLC', 'Sunrise Bakery Inc', 'Northside Auto Repair LLC', 'Bright Smile Dental PLLC', 'Golden Gate Logistics Corp', 'Maple Street Cafe LLC', 'Precision Roofing Co', 'Blue Sky Landscaping LLC', 'Harbor View Fitness Inc', 'Evergreen Trucking LLC', 'Lucky Star Nail Salon LLC', 'Metro Print Shop Inc'];
-const TYPES = ['Business Checking', 'Platinum Business Checking', 'Business Complete Checking', 'Small Business Checking', 'Analyzed Business Checking', 'Business Interest Checking', 'Commercial Checking', 'Business Essentials Checking'];
+const BANKS = [
+  'First Harbor Bank',
+  'Summit Ridge Bank',
+  'Pacific Crest Bank, N.A.',
+  'Lakeshore National Bank',
+  'Granite State Bank',
+  'Redwood Valley Credit Union',
+  'Prairie Trust Bank',
+  'Bluewater Savings Bank',
+  'Cedar Point Federal Credit Union',
+  'Ironwood Bank & Trust',
+];
+const BIZ = [
+  'Acme Plumbing LLC',
+  'Sunrise Bakery Inc',
+  'Northside Auto Repair LLC',
+  'Bright Smile Dental PLLC',
+  'Golden Gate Logistics Corp',
+  'Maple Street Cafe LLC',
+  'Precision Roofing Co',
+  'Blue Sky Landscaping LLC',
+  'Harbor View Fitness Inc',
+  'Evergreen Trucking LLC',
+  'Lucky Star Nail Salon LLC',
+  'Metro Print Shop Inc',
+];
+const TYPES = [
+  'Business Checking',
+  'Platinum Business Checking',
+  'Business Complete Checking',
+  'Small Business Checking',
+  'Analyzed Business Checking',
+  'Business Interest Checking',
+  'Commercial Checking',
+  'Business Essentials Checking',
+];
 const STREETS = ['Main St', 'Oak Ave', 'Industrial Blvd', 'Market St', 'Harbor Dr', 'Elm St', 'Commerce Way'];
-const CITIES = ['Columbus, OH 43215', 'Tampa, FL 33602', 'Dallas, TX 75201', 'Fresno, CA 93721', 'Newark, NJ 07102', 'Phoenix, AZ 85004', 'Denver, CO 80202'];
+const CITIES = [
+  'Columbus, OH 43215',
+  'Tampa, FL 33602',
+  'Dallas, TX 75201',
+  'Fresno, CA 93721',
+  'Newark, NJ 07102',
+  'Phoenix, AZ 85004',
+  'Denver, CO 80202',
+];
 
 const DEPOSITS = [
   () => 'Remote Online Deposit',
   (r: Rng) => `ACH Credit Stripe Transfer ST-${r.int(100000, 999999)}`,
   (r: Rng) => `Merchant Settlement Square Inc ${r.int(1000, 9999)} Batch ${r.int(100, 999)}`,
   (r: Rng) => `Deposit Branch ${r.int(100, 999)}`,
-  (r: Rng) => `Wire Transfer In From ${r.pick(['Global Supply Co', 'Hartford Insurance', 'City of Tampa', 'Amazon Payments Inc'])} Ref ${r.int(10000000, 99999999)}`,
+  (r: Rng) =>
+    `Wire Transfer In From ${r.pick(['Global Supply Co', 'Hartford Insurance', 'City of Tampa', 'Amazon Payments Inc'])} Ref ${r.int(10000000, 99999999)}`,
   (r: Rng) => `Shopify Payout ${r.int(1000000, 9999999)}`,
   () => 'Mobile Deposit',
   (r: Rng) => `Online Transfer From Savings XXXXXX${r.int(1000, 9999)}`,
@@ -52,15 +94,20 @@ const CARDS = [
   (r: Rng) => `Recurring Card Purchase Adobe Systems ${r.int(100000, 999999)} CA`,
 ];
 const ELECTRONIC = [
-  (r: Rng) => `ACH Debit ${r.pick(['Yellowstone Capital', 'Rapid Advance LLC', 'Forward Funding', 'Pearl Capital'])} Daily Payment ${r.int(100000, 999999)}`,
+  (r: Rng) =>
+    `ACH Debit ${r.pick(['Yellowstone Capital', 'Rapid Advance LLC', 'Forward Funding', 'Pearl Capital'])} Daily Payment ${r.int(100000, 999999)}`,
   (r: Rng) => `Payroll ADP Tax Debit ${r.int(1000000, 9999999)}`,
-  (r: Rng) => `Online Payment To ${r.pick(['Verizon Wireless', 'Comcast Business', 'Duke Energy', 'State Farm Insurance'])} Confirmation ${r.int(100000, 999999)}`,
+  (r: Rng) =>
+    `Online Payment To ${r.pick(['Verizon Wireless', 'Comcast Business', 'Duke Energy', 'State Farm Insurance'])} Confirmation ${r.int(100000, 999999)}`,
   (r: Rng) => `Zelle Payment To ${r.pick(['John Smith', 'Maria Garcia', 'Kevin Lee', 'Ana Torres'])} ${r.int(10000000, 99999999)}`,
   (r: Rng) => `IRS USATAXPYMT ${r.int(100000000, 999999999)}`,
-  (r: Rng) => `Wire Transfer Out To ${r.pick(['Sysco Foods', 'Uline Shipping Supplies', 'Landlord Properties LLC'])} Fed Ref ${r.int(100000, 999999)}`,
+  (r: Rng) =>
+    `Wire Transfer Out To ${r.pick(['Sysco Foods', 'Uline Shipping Supplies', 'Landlord Properties LLC'])} Fed Ref ${r.int(100000, 999999)}`,
   (r: Rng) => `Online Transfer To Savings XXXXXX${r.int(1000, 9999)}`,
 ];
-const FEES = ['Monthly Service Fee', 'Overdraft Item Fee', 'Wire Transfer Fee', 'Cash Deposit Processing Fee', 'Stop Payment Fee'].map((s) => (_r: Rng) => s);
+const FEES = ['Monthly Service Fee', 'Overdraft Item Fee', 'Wire Transfer Fee', 'Cash Deposit Processing Fee', 'Stop Payment Fee'].map(
+  (s) => (_r: Rng) => s,
+);
 
 export function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);

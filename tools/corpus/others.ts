@@ -61,7 +61,8 @@ export async function profitAndLoss(r: Rng): Promise<Uint8Array> {
   row('Cost of Goods Sold', r.money(20000, sales * 0.4), false);
   row('Gross Profit', r.money(50000, sales * 0.6), true);
   row('Expenses', null, true);
-  for (const e of ['Advertising', 'Insurance', 'Payroll Expenses', 'Rent Expense', 'Utilities', 'Repairs and Maintenance']) row(e, r.money(1000, 60000), false, 15);
+  for (const e of ['Advertising', 'Insurance', 'Payroll Expenses', 'Rent Expense', 'Utilities', 'Repairs and Maintenance'])
+    row(e, r.money(1000, 60000), false, 15);
   row('Total Expenses', r.money(50000, 200000), true);
   row('Net Operating Income', r.money(10000, 200000), true);
   row('Net Income', r.money(10000, 200000), true);
@@ -107,7 +108,13 @@ export async function scanned(pdf: Uint8Array, r: Rng, o: ScanOptions, maxPages 
     const p = out.addPage([W, H]);
     p.drawRectangle({ x: 0, y: 0, width: W, height: H, color: rgb(1, 1, 1) });
     const rad = (o.rotate * Math.PI) / 180;
-    p.drawImage(img, { x: o.rotate > 0 ? H * Math.sin(rad) * 0.5 : 0, y: o.rotate < 0 ? -W * Math.sin(rad) * 0.5 : 0, width: W, height: H, rotate: degrees(o.rotate) });
+    p.drawImage(img, {
+      x: o.rotate > 0 ? H * Math.sin(rad) * 0.5 : 0,
+      y: o.rotate < 0 ? -W * Math.sin(rad) * 0.5 : 0,
+      width: W,
+      height: H,
+      rotate: degrees(o.rotate),
+    });
     for (let k = 0; k < o.noise; k++) {
       const s = 0.3 + r.next() * 0.9;
       p.drawRectangle({ x: r.next() * W, y: r.next() * H, width: s, height: s, color: rgb(0.3, 0.3, 0.3) });
@@ -136,7 +143,11 @@ export async function hostileFiles(r: Rng, sample: Uint8Array): Promise<Hostile[
   const junk = Buffer.alloc(4096);
   for (let i = 0; i < junk.length; i++) junk[i] = Math.floor(r.next() * 256);
   out.push({ name: 'corrupt', bytes: new Uint8Array(Buffer.concat([Buffer.from('%PDF-1.7\n'), junk])), expectError: 'corrupt' });
-  out.push({ name: 'not_a_pdf', bytes: new Uint8Array(Buffer.from('Date,Description,Amount\n01/02/2025,Deposit,100.00\n')), expectError: 'unsupported_format' });
+  out.push({
+    name: 'not_a_pdf',
+    bytes: new Uint8Array(Buffer.from('Date,Description,Amount\n01/02/2025,Deposit,100.00\n')),
+    expectError: 'unsupported_format',
+  });
   const zero = await PDFDocument.create();
   out.push({ name: 'zero_pages', bytes: await zero.save(), expectError: 'blank' });
   // encrypted (mupdf writes the encryption dictionary)

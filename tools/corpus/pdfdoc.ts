@@ -78,7 +78,12 @@ export class Writer {
   }
 
   rule(x0: number, x1: number, cy: number, thick = 0.5): void {
-    this.page.drawLine({ start: { x: x0, y: this.size[1] - cy }, end: { x: x1, y: this.size[1] - cy }, thickness: thick, color: rgb(0.4, 0.4, 0.4) });
+    this.page.drawLine({
+      start: { x: x0, y: this.size[1] - cy },
+      end: { x: x1, y: this.size[1] - cy },
+      thickness: thick,
+      color: rgb(0.4, 0.4, 0.4),
+    });
   }
 
   shade(x0: number, cy0: number, x1: number, cy1: number): void {
@@ -142,7 +147,15 @@ export function drawHeader(w: Writer, cols: Col[], size: number, opts: { shade?:
  * Draws one row. `cells[key]` is a string; the `wrapKey` cell wraps within its column width.
  * Returns the height used. Calls `onBreak` after a page break (to redraw headers).
  */
-export function drawRow(w: Writer, cols: Col[], cells: Record<string, string>, size: number, wrapKey: string | null, onBreak: () => void, lead = 1.35): void {
+export function drawRow(
+  w: Writer,
+  cols: Col[],
+  cells: Record<string, string>,
+  size: number,
+  wrapKey: string | null,
+  onBreak: () => void,
+  lead = 1.35,
+): void {
   const lh = size * lead;
   const wc = wrapKey ? cols.find((c) => c.key === wrapKey) : undefined;
   const lines = wc && cells[wrapKey!] ? w.wrap(cells[wrapKey!], wc.w, size) : [cells[wrapKey ?? ''] ?? ''];

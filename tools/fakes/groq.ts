@@ -41,7 +41,8 @@ export async function startFakeGroq(opts: FakeGroqOptions = {}): Promise<FakeGro
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
-      if (req.method !== 'POST' || req.url !== '/openai/v1/chat/completions') return send(404, { error: { message: `no route ${req.method} ${req.url}` } });
+      if (req.method !== 'POST' || req.url !== '/openai/v1/chat/completions')
+        return send(404, { error: { message: `no route ${req.method} ${req.url}` } });
       let body: Record<string, any>;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));

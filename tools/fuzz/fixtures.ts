@@ -18,7 +18,12 @@ async function call(baseUrl: string, key: string, method: string, path: string, 
  * ruleset, a spare key), made through the API with an admin live key. `settle` waits until the
  * upload is processed (the test harness awaits the queue; the benchmark polls the status).
  */
-export async function createFuzzFixtures(baseUrl: string, liveKey: string, statementPdf: Uint8Array, settle: () => Promise<void>): Promise<Omit<FuzzTarget, 'baseUrl' | 'doc'>> {
+export async function createFuzzFixtures(
+  baseUrl: string,
+  liveKey: string,
+  statementPdf: Uint8Array,
+  settle: () => Promise<void>,
+): Promise<Omit<FuzzTarget, 'baseUrl' | 'doc'>> {
   const api = (method: string, path: string, body?: unknown) => call(baseUrl, liveKey, method, path, body);
   const testKey = await api('POST', '/v1/keys', { name: 'fuzz test-mode key', mode: 'test' });
   const spare = await api('POST', '/v1/keys', { name: 'fuzz spare key', scopes: ['read'] });
@@ -28,7 +33,12 @@ export async function createFuzzFixtures(baseUrl: string, liveKey: string, state
   const document = await api('POST', `/v1/deals/${deal.id}/documents`, form);
   await settle();
   const transactions = await api('GET', `/v1/documents/${document.id}/transactions?per_page=5`).catch(() => ({ data: [] }));
-  const ruleset = await api('POST', '/v1/rulesets', { name: 'Fuzz factors', factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }], approval_threshold: 70, decline_threshold: 40 });
+  const ruleset = await api('POST', '/v1/rulesets', {
+    name: 'Fuzz factors',
+    factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }],
+    approval_threshold: 70,
+    decline_threshold: 40,
+  });
   const keys = (await api('GET', '/v1/keys?per_page=100')).data as { id: number; key_prefix: string }[];
   const own = keys.filter((k) => k.key_prefix === liveKey.slice(0, 12) || k.key_prefix === testKey.key.slice(0, 12)).map((k) => k.id);
   return {

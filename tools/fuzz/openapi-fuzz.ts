@@ -82,13 +82,68 @@ interface FuzzRequest {
 }
 
 const HUGE = 'A'.repeat(200_000);
-const STRINGS = ['', ' ', '\u0000', 'a\u0000b', '\u202Eevil', '🦄💥', 'e\u0301', '\uFEFF', '\uD800', "'; drop table deals; --", '%00', '../../etc/passwd', '<script>', 'null', '1e309', '-0', '0x10', HUGE, 'ü'.repeat(600), '\\', '"', '${x}', '{{x}}', ';', '$$;$$'];
+const STRINGS = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\u202Eevil',
+  '🦄💥',
+  'e\u0301',
+  '\uFEFF',
+  '\uD800',
+  "'; drop table deals; --",
+  '%00',
+  '../../etc/passwd',
+  '<script>',
+  'null',
+  '1e309',
+  '-0',
+  '0x10',
+  HUGE,
+  'ü'.repeat(600),
+  '\\',
+  '"',
+  '${x}',
+  '{{x}}',
+  ';',
+  '$$;$$',
+];
 const NUMBERS = [0, -1, 1, 1.5, -1e308, 1e308, 2147483647, 2147483648, -2147483649, Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 1e-10];
-const PATH_IDS = ['0', '-1', '1.5', 'abc', '99999999999999999999999', '2147483648', '1e3', '%00', '%20', '0x1', '١', '9'.repeat(400), 'null', '%2e%2e', '%E0%A4%A', '%', '1%2F2', ' 1'];
+const PATH_IDS = [
+  '0',
+  '-1',
+  '1.5',
+  'abc',
+  '99999999999999999999999',
+  '2147483648',
+  '1e3',
+  '%00',
+  '%20',
+  '0x1',
+  '١',
+  '9'.repeat(400),
+  'null',
+  '%2e%2e',
+  '%E0%A4%A',
+  '%',
+  '1%2F2',
+  ' 1',
+];
 /** Any URL the fuzzer writes (webhook receivers, callbacks) is loopback: the server must never be sent elsewhere. */
 const LOCAL_URL = 'https://127.0.0.1:9/fuzz';
 const URL_FIELD = /url|uri|callback|endpoint|webhook/i;
-const CONTENT_TYPES = ['text/plain', 'application/xml', 'multipart/form-data', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/vnd.api+json', 'image/png', '*/*', 'application/json, text/plain'];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/xml',
+  'multipart/form-data',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=latin1',
+  'application/vnd.api+json',
+  'image/png',
+  '*/*',
+  'application/json, text/plain',
+];
 
 export class OpenApiFuzzer {
   private readonly rng: Rng;
@@ -110,7 +165,15 @@ export class OpenApiFuzzer {
 
   async run(): Promise<FuzzSummary> {
     const started = Date.now();
-    const summary: FuzzSummary = { requests: 0, operations: this.ops.length, byClass: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, network: 0 }, byStatus: {}, failures: [], durationMs: 0, msByOperation: {} };
+    const summary: FuzzSummary = {
+      requests: 0,
+      operations: this.ops.length,
+      byClass: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, network: 0 },
+      byStatus: {},
+      failures: [],
+      durationMs: 0,
+      msByOperation: {},
+    };
     // Requests are generated up front from the one seeded stream, so the set does not depend on timing.
     const requests = Array.from({ length: this.options.requests }, (_, i) => this.build(this.ops[i % this.ops.length]));
     let next = 0;
@@ -129,7 +192,12 @@ export class OpenApiFuzzer {
     let text: string;
     const started = Date.now();
     try {
-      res = await fetch(this.target.baseUrl + req.url, { method: req.method, headers: req.headers, body: req.body, signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000) });
+      res = await fetch(this.target.baseUrl + req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
+      });
       // An event stream never ends: its status and headers are the answer.
       if (res.headers.get('content-type')?.includes('text/event-stream')) {
         await res.body?.cancel();
@@ -147,14 +215,16 @@ export class OpenApiFuzzer {
     const fail = (problem: string) => summary.failures.push({ request: label, status: res.status, problem, body: text.slice(0, 300) });
     if (res.status >= 500) return void fail('server error');
     if (res.status >= 400) {
-      if (!res.headers.get('content-type')?.includes('application/json')) return void fail(`4xx without JSON (${res.headers.get('content-type')})`);
+      if (!res.headers.get('content-type')?.includes('application/json'))
+        return void fail(`4xx without JSON (${res.headers.get('content-type')})`);
       let body: unknown;
       try {
         body = JSON.parse(text);
       } catch {
         return void fail('4xx with unparsable JSON');
       }
-      if (!this.envelope(body)) fail(`4xx outside the error envelope: ${this.envelope.errors?.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
+      if (!this.envelope(body))
+        fail(`4xx outside the error envelope: ${this.envelope.errors?.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
     }
   }
 
@@ -177,8 +247,10 @@ export class OpenApiFuzzer {
     const query = new URLSearchParams();
     for (const p of params.filter((x) => x.in === 'query')) {
       if (!rng.chance(0.5)) continue;
-      const value = rng.chance(0.5) ? this.mutate(this.sample(p.schema ?? {}, 0), p.schema ?? {}, mutations, `query ${p.name}`) : this.sample(p.schema ?? {}, 0);
-      for (const v of Array.isArray(value) ? value : [value]) query.append(p.name, typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+      const value = rng.chance(0.5)
+        ? this.mutate(this.sample(p.schema ?? {}, 0), p.schema ?? {}, mutations, `query ${p.name}`)
+        : this.sample(p.schema ?? {}, 0);
+      for (const v of Array.isArray(value) ? value : [value]) query.append(p.name, typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
       if (rng.chance(0.05)) query.append(p.name, 'again');
     }
     if (rng.chance(0.05)) query.append(rng.pick(['unknown', 'page[0]', '__proto__', 'constructor']), rng.pick(STRINGS).slice(0, 100));
@@ -186,7 +258,15 @@ export class OpenApiFuzzer {
     const auth = rng.next();
     if (auth < 0.8) headers['X-API-Key'] = this.target.keys.live;
     else if (auth < 0.9) headers['X-API-Key'] = this.target.keys.test;
-    else if (auth < 0.95) headers.Authorization = rng.pick(['Bearer', 'Bearer ', 'Basic abc', `Bearer ${this.target.keys.live}x`, 'Bearer sess_nope', 'Bearer oat_\u00e9']);
+    else if (auth < 0.95)
+      headers.Authorization = rng.pick([
+        'Bearer',
+        'Bearer ',
+        'Basic abc',
+        `Bearer ${this.target.keys.live}x`,
+        'Bearer sess_nope',
+        'Bearer oat_\u00e9',
+      ]);
     else mutations.push('no credential');
     let body: string | FormData | undefined;
     const content = entry.op.requestBody?.content ?? {};
@@ -196,7 +276,20 @@ export class OpenApiFuzzer {
     } else if (json) {
       const kind = rng.next();
       if (kind < 0.08) {
-        body = rng.pick(['{', '{"a":', 'nul', '[1,]', '{"a":1}}', '\u0000', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '"str"', '123', 'null', '[]']);
+        body = rng.pick([
+          '{',
+          '{"a":',
+          'nul',
+          '[1,]',
+          '{"a":1}}',
+          '\u0000',
+          '{"__proto__":{"x":1}}',
+          '{"constructor":{"prototype":{"x":1}}}',
+          '"str"',
+          '123',
+          'null',
+          '[]',
+        ]);
         mutations.push(`raw body ${body.slice(0, 20)}`);
       } else if (kind < 0.12) {
         const depth = rng.pick([65, 200, 5000, 20000]);
@@ -220,7 +313,14 @@ export class OpenApiFuzzer {
       mutations.push(`unexpected body (${headers['Content-Type']})`);
     }
     const qs = query.toString();
-    return { operation: entry.op.operationId ?? `${entry.method} ${entry.template}`, label: `${entry.op.operationId ?? entry.template}${mutations.length ? ` [${mutations.join(', ')}]` : ''}`, method: entry.method, url: qs ? `${path}?${qs}` : path, headers, body };
+    return {
+      operation: entry.op.operationId ?? `${entry.method} ${entry.template}`,
+      label: `${entry.op.operationId ?? entry.template}${mutations.length ? ` [${mutations.join(', ')}]` : ''}`,
+      method: entry.method,
+      url: qs ? `${path}?${qs}` : path,
+      headers,
+      body,
+    };
   }
 
   /** Mostly a fixture's id, so requests reach the handlers; deletes aim elsewhere, so the fixtures live on. */
@@ -238,18 +338,33 @@ export class OpenApiFuzzer {
     const form = new FormData();
     const resolved = this.resolve(schema);
     for (const [name, prop] of Object.entries(resolved.properties ?? {})) {
-      if (this.resolve(prop).format === 'binary' || (this.resolve(prop).type === 'array' && this.resolve(this.resolve(prop).items ?? {}).format === 'binary')) {
+      if (
+        this.resolve(prop).format === 'binary' ||
+        (this.resolve(prop).type === 'array' && this.resolve(this.resolve(prop).items ?? {}).format === 'binary')
+      ) {
         const count = rng.chance(0.1) ? 0 : rng.int(1, 2);
         for (let i = 0; i < count; i++) {
           const kind = rng.pick(['empty', 'junk', 'pdf-header', 'png-header', 'nul-name']);
-          const bytes = kind === 'empty' ? new Uint8Array() : kind === 'pdf-header' ? new TextEncoder().encode('%PDF-1.7\n%broken') : kind === 'png-header' ? new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, 0, 0]) : new TextEncoder().encode(rng.pick(STRINGS).slice(0, 1000) || 'x');
-          const filename = kind === 'nul-name' ? 'a\u0000.pdf' : rng.pick(['s.pdf', 'x.png', '', '../../x.pdf', 'ü🦄.pdf', 'a'.repeat(300) + '.pdf']);
-          form.append(rng.chance(0.9) ? name : 'other', new Blob([bytes], { type: rng.pick(['application/pdf', 'image/png', 'text/plain', '']) }), filename);
+          const bytes =
+            kind === 'empty'
+              ? new Uint8Array()
+              : kind === 'pdf-header'
+                ? new TextEncoder().encode('%PDF-1.7\n%broken')
+                : kind === 'png-header'
+                  ? new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, 0, 0])
+                  : new TextEncoder().encode(rng.pick(STRINGS).slice(0, 1000) || 'x');
+          const filename =
+            kind === 'nul-name' ? 'a\u0000.pdf' : rng.pick(['s.pdf', 'x.png', '', '../../x.pdf', 'ü🦄.pdf', 'a'.repeat(300) + '.pdf']);
+          form.append(
+            rng.chance(0.9) ? name : 'other',
+            new Blob([bytes], { type: rng.pick(['application/pdf', 'image/png', 'text/plain', '']) }),
+            filename,
+          );
           mutations.push(`file ${kind}`);
         }
       } else if (rng.chance(0.6)) {
         const value = this.mutate(this.sample(prop, 0), prop, mutations, `form ${name}`);
-        form.append(name, typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+        form.append(name, typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
       }
     }
     return form;
@@ -279,7 +394,8 @@ export class OpenApiFuzzer {
       default: {
         const out: Record<string, unknown> = {};
         for (const [name, prop] of Object.entries(s.properties ?? {})) {
-          if (s.required?.includes(name) || this.rng.chance(0.5)) out[name] = URL_FIELD.test(name) ? LOCAL_URL : this.sample(prop, depth + 1);
+          if (s.required?.includes(name) || this.rng.chance(0.5))
+            out[name] = URL_FIELD.test(name) ? LOCAL_URL : this.sample(prop, depth + 1);
         }
         return out;
       }
@@ -299,7 +415,12 @@ export class OpenApiFuzzer {
         delete obj[gone];
         mutations.push(`${where}.${gone} missing`);
       } else if (action < 0.22) {
-        obj[rng.pick(['extra', '__proto__', 'constructor', 'id', 'organization_id', 'livemode', 'x'.repeat(300)])] = rng.pick([1, 'x', { a: 1 }, null]);
+        obj[rng.pick(['extra', '__proto__', 'constructor', 'id', 'organization_id', 'livemode', 'x'.repeat(300)])] = rng.pick([
+          1,
+          'x',
+          { a: 1 },
+          null,
+        ]);
         mutations.push(`${where} extra field`);
       } else if (action < 0.27) {
         mutations.push(`${where} replaced`);
@@ -372,7 +493,11 @@ export class OpenApiFuzzer {
     let s = schema ?? {};
     for (let i = 0; i < 10 && s.$ref; i++) s = this.target.doc.components.schemas[s.$ref.replace('#/components/schemas/', '')] ?? {};
     const composed = s.allOf ?? s.oneOf ?? s.anyOf;
-    if (composed?.length) return { ...this.resolve(composed[0]), ...Object.fromEntries(Object.entries(s).filter(([k]) => !['allOf', 'oneOf', 'anyOf'].includes(k))) };
+    if (composed?.length)
+      return {
+        ...this.resolve(composed[0]),
+        ...Object.fromEntries(Object.entries(s).filter(([k]) => !['allOf', 'oneOf', 'anyOf'].includes(k))),
+      };
     return s;
   }
 }
@@ -381,7 +506,9 @@ export class OpenApiFuzzer {
 function rewriteRefs(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rewriteRefs);
   if (schema && typeof schema === 'object') {
-    const out = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `openapi${v}` : rewriteRefs(v)])) as Record<string, unknown>;
+    const out = Object.fromEntries(
+      Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `openapi${v}` : rewriteRefs(v)]),
+    ) as Record<string, unknown>;
     if (out.nullable === true && (out.type === undefined || out.$ref)) {
       const { nullable: _n, ...rest } = out;
       return { anyOf: [rest, { type: 'null' }] };
@@ -408,8 +535,15 @@ export function formatSummary(summary: FuzzSummary, lost = 0): string {
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = ['| metric | value |', '|---|---|', ...rows.map(([k, v]) => `| ${k.padEnd(width)} | ${v} |`)];
-  lines.push('', `statuses: ${Object.entries(summary.byStatus).map(([s, n]) => `${s}=${n}`).join(' ')}`);
-  const slowest = Object.entries(summary.msByOperation).sort((a, b) => b[1] - a[1]).slice(0, 5);
+  lines.push(
+    '',
+    `statuses: ${Object.entries(summary.byStatus)
+      .map(([s, n]) => `${s}=${n}`)
+      .join(' ')}`,
+  );
+  const slowest = Object.entries(summary.msByOperation)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5);
   lines.push(`slowest operations (total ms): ${slowest.map(([op, ms]) => `${op}=${ms}`).join(' ')}`);
   for (const f of summary.failures.slice(0, 20)) lines.push(`FAIL ${f.status} ${f.problem} <- ${f.request}\n     ${f.body}`);
   return lines.join('\n');

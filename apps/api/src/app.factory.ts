@@ -60,7 +60,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     });
     // Multipart uploads: the per-file limit is enforced while streaming (FileStore.put); these are backstops.
     await app.register(multipart as never, {
-      limits: { fileSize: config.uploads.maxFileBytes + 1, files: config.uploads.maxBulkFiles + 1, fields: 20, parts: config.uploads.maxBulkFiles + 21 },
+      limits: {
+        fileSize: config.uploads.maxFileBytes + 1,
+        files: config.uploads.maxBulkFiles + 1,
+        fields: 20,
+        parts: config.uploads.maxBulkFiles + 21,
+      },
       throwFileSizeLimit: false,
     });
     // Nest's parsers first (it would add them at init), then ours replaces its JSON parser.

@@ -13,6 +13,20 @@ import { StreamModule } from './modules/stream/stream.module';
 @Module({})
 export class AppModule {
   static forRoot(resources: PlatformResources): DynamicModule {
-    return { module: AppModule, imports: [PlatformModule.forRoot(resources), AuthModule, KeysModule, DealsModule, PipelineModule, DocumentsModule, TransactionsModule, RulesetsModule, WebhooksModule, StreamModule] };
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forRoot(resources),
+        AuthModule,
+        KeysModule,
+        DealsModule,
+        PipelineModule,
+        DocumentsModule,
+        TransactionsModule,
+        RulesetsModule,
+        WebhooksModule,
+        StreamModule,
+      ],
+    };
   }
 }

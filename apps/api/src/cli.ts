@@ -86,7 +86,13 @@ async function main(argv: string[]): Promise<number> {
       if (!positionals.length) throw new UsageError('name at least one file');
       const typeHint = values.type ? parseDocumentType(values.type, 'body') : null;
       const currency = parseCurrency(values.currency);
-      const files = positionals.map((path) => ({ filename: basename(path), bytes: readFileSync(path), label: values.label ?? null, typeHint, currency }));
+      const files = positionals.map((path) => ({
+        filename: basename(path),
+        bytes: readFileSync(path),
+        label: values.label ?? null,
+        typeHint,
+        currency,
+      }));
       const running = await createApp(cliConfig(), { logTo: 'stderr' });
       try {
         const caller = { organizationId, livemode: !values.test, actor: 'cli' };
@@ -143,7 +149,11 @@ async function main(argv: string[]): Promise<number> {
 export async function emitOpenApi() {
   const config = loadConfig({ NODE_ENV: 'test', DEMO_BOOTSTRAP: 'false' });
   const orm = { orm: {}, engine: 'pglite', close: async () => undefined } as unknown as OrmHandle;
-  const app = await NestFactory.create(AppModule.forRoot({ config, orm, redis: null }), new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
+  const app = await NestFactory.create(AppModule.forRoot({ config, orm, redis: null }), new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
   return buildOpenApiDocument(app);
 }
 
@@ -174,7 +184,8 @@ if (require.main === module) {
       if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}`);
       else if (err instanceof ConfigError || err instanceof DataDirLockedError) process.stderr.write(`${err.message}\n`);
       else if (err instanceof ApiError) process.stderr.write(`${err.code}: ${err.detail}\n`);
-      else if ((err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
+      else if ((err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS'))
+        process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
       else process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
       process.exit(err instanceof ConfigError || err instanceof DataDirLockedError ? 3 : 1);
     },

@@ -9,4 +9,23 @@ import { RecommendationRecord, Ruleset } from './modules/rulesets/rulesets.entit
 import { WebhookAttempt, WebhookConfig, WebhookDelivery } from './modules/webhooks/webhooks.entities';
 
 /** Every entity of the server, for MikroORM discovery (explicit: works compiled, in jest and bundled). */
-export const ENTITIES = [Organization, User, Session, OAuthClient, OAuthToken, ApiKey, Deal, DealDecision, DomainEventRecord, IdempotencyRecord, Document, Transaction, TransactionCorrection, Ruleset, RecommendationRecord, WebhookConfig, WebhookDelivery, WebhookAttempt];
+export const ENTITIES = [
+  Organization,
+  User,
+  Session,
+  OAuthClient,
+  OAuthToken,
+  ApiKey,
+  Deal,
+  DealDecision,
+  DomainEventRecord,
+  IdempotencyRecord,
+  Document,
+  Transaction,
+  TransactionCorrection,
+  Ruleset,
+  RecommendationRecord,
+  WebhookConfig,
+  WebhookDelivery,
+  WebhookAttempt,
+];

@@ -46,7 +46,10 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
         const o = await short.newOrg('Short');
         const login = await short.request('POST', '/auth/login', { body: { email: o.user.email, password: o.password } });
         const token = login.body.token as string;
-        await short.get(Database).system().nativeUpdate(Session, {}, { expiresAt: new Date(Date.now() - 1000) });
+        await short
+          .get(Database)
+          .system()
+          .nativeUpdate(Session, {}, { expiresAt: new Date(Date.now() - 1000) });
         const res = await short.request('GET', '/v1/deals', { headers: { Authorization: `Bearer ${token}` } });
         expect(res.status).toBe(401);
         expect(res.body.code).toBe('INVALID_API_KEY');
@@ -60,16 +63,30 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
     const login = await app.request('POST', '/auth/login', { body: { email: org.user.email, password: org.password } });
     const em = app.get(Database).system();
     const soon = new Date(Date.now() + 60_000);
-    await em.nativeUpdate(Session, { id: { $gt: 0 }, userId: org.user.id }, { lastUsedAt: new Date(Date.now() - 120_000), expiresAt: soon });
+    await em.nativeUpdate(
+      Session,
+      { id: { $gt: 0 }, userId: org.user.id },
+      { lastUsedAt: new Date(Date.now() - 120_000), expiresAt: soon },
+    );
     expect((await app.request('GET', '/v1/deals', { headers: { Authorization: `Bearer ${login.body.token}` } })).status).toBe(200);
-    const used = await app.get(Database).system().findOneOrFail(Session, { tokenHash: sha256(login.body.token) });
+    const used = await app
+      .get(Database)
+      .system()
+      .findOneOrFail(Session, { tokenHash: sha256(login.body.token) });
     expect(used.expiresAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
   });
 
   describe('OAuth client credentials', () => {
     it('issues a token from a form-encoded request on /oauth/token (token_type Bearer)', async () => {
-      const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: org.oauth_client.client_id, client_secret: org.oauth_client.client_secret });
-      const res = await app.request('POST', '/oauth/token', { rawBody: body.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+      const body = new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: org.oauth_client.client_id,
+        client_secret: org.oauth_client.client_secret,
+      });
+      const res = await app.request('POST', '/oauth/token', {
+        rawBody: body.toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
       const deals = await app.request('GET', '/v1/deals', { headers: { Authorization: `Bearer ${res.body.access_token}` } });
@@ -105,7 +122,10 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
       expect(a.body.key_prefix).toBe(a.body.key.slice(0, 12));
       expect(a.body.key_masked).toBe(`${a.body.key.slice(0, 12)}...${a.body.key.slice(-4)}`);
       expect(a.body.scopes).toEqual(['read']);
-      const b = await app.request('POST', '/v1/keys', { key: org.api_key, body: { label: 'Form B key', scopes: ['deals:read', 'deals:write'] } });
+      const b = await app.request('POST', '/v1/keys', {
+        key: org.api_key,
+        body: { label: 'Form B key', scopes: ['deals:read', 'deals:write'] },
+      });
       expect(b.status).toBe(201);
       expect(b.body.label).toBe('Form B key');
       const list = await app.request('GET', '/v1/keys', { key: org.api_key });
@@ -133,8 +153,12 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
       const write = await app.request('POST', '/v1/deals', { key: read, body: { business_name: 'X', funding_amount_requested: 1 } });
       expect(write.status).toBe(403);
       expect(write.body.code).toBe('FORBIDDEN');
-      const fine = (await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'fine', scopes: ['deals:read', 'deals:write'] } })).body.key;
-      expect((await app.request('POST', '/v1/deals', { key: fine, body: { business_name: 'Y', funding_amount_requested: 5 } })).status).toBe(201);
+      const fine = (
+        await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'fine', scopes: ['deals:read', 'deals:write'] } })
+      ).body.key;
+      expect(
+        (await app.request('POST', '/v1/deals', { key: fine, body: { business_name: 'Y', funding_amount_requested: 5 } })).status,
+      ).toBe(201);
       expect((await app.request('GET', '/v1/keys', { key: fine })).status).toBe(403);
       const escalate = await app.request('POST', '/v1/keys', { key: read, body: { name: 'more', scopes: ['write'] } });
       expect(escalate.status).toBe(403);
@@ -143,9 +167,15 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
     it('gives non-admin users no key management, reviewers no writes', async () => {
       const underwriter = await app.newUser(org.organization.id, 'underwriter');
       expect((await app.request('GET', '/v1/keys', { key: underwriter.api_key })).status).toBe(403);
-      expect((await app.request('POST', '/v1/deals', { key: underwriter.api_key, body: { business_name: 'U', funding_amount_requested: 5 } })).status).toBe(201);
+      expect(
+        (await app.request('POST', '/v1/deals', { key: underwriter.api_key, body: { business_name: 'U', funding_amount_requested: 5 } }))
+          .status,
+      ).toBe(201);
       const reviewer = await app.newUser(org.organization.id, 'reviewer');
-      expect((await app.request('POST', '/v1/deals', { key: reviewer.api_key, body: { business_name: 'R', funding_amount_requested: 5 } })).status).toBe(403);
+      expect(
+        (await app.request('POST', '/v1/deals', { key: reviewer.api_key, body: { business_name: 'R', funding_amount_requested: 5 } }))
+          .status,
+      ).toBe(403);
       expect((await app.request('GET', '/v1/deals', { key: reviewer.api_key })).status).toBe(200);
     });
 
@@ -175,12 +205,22 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
     it('honours expires_at and records last_used_at', async () => {
       const past = await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'past', expires_at: '2000-01-01T00:00:00Z' } });
       expect(past.status).toBe(422);
-      const created = (await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'expiring', expires_at: new Date(Date.now() + 3600_000).toISOString() } })).body;
+      const created = (
+        await app.request('POST', '/v1/keys', {
+          key: org.api_key,
+          body: { name: 'expiring', expires_at: new Date(Date.now() + 3600_000).toISOString() },
+        })
+      ).body;
       expect(created.last_used_at).toBeNull();
       await app.request('GET', '/v1/deals', { key: created.key });
-      const listed = (await app.request('GET', '/v1/keys?per_page=100', { key: org.api_key })).body.data.find((k: { id: number }) => k.id === created.id);
+      const listed = (await app.request('GET', '/v1/keys?per_page=100', { key: org.api_key })).body.data.find(
+        (k: { id: number }) => k.id === created.id,
+      );
       expect(listed.last_used_at).not.toBeNull();
-      await app.get(Database).system().nativeUpdate(ApiKey, { id: created.id }, { expiresAt: new Date(Date.now() - 1000) }, { filters: false });
+      await app
+        .get(Database)
+        .system()
+        .nativeUpdate(ApiKey, { id: created.id }, { expiresAt: new Date(Date.now() - 1000) }, { filters: false });
       const expired = await app.request('GET', '/v1/deals', { key: created.key });
       expect(expired.status).toBe(401);
       expect(expired.body.detail).toMatch(/expired/);

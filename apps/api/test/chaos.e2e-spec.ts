@@ -124,7 +124,10 @@ const runnable = Boolean(realDatabaseUrl() && postgresBin() && redisServerBin())
         Array.from({ length: n }, async (_, i) => {
           const fd = new FormData();
           fd.append('file', new Blob([statement], { type: 'application/pdf' }), `chaos-${uploads.length}-${i}.pdf`);
-          const res = await call('POST', `/v1/deals/${dealId}/documents`, fd).catch((e: Error) => ({ status: 0, body: { detail: e.message } }));
+          const res = await call('POST', `/v1/deals/${dealId}/documents`, fd).catch((e: Error) => ({
+            status: 0,
+            body: { detail: e.message },
+          }));
           uploads.push(res);
           return res;
         }),
@@ -176,11 +179,19 @@ const runnable = Boolean(realDatabaseUrl() && postgresBin() && redisServerBin())
       const counts = await until('every outbox event delivered', 60_000, async () => {
         const pending = await client.query('select count(*)::int as n from domain_events where dispatched_at is null');
         if (pending.rows[0].n !== 0) return null;
-        return (await client.query(`select (data->>'document_id')::int as id, type, count(*)::int as n from domain_events where type like 'document.%' group by 1, 2`)).rows as { id: number; type: string; n: number }[];
+        return (
+          await client.query(
+            `select (data->>'document_id')::int as id, type, count(*)::int as n from domain_events where type like 'document.%' group by 1, 2`,
+          )
+        ).rows as { id: number; type: string; n: number }[];
       });
       for (const d of docs) {
         const of = (type: string) => counts.find((c) => c.id === d.id && c.type === type)?.n ?? 0;
-        expect({ id: d.id, uploaded: of('document.uploaded'), terminal: of('document.completed') + of('document.failed') }).toEqual({ id: d.id, uploaded: 1, terminal: 1 });
+        expect({ id: d.id, uploaded: of('document.uploaded'), terminal: of('document.completed') + of('document.failed') }).toEqual({
+          id: d.id,
+          uploaded: 1,
+          terminal: 1,
+        });
       }
     } finally {
       await client.end();
@@ -190,6 +201,7 @@ const runnable = Boolean(realDatabaseUrl() && postgresBin() && redisServerBin())
 
 if (!runnable) {
   describe('chaos on real services', () => {
-    it.skip('runs in `npm run test:real` only: it needs PostgreSQL binaries (/usr/lib/postgresql) and redis-server to start private services it can restart', () => undefined);
+    it.skip('runs in `npm run test:real` only: it needs PostgreSQL binaries (/usr/lib/postgresql) and redis-server to start private services it can restart', () =>
+      undefined);
   });
 }

@@ -35,7 +35,11 @@ function stop(proc: ChildProcess): Promise<void> {
 
 function cli(dataDir: string, args: string[]) {
   const started = Date.now();
-  const res = spawnSync(process.execPath, [join(DIST, 'cli.js'), ...args], { env: { ...ENV, DATA_DIR: dataDir }, encoding: 'utf8', timeout: 60_000 });
+  const res = spawnSync(process.execPath, [join(DIST, 'cli.js'), ...args], {
+    env: { ...ENV, DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { ...res, ms: Date.now() - started };
 }
 
@@ -78,16 +82,50 @@ describe('npm start and the admin CLI on the embedded database', () => {
     });
     const orgId: number = result.organization.id;
 
-    const user = cli(dataDir, ['user:create', '--org-id', String(orgId), '--email', 'uw@acme.test', '--password', 'secret-pass', '--role', 'underwriter', '--json']);
+    const user = cli(dataDir, [
+      'user:create',
+      '--org-id',
+      String(orgId),
+      '--email',
+      'uw@acme.test',
+      '--password',
+      'secret-pass',
+      '--role',
+      'underwriter',
+      '--json',
+    ]);
     expect(user.status).toBe(0);
     const created = JSON.parse(user.stdout);
-    expect(created).toEqual({ user: { id: expect.any(Number), email: 'uw@acme.test', role: 'underwriter' }, api_key: expect.stringMatching(/^ll_live_/) });
+    expect(created).toEqual({
+      user: { id: expect.any(Number), email: 'uw@acme.test', role: 'underwriter' },
+      api_key: expect.stringMatching(/^ll_live_/),
+    });
     const userKey: string = created.api_key;
 
-    const duplicate = cli(dataDir, ['user:create', '--org-id', String(orgId), '--email', 'uw@acme.test', '--password', 'secret-pass', '--role', 'underwriter']);
+    const duplicate = cli(dataDir, [
+      'user:create',
+      '--org-id',
+      String(orgId),
+      '--email',
+      'uw@acme.test',
+      '--password',
+      'secret-pass',
+      '--role',
+      'underwriter',
+    ]);
     expect(duplicate.status).toBe(1);
     expect(duplicate.stderr).toMatch(/already exists/);
-    const badRole = cli(dataDir, ['user:create', '--org-id', String(orgId), '--email', 'x@acme.test', '--password', 'secret-pass', '--role', 'owner']);
+    const badRole = cli(dataDir, [
+      'user:create',
+      '--org-id',
+      String(orgId),
+      '--email',
+      'x@acme.test',
+      '--password',
+      'secret-pass',
+      '--role',
+      'owner',
+    ]);
     expect(badRole.stderr).toMatch(/role must be one of/);
     const usage = cli(dataDir, ['bootstrap', '--org-name', 'X']);
     expect(usage.status).toBe(1);
@@ -109,25 +147,47 @@ describe('npm start and the admin CLI on the embedded database', () => {
     }
 
     // The CLI adds files through the same document-creation command as an upload.
-    const statement = await makeStatement(LAYOUTS.find((l) => l.name === 'signed_single_column')!, 5, 20);
+    const statement = await makeStatement(
+      LAYOUTS.find((l) => l.name === 'signed_single_column')!,
+      5,
+      20,
+    );
     const pdf = join(dataDir, 'march.pdf');
     const notPdf = join(dataDir, 'notes.txt');
     writeFileSync(pdf, statement.bytes);
     writeFileSync(notPdf, 'not a statement');
-    const added = cli(dataDir, ['documents:add', '--org-id', String(orgId), '--deal-id', String(dealId), '--label', 'March', '--json', pdf]);
+    const added = cli(dataDir, [
+      'documents:add',
+      '--org-id',
+      String(orgId),
+      '--deal-id',
+      String(dealId),
+      '--label',
+      'March',
+      '--json',
+      pdf,
+    ]);
     expect(added.stderr).toBe('');
     expect(added.status).toBe(0);
     const addedBody = JSON.parse(added.stdout);
-    expect(addedBody).toEqual({ deal_id: dealId, documents: [{ id: expect.any(Number), filename: 'march.pdf', status: 'uploaded' }], rejected: [] });
+    expect(addedBody).toEqual({
+      deal_id: dealId,
+      documents: [{ id: expect.any(Number), filename: 'march.pdf', status: 'uploaded' }],
+      rejected: [],
+    });
     const refused = cli(dataDir, ['documents:add', '--org-id', String(orgId), '--deal-id', String(dealId), '--json', notPdf]);
     expect(refused.status).toBe(1);
-    expect(JSON.parse(refused.stdout).rejected).toEqual([{ filename: 'notes.txt', code: 'UNSUPPORTED_MEDIA_TYPE', detail: expect.any(String) }]);
+    expect(JSON.parse(refused.stdout).rejected).toEqual([
+      { filename: 'notes.txt', code: 'UNSUPPORTED_MEDIA_TYPE', detail: expect.any(String) },
+    ]);
     const otherOrg = cli(dataDir, ['documents:add', '--org-id', String(orgId + 1000), '--deal-id', String(dealId), pdf]);
     expect(otherOrg.stderr).toMatch(/DEAL_NOT_FOUND/);
 
     const third = await startServer(dataDir);
     try {
-      const list = (await (await fetch(`${third.url}/v1/deals`, { headers: { 'X-API-Key': userKey } })).json()) as { data: { business_name: string }[] };
+      const list = (await (await fetch(`${third.url}/v1/deals`, { headers: { 'X-API-Key': userKey } })).json()) as {
+        data: { business_name: string }[];
+      };
       expect(list.data.map((d) => d.business_name)).toEqual(['Persisted']);
       // the server resumes the document the CLI queued; poll the other process until it is done
       const docId = addedBody.documents[0].id;

@@ -35,7 +35,12 @@ describe('deal lifecycle', () => {
     const deal = await f.deal();
     for (const status of statuses) {
       if (status === 'completed' && statement) await f.statement(deal, march);
-      else await f.document(deal, { status, documentType: status === 'completed' ? 'tax_return' : null, error: status === 'failed' ? 'PROCESSING_FAILED: corrupt' : null });
+      else
+        await f.document(deal, {
+          status,
+          documentType: status === 'completed' ? 'tax_return' : null,
+          error: status === 'failed' ? 'PROCESSING_FAILED: corrupt' : null,
+        });
     }
     return deal;
   }
@@ -76,7 +81,9 @@ describe('deal lifecycle', () => {
       const deal = await dealWith(['completed', 'failed']);
       await lifecycle.refresh(f.scope, deal.id);
       const res = await app.request('GET', `/v1/deals/${deal.id}`, { key: f.apiKey });
-      expect(res.body.review.documents).toEqual([expect.objectContaining({ status: 'failed', reasons: ['processing failed: PROCESSING_FAILED: corrupt'] })]);
+      expect(res.body.review.documents).toEqual([
+        expect.objectContaining({ status: 'failed', reasons: ['processing failed: PROCESSING_FAILED: corrupt'] }),
+      ]);
       expect(res.body.statements).toHaveLength(1);
     });
   });

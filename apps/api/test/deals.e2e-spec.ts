@@ -21,7 +21,14 @@ describe('deals', () => {
     it('creates a deal with status new and empty health fields', async () => {
       const res = await app.request('POST', '/v1/deals', {
         key,
-        body: deal({ dba_name: 'Acme', owner_name: 'Jane Roe', ein: '123456789', entity_type: 'llc', industry: 'Food', source_type: 'broker' }),
+        body: deal({
+          dba_name: 'Acme',
+          owner_name: 'Jane Roe',
+          ein: '123456789',
+          entity_type: 'llc',
+          industry: 'Food',
+          source_type: 'broker',
+        }),
       });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
@@ -100,7 +107,12 @@ describe('deals', () => {
       expect((await app.request('GET', '/v1/deals?status=ready', { key: listOrg.api_key })).body.meta.total).toBe(0);
       expect((await app.request('GET', '/v1/deals?status=new', { key: listOrg.api_key })).body.meta.total).toBe(4);
       const asc = await app.request('GET', '/v1/deals?sort=business_name&order=asc', { key: listOrg.api_key });
-      expect(asc.body.data.map((d: { business_name: string }) => d.business_name)).toEqual(['100% Juice', 'Alpha Plumbing', 'Bravo Bistro', 'Charlie Cars']);
+      expect(asc.body.data.map((d: { business_name: string }) => d.business_name)).toEqual([
+        '100% Juice',
+        'Alpha Plumbing',
+        'Bravo Bistro',
+        'Charlie Cars',
+      ]);
       const desc = await app.request('GET', '/v1/deals?sort=business_name&order=desc', { key: listOrg.api_key });
       expect(desc.body.data[0].business_name).toBe('Charlie Cars');
     });
@@ -130,15 +142,32 @@ describe('deals', () => {
       const created = (await app.request('POST', '/v1/deals', { key, body: deal({ ein: '987654321' }) })).body;
       const res = await app.request('GET', `/v1/deals/${created.id}`, { key });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: created.id, status: 'new', report_date: null, ai_summary: null, coverage: null, financials: null, health: null, recommendation: null });
+      expect(res.body).toMatchObject({
+        id: created.id,
+        status: 'new',
+        report_date: null,
+        ai_summary: null,
+        coverage: null,
+        financials: null,
+        health: null,
+        recommendation: null,
+      });
       expect(res.body.business).toMatchObject({ id: created.id, business_name: 'Acme Bakery LLC', ein: '987654321' });
     });
 
     it('updates a subset of fields and keeps the others', async () => {
       const created = (await app.request('POST', '/v1/deals', { key, body: deal({ industry: 'Food' }) })).body;
-      const res = await app.request('PATCH', `/v1/deals/${created.id}`, { key, body: { dba_name: 'Acme Sweets', funding_amount_requested: 60000 } });
+      const res = await app.request('PATCH', `/v1/deals/${created.id}`, {
+        key,
+        body: { dba_name: 'Acme Sweets', funding_amount_requested: 60000 },
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ dba_name: 'Acme Sweets', funding_amount_requested: 60000, industry: 'Food', business_name: 'Acme Bakery LLC' });
+      expect(res.body).toMatchObject({
+        dba_name: 'Acme Sweets',
+        funding_amount_requested: 60000,
+        industry: 'Food',
+        business_name: 'Acme Bakery LLC',
+      });
       expect(new Date(res.body.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(created.updated_at).getTime());
       const cleared = await app.request('PATCH', `/v1/deals/${created.id}`, { key, body: { industry: null } });
       expect(cleared.body.industry).toBeNull();
@@ -179,7 +208,10 @@ describe('deals', () => {
       const detail = await app.request('GET', `/v1/deals/${created.id}`, { key });
       expect(detail.body.decision).toBe('funded');
       expect(detail.body.decided_at).toBe(second.body.decided_at);
-      const trail = await app.get(Database).system().find(DealDecision, { dealId: created.id }, { filters: false, orderBy: { id: 'asc' } });
+      const trail = await app
+        .get(Database)
+        .system()
+        .find(DealDecision, { dealId: created.id }, { filters: false, orderBy: { id: 'asc' } });
       expect(trail.map((d) => [d.decision, d.previousDecision, d.actor])).toEqual([
         ['approve', null, `user:${org.user.id}`],
         ['funded', 'approve', `user:${org.user.id}`],
@@ -198,7 +230,13 @@ describe('deals', () => {
     it('creates valid items and reports invalid ones with their index', async () => {
       const res = await app.request('POST', '/v1/deals/batch', {
         key,
-        body: [deal({ business_name: 'One' }), { business_name: 'Two' }, deal({ business_name: 'Three', ein: 'bad' }), 'oops', deal({ business_name: 'Five' })],
+        body: [
+          deal({ business_name: 'One' }),
+          { business_name: 'Two' },
+          deal({ business_name: 'Three', ein: 'bad' }),
+          'oops',
+          deal({ business_name: 'Five' }),
+        ],
       });
       expect(res.status).toBe(200);
       expect(res.body.created.map((c: { index: number; business_name: string }) => [c.index, c.business_name])).toEqual([
@@ -215,7 +253,10 @@ describe('deals', () => {
       expect((await app.request('POST', '/v1/deals/batch', { key, body: { deals: [deal()] } })).body.total_created).toBe(1);
       const tooMany = await app.request('POST', '/v1/deals/batch', { key, body: Array.from({ length: 51 }, () => deal()) });
       expect(tooMany.status).toBe(422);
-      const fifty = await app.request('POST', '/v1/deals/batch', { key, body: Array.from({ length: 50 }, (_, i) => deal({ business_name: `B${i}` })) });
+      const fifty = await app.request('POST', '/v1/deals/batch', {
+        key,
+        body: Array.from({ length: 50 }, (_, i) => deal({ business_name: `B${i}` })),
+      });
       expect(fifty.body.total_created).toBe(50);
     });
   });
@@ -225,7 +266,8 @@ describe('deals', () => {
       const statsOrg = await app.newOrg('Stats Org');
       const k = statsOrg.api_key;
       const ids: number[] = [];
-      for (const amount of [10000, 20000, 30000]) ids.push((await app.request('POST', '/v1/deals', { key: k, body: deal({ funding_amount_requested: amount }) })).body.id);
+      for (const amount of [10000, 20000, 30000])
+        ids.push((await app.request('POST', '/v1/deals', { key: k, body: deal({ funding_amount_requested: amount }) })).body.id);
       await app.request('POST', `/v1/deals/${ids[0]}/decision`, { key: k, body: { decision: 'approve' } });
       await app.request('POST', `/v1/deals/${ids[1]}/decision`, { key: k, body: { decision: 'decline' } });
       await app.request('POST', `/v1/deals/${ids[2]}/decision`, { key: k, body: { decision: 'approve' } });
@@ -253,7 +295,10 @@ describe('deals', () => {
       await app.request('PATCH', `/v1/deals/${created.id}`, { key, body: { industry: 'Retail' } });
       await app.request('POST', `/v1/deals/${created.id}/decision`, { key, body: { decision: 'decline' } });
       await app.request('DELETE', `/v1/deals/${created.id}`, { key });
-      const events = await app.get(Database).system().find(DomainEventRecord, { dealId: created.id }, { orderBy: { id: 'asc' } });
+      const events = await app
+        .get(Database)
+        .system()
+        .find(DomainEventRecord, { dealId: created.id }, { orderBy: { id: 'asc' } });
       expect(events.map((e) => e.type)).toEqual(['deal.created', 'deal.updated', 'deal.decision', 'deal.deleted']);
       expect(events[1].data).toMatchObject({ changed_fields: ['industry'] });
       expect(events[2].data).toMatchObject({ decision: 'decline' });

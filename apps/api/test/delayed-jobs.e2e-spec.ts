@@ -7,7 +7,9 @@ import { realRedisUrl } from './support/services';
  * Delayed jobs on both JobQueue adapters (webhook retries use them): a delayed job runs after its
  * delay, and a job scheduled far ahead on the webhooks queue does not keep idle() waiting.
  */
-const adapters: [string, () => { queue: JobQueue; redis: Redis | null }][] = [['in-process', () => ({ queue: new InProcessJobQueue(), redis: null })]];
+const adapters: [string, () => { queue: JobQueue; redis: Redis | null }][] = [
+  ['in-process', () => ({ queue: new InProcessJobQueue(), redis: null })],
+];
 if (realRedisUrl()) {
   adapters.push([
     'BullMQ',
@@ -31,10 +33,14 @@ describe.each(adapters)('delayed jobs (%s)', (_name, make) => {
     const ran: { id: string; at: number }[] = [];
     let done!: () => void;
     const finished = new Promise<void>((r) => (done = r));
-    queue.process<{ id: string }>(QUEUES.webhooks, async (job) => {
-      ran.push({ id: job.id, at: Date.now() });
-      if (ran.length === 2) done();
-    }, 2);
+    queue.process<{ id: string }>(
+      QUEUES.webhooks,
+      async (job) => {
+        ran.push({ id: job.id, at: Date.now() });
+        if (ran.length === 2) done();
+      },
+      2,
+    );
     const start = Date.now();
     await queue.enqueue(QUEUES.webhooks, 'later', { id: 'later' }, { delayMs: 300 });
     await queue.enqueue(QUEUES.webhooks, 'now', { id: 'now' });

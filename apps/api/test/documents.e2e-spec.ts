@@ -27,9 +27,18 @@ describe('documents, the pipeline and transactions', () => {
   let second: CorpusItem;
 
   const newDeal = async (k = key) =>
-    (await app.request('POST', '/v1/deals', { key: k, body: { business_name: 'Pipeline Co', funding_amount_requested: 40000 } })).body.id as number;
-  const upload = (dealId: number, item: CorpusItem, opts: { k?: string; headers?: Record<string, string>; fields?: Record<string, string> } = {}) =>
-    app.request('POST', `/v1/deals/${dealId}/documents`, { key: opts.k ?? key, form: form([{ name: `${item.name}.pdf`, bytes: item.bytes }], opts.fields), headers: opts.headers });
+    (await app.request('POST', '/v1/deals', { key: k, body: { business_name: 'Pipeline Co', funding_amount_requested: 40000 } })).body
+      .id as number;
+  const upload = (
+    dealId: number,
+    item: CorpusItem,
+    opts: { k?: string; headers?: Record<string, string>; fields?: Record<string, string> } = {},
+  ) =>
+    app.request('POST', `/v1/deals/${dealId}/documents`, {
+      key: opts.k ?? key,
+      form: form([{ name: `${item.name}.pdf`, bytes: item.bytes }], opts.fields),
+      headers: opts.headers,
+    });
 
   beforeAll(async () => {
     app = await TestApp.start();
@@ -55,7 +64,14 @@ describe('documents, the pipeline and transactions', () => {
     it('answers the upload with the new document, status uploaded', async () => {
       const deal = await newDeal();
       const res = await upload(deal, second);
-      expect(res.body).toMatchObject({ deal_id: deal, filename: `${second.name}.pdf`, status: 'uploaded', mime_type: 'application/pdf', file_size: second.bytes.length, document_type: null });
+      expect(res.body).toMatchObject({
+        deal_id: deal,
+        filename: `${second.name}.pdf`,
+        status: 'uploaded',
+        mime_type: 'application/pdf',
+        file_size: second.bytes.length,
+        document_type: null,
+      });
       expect(res.body.message).toMatch(/processing/);
       await app.settle();
     });
@@ -91,7 +107,11 @@ describe('documents, the pipeline and transactions', () => {
       const dates = res.body.data.map((t: { date: string }) => t.date);
       expect(dates).toEqual([...dates].sort());
       expect(res.body.data.map(key2).sort()).toEqual(truth.map(key2).sort());
-      expect(res.body.data.every((t: { transaction_type: string; amount: number }) => (t.amount < 0 ? t.transaction_type === 'debit' : t.transaction_type === 'credit'))).toBe(true);
+      expect(
+        res.body.data.every((t: { transaction_type: string; amount: number }) =>
+          t.amount < 0 ? t.transaction_type === 'debit' : t.transaction_type === 'credit',
+        ),
+      ).toBe(true);
     });
 
     it('makes the deal ready with a report built from the statement', async () => {
@@ -106,7 +126,11 @@ describe('documents, the pipeline and transactions', () => {
       expect(deal.health_score).toBe(deal.health.score);
       expect(deal.health_grade).toBe(deal.health.grade);
       expect(deal.avg_daily_balance).not.toBeNull();
-      expect(deal.recommendation).toMatchObject({ decision: expect.stringMatching(/^(approve|decline)$/), total_score: expect.any(Number), ruleset_name: expect.any(String) });
+      expect(deal.recommendation).toMatchObject({
+        decision: expect.stringMatching(/^(approve|decline)$/),
+        total_score: expect.any(Number),
+        ruleset_name: expect.any(String),
+      });
       expect(deal.ai_summary).toEqual(expect.any(String));
       expect(deal.ai_summary.length).toBeGreaterThan(40);
       const rec = await app.request('GET', `/v1/deals/${dealId}/recommendation`, { key });
@@ -135,7 +159,12 @@ describe('documents, the pipeline and transactions', () => {
 
     it('serves the extraction and analysis records', async () => {
       const extraction = await app.request('GET', `/v1/documents/${docId}/extraction`, { key });
-      expect(extraction.body).toMatchObject({ document_id: docId, method: 'text', bank_name: statement.truth.bankName, transaction_count: statement.truth.transactions!.length });
+      expect(extraction.body).toMatchObject({
+        document_id: docId,
+        method: 'text',
+        bank_name: statement.truth.bankName,
+        transaction_count: statement.truth.transactions!.length,
+      });
       const analysis = await app.request('GET', `/v1/documents/${docId}/analysis`, { key });
       expect(analysis.body.document_id).toBe(docId);
       expect(analysis.body.deposit_count).toBe(statement.truth.transactions!.filter((t) => t.amount > 0).length);
@@ -167,15 +196,24 @@ describe('documents, the pipeline and transactions', () => {
   describe('upload rules', () => {
     it('rejects a file whose content is not PDF/PNG/JPG/TIFF, whatever its name', async () => {
       const dealId = await newDeal();
-      const res = await app.request('POST', `/v1/deals/${dealId}/documents`, { key, form: form([{ name: 'statement.pdf', bytes: new TextEncoder().encode('just text, not a pdf') }]) });
+      const res = await app.request('POST', `/v1/deals/${dealId}/documents`, {
+        key,
+        form: form([{ name: 'statement.pdf', bytes: new TextEncoder().encode('just text, not a pdf') }]),
+      });
       expect(res.status).toBe(415);
       expect(res.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     });
 
     it('rejects an empty file, a missing file and an unknown document_type', async () => {
       const dealId = await newDeal();
-      expect((await app.request('POST', `/v1/deals/${dealId}/documents`, { key, form: form([{ name: 'e.pdf', bytes: new Uint8Array() }]) })).status).toBe(422);
-      const missing = await app.request('POST', `/v1/deals/${dealId}/documents`, { key, form: form([], { document_type: 'bank_statement' }) });
+      expect(
+        (await app.request('POST', `/v1/deals/${dealId}/documents`, { key, form: form([{ name: 'e.pdf', bytes: new Uint8Array() }]) }))
+          .status,
+      ).toBe(422);
+      const missing = await app.request('POST', `/v1/deals/${dealId}/documents`, {
+        key,
+        form: form([], { document_type: 'bank_statement' }),
+      });
       expect(missing.status).toBe(422);
       expect(missing.body.errors[0].loc).toEqual(['body', 'file']);
       const badType = await upload(dealId, statement, { fields: { document_type: 'invoice' } });
@@ -195,7 +233,10 @@ describe('documents, the pipeline and transactions', () => {
     it('accepts pnl_statement as an alias and a hint in the query', async () => {
       const dealId = await newDeal();
       const bytes = await taxReturn(new Rng(5));
-      const res = await app.request('POST', `/v1/deals/${dealId}/documents?document_type=tax_return`, { key, form: form([{ name: 'return.pdf', bytes }]) });
+      const res = await app.request('POST', `/v1/deals/${dealId}/documents?document_type=tax_return`, {
+        key,
+        form: form([{ name: 'return.pdf', bytes }]),
+      });
       expect(res.status).toBe(201);
       await app.settle();
       const doc = (await app.request('GET', `/v1/documents/${res.body.id}`, { key })).body;
@@ -230,9 +271,15 @@ describe('documents, the pipeline and transactions', () => {
       expect(res.body.uploaded.map((u: { filename: string }) => u.filename)).toEqual(['a.pdf', 'b.pdf']);
       expect(res.body.errors).toEqual([{ filename: 'notes.pdf', code: 'UNSUPPORTED_MEDIA_TYPE', detail: expect.any(String) }]);
       expect(res.body).toMatchObject({ total_uploaded: 2, total_errors: 1, deal_id: dealId });
-      const formB = await app.request('POST', '/v1/bulk-upload', { key, form: form([{ field: 'files', name: 'c.pdf', bytes: second.bytes }], { deal_id: String(dealId) }) });
+      const formB = await app.request('POST', '/v1/bulk-upload', {
+        key,
+        form: form([{ field: 'files', name: 'c.pdf', bytes: second.bytes }], { deal_id: String(dealId) }),
+      });
       expect(formB.body.total_uploaded).toBe(1);
-      const noDeal = await app.request('POST', '/v1/bulk-upload', { key, form: form([{ field: 'files', name: 'c.pdf', bytes: second.bytes }]) });
+      const noDeal = await app.request('POST', '/v1/bulk-upload', {
+        key,
+        form: form([{ field: 'files', name: 'c.pdf', bytes: second.bytes }]),
+      });
       expect(noDeal.status).toBe(422);
       await app.settle();
       const deal = (await app.request('GET', `/v1/deals/${dealId}`, { key })).body;
@@ -250,19 +297,28 @@ describe('documents, the pipeline and transactions', () => {
 
     it('rejects an oversize file with 413 and keeps nothing of it', async () => {
       const o = await small.newOrg('Small');
-      const dealId = (await small.request('POST', '/v1/deals', { key: o.api_key, body: { business_name: 'S', funding_amount_requested: 1 } })).body.id;
-      const res = await small.request('POST', `/v1/deals/${dealId}/documents`, { key: o.api_key, form: form([{ name: 'big.pdf', bytes: statement.bytes }]) });
+      const dealId = (
+        await small.request('POST', '/v1/deals', { key: o.api_key, body: { business_name: 'S', funding_amount_requested: 1 } })
+      ).body.id;
+      const res = await small.request('POST', `/v1/deals/${dealId}/documents`, {
+        key: o.api_key,
+        form: form([{ name: 'big.pdf', bytes: statement.bytes }]),
+      });
       expect(res.status).toBe(413);
       expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
       const filesDir = join(small.running.config.dataDir, 'files');
-      const leftovers = existsSync(filesDir) ? readdirSync(filesDir, { recursive: true }).filter((f) => !String(f).match(/^\d+(\/(live|test))?$/)) : [];
+      const leftovers = existsSync(filesDir)
+        ? readdirSync(filesDir, { recursive: true }).filter((f) => !String(f).match(/^\d+(\/(live|test))?$/))
+        : [];
       expect(leftovers).toEqual([]);
       expect((await small.request('GET', `/v1/deals/${dealId}/documents`, { key: o.api_key })).body.meta.total).toBe(0);
     });
 
     it('takes at most MAX_BULK_FILES files per bulk request and reports the rest', async () => {
       const o = await small.newOrg('Bulk limit');
-      const dealId = (await small.request('POST', '/v1/deals', { key: o.api_key, body: { business_name: 'B', funding_amount_requested: 1 } })).body.id;
+      const dealId = (
+        await small.request('POST', '/v1/deals', { key: o.api_key, body: { business_name: 'B', funding_amount_requested: 1 } })
+      ).body.id;
       const tiny = new TextEncoder().encode('%PDF-1.4 tiny');
       const res = await small.request('POST', `/v1/deals/${dealId}/documents/bulk`, {
         key: o.api_key,
@@ -277,7 +333,8 @@ describe('documents, the pipeline and transactions', () => {
 
   describe('state rules', () => {
     /** A document row in a given state, as a crashed or busy worker would leave it. */
-    const seedDocument = (dealId: number, status: Document['status']) => seed(app, org.organization.id, dealId, status, { bytes: statement.bytes });
+    const seedDocument = (dealId: number, status: Document['status']) =>
+      seed(app, org.organization.id, dealId, status, { bytes: statement.bytes });
 
     it('fails a corrupt PDF with PROCESSING_FAILED; reprocess only failed/cancelled; cancel only in flight', async () => {
       const dealId = await newDeal();
@@ -320,7 +377,10 @@ describe('documents, the pipeline and transactions', () => {
       const back = await app.request('POST', `/v1/documents/${id}/reclassify?document_type=bank_statement`, { key });
       expect(back.status).toBe(202);
       await app.settle();
-      expect((await app.request('GET', `/v1/documents/${id}`, { key })).body).toMatchObject({ status: 'completed', document_type: 'bank_statement' });
+      expect((await app.request('GET', `/v1/documents/${id}`, { key })).body).toMatchObject({
+        status: 'completed',
+        document_type: 'bank_statement',
+      });
     });
 
     it('cancels an in-flight document; the stale job then changes nothing; reclassify is refused while processing', async () => {
@@ -362,7 +422,10 @@ describe('documents, the pipeline and transactions', () => {
         { id: foreign, status: 'not_found', document_type: null, error: 'Document not found', updated_at: null },
       ]);
       expect(res.body.statuses).toEqual(res.body.documents);
-      const tooMany = await app.request('POST', '/v1/documents/batch-status', { key, body: { document_ids: Array.from({ length: 101 }, (_, i) => i + 1) } });
+      const tooMany = await app.request('POST', '/v1/documents/batch-status', {
+        key,
+        body: { document_ids: Array.from({ length: 101 }, (_, i) => i + 1) },
+      });
       expect(tooMany.status).toBe(422);
     });
   });
@@ -385,32 +448,84 @@ describe('documents, the pipeline and transactions', () => {
         body: { amount: 125.5, category: 'revenue', correction_reason: 'Misread: this is a customer deposit  (see bank letter)' },
       });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ amount: 125.5, transaction_type: 'credit', category: 'revenue', correction_count: 3, corrected: true, corrected_by: `user:${org.user.id}` });
-      const second = await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, { key, body: { description: 'ACH DEPOSIT CUSTOMER', correction_reason: 'clarity' } });
+      expect(res.body).toMatchObject({
+        amount: 125.5,
+        transaction_type: 'credit',
+        category: 'revenue',
+        correction_count: 3,
+        corrected: true,
+        corrected_by: `user:${org.user.id}`,
+      });
+      const second = await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, {
+        key,
+        body: { description: 'ACH DEPOSIT CUSTOMER', correction_reason: 'clarity' },
+      });
       expect(second.body.correction_count).toBe(4);
       const trail = await app.request('GET', `/v1/transactions/${txId}/corrections`, { key });
       expect(trail.body.total).toBe(4);
-      expect(trail.body.corrections.map((c: { field: string }) => c.field)).toEqual(['amount', 'transaction_type', 'category', 'description']);
-      expect(trail.body.corrections[0]).toMatchObject({ old_value: before.amount.toFixed(2), new_value: '125.50', correction_reason: 'Misread: this is a customer deposit  (see bank letter)' });
+      expect(trail.body.corrections.map((c: { field: string }) => c.field)).toEqual([
+        'amount',
+        'transaction_type',
+        'category',
+        'description',
+      ]);
+      expect(trail.body.corrections[0]).toMatchObject({
+        old_value: before.amount.toFixed(2),
+        new_value: '125.50',
+        correction_reason: 'Misread: this is a customer deposit  (see bank letter)',
+      });
       expect(trail.body.corrections[1]).toMatchObject({ old_value: 'debit', new_value: 'credit' });
     });
 
     it('requires a reason, a change, consistent sign and the admin or manager role', async () => {
       expect((await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, { key, body: { amount: 1 } })).status).toBe(422);
-      expect((await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, { key, body: { correction_reason: 'x'.repeat(501), amount: 1 } })).status).toBe(422);
-      expect((await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, { key, body: { correction_reason: 'nothing' } })).status).toBe(422);
-      expect((await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, { key, body: { correction_reason: 'x', amount: -5, transaction_type: 'credit' } })).status).toBe(422);
+      expect(
+        (
+          await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, {
+            key,
+            body: { correction_reason: 'x'.repeat(501), amount: 1 },
+          })
+        ).status,
+      ).toBe(422);
+      expect(
+        (await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, { key, body: { correction_reason: 'nothing' } })).status,
+      ).toBe(422);
+      expect(
+        (
+          await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, {
+            key,
+            body: { correction_reason: 'x', amount: -5, transaction_type: 'credit' },
+          })
+        ).status,
+      ).toBe(422);
       const underwriter = await app.newUser(org.organization.id, 'underwriter');
-      const denied = await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, { key: underwriter.api_key, body: { correction_reason: 'x', amount: 2 } });
+      const denied = await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, {
+        key: underwriter.api_key,
+        body: { correction_reason: 'x', amount: 2 },
+      });
       expect(denied.status).toBe(403);
       const manager = await app.newUser(org.organization.id, 'manager');
-      expect((await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, { key: manager.api_key, body: { correction_reason: 'ok', category: 'other' } })).status).toBe(200);
-      expect((await app.request('PATCH', `/v1/documents/${docId + 999}/transactions/${txId}`, { key, body: { correction_reason: 'x', amount: 2 } })).status).toBe(404);
+      expect(
+        (
+          await app.request('PATCH', `/v1/documents/${docId}/transactions/${txId}`, {
+            key: manager.api_key,
+            body: { correction_reason: 'ok', category: 'other' },
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await app.request('PATCH', `/v1/documents/${docId + 999}/transactions/${txId}`, {
+            key,
+            body: { correction_reason: 'x', amount: 2 },
+          })
+        ).status,
+      ).toBe(404);
     });
   });
 
   describe('isolation', () => {
-    it('hides another organization\'s documents and transactions on every route (404)', async () => {
+    it("hides another organization's documents and transactions on every route (404)", async () => {
       const other = await app.newOrg('Snoop');
       const dealId = await newDeal();
       const id = (await upload(dealId, second)).body.id;

@@ -20,7 +20,9 @@ describe('outbox dispatcher', () => {
     dispatcher.subscribe('test-recorder', (e) => {
       if (e.organizationId === org.organization.id) seen.push(e);
     });
-    const created = (await app.request('POST', '/v1/deals', { key: org.api_key, body: { business_name: 'Evt', funding_amount_requested: 10 } })).body;
+    const created = (
+      await app.request('POST', '/v1/deals', { key: org.api_key, body: { business_name: 'Evt', funding_amount_requested: 10 } })
+    ).body;
     await app.request('POST', `/v1/deals/${created.id}/decision`, { key: org.api_key, body: { decision: 'approve' } });
     await app.drainEvents();
     expect(seen.filter((e) => e.dealId === created.id).map((e) => e.type)).toEqual(['deal.created', 'deal.decision']);

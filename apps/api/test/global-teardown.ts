@@ -15,9 +15,12 @@ export default async function globalTeardown(): Promise<void> {
   const logDir = process.env.LEDGERLENS_TEST_LOG_DIR;
   if (!logDir) return;
   const findings: string[] = [];
-  for (const file of readdirSync(logDir)) findings.push(...findSecrets(readFileSync(join(logDir, file), 'utf8')).map((f) => `${file}: ${f}`));
+  for (const file of readdirSync(logDir))
+    findings.push(...findSecrets(readFileSync(join(logDir, file), 'utf8')).map((f) => `${file}: ${f}`));
   if (findings.length) {
-    throw new Error(`Secrets in the server logs of this run (${findings.length}; logs kept in ${logDir}):\n${findings.slice(0, 20).join('\n')}`);
+    throw new Error(
+      `Secrets in the server logs of this run (${findings.length}; logs kept in ${logDir}):\n${findings.slice(0, 20).join('\n')}`,
+    );
   }
   rmSync(logDir, { recursive: true, force: true });
 }

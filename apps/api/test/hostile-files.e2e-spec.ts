@@ -20,7 +20,12 @@ describe('hostile files through the API', () => {
   let corpus: HostileFile[];
 
   beforeAll(async () => {
-    app = await TestApp.start({ MAX_UPLOAD_BYTES: String(LIMIT), PIPELINE_TIMEOUT_MS: '120000', PIPELINE_MAX_RSS_MB: String(MAX_RSS_MB), RATE_LIMIT_UPLOAD: '10000' });
+    app = await TestApp.start({
+      MAX_UPLOAD_BYTES: String(LIMIT),
+      PIPELINE_TIMEOUT_MS: '120000',
+      PIPELINE_MAX_RSS_MB: String(MAX_RSS_MB),
+      RATE_LIMIT_UPLOAD: '10000',
+    });
     corpus = await hostileCorpus(SEED, LIMIT);
   }, 120_000);
   afterAll(() => app?.close());
@@ -28,7 +33,8 @@ describe('hostile files through the API', () => {
   it('ends every file terminal with a clear reason, /health under 1 s and memory bounded throughout', async () => {
     const org = await app.newOrg('Hostile');
     const key = org.api_key;
-    const dealId = (await app.request('POST', '/v1/deals', { key, body: { business_name: 'Hostile Co', funding_amount_requested: 1000 } })).body.id;
+    const dealId = (await app.request('POST', '/v1/deals', { key, body: { business_name: 'Hostile Co', funding_amount_requested: 1000 } }))
+      .body.id;
     const pipeline = app.get(PipelineService);
     const baseRss = process.memoryUsage().rss;
     const probes: number[] = [];
@@ -73,10 +79,14 @@ describe('hostile files through the API', () => {
       }),
     );
     for (const o of outcomes) {
-      if (o.expect.kind === 'completed') expect({ name: o.name, status: o.status, error: o.error }).toEqual({ name: o.name, status: 'completed', error: null });
+      if (o.expect.kind === 'completed')
+        expect({ name: o.name, status: o.status, error: o.error }).toEqual({ name: o.name, status: 'completed', error: null });
       else if (o.expect.kind === 'failed' || (o.expect.kind === 'completed_or_failed' && o.status !== 'completed')) {
         expect({ name: o.name, status: o.status }).toEqual({ name: o.name, status: 'failed' });
-        expect({ name: o.name, error: o.error }).toEqual({ name: o.name, error: expect.stringMatching(new RegExp(`^PROCESSING_FAILED: (${o.expect.codes.join('|')}): .{8,}`)) });
+        expect({ name: o.name, error: o.error }).toEqual({
+          name: o.name,
+          error: expect.stringMatching(new RegExp(`^PROCESSING_FAILED: (${o.expect.codes.join('|')}): .{8,}`)),
+        });
       }
     }
     expect(outcomes.length).toBeGreaterThanOrEqual(12);

@@ -31,7 +31,9 @@ describe('Idempotency-Key on POST /v1/deals', () => {
   it('executes exactly one of several concurrent requests with the same key', async () => {
     const headers = { 'Idempotency-Key': 'key-concurrent' };
     const before = await countDeals();
-    const results = await Promise.all(Array.from({ length: 6 }, () => app.request('POST', '/v1/deals', { key: org.api_key, body, headers })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => app.request('POST', '/v1/deals', { key: org.api_key, body, headers })),
+    );
     expect(await countDeals()).toBe(before + 1);
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
@@ -56,7 +58,10 @@ describe('Idempotency-Key on POST /v1/deals', () => {
     expect(live.status).toBe(201);
     expect(test.status).toBe(201);
     expect(test.body.id).not.toBe(live.body.id);
-    await app.get(Database).system().nativeUpdate(IdempotencyRecord, { key: 'shared-key' }, { expiresAt: new Date(Date.now() - 1000) });
+    await app
+      .get(Database)
+      .system()
+      .nativeUpdate(IdempotencyRecord, { key: 'shared-key' }, { expiresAt: new Date(Date.now() - 1000) });
     const fresh = await app.request('POST', '/v1/deals', { key: org.api_key, body, headers });
     expect(fresh.status).toBe(201);
     expect(fresh.body.id).not.toBe(live.body.id);

@@ -27,7 +27,12 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/deals/:deal_id/evaluate': {},
   'POST /v1/documents/:document_id/reclassify': { document_type: 'bank_statement' },
   'PATCH /v1/documents/:document_id/transactions/:transaction_id': { description: 'edited', correction_reason: 'matrix' },
-  'PUT /v1/rulesets/:ruleset_id': { name: 'Replaced', factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }], approval_threshold: 70, decline_threshold: 40 },
+  'PUT /v1/rulesets/:ruleset_id': {
+    name: 'Replaced',
+    factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }],
+    approval_threshold: 70,
+    decline_threshold: 40,
+  },
   'PATCH /v1/rulesets/:ruleset_id': { description: 'edited' },
 };
 
@@ -43,22 +48,52 @@ describe('isolation matrix over every route with an id', () => {
   let pdf: Uint8Array;
 
   beforeAll(async () => {
-    app = await TestApp.start({ RATE_LIMIT_STANDARD: '100000', RATE_LIMIT_WRITE: '100000', RATE_LIMIT_UPLOAD: '100000', OUTBOUND_ALLOWLIST: '127.0.0.1/32' });
+    app = await TestApp.start({
+      RATE_LIMIT_STANDARD: '100000',
+      RATE_LIMIT_WRITE: '100000',
+      RATE_LIMIT_UPLOAD: '100000',
+      OUTBOUND_ALLOWLIST: '127.0.0.1/32',
+    });
     receiver = await Receiver.start(() => WEBHOOK_SECRET);
     orgA = await app.newOrg('Owner A');
     orgB = await app.newOrg('Other B');
     routes = nestRoutes(app.running.app);
     const a = orgA.api_key;
-    ids.deal_id = (await app.request('POST', '/v1/deals', { key: a, body: { business_name: 'A Live Deal', funding_amount_requested: 5000 } })).body.id;
-    pdf = (await makeStatement(LAYOUTS.find((l) => l.name === 'sectioned_unsigned')!, 11, 12)).bytes;
+    ids.deal_id = (
+      await app.request('POST', '/v1/deals', { key: a, body: { business_name: 'A Live Deal', funding_amount_requested: 5000 } })
+    ).body.id;
+    pdf = (
+      await makeStatement(
+        LAYOUTS.find((l) => l.name === 'sectioned_unsigned')!,
+        11,
+        12,
+      )
+    ).bytes;
     const form = new FormData();
     form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'a.pdf');
     ids.document_id = (await app.request('POST', `/v1/deals/${ids.deal_id}/documents`, { key: a, form })).body.id;
     await app.settle();
     ids.transaction_id = (await app.request('GET', `/v1/documents/${ids.document_id}/transactions`, { key: a })).body.data[0].id;
-    ids.ruleset_id = (await app.request('POST', '/v1/rulesets', { key: a, body: { name: 'A rules', factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }], approval_threshold: 70, decline_threshold: 40 } })).body.id;
+    ids.ruleset_id = (
+      await app.request('POST', '/v1/rulesets', {
+        key: a,
+        body: {
+          name: 'A rules',
+          factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }],
+          approval_threshold: 70,
+          decline_threshold: 40,
+        },
+      })
+    ).body.id;
     ids.key_id = (await app.request('POST', '/v1/keys', { key: a, body: { name: 'A spare key', scopes: ['read', 'write'] } })).body.id;
-    expect((await app.request('PUT', '/v1/webhooks/config', { key: a, body: { url: receiver.url, secret: WEBHOOK_SECRET, events: ['deal.created'] } })).status).toBe(200);
+    expect(
+      (
+        await app.request('PUT', '/v1/webhooks/config', {
+          key: a,
+          body: { url: receiver.url, secret: WEBHOOK_SECRET, events: ['deal.created'] },
+        })
+      ).status,
+    ).toBe(200);
     await app.request('POST', '/v1/deals', { key: a, body: { business_name: 'A hooked deal', funding_amount_requested: 5000 } });
     await app.settle();
     ids.delivery_id = (await app.request('GET', '/v1/webhooks/deliveries', { key: a })).body.data[0].id;
@@ -81,7 +116,7 @@ describe('isolation matrix over every route with an id', () => {
       if (!(param in ids)) throw new Error(`${label(route)}: no org A record for :${param}; add one to the matrix's fixtures`);
       path = path.replace(`:${param}`, String(ids[param]));
     }
-    if (route.path.endsWith('/documents') && route.method === 'POST' || route.path.endsWith('/documents/bulk')) {
+    if ((route.path.endsWith('/documents') && route.method === 'POST') || route.path.endsWith('/documents/bulk')) {
       const form = new FormData();
       form.append(route.path.endsWith('/bulk') ? 'files' : 'file', new Blob([pdf], { type: 'application/pdf' }), 'x.pdf');
       return app.request(route.method, path, { key, form });
@@ -97,36 +132,50 @@ describe('isolation matrix over every route with an id', () => {
     expect(routes.map(label).filter((r) => !servedLabels.has(r))).toEqual([]);
     expect(served.filter((r) => r.path.includes(':') && !nest.has(label(r)))).toEqual([]);
     expect(idRoutes().length).toBeGreaterThanOrEqual(30);
-    expect(idRoutes().map(label)).toEqual(expect.arrayContaining(['DELETE /v1/keys/:key_id', 'POST /v1/keys/:key_id/rotate', 'GET /v1/deals/:deal_id']));
-    for (const route of routes) expect({ route: label(route), declared: route.isPublic || ALL_SCOPES.includes(route.scope ?? '') }).toEqual({ route: label(route), declared: true });
+    expect(idRoutes().map(label)).toEqual(
+      expect.arrayContaining(['DELETE /v1/keys/:key_id', 'POST /v1/keys/:key_id/rotate', 'GET /v1/deals/:deal_id']),
+    );
+    for (const route of routes)
+      expect({ route: label(route), declared: route.isPublic || ALL_SCOPES.includes(route.scope ?? '') }).toEqual({
+        route: label(route),
+        declared: true,
+      });
   });
 
   it('public routes with an id are exactly the listed ones; every other one needs a credential (401)', async () => {
-    expect(idRoutes().filter((r) => r.isPublic).map(label).sort()).toEqual(Object.keys(PUBLIC_ID_ROUTES).sort());
+    expect(
+      idRoutes()
+        .filter((r) => r.isPublic)
+        .map(label)
+        .sort(),
+    ).toEqual(Object.keys(PUBLIC_ID_ROUTES).sort());
     for (const route of idRoutes().filter((r) => !r.isPublic)) {
       expect({ route: label(route), status: (await call(route, null)).status }).toEqual({ route: label(route), status: 401 });
     }
   });
 
-  it('org B\'s key gets 404 on every org A live record', async () => {
+  it("org B's key gets 404 on every org A live record", async () => {
     const seen = [];
-    for (const route of idRoutes().filter((r) => !r.isPublic)) seen.push({ route: label(route), status: (await call(route, orgB.api_key)).status });
+    for (const route of idRoutes().filter((r) => !r.isPublic))
+      seen.push({ route: label(route), status: (await call(route, orgB.api_key)).status });
     expect(seen).toEqual(seen.map((s) => ({ ...s, status: 404 })));
   });
 
-  it('org A\'s own test key gets 404 on every org A live record', async () => {
+  it("org A's own test key gets 404 on every org A live record", async () => {
     const seen = [];
-    for (const route of idRoutes().filter((r) => !r.isPublic)) seen.push({ route: label(route), status: (await call(route, orgA.test_api_key)).status });
+    for (const route of idRoutes().filter((r) => !r.isPublic))
+      seen.push({ route: label(route), status: (await call(route, orgA.test_api_key)).status });
     expect(seen).toEqual(seen.map((s) => ({ ...s, status: 404 })));
   });
 
-  it('an org A key holding every scope but the route\'s gets 403', async () => {
+  it("an org A key holding every scope but the route's gets 403", async () => {
     const seen = [];
-    for (const route of idRoutes().filter((r) => !r.isPublic)) seen.push({ route: label(route), status: (await call(route, limitedKeys[route.scope!])).status });
+    for (const route of idRoutes().filter((r) => !r.isPublic))
+      seen.push({ route: label(route), status: (await call(route, limitedKeys[route.scope!])).status });
     expect(seen).toEqual(seen.map((s) => ({ ...s, status: 403 })));
   });
 
-  it('after all of it org A\'s records are intact and reachable by org A', async () => {
+  it("after all of it org A's records are intact and reachable by org A", async () => {
     const a = orgA.api_key;
     for (const route of idRoutes().filter((r) => r.method === 'GET' && !STREAMS.has(label(r)))) {
       const res = await call(route, a);

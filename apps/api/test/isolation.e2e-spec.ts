@@ -15,8 +15,15 @@ describe('isolation between organizations and between live and test data', () =>
     app = await TestApp.start();
     owner = await app.newOrg('Owner');
     stranger = await app.newOrg('Stranger');
-    liveDeal = (await app.request('POST', '/v1/deals', { key: owner.api_key, body: { business_name: 'Live Deal', funding_amount_requested: 1000 } })).body.id;
-    testDeal = (await app.request('POST', '/v1/deals', { key: owner.test_api_key, body: { business_name: 'Sandbox Deal', funding_amount_requested: 1000 } })).body.id;
+    liveDeal = (
+      await app.request('POST', '/v1/deals', { key: owner.api_key, body: { business_name: 'Live Deal', funding_amount_requested: 1000 } })
+    ).body.id;
+    testDeal = (
+      await app.request('POST', '/v1/deals', {
+        key: owner.test_api_key,
+        body: { business_name: 'Sandbox Deal', funding_amount_requested: 1000 },
+      })
+    ).body.id;
   });
   afterAll(() => app?.close());
 
@@ -51,7 +58,7 @@ describe('isolation between organizations and between live and test data', () =>
     expect((await app.request('GET', '/v1/deals/stats', { key: owner.test_api_key })).body.total_deals).toBe(1);
   });
 
-  it('leaves the owner\'s deal untouched after the foreign attempts', async () => {
+  it("leaves the owner's deal untouched after the foreign attempts", async () => {
     const res = await app.request('GET', `/v1/deals/${liveDeal}`, { key: owner.api_key });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ industry: null, decision: null });

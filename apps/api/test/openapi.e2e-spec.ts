@@ -24,7 +24,9 @@ describe('openapi/openapi.json', () => {
  */
 describe('openapi/openapi.json: typed report objects', () => {
   type Schema = Record<string, any>;
-  const doc = JSON.parse(readFileSync(resolve(__dirname, '../../../openapi/openapi.json'), 'utf8')) as { components: { schemas: Record<string, Schema> } };
+  const doc = JSON.parse(readFileSync(resolve(__dirname, '../../../openapi/openapi.json'), 'utf8')) as {
+    components: { schemas: Record<string, Schema> };
+  };
   const schemas = doc.components.schemas;
 
   /** Problems found walking from `root`, with the path that leads to each. */
@@ -40,7 +42,8 @@ describe('openapi/openapi.json: typed report objects', () => {
         seen.add(name);
         return walk(schemas[name], name);
       }
-      for (const key of ['allOf', 'oneOf', 'anyOf'] as const) (s[key] ?? []).forEach((x: Schema, i: number) => walk(x, `${path}.${key}[${i}]`));
+      for (const key of ['allOf', 'oneOf', 'anyOf'] as const)
+        (s[key] ?? []).forEach((x: Schema, i: number) => walk(x, `${path}.${key}[${i}]`));
       if (s.additionalProperties === true) problems.push(`${path}: additionalProperties: true`);
       else if (s.additionalProperties && typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}{*}`);
       if (s.type === 'object' && !s.properties && !s.additionalProperties && !s.allOf) problems.push(`${path}: object without properties`);
@@ -51,12 +54,22 @@ describe('openapi/openapi.json: typed report objects', () => {
     return problems;
   }
 
-  it.each(['DealDetailDto', 'DocumentDetailDto', 'AnalysisRecordDto', 'RecommendationDto', 'EvaluationResultDto'])('%s has no untyped object', (root) => {
-    expect(untyped(root)).toEqual([]);
-  });
+  it.each(['DealDetailDto', 'DocumentDetailDto', 'AnalysisRecordDto', 'RecommendationDto', 'EvaluationResultDto'])(
+    '%s has no untyped object',
+    (root) => {
+      expect(untyped(root)).toEqual([]);
+    },
+  );
 
   it('the walker catches an untyped map and a bare object', () => {
-    schemas.__Probe = { type: 'object', properties: { loose: { type: 'object', additionalProperties: true }, bare: { type: 'object' }, ok: { $ref: '#/components/schemas/ScreeningBucketsDto' } } };
+    schemas.__Probe = {
+      type: 'object',
+      properties: {
+        loose: { type: 'object', additionalProperties: true },
+        bare: { type: 'object' },
+        ok: { $ref: '#/components/schemas/ScreeningBucketsDto' },
+      },
+    };
     try {
       expect(untyped('__Probe')).toEqual(['__Probe.loose: additionalProperties: true', '__Probe.bare: object without properties']);
     } finally {
@@ -68,7 +81,25 @@ describe('openapi/openapi.json: typed report objects', () => {
     const props = schemas.DealDetailDto.properties as Record<string, Schema>;
     const refOf = (p: Schema) => p.$ref ?? p.allOf?.[0]?.$ref ?? p.items?.$ref;
     expect(
-      Object.fromEntries(['authenticity', 'review', 'currency', 'cross_doc', 'statements', 'monthly', 'daily_balances', 'lender_positions', 'nsf_events', 'revenue_sources', 'related_deals', 'financials', 'screening', 'health', 'recommendation'].map((k) => [k, refOf(props[k])])),
+      Object.fromEntries(
+        [
+          'authenticity',
+          'review',
+          'currency',
+          'cross_doc',
+          'statements',
+          'monthly',
+          'daily_balances',
+          'lender_positions',
+          'nsf_events',
+          'revenue_sources',
+          'related_deals',
+          'financials',
+          'screening',
+          'health',
+          'recommendation',
+        ].map((k) => [k, refOf(props[k])]),
+      ),
     ).toEqual({
       authenticity: '#/components/schemas/AuthenticityDto',
       review: '#/components/schemas/ReviewDto',

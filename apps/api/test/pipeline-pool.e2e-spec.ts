@@ -21,13 +21,20 @@ describe('pipeline: parser pool, retries, resume, sweeper', () => {
   let statementBytes: Uint8Array;
 
   beforeAll(async () => {
-    app = await TestApp.start({ PIPELINE_TIMEOUT_MS: '30000', PIPELINE_RETRY_BASE_MS: '10', PIPELINE_SWEEP_SECONDS: '1', PIPELINE_STUCK_SECONDS: '600' });
+    app = await TestApp.start({
+      PIPELINE_TIMEOUT_MS: '30000',
+      PIPELINE_RETRY_BASE_MS: '10',
+      PIPELINE_SWEEP_SECONDS: '1',
+      PIPELINE_STUCK_SECONDS: '600',
+    });
     org = await app.newOrg('Pool');
     statementBytes = (await makeStatement(LAYOUTS[1], 21, 30)).bytes;
   });
   afterAll(() => app?.close());
 
-  const newDeal = async () => (await app.request('POST', '/v1/deals', { key: org.api_key, body: { business_name: 'Pool Co', funding_amount_requested: 1000 } })).body.id as number;
+  const newDeal = async () =>
+    (await app.request('POST', '/v1/deals', { key: org.api_key, body: { business_name: 'Pool Co', funding_amount_requested: 1000 } })).body
+      .id as number;
   const getDoc = async (id: number) => (await app.request('GET', `/v1/documents/${id}`, { key: org.api_key })).body;
   /** Polls (25 ms) until the document is terminal: BullMQ reports a final failure after the job settles. */
   const terminal = async (id: number, withinMs = 15_000) => {
@@ -99,7 +106,10 @@ describe('pipeline: parser pool, retries, resume, sweeper', () => {
     const dealId = await newDeal();
     const stuck = await seed(dealId, 'running_ocr');
     const fresh = await seed(dealId, 'extracting_text');
-    await app.get(Database).system().nativeUpdate(Document, { id: stuck.id }, { updatedAt: new Date(Date.now() - 3600_000) }, { filters: false });
+    await app
+      .get(Database)
+      .system()
+      .nativeUpdate(Document, { id: stuck.id }, { updatedAt: new Date(Date.now() - 3600_000) }, { filters: false });
     const d = await terminal(stuck.id, 10_000);
     expect(d.status).toBe('failed');
     expect(d.error).toBe('PROCESSING_FAILED: stuck: no progress for more than 600 s');

@@ -24,7 +24,11 @@ describe('platform: errors, auth errors, probes', () => {
   });
 
   it('rejects invalid JSON with 400 VALIDATION_ERROR', async () => {
-    const res = await app.request('POST', '/v1/deals', { key: org.api_key, rawBody: '{"business_name": ', headers: { 'Content-Type': 'application/json' } });
+    const res = await app.request('POST', '/v1/deals', {
+      key: org.api_key,
+      rawBody: '{"business_name": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
     expect(res.body.errors).toEqual([]);

@@ -35,13 +35,17 @@ describe('rate limiting per API key and endpoint class', () => {
     const other = (await app.request('POST', '/v1/keys', { key: org.test_api_key, body: { name: 'second' } })).body.key;
     expect((await app.request('GET', '/v1/deals', { key: other })).headers.get('x-ratelimit-remaining')).toBe('4');
     const writes = [];
-    for (let i = 0; i < 4; i++) writes.push((await app.request('POST', '/v1/deals', { key: other, body: { business_name: `W${i}`, funding_amount_requested: 1 } })).status);
+    for (let i = 0; i < 4; i++)
+      writes.push(
+        (await app.request('POST', '/v1/deals', { key: other, body: { business_name: `W${i}`, funding_amount_requested: 1 } })).status,
+      );
     expect(writes).toEqual([201, 201, 201, 429]); // the key creation above counted against the creating key
   });
 
   it('limits auth endpoints by client address', async () => {
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await app.request('POST', '/auth/login', { body: { email: 'a@b.c', password: 'whatever1' } })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await app.request('POST', '/auth/login', { body: { email: 'a@b.c', password: 'whatever1' } })).status);
     expect(statuses).toEqual([401, 401, 429]);
   });
 

@@ -41,11 +41,17 @@ const factorBody = (name: string) => ({
 });
 
 async function records(app: TestApp, dealId: number): Promise<RecommendationRecord[]> {
-  return app.get(Database).system().find(RecommendationRecord, { dealId }, { filters: false, orderBy: { id: 'asc' } });
+  return app
+    .get(Database)
+    .system()
+    .find(RecommendationRecord, { dealId }, { filters: false, orderBy: { id: 'asc' } });
 }
 
 async function events(app: TestApp, type: string, dealId: number): Promise<DomainEventRecord[]> {
-  return app.get(Database).system().find(DomainEventRecord, { type, dealId }, { orderBy: { id: 'asc' } });
+  return app
+    .get(Database)
+    .system()
+    .find(DomainEventRecord, { type, dealId }, { orderBy: { id: 'asc' } });
 }
 
 describe('recommendations and evaluation', () => {
@@ -78,7 +84,8 @@ describe('recommendations and evaluation', () => {
       ['POST', 'evaluate'],
       ['POST', 'regenerate-summary'],
     ])('%s /deals/{id}/%s is 409 with a clear message', async (method, action) => {
-      const deal = (await app.request('POST', '/v1/deals', { key, body: { business_name: 'Fresh Deal', funding_amount_requested: 1000 } })).body;
+      const deal = (await app.request('POST', '/v1/deals', { key, body: { business_name: 'Fresh Deal', funding_amount_requested: 1000 } }))
+        .body;
       const res = await app.request(method, `/v1/deals/${deal.id}/${action}`, { key });
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('CONFLICT');
@@ -86,7 +93,11 @@ describe('recommendations and evaluation', () => {
     });
 
     it('an unknown deal is 404 DEAL_NOT_FOUND', async () => {
-      for (const [method, action] of [['GET', 'recommendation'], ['POST', 'evaluate'], ['POST', 'regenerate-summary']]) {
+      for (const [method, action] of [
+        ['GET', 'recommendation'],
+        ['POST', 'evaluate'],
+        ['POST', 'regenerate-summary'],
+      ]) {
         const res = await app.request(method, `/v1/deals/999999/${action}`, { key });
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('DEAL_NOT_FOUND');
@@ -114,9 +125,17 @@ describe('recommendations and evaluation', () => {
         reasons: expected.reasons,
         cached: false,
       });
-      expect(Object.keys(res.body.factor_scores).sort()).toEqual(
-        ['balance_health', 'cross_doc', 'debt_service', 'deposit_frequency', 'health_score', 'nsf_overdraft', 'revenue', 'revenue_trend', 'transaction_screening'],
-      );
+      expect(Object.keys(res.body.factor_scores).sort()).toEqual([
+        'balance_health',
+        'cross_doc',
+        'debt_service',
+        'deposit_frequency',
+        'health_score',
+        'nsf_overdraft',
+        'revenue',
+        'revenue_trend',
+        'transaction_screening',
+      ]);
       const report = (await app.request('GET', `/v1/deals/${deal.id}`, { key })).body;
       expect(report.recommendation).toMatchObject({
         decision: expected.decision,
@@ -149,7 +168,9 @@ describe('recommendations and evaluation', () => {
     it('concurrent first requests store one recommendation', async () => {
       const deal = await newReadyDeal(app, key);
       freeze(Date.UTC(2030, 0, 2));
-      const results = await Promise.all(Array.from({ length: 4 }, () => app.request('GET', `/v1/deals/${deal.id}/recommendation`, { key })));
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () => app.request('GET', `/v1/deals/${deal.id}/recommendation`, { key })),
+      );
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
       expect(results.filter((r) => !r.body.cached)).toHaveLength(1);
       expect(await records(app, deal.id)).toHaveLength(1);
@@ -171,7 +192,10 @@ describe('recommendations and evaluation', () => {
 
       // An edit of the default within the 30 s cache does not change the recommendation served...
       move(t0 + 1000);
-      const edited = await app.request('PUT', `/v1/rulesets/${custom.id}`, { key: o.api_key, body: flatBody('Custom v2', { weight_revenue: 10, weight_balance_health: 40, approve_threshold: 90 }) });
+      const edited = await app.request('PUT', `/v1/rulesets/${custom.id}`, {
+        key: o.api_key,
+        body: flatBody('Custom v2', { weight_revenue: 10, weight_balance_health: 40, approve_threshold: 90 }),
+      });
       expect(edited.status).toBe(200);
       const cached = (await app.request('GET', `/v1/deals/${deal.id}/recommendation`, { key: o.api_key })).body;
       expect(cached).toEqual({ ...r1, cached: true });
@@ -182,7 +206,9 @@ describe('recommendations and evaluation', () => {
       expect(r2.factor_scores.revenue.weight).toBe(10);
 
       // Deleting it (after moving the default away) leaves both stored recommendations as they were.
-      const def = (await app.request('GET', '/v1/rulesets', { key: o.api_key })).body.data.find((r: { name: string }) => r.name === 'Default');
+      const def = (await app.request('GET', '/v1/rulesets', { key: o.api_key })).body.data.find(
+        (r: { name: string }) => r.name === 'Default',
+      );
       await app.request('POST', `/v1/rulesets/${def.id}/set-default`, { key: o.api_key });
       expect((await app.request('DELETE', `/v1/rulesets/${custom.id}`, { key: o.api_key })).status).toBe(200);
       const after = await records(app, deal.id);
@@ -229,7 +255,11 @@ describe('recommendations and evaluation', () => {
     });
 
     it('evaluates rulesets of both kinds, in the order asked, without storing anything', async () => {
-      const res = await app.request('POST', `/v1/deals/${dealId}/evaluate?ruleset_id=${flatId}&ruleset_ids=${factorsId}&ruleset_ids=${flatId}`, { key });
+      const res = await app.request(
+        'POST',
+        `/v1/deals/${dealId}/evaluate?ruleset_id=${flatId}&ruleset_ids=${factorsId}&ruleset_ids=${flatId}`,
+        { key },
+      );
       expect(res.status).toBe(200);
       expect(res.body.deal_id).toBe(dealId);
       const [a, b] = res.body.evaluations;
@@ -264,7 +294,11 @@ describe('recommendations and evaluation', () => {
       expect(both.body.evaluations.map((e: { ruleset_id: number }) => e.ruleset_id)).toEqual([factorsId, flatId]);
       const def = await app.request('POST', `/v1/deals/${dealId}/evaluate`, { key });
       expect(def.body.evaluations).toHaveLength(1);
-      expect(def.body.evaluations[0]).toMatchObject({ ruleset_name: 'Default', is_default: true, total_score: recommend(analysis).total_score });
+      expect(def.body.evaluations[0]).toMatchObject({
+        ruleset_name: 'Default',
+        is_default: true,
+        total_score: recommend(analysis).total_score,
+      });
     });
 
     it('an unknown ruleset id is 404, a malformed one 422', async () => {
@@ -305,7 +339,9 @@ describe('recommendations and evaluation', () => {
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('NOT_FOUND');
       const testDeal = (await newReadyDeal(app, org.test_api_key)).id;
-      expect((await app.request('POST', `/v1/deals/${testDeal}/evaluate?ruleset_id=${ownerRuleset}`, { key: org.test_api_key })).status).toBe(404);
+      expect(
+        (await app.request('POST', `/v1/deals/${testDeal}/evaluate?ruleset_id=${ownerRuleset}`, { key: org.test_api_key })).status,
+      ).toBe(404);
     });
   });
 
@@ -342,7 +378,13 @@ describe('AI summary with Groq (fake server)', () => {
 
   beforeAll(async () => {
     fake = await startFakeGroq({ respond: (req) => reply(req) });
-    app = await TestApp.start({ GROQ_API_KEY: 'test-key', GROQ_BASE_URL: fake.url, GROQ_TIMEOUT_MS: '300', GROQ_MODEL: 'fake-llama', GROQ_MAX_TOKENS: '600' });
+    app = await TestApp.start({
+      GROQ_API_KEY: 'test-key',
+      GROQ_BASE_URL: fake.url,
+      GROQ_TIMEOUT_MS: '300',
+      GROQ_MODEL: 'fake-llama',
+      GROQ_MAX_TOKENS: '600',
+    });
     key = (await app.newOrg('Groq Org')).api_key;
   });
   const pending = new Set<NodeJS.Timeout>();
@@ -361,7 +403,9 @@ describe('AI summary with Groq (fake server)', () => {
   it('asks the configured model with bounded tokens, JSON mode and the report numbers only', async () => {
     reply = async (req) => {
       const f = factsOf(req);
-      return JSON.stringify({ summary: `${f.business_name} deposits ${f.revenue.avg_monthly_deposits} a month; the recommendation is ${f.recommendation.decision} at ${f.recommendation.total_score}.` });
+      return JSON.stringify({
+        summary: `${f.business_name} deposits ${f.revenue.avg_monthly_deposits} a month; the recommendation is ${f.recommendation.decision} at ${f.recommendation.total_score}.`,
+      });
     };
     const deal = await newReadyDeal(app, key, { businessName: 'Groq Grill', recommend: true });
     const count = fake.requests.length;
@@ -386,7 +430,9 @@ describe('AI summary with Groq (fake server)', () => {
       lender_positions: { position_count: deal.analysis.lender_positions.position_count },
       recommendation: { ruleset_name: 'Default' },
     });
-    expect(text).toBe(`Groq Grill deposits ${deal.analysis.financials.avg_monthly_deposits} a month; the recommendation is ${facts.recommendation.decision} at ${facts.recommendation.total_score}.`);
+    expect(text).toBe(
+      `Groq Grill deposits ${deal.analysis.financials.avg_monthly_deposits} a month; the recommendation is ${facts.recommendation.decision} at ${facts.recommendation.total_score}.`,
+    );
   });
 
   it('handles each request once: a redelivered event does not call the LLM again', async () => {
@@ -395,7 +441,11 @@ describe('AI summary with Groq (fake server)', () => {
     await regenerate(deal.id);
     const count = fake.requests.length;
     const em = app.get(Database).system();
-    await em.nativeUpdate(DomainEventRecord, { type: 'deal.summary_requested', dealId: deal.id }, { dispatchedAt: null, nextAttemptAt: new Date(0) });
+    await em.nativeUpdate(
+      DomainEventRecord,
+      { type: 'deal.summary_requested', dealId: deal.id },
+      { dispatchedAt: null, nextAttemptAt: new Date(0) },
+    );
     await app.drainEvents();
     expect(fake.requests).toHaveLength(count);
     expect((await app.request('GET', `/v1/deals/${deal.id}`, { key })).body.ai_summary).toBe('Short and grounded.');

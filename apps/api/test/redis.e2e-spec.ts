@@ -12,7 +12,11 @@ withRedis('Redis-backed rate limits shared by replicas', () => {
   let b: TestApp;
 
   beforeAll(async () => {
-    const shared = { RATE_LIMIT_WINDOW_SECONDS: '3600', RATE_LIMIT_STANDARD: '4', REDIS_PREFIX: `lltest:shared:${process.pid}:${Date.now()}` };
+    const shared = {
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+      RATE_LIMIT_STANDARD: '4',
+      REDIS_PREFIX: `lltest:shared:${process.pid}:${Date.now()}`,
+    };
     a = await TestApp.start(shared);
     b = await TestApp.start(shared);
   });

@@ -26,7 +26,10 @@ function truthDaily(item: CorpusItem): Map<string, number> {
   const t = truthOf(item);
   const out = new Map<string, number>();
   // layouts print sections (deposits, then withdrawals): walk the rows in date order
-  const rows = t.transactions.map((x, k) => ({ x, k })).sort((p, q) => p.x.date.localeCompare(q.x.date) || p.k - q.k).map(({ x }) => x);
+  const rows = t.transactions
+    .map((x, k) => ({ x, k }))
+    .sort((p, q) => p.x.date.localeCompare(q.x.date) || p.k - q.k)
+    .map(({ x }) => x);
   let bal = t.openingBalance;
   let i = 0;
   for (const day of days(t.periodStart, t.periodEnd)) {
@@ -44,7 +47,13 @@ describe('deal report from corpus statements', () => {
 
   const newDeal = async (name: string, funding = 40000) =>
     (await app.request('POST', '/v1/deals', { key, body: { business_name: name, funding_amount_requested: funding } })).body.id as number;
-  const upload = async (dealId: number, item: CorpusItem, name = `${item.name}.pdf`, fields: Record<string, string> = {}, bytes = item.bytes) => {
+  const upload = async (
+    dealId: number,
+    item: CorpusItem,
+    name = `${item.name}.pdf`,
+    fields: Record<string, string> = {},
+    bytes = item.bytes,
+  ) => {
     const fd = new FormData();
     for (const [k, v] of Object.entries(fields)) fd.append(k, v);
     fd.append('file', new Blob([bytes], { type: 'application/pdf' }), name);
@@ -83,7 +92,10 @@ describe('deal report from corpus statements', () => {
     });
 
     it('per-statement table: bank, last 4, period, opening/closing, reconciled, risk', () => {
-      for (const [item, id] of [[a, ids.a], [b, ids.b]] as const) {
+      for (const [item, id] of [
+        [a, ids.a],
+        [b, ids.b],
+      ] as const) {
         const t = truthOf(item);
         const row = deal.statements.find((r: { document_id: number }) => r.document_id === id);
         expect(row).toEqual({
@@ -171,7 +183,11 @@ describe('deal report from corpus statements', () => {
       const gap = Math.round((Date.parse(second.periodStart) - Date.parse(first.periodEnd)) / DAY) - 1;
       expect(gap).toBeGreaterThan(3); // the seeds are chosen so: the corpus months are apart
       expect(deal.cross_doc.findings).toContainEqual(
-        expect.objectContaining({ type: 'coverage_gap', message: `no statement covers the ${gap} days between ${first.periodEnd} and ${second.periodStart}`, deduction: 10 }),
+        expect.objectContaining({
+          type: 'coverage_gap',
+          message: `no statement covers the ${gap} days between ${first.periodEnd} and ${second.periodStart}`,
+          deduction: 10,
+        }),
       );
       expect(deal.cross_doc.score).toBe(100 - deal.cross_doc.findings.reduce((s: number, f: { deduction: number }) => s + f.deduction, 0));
     });
@@ -186,7 +202,10 @@ describe('deal report from corpus statements', () => {
       const docs = await Promise.all([ids.a, ids.b].map(async (id) => (await app.request('GET', `/v1/documents/${id}`, { key })).body));
       expect(docs.reduce((s, d) => s + d.prescreen.flagged_transactions, 0)).toBe(deal.screening.total_flags);
       expect(docs[0].reconciliation).toMatchObject({ reconciled: true, first_broken_row: null, totals_match: true });
-      expect(docs.map((d) => [d.needs_review, d.review_reasons])).toEqual([[false, []], [false, []]]);
+      expect(docs.map((d) => [d.needs_review, d.review_reasons])).toEqual([
+        [false, []],
+        [false, []],
+      ]);
     });
   });
 
@@ -208,7 +227,9 @@ describe('deal report from corpus statements', () => {
       expect([r.status, doc.status, doc.error]).toEqual(['ready', 'completed', null]);
       expect(r.authenticity).toMatchObject({ risk_level: 'high', high_risk_document_ids: [docId] });
       expect(r.authenticity.reasons[0]).toMatch(/^edited\.pdf \(high risk\): /);
-      expect(r.review.documents).toEqual([expect.objectContaining({ document_id: docId, reasons: expect.arrayContaining(['high tampering risk']) })]);
+      expect(r.review.documents).toEqual([
+        expect.objectContaining({ document_id: docId, reasons: expect.arrayContaining(['high tampering risk']) }),
+      ]);
       expect(r.recommendation).toMatchObject({ decision: 'review', max_advance: null });
       expect(r.recommendation.reasons[1]).toMatch(/^Document authenticity: edited\.pdf has a high tampering risk/);
       const rec = (await app.request('GET', `/v1/deals/${tampered}/recommendation`, { key })).body;
@@ -219,7 +240,9 @@ describe('deal report from corpus statements', () => {
       expect(r.ai_summary).toMatch(/signs of editing/);
 
       // the same account in another deal of the organization links both deals
-      expect(r.related_deals).toContainEqual(expect.objectContaining({ type: 'same_account', other_deal_id: clean, other_business_name: 'Clean Copy LLC' }));
+      expect(r.related_deals).toContainEqual(
+        expect.objectContaining({ type: 'same_account', other_deal_id: clean, other_business_name: 'Clean Copy LLC' }),
+      );
     });
 
     it('the very same file in another deal is a finding naming that deal', async () => {
@@ -253,8 +276,12 @@ describe('deal report from corpus statements', () => {
       expect(r.financials.total_deposits).toBeCloseTo(sum(ta.transactions.filter((t) => t.amount > 0).map((t) => t.amount)), 2);
       expect(r.financials.ending_balance).toBeCloseTo(ta.closingBalance, 2);
       expect(r.coverage.statement_count).toBe(1);
-      expect(r.cross_doc.findings).toContainEqual(expect.objectContaining({ type: 'currency_mismatch', severity: 'error', statement_ids: [nzd], deduction: 20 }));
-      expect(r.statements.map((s: { document_id: number; currency: string; included: boolean }) => [s.document_id, s.currency, s.included])).toEqual([
+      expect(r.cross_doc.findings).toContainEqual(
+        expect.objectContaining({ type: 'currency_mismatch', severity: 'error', statement_ids: [nzd], deduction: 20 }),
+      );
+      expect(
+        r.statements.map((s: { document_id: number; currency: string; included: boolean }) => [s.document_id, s.currency, s.included]),
+      ).toEqual([
         [usd, 'USD', true],
         [nzd, 'NZD', false],
       ]);

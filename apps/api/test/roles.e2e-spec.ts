@@ -28,7 +28,14 @@ real('ROLE=api and ROLE=worker on PostgreSQL and BullMQ', () => {
     await adminQuery(realDatabaseUrl()!, `create database ${name} template ${templateDb()}`);
     const dbUrl = new URL(realDatabaseUrl()!);
     dbUrl.pathname = `/${name}`;
-    const env = { NODE_ENV: 'test', LOG_LEVEL: 'error', DATA_DIR: dataDir, DATABASE_URL: dbUrl.toString(), REDIS_URL: realRedisUrl()!, REDIS_PREFIX: `lltest:${name}` };
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'error',
+      DATA_DIR: dataDir,
+      DATABASE_URL: dbUrl.toString(),
+      REDIS_URL: realRedisUrl()!,
+      REDIS_PREFIX: `lltest:${name}`,
+    };
     api = await createApp(loadConfig({ ...env, ROLE: 'api' }));
     worker = await createApp(loadConfig({ ...env, ROLE: 'worker' }));
     await api.app.listen({ port: 0, host: '127.0.0.1' });
@@ -43,9 +50,17 @@ real('ROLE=api and ROLE=worker on PostgreSQL and BullMQ', () => {
 
   it('the API queues the upload on Redis and the worker process makes the deal ready', async () => {
     expect(api.app.get(JobQueue)).toBeInstanceOf(BullJobQueue);
-    const org = await api.app.get(ProvisioningService).bootstrap({ orgName: 'Roles', email: `${name}@example.test`, password: 'password-123' });
+    const org = await api.app
+      .get(ProvisioningService)
+      .bootstrap({ orgName: 'Roles', email: `${name}@example.test`, password: 'password-123' });
     const headers = { 'X-API-Key': org.api_key };
-    const deal = (await (await fetch(`${url}/v1/deals`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ business_name: 'Split Co', funding_amount_requested: 1000 }) })).json()) as { id: number };
+    const deal = (await (
+      await fetch(`${url}/v1/deals`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ business_name: 'Split Co', funding_amount_requested: 1000 }),
+      })
+    ).json()) as { id: number };
     const item = await makeStatement(LAYOUTS[0], 3, 25);
     const form = new FormData();
     form.append('file', new Blob([item.bytes], { type: 'application/pdf' }), 'split.pdf');
@@ -53,7 +68,10 @@ real('ROLE=api and ROLE=worker on PostgreSQL and BullMQ', () => {
     expect(upload.status).toBe(201);
     await worker.app.get(JobQueue).idle();
     await worker.app.get(EventDispatcher).drain();
-    const ready = (await (await fetch(`${url}/v1/deals/${deal.id}`, { headers })).json()) as { status: string; coverage: { statement_count: number } };
+    const ready = (await (await fetch(`${url}/v1/deals/${deal.id}`, { headers })).json()) as {
+      status: string;
+      coverage: { statement_count: number };
+    };
     expect(ready.status).toBe('ready');
     expect(ready.coverage.statement_count).toBe(1);
   });

@@ -59,7 +59,16 @@ describe('rulesets', () => {
       expect(res.status).toBe(200);
       expect(res.body.meta).toEqual({ page: 1, per_page: 25, total: 1, total_pages: 1 });
       const { name, description, ...values } = DEFAULT_RULESET;
-      expect(res.body.data[0]).toMatchObject({ name, description, kind: 'flat', is_default: true, mode: 'live', factors: null, approval_threshold: null, ...values });
+      expect(res.body.data[0]).toMatchObject({
+        name,
+        description,
+        kind: 'flat',
+        is_default: true,
+        mode: 'live',
+        factors: null,
+        approval_threshold: null,
+        ...values,
+      });
     });
 
     it('is created once even when the first requests of an organization race', async () => {
@@ -101,14 +110,28 @@ describe('rulesets', () => {
     it('creates a flat ruleset (Form A): 201, not default, factor fields null', async () => {
       const res = await app.request('POST', '/v1/rulesets', { key, body: flat({ name: 'Flat A' }) });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ ...flat({ name: 'Flat A' }), kind: 'flat', is_default: false, factors: null, approval_threshold: null, decline_threshold: null });
+      expect(res.body).toMatchObject({
+        ...flat({ name: 'Flat A' }),
+        kind: 'flat',
+        is_default: false,
+        factors: null,
+        approval_threshold: null,
+        decline_threshold: null,
+      });
       expect(typeof res.body.id).toBe('number');
     });
 
     it('creates a factor-list ruleset (Form B): 201, flat fields null', async () => {
       const res = await app.request('POST', '/v1/rulesets', { key, body: factorList({ name: 'Factors B' }) });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ ...factorList({ name: 'Factors B' }), kind: 'factors', is_default: false, description: null, weight_revenue: null, approve_threshold: null });
+      expect(res.body).toMatchObject({
+        ...factorList({ name: 'Factors B' }),
+        kind: 'factors',
+        is_default: false,
+        description: null,
+        weight_revenue: null,
+        approve_threshold: null,
+      });
     });
 
     it('records ruleset.created in the outbox', async () => {
@@ -148,8 +171,16 @@ describe('rulesets', () => {
       ['multiplier 0', flat({ max_advance_multiplier: 0 }), ['body', 'max_advance_multiplier']],
       ['negative cfcr target', flat({ cfcr_target: -1 }), ['body', 'cfcr_target']],
       ['unknown factor', factorList({ factors: [{ name: 'vibes', weight: 1, threshold: 10 }] }), ['body', 'factors', 0, 'name']],
-      ['factor threshold above 100', factorList({ factors: [{ name: 'negative_days', weight: 1, threshold: 150 }] }), ['body', 'factors', 0, 'threshold']],
-      ['factor weight above 1', factorList({ factors: [{ name: 'negative_days', weight: 2, threshold: 10 }] }), ['body', 'factors', 0, 'weight']],
+      [
+        'factor threshold above 100',
+        factorList({ factors: [{ name: 'negative_days', weight: 1, threshold: 150 }] }),
+        ['body', 'factors', 0, 'threshold'],
+      ],
+      [
+        'factor weight above 1',
+        factorList({ factors: [{ name: 'negative_days', weight: 2, threshold: 10 }] }),
+        ['body', 'factors', 0, 'weight'],
+      ],
       ['empty factor list', factorList({ factors: [] }), ['body', 'factors']],
       ['decline not below approval', factorList({ decline_threshold: 80 }), ['body', 'decline_threshold']],
       ['missing approval threshold', factorList({ approval_threshold: undefined }), ['body', 'approval_threshold']],
@@ -200,10 +231,23 @@ describe('rulesets', () => {
     });
 
     it('PUT replaces the whole ruleset (Form A); omitted description becomes null', async () => {
-      const body = flat({ name: 'Editable flat', description: undefined, weight_revenue: 30, weight_balance_health: 10, approve_threshold: 65 });
+      const body = flat({
+        name: 'Editable flat',
+        description: undefined,
+        weight_revenue: 30,
+        weight_balance_health: 10,
+        approve_threshold: 65,
+      });
       const res = await app.request('PUT', `/v1/rulesets/${flatId}`, { key, body });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: flatId, weight_revenue: 30, weight_balance_health: 10, approve_threshold: 65, description: null, is_default: false });
+      expect(res.body).toMatchObject({
+        id: flatId,
+        weight_revenue: 30,
+        weight_balance_health: 10,
+        approve_threshold: 65,
+        description: null,
+        is_default: false,
+      });
       expect(new Date(res.body.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(res.body.created_at).getTime());
     });
 
@@ -218,9 +262,17 @@ describe('rulesets', () => {
     });
 
     it('PATCH edits a subset of a factor-list ruleset (Form B)', async () => {
-      const res = await app.request('PATCH', `/v1/rulesets/${factorsId}`, { key, body: { approval_threshold: 75, description: 'Tighter' } });
+      const res = await app.request('PATCH', `/v1/rulesets/${factorsId}`, {
+        key,
+        body: { approval_threshold: 75, description: 'Tighter' },
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ approval_threshold: 75, decline_threshold: 40, description: 'Tighter', factors: factorList().factors });
+      expect(res.body).toMatchObject({
+        approval_threshold: 75,
+        decline_threshold: 40,
+        description: 'Tighter',
+        factors: factorList().factors,
+      });
       const factors = [
         { name: 'deposit_consistency', weight: 0.6, threshold: 20 },
         { name: 'negative_days', weight: 0.4, threshold: 50 },
@@ -230,7 +282,10 @@ describe('rulesets', () => {
     });
 
     it('PATCH validates the merged ruleset', async () => {
-      const sum = await app.request('PATCH', `/v1/rulesets/${factorsId}`, { key, body: { factors: [{ name: 'negative_days', weight: 0.7, threshold: 10 }] } });
+      const sum = await app.request('PATCH', `/v1/rulesets/${factorsId}`, {
+        key,
+        body: { factors: [{ name: 'negative_days', weight: 0.7, threshold: 10 }] },
+      });
       expect(sum.status).toBe(422);
       expect(sum.body.code).toBe('WEIGHT_SUM_INVALID');
       const thresholds = await app.request('PATCH', `/v1/rulesets/${factorsId}`, { key, body: { decline_threshold: 90 } });
@@ -245,7 +300,10 @@ describe('rulesets', () => {
     });
 
     it('PATCH edits Form A fields of a flat ruleset when the weights still sum to 100', async () => {
-      const res = await app.request('PATCH', `/v1/rulesets/${flatId}`, { key, body: { weight_revenue: 25, weight_balance_health: 15, name: 'Renamed flat' } });
+      const res = await app.request('PATCH', `/v1/rulesets/${flatId}`, {
+        key,
+        body: { weight_revenue: 25, weight_balance_health: 15, name: 'Renamed flat' },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ weight_revenue: 25, weight_balance_health: 15, name: 'Renamed flat', approve_threshold: 65 });
     });
@@ -255,7 +313,10 @@ describe('rulesets', () => {
       const incomplete = await app.request('PATCH', `/v1/rulesets/${other}`, { key, body: { factors: factorList().factors } });
       expect(incomplete.status).toBe(422);
       expect(locs(incomplete.body)).toContainEqual(['body', 'approval_threshold']);
-      const res = await app.request('PATCH', `/v1/rulesets/${other}`, { key, body: { factors: factorList().factors, approval_threshold: 60, decline_threshold: 30 } });
+      const res = await app.request('PATCH', `/v1/rulesets/${other}`, {
+        key,
+        body: { factors: factorList().factors, approval_threshold: 60, decline_threshold: 30 },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ kind: 'factors', weight_revenue: null, approval_threshold: 60 });
     });
@@ -309,9 +370,12 @@ describe('rulesets', () => {
     it('leaves exactly one default under concurrent calls', async () => {
       const o = await app.newOrg('Concurrent Org');
       const ids: number[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await app.request('POST', '/v1/rulesets', { key: o.api_key, body: flat({ name: `Concurrent ${i}` }) })).body.id);
+      for (let i = 0; i < 5; i++)
+        ids.push((await app.request('POST', '/v1/rulesets', { key: o.api_key, body: flat({ name: `Concurrent ${i}` }) })).body.id);
       for (let round = 0; round < 3; round++) {
-        const results = await Promise.all([...ids, ...ids].map((id) => app.request('POST', `/v1/rulesets/${id}/set-default`, { key: o.api_key })));
+        const results = await Promise.all(
+          [...ids, ...ids].map((id) => app.request('POST', `/v1/rulesets/${id}/set-default`, { key: o.api_key })),
+        );
         expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
         const list = (await app.request('GET', '/v1/rulesets?per_page=100', { key: o.api_key })).body.data;
         expect(list.filter((r: { is_default: boolean }) => r.is_default)).toHaveLength(1);
@@ -354,7 +418,10 @@ describe('rulesets', () => {
     it('lists only the caller organization and mode, and the owner ruleset is untouched', async () => {
       const names = (await app.request('GET', '/v1/rulesets', { key: stranger.api_key })).body.data.map((r: { name: string }) => r.name);
       expect(names).toEqual(['Default']);
-      expect((await app.request('GET', `/v1/rulesets/${ownerRuleset}`, { key })).body).toMatchObject({ name: 'Private', is_default: false });
+      expect((await app.request('GET', `/v1/rulesets/${ownerRuleset}`, { key })).body).toMatchObject({
+        name: 'Private',
+        is_default: false,
+      });
     });
   });
 });

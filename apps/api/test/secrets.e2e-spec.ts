@@ -26,14 +26,28 @@ describe('secrets never reach the logs', () => {
   afterAll(() => app?.close());
 
   it('query-string credentials on ordinary and unknown routes are redacted, every name of them', async () => {
-    const names = ['token', 'api_key', 'apikey', 'key', 'access_token', 'client_secret', 'password', 'X-API-Key', 'session_token', 'auth', 'signature'];
+    const names = [
+      'token',
+      'api_key',
+      'apikey',
+      'key',
+      'access_token',
+      'client_secret',
+      'password',
+      'X-API-Key',
+      'session_token',
+      'auth',
+      'signature',
+    ];
     for (const name of names) {
       for (const path of ['/v1/deals', '/v1/keys', '/v1/no-such-route', '/health']) {
         await app.request('GET', `${path}?page=1&${encodeURIComponent(name)}=${encodeURIComponent(org.api_key)}`, { unchecked: true });
       }
     }
     await app.request('GET', `/v1/deals?api_key=${org.api_key}&token=${org.test_api_key}`, { key: org.api_key });
-    const urls = logs.lines.map((l) => (l.req as { url?: string } | undefined)?.url).filter((u): u is string => !!u && u.includes('page=1'));
+    const urls = logs.lines
+      .map((l) => (l.req as { url?: string } | undefined)?.url)
+      .filter((u): u is string => !!u && u.includes('page=1'));
     expect(urls.length).toBeGreaterThanOrEqual(names.length * 4);
     for (const url of urls) expect(url).toMatch(/=\[redacted\]/);
     expect(urls.some((u) => u.includes('page=1'))).toBe(true);
@@ -43,7 +57,8 @@ describe('secrets never reach the logs', () => {
     await app.request('POST', '/auth/login', { body: { email: org.user.email, password: 'wrong-password-123' } });
     await app.request('POST', '/auth/login', { body: { email: 'nobody@example.test', password: org.password } });
     await app.request('POST', `/auth/login?password=${org.password}`, { body: { email: org.user.email, password: org.password } });
-    const session = (await app.request('POST', '/auth/login', { body: { email: org.user.email, password: org.password } })).body.token as string;
+    const session = (await app.request('POST', '/auth/login', { body: { email: org.user.email, password: org.password } })).body
+      .token as string;
     known.push(session, 'wrong-password-123');
     await app.request('GET', '/v1/deals', { headers: { Authorization: `Bearer ${session}` } });
     const created = (await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'logged?' } })).body;
@@ -51,10 +66,21 @@ describe('secrets never reach the logs', () => {
     known.push(created.key, rotated.key);
     await app.request('GET', '/v1/deals', { key: created.key }); // revoked by rotation: 401
     await app.request('GET', '/v1/deals', { headers: { Authorization: `Bearer ${rotated.key}` } });
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: org.oauth_client.client_id, client_secret: org.oauth_client.client_secret });
-    const token = (await app.request('POST', '/oauth/token', { rawBody: form.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).body.access_token;
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: org.oauth_client.client_id,
+      client_secret: org.oauth_client.client_secret,
+    });
+    const token = (
+      await app.request('POST', '/oauth/token', {
+        rawBody: form.toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      })
+    ).body.access_token;
     known.push(token);
-    await app.request('POST', `/v1/oauth/token?client_secret=${org.oauth_client.client_secret}`, { body: { grant_type: 'client_credentials', client_id: org.oauth_client.client_id, client_secret: 'cs_wrong_secret_value_123456' } });
+    await app.request('POST', `/v1/oauth/token?client_secret=${org.oauth_client.client_secret}`, {
+      body: { grant_type: 'client_credentials', client_id: org.oauth_client.client_id, client_secret: 'cs_wrong_secret_value_123456' },
+    });
     await app.request('GET', '/v1/deals', { headers: { Authorization: `Bearer ${token}` } });
     // The stream stays open: connect (the request is logged), then leave.
     (await SseClient.open(`${app.url}/v1/events/stream?token=${token}`)).close();
@@ -64,17 +90,38 @@ describe('secrets never reach the logs', () => {
     for (const q of ["'; select key_hash from api_keys; --", `${org.api_key}'`, '\u0000', 'a;b']) {
       await app.request('GET', `/v1/deals?q=${encodeURIComponent(q)}`, { key: org.api_key });
     }
-    await app.request('POST', '/v1/deals', { key: org.api_key, body: { business_name: `x\u0000${org.api_key}`, funding_amount_requested: 1 } });
-    await app.request('POST', '/v1/deals', { key: org.api_key, rawBody: `{"business_name": "${org.api_key}"`, headers: { 'Content-Type': 'application/json' } });
+    await app.request('POST', '/v1/deals', {
+      key: org.api_key,
+      body: { business_name: `x\u0000${org.api_key}`, funding_amount_requested: 1 },
+    });
+    await app.request('POST', '/v1/deals', {
+      key: org.api_key,
+      rawBody: `{"business_name": "${org.api_key}"`,
+      headers: { 'Content-Type': 'application/json' },
+    });
   });
 
   it('a failing statement is logged as its shape: no key hash, no values (driver errors)', async () => {
     const em = app.get(Database).system();
     const hash = sha256(org.api_key);
-    const row = { organizationId: org.organization.id, name: 'duplicate', livemode: true, keyHash: hash, keyPrefix: 'll_live_dupl', last4: 'dupe', scopes: ['read'] };
+    const row = {
+      organizationId: org.organization.id,
+      name: 'duplicate',
+      livemode: true,
+      keyHash: hash,
+      keyPrefix: 'll_live_dupl',
+      last4: 'dupe',
+      scopes: ['read'],
+    };
     // A NOT NULL violation (the server quotes the whole row) and a UNIQUE violation (it quotes the hash).
-    for (const [attempt, expected] of [[row, /insert into "api_keys" .*values \(\?/], [{ ...row, createdAt: new Date() }, /already exists/]] as const) {
-      const error = await em.insert(ApiKey, attempt).then(() => null, (err: unknown) => err);
+    for (const [attempt, expected] of [
+      [row, /insert into "api_keys" .*values \(\?/],
+      [{ ...row, createdAt: new Date() }, /already exists/],
+    ] as const) {
+      const error = await em.insert(ApiKey, attempt).then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect(error).toBeInstanceOf(DriverException);
       const err = error as DriverException & Record<string, unknown>;
       expect(err.message).toMatch(expected);

@@ -21,7 +21,7 @@ describe('security: the API edge holds against hostile and careless clients', ()
     return res.body as { id: number; key: string; mode: string; scopes: string[] };
   };
 
-  describe('API keys respect the caller\'s mode (1)', () => {
+  describe("API keys respect the caller's mode (1)", () => {
     it('a test key cannot rotate, revoke or list live keys: 404, and the live key keeps working', async () => {
       const live = await newKey(org.api_key, { name: 'live target' });
       const rotate = await app.request('POST', `/v1/keys/${live.id}/rotate`, { key: org.test_api_key });
@@ -70,17 +70,26 @@ describe('security: the API edge holds against hostile and careless clients', ()
     it('an admin session holds read, write and keys:manage; a manager session cannot manage keys', async () => {
       const login = await app.request('POST', '/auth/login', { body: { email: org.user.email, password: org.password } });
       const session = login.body.token as string;
-      const full = await app.request('POST', '/v1/keys', { headers: { Authorization: `Bearer ${session}` }, body: { name: 'from session', scopes: ['read', 'write', 'keys:manage'] } });
+      const full = await app.request('POST', '/v1/keys', {
+        headers: { Authorization: `Bearer ${session}` },
+        body: { name: 'from session', scopes: ['read', 'write', 'keys:manage'] },
+      });
       expect(full.status).toBe(201);
       const manager = await app.newUser(org.organization.id, 'manager');
       const managerLogin = await app.request('POST', '/auth/login', { body: { email: manager.user.email, password: manager.password } });
-      const denied = await app.request('POST', '/v1/keys', { headers: { Authorization: `Bearer ${managerLogin.body.token}` }, body: { name: 'no' } });
+      const denied = await app.request('POST', '/v1/keys', {
+        headers: { Authorization: `Bearer ${managerLogin.body.token}` },
+        body: { name: 'no' },
+      });
       expect(denied.status).toBe(403);
     });
   });
 
   it('a search containing ";" is an ordinary search (6)', async () => {
-    const created = await app.request('POST', '/v1/deals', { key: org.api_key, body: { business_name: "Semi;Colon's Bakery", funding_amount_requested: 1000 } });
+    const created = await app.request('POST', '/v1/deals', {
+      key: org.api_key,
+      body: { business_name: "Semi;Colon's Bakery", funding_amount_requested: 1000 },
+    });
     expect(created.status).toBe(201);
     for (const q of [';', 'Semi;Colon', "colon's", "'; drop table deals; --", 'a;b;c', '$$;$$']) {
       const res = await app.request('GET', `/v1/deals?q=${encodeURIComponent(q)}`, { key: org.api_key });
@@ -111,7 +120,9 @@ describe('security: the API edge holds against hostile and careless clients', ()
     it('on the login and OAuth paths too (no credential needed)', async () => {
       const login = await app.request('POST', '/auth/login', { body: { email: 'a\u0000@example.test', password: 'x' } });
       expect(login.status).toBe(422);
-      const token = await app.request('POST', '/v1/oauth/token', { body: { grant_type: 'client_credentials', client_id: 'cli_\u0000', client_secret: 'x' } });
+      const token = await app.request('POST', '/v1/oauth/token', {
+        body: { grant_type: 'client_credentials', client_id: 'cli_\u0000', client_secret: 'x' },
+      });
       expect(token.status).toBe(422);
     });
   });
@@ -119,29 +130,64 @@ describe('security: the API edge holds against hostile and careless clients', ()
   it('JSON nested 5,000 deep is a 400 in the envelope, and 64 levels still parse (8)', async () => {
     const deep = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
     for (const path of ['/v1/deals', '/v1/keys', '/auth/login', '/v1/rulesets']) {
-      const res = await app.request('POST', path, { key: org.api_key, rawBody: deep(5000), headers: { 'Content-Type': 'application/json' } });
+      const res = await app.request('POST', path, {
+        key: org.api_key,
+        rawBody: deep(5000),
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', errors: [] });
       expect(res.body.detail).toMatch(/nested deeper than 64/);
     }
-    const arrays = await app.request('POST', '/v1/deals', { key: org.api_key, rawBody: '['.repeat(5000) + ']'.repeat(5000), headers: { 'Content-Type': 'application/json' } });
+    const arrays = await app.request('POST', '/v1/deals', {
+      key: org.api_key,
+      rawBody: '['.repeat(5000) + ']'.repeat(5000),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(arrays.status).toBe(400);
-    const fine = await app.request('POST', '/v1/deals', { key: org.api_key, rawBody: `{"business_name":"x","funding_amount_requested":1,"x":${deep(60)}}`, headers: { 'Content-Type': 'application/json' } });
+    const fine = await app.request('POST', '/v1/deals', {
+      key: org.api_key,
+      rawBody: `{"business_name":"x","funding_amount_requested":1,"x":${deep(60)}}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(fine.status).toBe(201);
   });
 
   it('an empty body with Content-Type: application/json is accepted on body-less POSTs (11)', async () => {
     const json = { 'Content-Type': 'application/json' };
-    const ruleset = await app.request('POST', '/v1/rulesets', { key: org.api_key, body: { name: 'Empty body', factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }], approval_threshold: 70, decline_threshold: 40 } });
+    const ruleset = await app.request('POST', '/v1/rulesets', {
+      key: org.api_key,
+      body: {
+        name: 'Empty body',
+        factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }],
+        approval_threshold: 70,
+        decline_threshold: 40,
+      },
+    });
     expect(ruleset.status).toBe(201);
-    const setDefault = await app.request('POST', `/v1/rulesets/${ruleset.body.id}/set-default`, { key: org.api_key, rawBody: '', headers: json });
+    const setDefault = await app.request('POST', `/v1/rulesets/${ruleset.body.id}/set-default`, {
+      key: org.api_key,
+      rawBody: '',
+      headers: json,
+    });
     expect(setDefault.status).toBe(200);
     const key = await newKey(org.api_key, { name: 'rotate with empty body' });
     expect((await app.request('POST', `/v1/keys/${key.id}/rotate`, { key: org.api_key, rawBody: '', headers: json })).status).toBe(200);
-    const deal = await app.request('POST', '/v1/deals', { key: org.api_key, body: { business_name: 'Empty', funding_amount_requested: 1 } });
-    const reprocess = await app.request('POST', `/v1/deals/${deal.body.id}/reprocess-failed`, { key: org.api_key, rawBody: '', headers: json });
+    const deal = await app.request('POST', '/v1/deals', {
+      key: org.api_key,
+      body: { business_name: 'Empty', funding_amount_requested: 1 },
+    });
+    const reprocess = await app.request('POST', `/v1/deals/${deal.body.id}/reprocess-failed`, {
+      key: org.api_key,
+      rawBody: '',
+      headers: json,
+    });
     expect(reprocess.status).toBe(202);
-    const summary = await app.request('POST', `/v1/deals/${deal.body.id}/regenerate-summary`, { key: org.api_key, rawBody: '', headers: json });
+    const summary = await app.request('POST', `/v1/deals/${deal.body.id}/regenerate-summary`, {
+      key: org.api_key,
+      rawBody: '',
+      headers: json,
+    });
     expect(summary.status).not.toBe(400);
     // A route that needs a body still says so, in the envelope (not a parser error).
     const noBody = await app.request('POST', '/v1/deals', { key: org.api_key, rawBody: '', headers: json });
@@ -152,20 +198,31 @@ describe('security: the API edge holds against hostile and careless clients', ()
   describe('OAuth token endpoints (12)', () => {
     it('a missing client_secret or client_id is 422 naming the field; a wrong secret stays 401', async () => {
       for (const path of ['/oauth/token', '/v1/oauth/token']) {
-        const noSecret = await app.request('POST', path, { body: { grant_type: 'client_credentials', client_id: org.oauth_client.client_id } });
+        const noSecret = await app.request('POST', path, {
+          body: { grant_type: 'client_credentials', client_id: org.oauth_client.client_id },
+        });
         expect(noSecret.status).toBe(422);
         expect(noSecret.body.errors.map((e: { loc: string[] }) => e.loc)).toEqual([['body', 'client_secret']]);
         const form = new URLSearchParams({ grant_type: 'client_credentials', client_secret: 'cs_x' });
-        const noId = await app.request('POST', path, { rawBody: form.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+        const noId = await app.request('POST', path, {
+          rawBody: form.toString(),
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        });
         expect(noId.status).toBe(422);
         expect(noId.body.errors.map((e: { loc: string[] }) => e.loc)).toEqual([['body', 'client_id']]);
-        const wrong = await app.request('POST', path, { body: { grant_type: 'client_credentials', client_id: org.oauth_client.client_id, client_secret: 'cs_wrong' } });
+        const wrong = await app.request('POST', path, {
+          body: { grant_type: 'client_credentials', client_id: org.oauth_client.client_id, client_secret: 'cs_wrong' },
+        });
         expect(wrong.status).toBe(401);
       }
     });
 
     it('token_type is Bearer on both endpoints', async () => {
-      const body = { grant_type: 'client_credentials', client_id: org.oauth_client.client_id, client_secret: org.oauth_client.client_secret };
+      const body = {
+        grant_type: 'client_credentials',
+        client_id: org.oauth_client.client_id,
+        client_secret: org.oauth_client.client_secret,
+      };
       const a = await app.request('POST', '/oauth/token', { body });
       const b = await app.request('POST', '/v1/oauth/token', { body });
       expect([a.body.token_type, b.body.token_type]).toEqual(['Bearer', 'Bearer']);

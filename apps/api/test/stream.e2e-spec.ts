@@ -21,7 +21,9 @@ describe('event stream (SSE)', () => {
     return client;
   };
   const newDeal = async (key: string, name: string, target: TestApp = app) =>
-    (await target.request('POST', '/v1/deals', { key, body: { business_name: name, funding_amount_requested: 1000 } })).body as { id: number };
+    (await target.request('POST', '/v1/deals', { key, body: { business_name: name, funding_amount_requested: 1000 } })).body as {
+      id: number;
+    };
 
   beforeAll(async () => {
     app = await TestApp.start({ SSE_HEARTBEAT_SECONDS: '1' });
@@ -33,7 +35,7 @@ describe('event stream (SSE)', () => {
   });
   afterAll(() => app?.close());
 
-  it('streams the organization\'s events with an id, a name and JSON data', async () => {
+  it("streams the organization's events with an id, a name and JSON data", async () => {
     const stream = await connect('/v1/events/stream', { 'X-API-Key': a.api_key });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
@@ -43,7 +45,10 @@ describe('event stream (SSE)', () => {
     await app.request('PATCH', `/v1/deals/${deal.id}`, { key: a.api_key, body: { industry: 'retail' } });
     await app.drainEvents();
     const created = await stream.next();
-    expect(created).toMatchObject({ event: 'deal.created', data: { deal_id: deal.id, business_name: 'Live Stream Co', type: 'deal.created' } });
+    expect(created).toMatchObject({
+      event: 'deal.created',
+      data: { deal_id: deal.id, business_name: 'Live Stream Co', type: 'deal.created' },
+    });
     expect(created.id).toMatch(/^\d+$/);
     expect(created.data.event_id).toMatch(/^evt_/);
     const updated = await stream.next();
@@ -72,7 +77,7 @@ describe('event stream (SSE)', () => {
     expect((await streamB.next()).data.deal_id).toBe(markers[2].id);
   });
 
-  it('the deal stream carries that deal\'s events only, and is 404 for another organization\'s deal', async () => {
+  it("the deal stream carries that deal's events only, and is 404 for another organization's deal", async () => {
     const one = await newDeal(a.api_key, 'Deal One');
     const two = await newDeal(a.api_key, 'Deal Two');
     await app.drainEvents();
@@ -125,9 +130,13 @@ describe('event stream (SSE)', () => {
     const mark = await live.next();
     live.close();
     const scope = { organizationId: a.organization.id, livemode: true };
-    await app.get(Database).forScope(scope).transactional(async (tx) => {
-      for (let i = 0; i < 1203; i++) recordEvent(tx, scope, 'deal.updated', { dealId: deal.id, data: { deal_id: deal.id, changed_fields: [`f${i}`] } });
-    });
+    await app
+      .get(Database)
+      .forScope(scope)
+      .transactional(async (tx) => {
+        for (let i = 0; i < 1203; i++)
+          recordEvent(tx, scope, 'deal.updated', { dealId: deal.id, data: { deal_id: deal.id, changed_fields: [`f${i}`] } });
+      });
     await app.drainEvents(); // dispatched while nobody listens: later tests' streams must not receive them
     const resumed = await connect(`/v1/events/deals/${deal.id}`, { 'X-API-Key': a.api_key, 'Last-Event-ID': mark.id! });
     const got: string[] = [];
@@ -144,7 +153,8 @@ describe('event stream (SSE)', () => {
     expect((await app.request('GET', '/v1/events/stream')).status).toBe(401);
     expect((await app.request('GET', '/v1/events/stream?token=ll_live_wrong')).body.code).toBe('INVALID_API_KEY');
     expect((await app.request('GET', `/v1/deals?token=${encodeURIComponent(a.api_key)}`)).status).toBe(401);
-    const hooksOnly = (await app.request('POST', '/v1/keys', { key: a.api_key, body: { name: 'hooks', scopes: ['webhooks:read'] } })).body.key as string;
+    const hooksOnly = (await app.request('POST', '/v1/keys', { key: a.api_key, body: { name: 'hooks', scopes: ['webhooks:read'] } })).body
+      .key as string;
     expect((await app.request('GET', '/v1/events/stream', { key: hooksOnly })).status).toBe(403);
   });
 

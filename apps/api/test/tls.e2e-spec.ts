@@ -23,9 +23,31 @@ describe('native TLS in production', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledgerlens-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    app = await TestApp.start({ NODE_ENV: 'production', TLS_CERT_FILE: join(dir, 'cert.pem'), TLS_KEY_FILE: join(dir, 'key.pem'), LOG_LEVEL: 'error' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    app = await TestApp.start({
+      NODE_ENV: 'production',
+      TLS_CERT_FILE: join(dir, 'cert.pem'),
+      TLS_KEY_FILE: join(dir, 'key.pem'),
+      LOG_LEVEL: 'error',
+    });
   });
   afterAll(async () => {
     await app?.close();

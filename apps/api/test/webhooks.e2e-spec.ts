@@ -36,15 +36,23 @@ describe('webhooks', () => {
     await app.get(JobQueue).idle();
   };
   const newDeal = async (key: string, name = 'Hooked LLC') =>
-    (await app.request('POST', '/v1/deals', { key, body: { business_name: name, funding_amount_requested: 25000 } })).body as { id: number };
+    (await app.request('POST', '/v1/deals', { key, body: { business_name: name, funding_amount_requested: 25000 } })).body as {
+      id: number;
+    };
   const configure = (key: string, body: Record<string, unknown> = {}) =>
-    app.request('PUT', '/v1/webhooks/config', { key, body: { url: receiver.url, secret: SECRET, events: ['deal.created', 'deal.decision'], ...body } });
+    app.request('PUT', '/v1/webhooks/config', {
+      key,
+      body: { url: receiver.url, secret: SECRET, events: ['deal.created', 'deal.decision'], ...body },
+    });
   const deliveries = async (key: string, query = '') => (await app.request('GET', `/v1/webhooks/deliveries${query}`, { key })).body;
 
   beforeAll(async () => {
     // The timeout is generous for a loaded CI machine; only the hanging-receiver test waits it out.
     app = await TestApp.start({ OUTBOUND_ALLOWLIST: '127.0.0.1/32', WEBHOOK_TIMEOUT_MS: '2000' });
-    receiver = await Receiver.start(() => SECRET, () => now);
+    receiver = await Receiver.start(
+      () => SECRET,
+      () => now,
+    );
     org = await app.newOrg('Hooks');
     other = await app.newOrg('Other Hooks');
   });
@@ -54,7 +62,10 @@ describe('webhooks', () => {
     receiver.reset();
     // Each test starts with nothing pending: a retry left by an earlier test (its delayed job may
     // fire in real time during this one) must not reach this test's receiver.
-    await app.get(Database).system().nativeUpdate(WebhookDelivery, { status: 'pending' }, { status: 'failed', nextAttemptAt: null }, { filters: false });
+    await app
+      .get(Database)
+      .system()
+      .nativeUpdate(WebhookDelivery, { status: 'pending' }, { status: 'failed', nextAttemptAt: null }, { filters: false });
   });
   afterEach(() => jest.restoreAllMocks());
   afterAll(async () => {
@@ -67,13 +78,23 @@ describe('webhooks', () => {
       expect((await app.request('GET', '/v1/webhooks/config', { key: other.api_key })).status).toBe(404);
       const put = await configure(other.api_key);
       expect(put.status).toBe(200);
-      expect(put.body.data).toMatchObject({ url: receiver.url, events: ['deal.created', 'deal.decision'], enabled: true, active: true, mode: 'live' });
+      expect(put.body.data).toMatchObject({
+        url: receiver.url,
+        events: ['deal.created', 'deal.decision'],
+        enabled: true,
+        active: true,
+        mode: 'live',
+      });
       expect(JSON.stringify(put.body)).not.toContain('c2VjcmV0');
       const got = await app.request('GET', '/v1/webhooks/config', { key: other.api_key });
       expect(got.body.data).toEqual(put.body.data);
       expect(JSON.stringify(got.body)).not.toContain('secret');
 
-      const post = await app.request('POST', '/v1/webhooks/config', { key: other.api_key, headers: { 'X-Org-Id': String(other.organization.id) }, body: { url: receiver.url, secret: 'another-secret', events: ['deal.ready'], active: false } });
+      const post = await app.request('POST', '/v1/webhooks/config', {
+        key: other.api_key,
+        headers: { 'X-Org-Id': String(other.organization.id) },
+        body: { url: receiver.url, secret: 'another-secret', events: ['deal.ready'], active: false },
+      });
       expect(post.status).toBe(200);
       expect(post.body.data).toMatchObject({ events: ['deal.ready'], enabled: false, active: false, created_at: put.body.data.created_at });
 
@@ -111,7 +132,12 @@ describe('webhooks', () => {
 
     it.each([
       ['a plain-HTTP URL', { url: 'http://hooks.example.com/x' }, ['body', 'url'], /url must use HTTPS/],
-      ['a URL to a non-allowlisted private address', { url: 'https://10.0.0.8/hook' }, ['body', 'url'], /must not point to a private, loopback or link-local address \(10\.0\.0\.8 is a private address\)/],
+      [
+        'a URL to a non-allowlisted private address',
+        { url: 'https://10.0.0.8/hook' },
+        ['body', 'url'],
+        /must not point to a private, loopback or link-local address \(10\.0\.0\.8 is a private address\)/,
+      ],
       ['a URL to the cloud metadata address', { url: 'https://169.254.169.254/latest/meta-data' }, ['body', 'url'], /linkLocal/],
       ['not a URL', { url: 'hooks' }, ['body', 'url'], /absolute URL/],
       ['an unknown event type', { events: ['deal.exploded'] }, ['body', 'events'], /each value in events must be one of/],
@@ -127,11 +153,13 @@ describe('webhooks', () => {
     });
 
     it('needs webhooks:write to change and webhooks:read to read', async () => {
-      const reader = (await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'reader', scopes: ['webhooks:read'] } })).body.key as string;
+      const reader = (await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'reader', scopes: ['webhooks:read'] } })).body
+        .key as string;
       expect((await configure(reader)).status).toBe(403);
       expect((await app.request('POST', '/v1/webhooks/test', { key: reader })).status).toBe(403);
       expect((await app.request('GET', '/v1/webhooks/deliveries', { key: reader })).status).toBe(200);
-      const dealsOnly = (await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'deals', scopes: ['deals:read'] } })).body.key as string;
+      const dealsOnly = (await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'deals', scopes: ['deals:read'] } })).body
+        .key as string;
       expect((await app.request('GET', '/v1/webhooks/config', { key: dealsOnly })).status).toBe(403);
     });
   });
@@ -147,7 +175,12 @@ describe('webhooks', () => {
       expect(receiver.received).toHaveLength(1);
       const [got] = receiver.received;
       expect(got.error).toBeNull();
-      expect(got.event).toMatchObject({ type: 'deal.created', event: 'deal.created', deal_id: deal.id, data: { deal_id: deal.id, business_name: 'Hooked LLC' } });
+      expect(got.event).toMatchObject({
+        type: 'deal.created',
+        event: 'deal.created',
+        deal_id: deal.id,
+        data: { deal_id: deal.id, business_name: 'Hooked LLC' },
+      });
       expect(got.event!.created_at).toBe(got.event!.timestamp);
       expect(got.headers['content-type']).toBe('application/json');
       expect(got.headers['x-service-event']).toBe('deal.created');
@@ -157,7 +190,19 @@ describe('webhooks', () => {
       expect(got.headers['webhook-signature']).toMatch(/^v1,/);
       const list = await deliveries(org.api_key);
       const item = list.data.find((d: { id: string }) => d.id === got.headers['x-service-delivery']);
-      expect(item).toMatchObject({ event: 'deal.created', event_type: 'deal.created', status: 'delivered', success: true, response_status: 200, status_code: 200, attempt_number: 1, max_attempts: 4, url: receiver.url, deal_id: deal.id, next_attempt_at: null });
+      expect(item).toMatchObject({
+        event: 'deal.created',
+        event_type: 'deal.created',
+        status: 'delivered',
+        success: true,
+        response_status: 200,
+        status_code: 200,
+        attempt_number: 1,
+        max_attempts: 4,
+        url: receiver.url,
+        deal_id: deal.id,
+        next_attempt_at: null,
+      });
       const detail = (await app.request('GET', `/v1/webhooks/deliveries/${item.id}`, { key: org.api_key })).body.data;
       expect(detail.request).toMatchObject({ url: receiver.url, body: got.rawBody });
       expect(detail.request.headers['X-Service-Signature']).toBe(got.headers['x-service-signature']);
@@ -190,9 +235,18 @@ describe('webhooks', () => {
       const id = receiver.received[0].headers['x-service-delivery'] as string;
       const service = app.get(WebhookDeliveryService);
       const detail = async () => (await app.request('GET', `/v1/webhooks/deliveries/${id}`, { key: org.api_key })).body.data;
-      expect(await detail()).toMatchObject({ status: 'pending', attempt_number: 1, response_status: 500, next_attempt_at: new Date(T0 + 30_000).toISOString() });
+      expect(await detail()).toMatchObject({
+        status: 'pending',
+        attempt_number: 1,
+        response_status: 500,
+        next_attempt_at: new Date(T0 + 30_000).toISOString(),
+      });
 
-      for (const [step, delay] of [[2, 30_000], [3, 120_000], [4, 900_000]] as const) {
+      for (const [step, delay] of [
+        [2, 30_000],
+        [3, 120_000],
+        [4, 900_000],
+      ] as const) {
         advance(delay - 1000);
         expect(await service.sweep()).toBe(0); // not due yet: nothing is sent early
         advance(1000);
@@ -201,8 +255,17 @@ describe('webhooks', () => {
         expect(receiver.received).toHaveLength(step);
       }
       const done = await detail();
-      expect(done).toMatchObject({ status: 'delivered', attempt_number: 4, response_status: 200, success: true, deal_id: deal.id, next_attempt_at: null });
-      expect(done.attempts.map((a: { success: boolean; response: { status_code: number } }) => [a.success, a.response.status_code])).toEqual([
+      expect(done).toMatchObject({
+        status: 'delivered',
+        attempt_number: 4,
+        response_status: 200,
+        success: true,
+        deal_id: deal.id,
+        next_attempt_at: null,
+      });
+      expect(
+        done.attempts.map((a: { success: boolean; response: { status_code: number } }) => [a.success, a.response.status_code]),
+      ).toEqual([
         [false, 500],
         [false, 500],
         [false, 500],
@@ -233,10 +296,18 @@ describe('webhooks', () => {
       }
       expect(receiver.received).toHaveLength(4);
       const failed = (await app.request('GET', `/v1/webhooks/deliveries/${id}`, { key: org.api_key })).body.data;
-      expect(failed).toMatchObject({ status: 'failed', attempt_number: 4, response_status: 503, next_attempt_at: null, error: 'receiver answered 503' });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        attempt_number: 4,
+        response_status: 503,
+        next_attempt_at: null,
+        error: 'receiver answered 503',
+      });
       const failedList = await deliveries(org.api_key, '?status=failed&event=deal.created');
       expect(failedList.data.map((d: { id: string }) => d.id)).toContain(id);
-      expect(failedList.data.every((d: { status: string; event: string }) => d.status === 'failed' && d.event === 'deal.created')).toBe(true);
+      expect(failedList.data.every((d: { status: string; event: string }) => d.status === 'failed' && d.event === 'deal.created')).toBe(
+        true,
+      );
 
       receiver.respond = () => 204;
       const redo = await app.request('POST', `/v1/webhooks/deliveries/${id}/redeliver`, { key: org.api_key });
@@ -265,7 +336,13 @@ describe('webhooks', () => {
     it('POST /webhooks/test sends a signed webhook.test and reports the result', async () => {
       const ok = await app.request('POST', '/v1/webhooks/test', { key: org.api_key, body: { event_type: 'deal.ready' } });
       expect(ok.status).toBe(200);
-      expect(ok.body.data).toMatchObject({ event: 'webhook.test', status: 'delivered', response_status: 200, delivered_at: new Date(T0).toISOString(), error: null });
+      expect(ok.body.data).toMatchObject({
+        event: 'webhook.test',
+        status: 'delivered',
+        response_status: 200,
+        delivered_at: new Date(T0).toISOString(),
+        error: null,
+      });
       expect(receiver.received.at(-1)!.event).toMatchObject({ type: 'webhook.test', data: { event_type: 'deal.ready' } });
       expect(receiver.received.at(-1)!.headers['x-service-delivery']).toBe(ok.body.data.delivery_id);
       receiver.respond = () => 500;
@@ -281,9 +358,13 @@ describe('webhooks', () => {
       // A name (judged only at delivery) resolving to 127.0.0.2: loopback, and not allowlisted here (only 127.0.0.1/32 is).
       await configure(other.api_key, { url: 'https://receiver.invalid:9/hooks' });
       app.get(OutboundHttp).useResolver(async () => [{ address: '127.0.0.2', family: 4 }]);
-      const res = await app.request('POST', '/v1/webhooks/test', { key: other.api_key }).finally(() => app.get(OutboundHttp).useResolver(systemResolver));
+      const res = await app
+        .request('POST', '/v1/webhooks/test', { key: other.api_key })
+        .finally(() => app.get(OutboundHttp).useResolver(systemResolver));
       expect(res.body.data).toMatchObject({ status: 'failed', response_status: null });
-      expect(res.body.data.error).toMatch(/OutboundBlockedError: receiver\.invalid resolves to a blocked address: 127\.0\.0\.2 is a loopback address/);
+      expect(res.body.data.error).toMatch(
+        /OutboundBlockedError: receiver\.invalid resolves to a blocked address: 127\.0\.0\.2 is a loopback address/,
+      );
       expect(receiver.received).toHaveLength(0);
       await app.request('DELETE', '/v1/webhooks/config', { key: other.api_key });
     });
@@ -300,8 +381,19 @@ describe('webhooks', () => {
   });
 
   describe('every event type', () => {
-    it('delivers the pipeline\'s events for an uploaded statement, with the spec\'s payloads', async () => {
-      const all = ['deal.created', 'deal.updated', 'deal.ready', 'deal.decision', 'document.uploaded', 'document.completed', 'document.failed', 'batch.completed', 'recommendation.generated', 'export.ready'];
+    it("delivers the pipeline's events for an uploaded statement, with the spec's payloads", async () => {
+      const all = [
+        'deal.created',
+        'deal.updated',
+        'deal.ready',
+        'deal.decision',
+        'document.uploaded',
+        'document.completed',
+        'document.failed',
+        'batch.completed',
+        'recommendation.generated',
+        'export.ready',
+      ];
       await configure(org.api_key, { events: all });
       const deal = await newDeal(org.api_key, 'Pipeline Bakery LLC');
       const statement = await makeStatement(LAYOUTS[0], 21, 30);
@@ -317,11 +409,22 @@ describe('webhooks', () => {
       const byType = new Map([...receiver.received].reverse().map((r) => [r.event!.type, r.event!])); // first of each type
       expect(receiver.received.every((r) => r.error === null)).toBe(true);
       expect(byType.get('document.uploaded')!.data).toMatchObject({ document_id: upload.body.id, deal_id: deal.id, filename: 'march.pdf' });
-      expect(byType.get('document.completed')!.data).toMatchObject({ document_id: upload.body.id, deal_id: deal.id, document_type: 'bank_statement' });
+      expect(byType.get('document.completed')!.data).toMatchObject({
+        document_id: upload.body.id,
+        deal_id: deal.id,
+        document_type: 'bank_statement',
+      });
       expect(byType.get('document.failed')!.data).toMatchObject({ deal_id: deal.id, error: expect.stringMatching(/^PROCESSING_FAILED/) });
-      expect(byType.get('deal.ready')).toMatchObject({ deal_id: deal.id, data: { deal_id: deal.id, business_name: 'Pipeline Bakery LLC', status: 'ready', document_count: expect.any(Number) } }); // ready once per settling (1 or 2 documents)
+      expect(byType.get('deal.ready')).toMatchObject({
+        deal_id: deal.id,
+        data: { deal_id: deal.id, business_name: 'Pipeline Bakery LLC', status: 'ready', document_count: expect.any(Number) },
+      }); // ready once per settling (1 or 2 documents)
       expect(typeof byType.get('deal.ready')!.data.health_score).toBe('number');
-      expect(byType.get('recommendation.generated')!.data).toMatchObject({ deal_id: deal.id, decision: expect.any(String), ruleset_name: expect.any(String) });
+      expect(byType.get('recommendation.generated')!.data).toMatchObject({
+        deal_id: deal.id,
+        decision: expect.any(String),
+        ruleset_name: expect.any(String),
+      });
       // Internal events (the AI summary request) never leave.
       expect([...byType.keys()].every((t) => all.includes(t))).toBe(true);
       await configure(org.api_key);
@@ -335,7 +438,9 @@ describe('webhooks', () => {
           dealId: null,
           data: { batch_id: 'bat_1', total_documents: 2, completed: 2, failed: 0 },
         });
-        recordEvent(tx, { organizationId: org.organization.id, livemode: true }, 'export.ready', { data: { export_id: 'exp_1', format: 'csv' } });
+        recordEvent(tx, { organizationId: org.organization.id, livemode: true }, 'export.ready', {
+          data: { export_id: 'exp_1', format: 'csv' },
+        });
         recordEvent(tx, { organizationId: org.organization.id, livemode: true }, 'key.created', { data: { key_id: 1 } });
       });
       app.get(EventDispatcher).notify();
@@ -365,7 +470,10 @@ describe('webhooks', () => {
 
       // A test-mode endpoint receives test-mode events only, and the live one live events only.
       receiver.reset();
-      const testSecretReceiver = await Receiver.start(() => 'test-mode-secret', () => now);
+      const testSecretReceiver = await Receiver.start(
+        () => 'test-mode-secret',
+        () => now,
+      );
       try {
         await configure(org.test_api_key, { url: testSecretReceiver.url, secret: 'test-mode-secret' });
         const testDeal = await newDeal(org.test_api_key, 'Sandbox Co');
@@ -390,7 +498,11 @@ describe('webhooks', () => {
       const delivery = await em.findOneOrFail(WebhookDelivery, { dealId: deal.id });
       expect(delivery.status).toBe('delivered');
       // The state a worker leaves when it dies after claiming attempt 1: leased for 60 s, nothing logged.
-      await em.nativeUpdate(WebhookDelivery, { id: delivery.id }, { status: 'pending', attemptNumber: 0, deliveredAt: null, nextAttemptAt: new Date(now + 60_000) });
+      await em.nativeUpdate(
+        WebhookDelivery,
+        { id: delivery.id },
+        { status: 'pending', attemptNumber: 0, deliveredAt: null, nextAttemptAt: new Date(now + 60_000) },
+      );
       receiver.reset();
       const service = app.get(WebhookDeliveryService);
       const sentThis = () => receiver.received.filter((r) => r.headers['x-service-delivery'] === delivery.id).length;

@@ -32,7 +32,11 @@ describe('@ledgerlens/sdk against the real API', () => {
     expect(created).toMatchObject({ business_name: 'Acme Bakery LLC', funding_amount_requested: 75000, status: 'new', mode: 'live' });
 
     const deal = await client.deals.get(created.id);
-    expect(deal).toMatchObject({ id: created.id, entity_type: 'llc', business: expect.objectContaining({ business_name: 'Acme Bakery LLC' }) });
+    expect(deal).toMatchObject({
+      id: created.id,
+      entity_type: 'llc',
+      business: expect.objectContaining({ business_name: 'Acme Bakery LLC' }),
+    });
 
     const updated = await client.deals.update(created.id, { industry: 'Food service', funding_amount_requested: 80000 });
     expect(updated).toMatchObject({ id: created.id, industry: 'Food service', funding_amount_requested: 80000 });
@@ -56,7 +60,10 @@ describe('@ledgerlens/sdk against the real API', () => {
     const first = await client.deals.create({ business_name: 'Replay Co', funding_amount_requested: 1000 }, { idempotencyKey: key });
     const again = await client.deals.create({ business_name: 'Replay Co', funding_amount_requested: 1000 }, { idempotencyKey: key });
     expect(again.id).toBe(first.id);
-    const raw = await client.POST('/v1/deals', { body: { business_name: 'Replay Co', funding_amount_requested: 1000 }, params: { header: { 'Idempotency-Key': key } } });
+    const raw = await client.POST('/v1/deals', {
+      body: { business_name: 'Replay Co', funding_amount_requested: 1000 },
+      params: { header: { 'Idempotency-Key': key } },
+    });
     expect(raw).toMatchObject({ status: 200, replayed: true, data: { id: first.id } });
     // Without an explicit key each call gets its own generated key: two deals.
     const a = await client.deals.create({ business_name: 'Twice Co', funding_amount_requested: 10 });
@@ -67,7 +74,9 @@ describe('@ledgerlens/sdk against the real API', () => {
   it('lists deals page by page and iterates over every page with listAll', async () => {
     const other = await app.newOrg('Paging Org');
     const paging = new Ledgerlens({ baseUrl: app.url, apiKey: other.api_key });
-    const batch = await paging.deals.createBatch(Array.from({ length: 7 }, (_, i) => ({ business_name: `Paged ${i}`, funding_amount_requested: 1000 + i })));
+    const batch = await paging.deals.createBatch(
+      Array.from({ length: 7 }, (_, i) => ({ business_name: `Paged ${i}`, funding_amount_requested: 1000 + i })),
+    );
     expect(batch.created).toHaveLength(7);
     expect(batch.errors).toHaveLength(0);
 
@@ -99,7 +108,10 @@ describe('@ledgerlens/sdk against the real API', () => {
     const list = await client.GET('/v1/deals', { params: { query: { q: 'Typed Path', per_page: 5 } } });
     expect(list.data.data.map((d) => d.id)).toContain(created.id);
 
-    const patched = await client.PATCH('/v1/deals/{deal_id}', { params: { path: { deal_id: created.id } }, body: { owner_name: 'Jane Doe' } });
+    const patched = await client.PATCH('/v1/deals/{deal_id}', {
+      params: { path: { deal_id: created.id } },
+      body: { owner_name: 'Jane Doe' },
+    });
     expect(patched.data.owner_name).toBe('Jane Doe');
 
     const untyped = await client.request<{ status: string }>('GET', '/health');
@@ -117,7 +129,9 @@ describe('@ledgerlens/sdk against the real API', () => {
     expect(invalid).toMatchObject({ status: 422, code: 'VALIDATION_ERROR' });
     expect(invalid.errors.length).toBeGreaterThanOrEqual(2);
     expect(invalid.errors.map((e) => e.field)).toEqual(expect.arrayContaining(['business_name', 'funding_amount_requested']));
-    expect(invalid.errors[0]).toEqual(expect.objectContaining({ loc: expect.any(Array), msg: expect.any(String), type: expect.any(String) }));
+    expect(invalid.errors[0]).toEqual(
+      expect.objectContaining({ loc: expect.any(Array), msg: expect.any(String), type: expect.any(String) }),
+    );
 
     const badDecision = await rejection(client.deals.decide(999_999, 'approve'));
     expect(badDecision.code).toBe('DEAL_NOT_FOUND');
@@ -132,7 +146,10 @@ describe('@ledgerlens/sdk against the real API', () => {
     expect(created.scopes).toEqual(['deals:read']);
     const keyClient = new Ledgerlens({ baseUrl: app.url, apiKey: created.key });
     expect((await keyClient.deals.list()).meta.page).toBe(1);
-    expect(await rejection(keyClient.deals.create({ business_name: 'x', funding_amount_requested: 1 }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(await rejection(keyClient.deals.create({ business_name: 'x', funding_amount_requested: 1 }))).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
 
     const listed = await client.keys.list();
     expect(listed.data.map((k) => k.id)).toContain(created.id);
@@ -179,7 +196,9 @@ describe('@ledgerlens/sdk against the real API', () => {
     expect(seen.slice(1).every((s) => /Bearer \S+$/.test(s))).toBe(true);
     expect(seen.filter((s) => s.includes('/oauth/token'))).toHaveLength(1);
 
-    const wrong = await rejection(Ledgerlens.fromClientCredentials({ baseUrl: app.url, clientId: org.oauth_client.client_id, clientSecret: 'wrong' }));
+    const wrong = await rejection(
+      Ledgerlens.fromClientCredentials({ baseUrl: app.url, clientId: org.oauth_client.client_id, clientSecret: 'wrong' }),
+    );
     expect(wrong.status).toBe(401);
   });
 });

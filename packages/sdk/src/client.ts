@@ -67,7 +67,8 @@ type Call<M extends HttpMethod> = <P extends PathsWithMethod<paths, M>>(
   ...options: MaybeOptional<RequestOptions<OperationOf<paths, P, M>>>
 ) => Promise<ApiResponse<SuccessBody<OperationOf<paths, P, M>>>>;
 
-export type PageQuery<P extends PaginatedPaths<paths>> = OperationOf<paths, P, 'get'> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type PageQuery<P extends PaginatedPaths<paths>> =
+  OperationOf<paths, P, 'get'> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 export interface Page<T> {
   data: T[];
@@ -165,7 +166,11 @@ export class Ledgerlens {
   }
 
   /** Every page of a `{data, meta}` list endpoint, from `query.page` (default 1) to the last. */
-  async *pages<P extends PaginatedPaths<paths>>(path: P, query?: PageQuery<P>, options: CommonRequestOptions = {}): AsyncGenerator<Page<PageItem<paths, P>>, void, undefined> {
+  async *pages<P extends PaginatedPaths<paths>>(
+    path: P,
+    query?: PageQuery<P>,
+    options: CommonRequestOptions = {},
+  ): AsyncGenerator<Page<PageItem<paths, P>>, void, undefined> {
     let page = Number((query as { page?: number } | undefined)?.page ?? 1);
     for (;;) {
       const { data } = await this.transport.request<Page<PageItem<paths, P>>>({
@@ -181,7 +186,11 @@ export class Ledgerlens {
   }
 
   /** Every item of a `{data, meta}` list endpoint, fetching pages as the loop advances. */
-  async *paginate<P extends PaginatedPaths<paths>>(path: P, query?: PageQuery<P>, options: CommonRequestOptions = {}): AsyncGenerator<PageItem<paths, P>, void, undefined> {
+  async *paginate<P extends PaginatedPaths<paths>>(
+    path: P,
+    query?: PageQuery<P>,
+    options: CommonRequestOptions = {},
+  ): AsyncGenerator<PageItem<paths, P>, void, undefined> {
     for await (const page of this.pages(path, query, options)) yield* page.data;
   }
 

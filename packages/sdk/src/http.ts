@@ -96,7 +96,10 @@ export class Transport {
       const hintMs = serverDelayMs(response.headers, rateLimited);
       if (hintMs !== null && hintMs > this.config.maxRetryDelayMs) throw error;
       const delayMs = hintMs !== null ? hintMs + Math.floor(this.config.random() * 250) : this.backoff(attempt);
-      await this.wait({ attempt: attempt + 1, delayMs, reason: rateLimited ? 'rate_limited' : 'server_error', method, url, error }, req.signal);
+      await this.wait(
+        { attempt: attempt + 1, delayMs, reason: rateLimited ? 'rate_limited' : 'server_error', method, url, error },
+        req.signal,
+      );
     }
   }
 

@@ -84,7 +84,9 @@ export class DealsResource {
 
   /** Records the funder's decision (`approve`, `decline` or `funded`). */
   async decide(dealId: number, decision: Decision, options?: CommonRequestOptions): Promise<DecisionResult> {
-    return (await this.client.POST('/v1/deals/{deal_id}/decision', { ...options, params: { path: { deal_id: dealId } }, body: { decision } })).data;
+    return (
+      await this.client.POST('/v1/deals/{deal_id}/decision', { ...options, params: { path: { deal_id: dealId } }, body: { decision } })
+    ).data;
   }
 }
 

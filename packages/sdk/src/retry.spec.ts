@@ -35,7 +35,14 @@ describe('retries against a rate-limited real server', () => {
 
   it('waits per Retry-After, reports the waits and gives up after maxRetries with RATE_LIMIT_EXCEEDED', async () => {
     const rec = recorder();
-    const client = new Ledgerlens({ baseUrl: app.url, apiKey, maxRetries: 3, maxRetryDelayMs: Infinity, sleep: rec.sleep, onRetry: rec.onRetry });
+    const client = new Ledgerlens({
+      baseUrl: app.url,
+      apiKey,
+      maxRetries: 3,
+      maxRetryDelayMs: Infinity,
+      sleep: rec.sleep,
+      onRetry: rec.onRetry,
+    });
     await client.deals.list();
     await client.deals.stats();
     expect(rec.sleeps).toEqual([]);
@@ -83,8 +90,10 @@ describe('retries against a failing HTTP server', () => {
   const unavailable = (res: ServerResponse, headers?: Record<string, string>) =>
     json(res, 503, { detail: 'Service unavailable', code: 'SERVICE_UNAVAILABLE', errors: [] }, headers);
   /** Fails `n` times with 503, then answers 200/201 with `ok`. */
-  const failTimes = (n: number, ok: unknown, okStatus = 200, headers?: Record<string, string>) => (_req: IncomingMessage, res: ServerResponse) =>
-    hits.length <= n ? unavailable(res, headers) : json(res, okStatus, ok);
+  const failTimes =
+    (n: number, ok: unknown, okStatus = 200, headers?: Record<string, string>) =>
+    (_req: IncomingMessage, res: ServerResponse) =>
+      hits.length <= n ? unavailable(res, headers) : json(res, okStatus, ok);
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -149,7 +158,12 @@ describe('retries against a failing HTTP server', () => {
     const reset = Math.floor(Date.now() / 1000) + 30;
     handler = (_req, res) =>
       hits.length === 1
-        ? json(res, 429, { detail: 'slow down', code: 'RATE_LIMIT_EXCEEDED', errors: [] }, { 'x-ratelimit-reset': String(reset), 'x-ratelimit-remaining': '0' })
+        ? json(
+            res,
+            429,
+            { detail: 'slow down', code: 'RATE_LIMIT_EXCEEDED', errors: [] },
+            { 'x-ratelimit-reset': String(reset), 'x-ratelimit-remaining': '0' },
+          )
         : json(res, 200, stats);
     const rec = recorder();
     const client = new Ledgerlens({ baseUrl, apiKey: 'k', sleep: rec.sleep, random: () => 0 });
@@ -195,7 +209,9 @@ describe('retries against a failing HTTP server', () => {
 
   it('retries a POST on 429 even without an Idempotency-Key (the request was not processed)', async () => {
     handler = (_req, res) =>
-      hits.length === 1 ? json(res, 429, { detail: 'slow', code: 'RATE_LIMIT_EXCEEDED', errors: [] }, { 'retry-after': '2' }) : json(res, 200, { created: [], errors: [] });
+      hits.length === 1
+        ? json(res, 429, { detail: 'slow', code: 'RATE_LIMIT_EXCEEDED', errors: [] }, { 'retry-after': '2' })
+        : json(res, 200, { created: [], errors: [] });
     const rec = recorder();
     const client = new Ledgerlens({ baseUrl, apiKey: 'k', sleep: rec.sleep, random: () => 0 });
     await client.deals.createBatch([{ business_name: 'A', funding_amount_requested: 1 }]);
@@ -284,7 +300,9 @@ describe('network errors', () => {
     const client = new Ledgerlens({ baseUrl: closedUrl, apiKey: 'k', sleep: rec.sleep });
     expect(await failure(client.keys.rotate(1))).toBeInstanceOf(LedgerlensConnectionError);
     expect(rec.sleeps).toEqual([]);
-    expect(await failure(client.deals.create({ business_name: 'A', funding_amount_requested: 1 }))).toBeInstanceOf(LedgerlensConnectionError);
+    expect(await failure(client.deals.create({ business_name: 'A', funding_amount_requested: 1 }))).toBeInstanceOf(
+      LedgerlensConnectionError,
+    );
     expect(rec.sleeps).toHaveLength(4);
   });
 
@@ -312,7 +330,9 @@ describe('helpers', () => {
   });
 
   it('builds URLs from path templates', () => {
-    expect(buildUrl('http://h/api/', '/v1/deals/{deal_id}', { deal_id: 'a/b' }, { page: 2, x: undefined, s: ['a', 'b'] })).toBe('http://h/api/v1/deals/a%2Fb?page=2&s=a&s=b');
+    expect(buildUrl('http://h/api/', '/v1/deals/{deal_id}', { deal_id: 'a/b' }, { page: 2, x: undefined, s: ['a', 'b'] })).toBe(
+      'http://h/api/v1/deals/a%2Fb?page=2&s=a&s=b',
+    );
     expect(() => buildUrl('http://h', '/v1/deals/{deal_id}', {})).toThrow('Missing path parameter "deal_id"');
   });
 

@@ -15,16 +15,14 @@ export type PathsWithMethod<Paths, Method extends HttpMethod> = {
 }[keyof Paths];
 
 /** The operation object for `Path` + `Method`. */
-export type OperationOf<Paths, Path extends keyof Paths, Method extends HttpMethod> = Paths[Path] extends { [K in Method]: infer Op } ? Op : never;
+export type OperationOf<Paths, Path extends keyof Paths, Method extends HttpMethod> = Paths[Path] extends { [K in Method]: infer Op }
+  ? Op
+  : never;
 
 type OkStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 226 | '2XX';
 
 /** Body type of a response object: JSON content when present, else the first media type, else undefined. */
-export type ResponseContent<R> = R extends { content: infer C }
-  ? C extends { 'application/json': infer J }
-    ? J
-    : C[keyof C]
-  : undefined;
+export type ResponseContent<R> = R extends { content: infer C } ? (C extends { 'application/json': infer J } ? J : C[keyof C]) : undefined;
 
 /** Union of the 2xx response bodies of an operation. */
 export type SuccessBody<Op> = Op extends { responses: infer R }

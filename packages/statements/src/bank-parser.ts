@@ -107,7 +107,13 @@ function segments(line: Line): Array<{ text: string; words: Word[]; x0: number; 
     if (cur && prev && sameStyle && w.x0 - prev.x1 < Math.max(w.size, 4) * 1.6) cur.push(w);
     else segs.push([w]);
   }
-  return segs.map((ws) => ({ text: ws.map((w) => w.text).join(' '), words: ws, x0: ws[0].x0, x1: ws[ws.length - 1].x1, size: Math.max(...ws.map((w) => w.size)) }));
+  return segs.map((ws) => ({
+    text: ws.map((w) => w.text).join(' '),
+    words: ws,
+    x0: ws[0].x0,
+    x1: ws[ws.length - 1].x1,
+    size: Math.max(...ws.map((w) => w.size)),
+  }));
 }
 
 // ---------------------------------------------------------------- table headers
@@ -121,7 +127,11 @@ interface Column {
 }
 
 function roleOf(phrase: string, haveDate: boolean): ColumnRole | null {
-  const p = phrase.toLowerCase().replace(/[^a-z#/ ]/g, ' ').replace(/\s+/g, ' ').trim();
+  const p = phrase
+    .toLowerCase()
+    .replace(/[^a-z#/ ]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!p) return null;
   if (/balance/.test(p)) return 'balance';
   if (/^(check|chk|ck)s?( (no|number|num|#))?$|^(check|chk|ck) ?#|^(no|number|ref|reference|serial)( #| no)?$/.test(p)) return 'checkno';
@@ -152,7 +162,12 @@ function phrasesOf(line: Line): Array<{ text: string; x0: number; x1: number; wo
 }
 
 /** Splits a phrase like "Withdrawals/Debits Ending daily balance" whose halves name different columns. */
-function splitPhrase(ph: { text: string; x0: number; x1: number; words: Word[] }): Array<{ text: string; x0: number; x1: number; words: Word[] }> {
+function splitPhrase(ph: {
+  text: string;
+  x0: number;
+  x1: number;
+  words: Word[];
+}): Array<{ text: string; x0: number; x1: number; words: Word[] }> {
   const ws = ph.words;
   if (ws.length < 2) return [ph];
   for (let k = 1; k < ws.length; k++) {
@@ -267,7 +282,8 @@ interface Section {
 }
 
 // matched against the line with spaces removed (text layers split words: "ign ore")
-const IGNORE_RE = /(shouldbe|tobe|please)?ignored?\b|ignorethe|notbeincluded|notincludedinthe|forinformationonly|informationonly|donotinclude/;
+const IGNORE_RE =
+  /(shouldbe|tobe|please)?ignored?\b|ignorethe|notbeincluded|notincludedinthe|forinformationonly|informationonly|donotinclude/;
 
 function classifyHeading(line: Line): Section | null {
   // only the first phrase counts ("Deposits and Other Additions      There were 2 ...")
@@ -275,11 +291,23 @@ function classifyHeading(line: Line): Section | null {
   if (!t || /\d/.test(t.replace(/\(continued\)|continued/gi, '')) || t.split(' ').length > 8) return null;
   const l = t.toLowerCase();
   if (/^total\b|^subtotal\b/.test(l)) return null;
-  if (/daily.*balance|balance summary|ledger balance|balances? by date|ending daily|^balances?$|^(ending|closing|available|collected|end of day) balances?$/.test(l)) return { sign: 0, skip: true, name: t };
-  if (/summary|overview|at a glance|interest|overdraft|message|notice|important|disclosure/.test(l) && !/withdraw|deposit|debit|credit|checks|fee/.test(l.replace(/summary/, ''))) return { sign: 0, skip: true, name: t };
+  if (
+    /daily.*balance|balance summary|ledger balance|balances? by date|ending daily|^balances?$|^(ending|closing|available|collected|end of day) balances?$/.test(
+      l,
+    )
+  )
+    return { sign: 0, skip: true, name: t };
+  if (
+    /summary|overview|at a glance|interest|overdraft|message|notice|important|disclosure/.test(l) &&
+    !/withdraw|deposit|debit|credit|checks|fee/.test(l.replace(/summary/, ''))
+  )
+    return { sign: 0, skip: true, name: t };
   const kw: Array<[RegExp, -1 | 1]> = [
     [/deposit|credits?\b|additions?\b|incoming|receipts|money in|paid in/, 1],
-    [/withdrawal|debits?\b|checks?\b|cheques?|fees?\b|charges?\b|payments?\b|subtractions?|purchases?|money out|paid out|outgoing|transfers out/, -1],
+    [
+      /withdrawal|debits?\b|checks?\b|cheques?|fees?\b|charges?\b|payments?\b|subtractions?|purchases?|money out|paid out|outgoing|transfers out/,
+      -1,
+    ],
   ];
   let best: { i: number; sign: -1 | 1 } | null = null;
   for (const [re, sign] of kw) {
@@ -295,8 +323,10 @@ function classifyHeading(line: Line): Section | null {
 
 const BANK_RE = /\b(bank|banking|credit union|bancorp|banc|savings|trust|federal|financial|n\.a\.?|fcu)\b/i;
 const NOT_BANK_RE = /statement|account|member fdic|www\.|\.com|p\.?\s?o\.? box|customer|service|call|page|questions|visit|equal housing/i;
-const BIZ_RE = /\b(LLC|L\.L\.C\.|INC|INCORPORATED|CORP|CORPORATION|CO|COMPANY|LTD|LP|LLP|PLLC|PC|GROUP|ENTERPRISES|HOLDINGS|PARTNERS|SERVICES|DBA)\b\.?/i;
-const OPEN_RE = /\b(beginning|opening|previous|starting|start|prior|last statement)\b[\w\s]{0,12}\bbalance\b|\bbalance (forward|brought forward|last statement)\b/i;
+const BIZ_RE =
+  /\b(LLC|L\.L\.C\.|INC|INCORPORATED|CORP|CORPORATION|CO|COMPANY|LTD|LP|LLP|PLLC|PC|GROUP|ENTERPRISES|HOLDINGS|PARTNERS|SERVICES|DBA)\b\.?/i;
+const OPEN_RE =
+  /\b(beginning|opening|previous|starting|start|prior|last statement)\b[\w\s]{0,12}\bbalance\b|\bbalance (forward|brought forward|last statement)\b/i;
 const CLOSE_RE = /\b(ending|closing|new|current|end of period)\b[\w\s]{0,12}\bbalance\b|\bbalance (this statement|at end)\b/i;
 
 function findLabelAmount(lines: Line[], re: RegExp, exclude?: RegExp): number | null {
@@ -342,10 +372,16 @@ function findLabelAmount(lines: Line[], re: RegExp, exclude?: RegExp): number | 
 }
 
 function cleanName(s: string): string {
-  return s.replace(/\s+/g, ' ').replace(/^[\s:,-]+|[\s:,;-]+$/g, '').trim();
+  return s
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s:,-]+|[\s:,;-]+$/g, '')
+    .trim();
 }
 
-function extractFields(pages: PageLayout[], firstTableLine: { page: number; line: number } | null): BankStatementFields & { periodDayFirst: boolean | null } {
+function extractFields(
+  pages: PageLayout[],
+  firstTableLine: { page: number; line: number } | null,
+): BankStatementFields & { periodDayFirst: boolean | null } {
   const first = pages.slice(0, 2);
   const p1 = pages[0];
   const p1Lines = p1 ? p1.lines : [];
@@ -358,7 +394,14 @@ function extractFields(pages: PageLayout[], firstTableLine: { page: number; line
   let bankName: string | null = null;
   let bestScore = -Infinity;
   for (const s of segs) {
-    if (!BANK_RE.test(s.text) || NOT_BANK_RE.test(s.text) || /\d/.test(s.text) || s.text.length > 60 || BIZ_RE.test(s.text.replace(/\bco\b/i, ''))) continue;
+    if (
+      !BANK_RE.test(s.text) ||
+      NOT_BANK_RE.test(s.text) ||
+      /\d/.test(s.text) ||
+      s.text.length > 60 ||
+      BIZ_RE.test(s.text.replace(/\bco\b/i, ''))
+    )
+      continue;
     const score = s.size * 10 - (s.words[0].base / (p1?.height || 800)) * 20;
     if (score > bestScore) {
       bestScore = score;
@@ -378,7 +421,13 @@ function extractFields(pages: PageLayout[], firstTableLine: { page: number; line
   }
   if (!accountHolder) {
     for (const s of segs) {
-      if (BIZ_RE.test(s.text) && !/\d/.test(s.text) && (!bankName || s.text !== bankName) && !/statement|account|page/i.test(s.text) && s.text.length < 70) {
+      if (
+        BIZ_RE.test(s.text) &&
+        !/\d/.test(s.text) &&
+        (!bankName || s.text !== bankName) &&
+        !/statement|account|page/i.test(s.text) &&
+        s.text.length < 70
+      ) {
         accountHolder = cleanName(s.text);
         break;
       }
@@ -388,7 +437,9 @@ function extractFields(pages: PageLayout[], firstTableLine: { page: number; line
   // account number last 4
   let accountNumberLast4: string | null = null;
   for (const s of [...allSegs, ...allLines]) {
-    const m = /\b(?:acc(?:oun)?t|acct)\b\.?(?:[^\d*Xx•]|\bx)*?((?:[Xx*•.]{2,}|\d)(?:[Xx*•.\d]|[ -](?=[Xx*•.\d])){3,30})(?![\d/])/i.exec(s.text);
+    const m = /\b(?:acc(?:oun)?t|acct)\b\.?(?:[^\d*Xx•]|\bx)*?((?:[Xx*•.]{2,}|\d)(?:[Xx*•.\d]|[ -](?=[Xx*•.\d])){3,30})(?![\d/])/i.exec(
+      s.text,
+    );
     if (m) {
       const digits = m[1].replace(/\D/g, '');
       if (digits.length >= 4) {
@@ -403,7 +454,10 @@ function extractFields(pages: PageLayout[], firstTableLine: { page: number; line
   const typeStop = /^(your|account|type|summary|statement|of|for|the|product|acct|name|plan|primary|to|from|transfer|online|and|in|on)$/i;
   for (const s of [...segs, ...allSegs]) {
     if (bankName && s.text.includes(bankName)) continue;
-    const m = /((?:[A-Za-z][A-Za-z&+'-]*\s+){0,4})(checking|savings|money market)\b(?!\s*(bank|credit union|&|and trust|x{2,}|#|\d|account\s*(#|no|number|ending)))/i.exec(s.text);
+    const m =
+      /((?:[A-Za-z][A-Za-z&+'-]*\s+){0,4})(checking|savings|money market)\b(?!\s*(bank|credit union|&|and trust|x{2,}|#|\d|account\s*(#|no|number|ending)))/i.exec(
+        s.text,
+      );
     if (!m) continue;
     let words = m[1].trim().split(/\s+/).filter(Boolean);
     let cut = 0;
@@ -432,14 +486,34 @@ function extractFields(pages: PageLayout[], firstTableLine: { page: number; line
     for (const l of allLines) {
       const ds = fullDatesIn(l.text);
       if (!ds.length) continue;
-      if (!periodStart && /(begin|start|opening|from)\w*\s+(date|period)|period (begin|start)|\b(beginning|opening|starting) balance\b/i.test(l.text)) periodStart = ds[0].date;
-      if (!periodEnd && /(end|ending|closing|statement|through|thru)\w*\s+(date|period)|period end|statement (ending|end|closing|closes)|\b(ending|closing) balance\b|\bas of\b/i.test(l.text)) periodEnd = ds[ds.length - 1].date;
+      if (
+        !periodStart &&
+        /(begin|start|opening|from)\w*\s+(date|period)|period (begin|start)|\b(beginning|opening|starting) balance\b/i.test(l.text)
+      )
+        periodStart = ds[0].date;
+      if (
+        !periodEnd &&
+        /(end|ending|closing|statement|through|thru)\w*\s+(date|period)|period end|statement (ending|end|closing|closes)|\b(ending|closing) balance\b|\bas of\b/i.test(
+          l.text,
+        )
+      )
+        periodEnd = ds[ds.length - 1].date;
     }
     if (periodStart && periodEnd && periodStart > periodEnd) periodStart = null;
   }
   const openingBalance = findLabelAmount(allLines, OPEN_RE);
   const closingBalance = findLabelAmount(allLines, CLOSE_RE, /\bdaily\b/i);
-  return { bankName, accountHolder, accountNumberLast4, accountType, periodStart, periodEnd, openingBalance, closingBalance, periodDayFirst };
+  return {
+    bankName,
+    accountHolder,
+    accountNumberLast4,
+    accountType,
+    periodStart,
+    periodEnd,
+    openingBalance,
+    closingBalance,
+    periodDayFirst,
+  };
 }
 
 // ---------------------------------------------------------------- rows
@@ -489,7 +563,15 @@ function bestColumn(t: Tok, cols: Column[]): Column | null {
 const signed = (a: ParsedAmount, fallback: -1 | 1): number => round2((a.sign !== 0 ? a.sign : fallback) * a.value);
 
 /** Builds a row from tokens of one table group. Returns null when the tokens are not a transaction. */
-function rowFromTokens(toks: Tok[], cols: Column[] | null, section: Section, page: number, base: number, inheritDate?: ParsedDate, ocr = false): RawRow | null {
+function rowFromTokens(
+  toks: Tok[],
+  cols: Column[] | null,
+  section: Section,
+  page: number,
+  base: number,
+  inheritDate?: ParsedDate,
+  ocr = false,
+): RawRow | null {
   if (!toks.length) return null;
   toks = toks.filter((t) => t.text !== '$');
   let dateIdx = -1;
@@ -524,7 +606,21 @@ function rowFromTokens(toks: Tok[], cols: Column[] | null, section: Section, pag
   if (dateIdx < 0 && !(inheritDate && cols && toks[0].kind !== 'date' && toks.some((t) => t.kind === 'text'))) return null;
   const dt = dateIdx >= 0 ? toks[dateIdx] : null;
   const date = dt ? dt.date! : inheritDate!;
-  const row: RawRow = { block: 0, inherited: !dt, date, dateText: dt ? dt.text : `${date.month}/${date.day}`, desc: [], amount: null, unsignedAmount: null, balance: null, page, base, size: dt?.size ?? toks[0].size, descX0: Infinity, cells: [] };
+  const row: RawRow = {
+    block: 0,
+    inherited: !dt,
+    date,
+    dateText: dt ? dt.text : `${date.month}/${date.day}`,
+    desc: [],
+    amount: null,
+    unsignedAmount: null,
+    balance: null,
+    page,
+    base,
+    size: dt?.size ?? toks[0].size,
+    descX0: Infinity,
+    cells: [],
+  };
   const rest = toks.filter((_, i) => i !== dateIdx);
   let checkNo: string | null = null;
   const amounts: Array<{ t: Tok; role: ColumnRole }> = [];
@@ -532,7 +628,8 @@ function rowFromTokens(toks: Tok[], cols: Column[] | null, section: Section, pag
     for (const t of rest) {
       const c = bestColumn(t, cols);
       const role = c?.role ?? 'other';
-      if (t.kind === 'amount' && (role === 'amount' || role === 'debit' || role === 'credit' || role === 'balance')) amounts.push({ t, role });
+      if (t.kind === 'amount' && (role === 'amount' || role === 'debit' || role === 'credit' || role === 'balance'))
+        amounts.push({ t, role });
       else if (t.kind === 'date' && (role === 'date2' || role === 'date')) continue;
       else if (role === 'checkno' && (t.kind === 'int' || /^\d+\*?$/.test(t.text))) checkNo = t.text.replace(/^#|\*$/g, '');
       else {
@@ -724,7 +821,12 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
 
       // a row of (date, balance) pairs only is a daily-balance table, whatever header is above it
       const nDates = toks.filter((t) => t.kind === 'date').length;
-      if (nDates >= 2 && toks.filter((t) => t.kind === 'amount').length >= 2 && toks.every((t) => t.kind === 'date' || t.kind === 'amount') && (!header || header.groups.length === 1)) {
+      if (
+        nDates >= 2 &&
+        toks.filter((t) => t.kind === 'amount').length >= 2 &&
+        toks.every((t) => t.kind === 'date' || t.kind === 'amount') &&
+        (!header || header.groups.length === 1)
+      ) {
         last = null;
         continue;
       }
@@ -746,7 +848,10 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         } else parts.push({ toks, cols: header ? header.groups[0] : null });
       }
       let made: RawRow | null = null;
-      const inherit = chain && chain.page === p.index && header && parts.length === 1 && (chain.base === null || line.base - chain.base < chain.size * 3) ? chain.date : undefined;
+      const inherit =
+        chain && chain.page === p.index && header && parts.length === 1 && (chain.base === null || line.base - chain.base < chain.size * 3)
+          ? chain.date
+          : undefined;
       for (const part of parts) {
         const r = rowFromTokens(part.toks, part.cols, section, p.index, line.base, inherit, p.method === 'ocr');
         if (!r) continue;
@@ -838,14 +943,22 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       }
     }
     const date = fmtDate(y, r.date.month, r.date.day);
-    if (!isValidDate(y, r.date.month, r.date.day)) warnings.push(`invalid date "${r.dateText}" (${date}) on page ${r.page + 1}: kept as printed`);
+    if (!isValidDate(y, r.date.month, r.date.day))
+      warnings.push(`invalid date "${r.dateText}" (${date}) on page ${r.page + 1}: kept as printed`);
     let amount = r.amount;
     if (amount === null && r.unsignedAmount !== null) {
-      if (r.balance !== null && prevBal !== null && Math.abs(round2(prevBal - r.unsignedAmount) - r.balance) < 0.005) amount = -r.unsignedAmount;
+      if (r.balance !== null && prevBal !== null && Math.abs(round2(prevBal - r.unsignedAmount) - r.balance) < 0.005)
+        amount = -r.unsignedAmount;
       else amount = r.unsignedAmount;
     }
     if (amount === null) continue;
-    if (ocr && r.balance !== null && prevBal !== null && Math.abs(round2(prevBal + amount) - r.balance) >= 0.005 && Math.abs(round2(prevBal - amount) - r.balance) < 0.005) {
+    if (
+      ocr &&
+      r.balance !== null &&
+      prevBal !== null &&
+      Math.abs(round2(prevBal + amount) - r.balance) >= 0.005 &&
+      Math.abs(round2(prevBal - amount) - r.balance) < 0.005
+    ) {
       // OCR dropped or invented a sign mark: the printed running balance decides
       warnings.push(`OCR amount ${amount} on page ${r.page + 1} (${r.dateText}) sign taken from the running balance`);
       amount = -amount;
@@ -874,7 +987,17 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   const misprints = findMisprints(txs, openingBalance);
   for (const m of misprints) warnings.push(m);
   const { periodDayFirst: _dayFirst, ...headerFields } = fields;
-  return { ...headerFields, periodStart, periodEnd, openingBalance, closingBalance, transactions: txs, warnings, amountCells: cells, misprints };
+  return {
+    ...headerFields,
+    periodStart,
+    periodEnd,
+    openingBalance,
+    closingBalance,
+    transactions: txs,
+    warnings,
+    amountCells: cells,
+    misprints,
+  };
 }
 
 /**
@@ -907,7 +1030,9 @@ export function findMisprints(txs: StatementTransaction[], opening: number | nul
       }
     }
     if (next >= 0 && Math.abs((txs[next].balance as number) - run2) < 0.005) {
-      out.push(`printed balance ${t.balance.toFixed(2)} on ${t.date} (row ${i + 1}) looks misprinted: the running balance gives ${running.toFixed(2)}`);
+      out.push(
+        `printed balance ${t.balance.toFixed(2)} on ${t.date} (row ${i + 1}) looks misprinted: the running balance gives ${running.toFixed(2)}`,
+      );
       continue; // keep the arithmetic value
     }
     running = t.balance; // a real break: resynchronise
@@ -930,7 +1055,9 @@ function checkPrintedTotal(label: string, toks: Tok[], rows: RawRow[], warnings:
   const matches = (v: number) => [all, credits, debits].some((c) => Math.abs(c - v) < 0.005);
   if (amounts.some(matches)) return;
   const printed = amounts[amounts.length - 1];
-  warnings.push(`printed total "${label.replace(/\s+/g, ' ').trim()}" (${printed.toFixed(2)}) differs from the ${rows.length} rows read above it (${all.toFixed(2)})`);
+  warnings.push(
+    `printed total "${label.replace(/\s+/g, ' ').trim()}" (${printed.toFixed(2)}) differs from the ${rows.length} rows read above it (${all.toFixed(2)})`,
+  );
 }
 
 /**
@@ -938,7 +1065,14 @@ function checkPrintedTotal(label: string, toks: Tok[], rows: RawRow[], warnings:
  * same transactions (grouped by type, a check register): it is dropped when the statement reconciles
  * without it and not with it; otherwise it is kept and named in a warning.
  */
-function dropRepeatedListings(txs: StatementTransaction[], txBlock: number[], cells: AmountCell[], opening: number | null, closing: number | null, warnings: string[]): void {
+function dropRepeatedListings(
+  txs: StatementTransaction[],
+  txBlock: number[],
+  cells: AmountCell[],
+  opening: number | null,
+  closing: number | null,
+  warnings: string[],
+): void {
   const key = (t: StatementTransaction) => `${t.date}|${Math.abs(t.amount).toFixed(2)}`;
   // rows before `first`, counted once as `first` advances
   const prefix = new Map<string, number>();
@@ -961,7 +1095,8 @@ function dropRepeatedListings(txs: StatementTransaction[], txBlock: number[], ce
     if (ok - first < 2) continue;
     const drop = (i: number) => i >= first && i < ok;
     const total = (keep: (i: number) => boolean) => round2(txs.reduce((sum, t, i) => (keep(i) ? sum + t.amount : sum), 0));
-    const reconciles = (keep: (i: number) => boolean) => opening !== null && closing !== null && Math.abs(round2(opening + total(keep)) - closing) < 0.005;
+    const reconciles = (keep: (i: number) => boolean) =>
+      opening !== null && closing !== null && Math.abs(round2(opening + total(keep)) - closing) < 0.005;
     const where = `${ok - first} rows from ${txs[first].date}`;
     if (reconciles((i) => !drop(i)) && !reconciles(() => true)) {
       warnings.push(`a second listing of the same transactions (${where}) was not counted: the statement reconciles without it`);
@@ -1006,11 +1141,19 @@ function chooseSignReading(txs: StatementTransaction[], opening: number | null, 
     t.amount = round2(-t.amount) || 0;
     t.transactionType = t.amount >= 0 ? 'credit' : 'debit';
   }
-  warnings.push(`amounts read with the opposite sign: the printed running balance follows them only that way (${reversed} of ${printed} balances, ${asRead} as printed)`);
+  warnings.push(
+    `amounts read with the opposite sign: the printed running balance follows them only that way (${reversed} of ${printed} balances, ${asRead} as printed)`,
+  );
 }
 
 /** Chooses day-first (DD/MM) for numeric dates from unambiguous dates, the period, chronology, then locale marks. */
-function decideDayFirst(rows: RawRow[], periodDayFirst: boolean | null, ps: string | null, pe: string | null, pages: PageLayout[]): boolean {
+function decideDayFirst(
+  rows: RawRow[],
+  periodDayFirst: boolean | null,
+  ps: string | null,
+  pe: string | null,
+  pages: PageLayout[],
+): boolean {
   let dmy = 0;
   let mdy = 0;
   for (const r of rows) {
@@ -1043,7 +1186,10 @@ function decideDayFirst(rows: RawRow[], periodDayFirst: boolean | null, ps: stri
   const a = score(false);
   const b = score(true);
   if (a !== b) return b > a;
-  const text = pages.slice(0, 2).flatMap((p) => p.lines.map((l) => l.text)).join(' ');
+  const text = pages
+    .slice(0, 2)
+    .flatMap((p) => p.lines.map((l) => l.text))
+    .join(' ');
   return /[£€₹]|\b(GBP|EUR|INR|AUD|NZD)\b|\bsort code\b|\bIFSC\b|\bBSB\b/i.test(text);
 }
 
@@ -1051,7 +1197,13 @@ function decideDayFirst(rows: RawRow[], periodDayFirst: boolean | null, ps: stri
  * On OCR pages a dropped "-" or ")" flips an amount. Between two printed balances, if exactly one
  * OCR row explains the gap by its sign, that row's sign is corrected (and reported in warnings).
  */
-function repairOcrSigns(txs: StatementTransaction[], opening: number | null, pages: PageLayout[], rows: RawRow[], warnings: string[]): void {
+function repairOcrSigns(
+  txs: StatementTransaction[],
+  opening: number | null,
+  pages: PageLayout[],
+  rows: RawRow[],
+  warnings: string[],
+): void {
   const ocrPages = new Set(pages.filter((p) => p.method === 'ocr').map((p) => p.index));
   if (!ocrPages.size || rows.length !== txs.length) return;
   let start = opening;

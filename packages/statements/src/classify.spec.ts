@@ -1,8 +1,11 @@
 import { classifyText } from './classify';
 
-const BANK = 'First Bank\nStatement Period 01/01/2025 - 01/31/2025\nAccount Number XXXX1234\nBeginning Balance $1,000.00\nDeposits and Additions\nEnding Balance $900.00\nMember FDIC';
-const TAX = 'Form 1120-S U.S. Income Tax Return for an S Corporation\nDepartment of the Treasury Internal Revenue Service\n1a Gross receipts or sales 100,000.00\nOrdinary business income';
-const PNL = 'Acme LLC\nProfit and Loss\nJanuary - December 2025\nAccrual Basis\nTotal Income 10,000.00\nGross Profit\nTotal Expenses\nNet Income 1,000.00';
+const BANK =
+  'First Bank\nStatement Period 01/01/2025 - 01/31/2025\nAccount Number XXXX1234\nBeginning Balance $1,000.00\nDeposits and Additions\nEnding Balance $900.00\nMember FDIC';
+const TAX =
+  'Form 1120-S U.S. Income Tax Return for an S Corporation\nDepartment of the Treasury Internal Revenue Service\n1a Gross receipts or sales 100,000.00\nOrdinary business income';
+const PNL =
+  'Acme LLC\nProfit and Loss\nJanuary - December 2025\nAccrual Basis\nTotal Income 10,000.00\nGross Profit\nTotal Expenses\nNet Income 1,000.00';
 
 describe('classifyText', () => {
   it.each([

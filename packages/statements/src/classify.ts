@@ -21,7 +21,10 @@ const RULES: Record<Exclude<DocumentType, 'other'>, Array<[RegExp, number]>> = {
     [/\bdate\b.{0,160}\b(debit|credit|withdrawals?|deposits?|amount|money in|money out|paid in|paid out)s?\b.{0,120}\bbalance\b/i, 3],
     [/\b(money in|money out|paid in|paid out|balance brought forward|brought forward)\b/i, 1.5],
     // consecutive dated lines ending in money: a transaction listing even without any header words
-    [/(^|\n)[ \t]*\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b[^\n]*\d\.\d{1,2}[ \t]*\n[ \t]*\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b[^\n]*\d\.\d{1,2}[ \t]*(\n|$)/, 1.5],
+    [
+      /(^|\n)[ \t]*\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b[^\n]*\d\.\d{1,2}[ \t]*\n[ \t]*\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b[^\n]*\d\.\d{1,2}[ \t]*(\n|$)/,
+      1.5,
+    ],
   ],
   tax_return: [
     [/\bform\s*(1120|1120-?s|1065|1040|941|990)\b/i, 5],

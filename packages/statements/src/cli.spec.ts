@@ -32,7 +32,25 @@ describe('statements CLI', () => {
     fs.writeFileSync(file, item.bytes);
     expect(await main(['parse', file, '--json'])).toBe(0);
     const json = JSON.parse(out.join(''));
-    for (const k of ['document_type', 'classification_confidence', 'page_count', 'extraction_method', 'extraction_confidence', 'bank_name', 'account_holder', 'account_number_last4', 'account_type', 'statement_period_start', 'statement_period_end', 'opening_balance', 'closing_balance', 'transactions', 'reconciliation', 'pdf_risk_level', 'risk_reasons']) {
+    for (const k of [
+      'document_type',
+      'classification_confidence',
+      'page_count',
+      'extraction_method',
+      'extraction_confidence',
+      'bank_name',
+      'account_holder',
+      'account_number_last4',
+      'account_type',
+      'statement_period_start',
+      'statement_period_end',
+      'opening_balance',
+      'closing_balance',
+      'transactions',
+      'reconciliation',
+      'pdf_risk_level',
+      'risk_reasons',
+    ]) {
       expect(json).toHaveProperty(k);
     }
     expect(json.transactions).toHaveLength(6);
@@ -50,7 +68,18 @@ describe('statements CLI', () => {
     // a statement page with balances but no transaction rows: never a silent success
     const { makePdf } = await import('./__fixtures__/make-pdf');
     const empty = path.join(dir, 'st-empty.pdf');
-    fs.writeFileSync(empty, await makePdf([[{ x: 40, y: 40, text: 'Summit Bank', size: 14 }, { x: 40, y: 60, text: 'Statement Period: 05/01/2025 - 05/31/2025' }, { x: 40, y: 72, text: 'Beginning Balance $500.00' }, { x: 40, y: 84, text: 'Ending Balance $500.00' }, { x: 40, y: 96, text: 'Checking Account Number 1234567' }]]));
+    fs.writeFileSync(
+      empty,
+      await makePdf([
+        [
+          { x: 40, y: 40, text: 'Summit Bank', size: 14 },
+          { x: 40, y: 60, text: 'Statement Period: 05/01/2025 - 05/31/2025' },
+          { x: 40, y: 72, text: 'Beginning Balance $500.00' },
+          { x: 40, y: 84, text: 'Ending Balance $500.00' },
+          { x: 40, y: 96, text: 'Checking Account Number 1234567' },
+        ],
+      ]),
+    );
     out = [];
     expect(await main(['parse', empty])).toBe(0);
     expect(out.join('')).toContain('NEEDS REVIEW: no transactions were read');

@@ -12,7 +12,8 @@ export function detectCurrency(text: string): string | null {
   const add = (c: string, n = 1) => counts.set(c, (counts.get(c) ?? 0) + n);
   // ISO codes next to an amount or in a "currency" label
   for (const m of sample.matchAll(/\b(USD|GBP|EUR|AUD|NZD|CAD|INR|ZAR|SGD|HKD|CHF|JPY)\b/g)) add(m[1], 3);
-  for (const m of sample.matchAll(/\b(NZ|A|AU|C|CA|US|HK|S)\$/g)) add({ NZ: 'NZD', A: 'AUD', AU: 'AUD', C: 'CAD', CA: 'CAD', US: 'USD', HK: 'HKD', S: 'SGD' }[m[1]]!, 3);
+  for (const m of sample.matchAll(/\b(NZ|A|AU|C|CA|US|HK|S)\$/g))
+    add({ NZ: 'NZD', A: 'AUD', AU: 'AUD', C: 'CAD', CA: 'CAD', US: 'USD', HK: 'HKD', S: 'SGD' }[m[1]]!, 3);
   for (const m of sample.matchAll(/£|€|₹|\bRs\.?\s?\d/g)) add(m[0] === '£' ? 'GBP' : m[0] === '€' ? 'EUR' : 'INR', 2);
   if (counts.size) return [...counts].sort((a, b) => b[1] - a[1] || ISO.indexOf(a[0]) - ISO.indexOf(b[0]))[0][0];
   // NZ account numbers print as bank-branch-account-suffix (01-2345-0678901-00)

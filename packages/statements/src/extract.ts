@@ -43,8 +43,21 @@ function glueFragments(ws: Word[]): Word[] {
   for (const w of ws) {
     const prev = out[out.length - 1];
     const gap = prev ? w.x0 - prev.x1 : Infinity;
-    if (prev && w.font !== 'ocr' && prev.font !== 'ocr' && gap <= Math.max(prev.size, w.size) * 0.12 && gap >= -Math.min(prev.size, w.size) * 0.3 && Math.abs(prev.size - w.size) < 0.5) {
-      out[out.length - 1] = { ...prev, text: prev.text + w.text, x1: Math.max(prev.x1, w.x1), y0: Math.min(prev.y0, w.y0), y1: Math.max(prev.y1, w.y1) };
+    if (
+      prev &&
+      w.font !== 'ocr' &&
+      prev.font !== 'ocr' &&
+      gap <= Math.max(prev.size, w.size) * 0.12 &&
+      gap >= -Math.min(prev.size, w.size) * 0.3 &&
+      Math.abs(prev.size - w.size) < 0.5
+    ) {
+      out[out.length - 1] = {
+        ...prev,
+        text: prev.text + w.text,
+        x1: Math.max(prev.x1, w.x1),
+        y0: Math.min(prev.y0, w.y0),
+        y1: Math.max(prev.y1, w.y1),
+      };
     } else out.push(w);
   }
   return out;
@@ -114,7 +127,9 @@ export function extractPageText(opened: OpenedDocument, index: number, limits: P
       st.destroy?.();
     }
     if (json.length > lim.maxCharsPerPage * 8) throw new StatementError('too_large', `page ${index + 1} has too much text`);
-    const data = JSON.parse(json) as { blocks: Array<{ type: string; bbox: { x: number; y: number; w: number; h: number }; lines?: StextLine[] }> };
+    const data = JSON.parse(json) as {
+      blocks: Array<{ type: string; bbox: { x: number; y: number; w: number; h: number }; lines?: StextLine[] }>;
+    };
     let count = 0;
     for (const b of data.blocks ?? []) {
       if (b.type === 'image') {
@@ -123,18 +138,31 @@ export function extractPageText(opened: OpenedDocument, index: number, limits: P
       }
       for (const l of b.lines ?? []) {
         count += l.text.length;
-        if (count > lim.maxCharsPerPage) throw new StatementError('too_large', `page ${index + 1} has more than ${lim.maxCharsPerPage} characters`);
+        if (count > lim.maxCharsPerPage)
+          throw new StatementError('too_large', `page ${index + 1} has more than ${lim.maxCharsPerPage} characters`);
         lineWords(l, words);
       }
     }
-    return { index, width, height, lines: groupLines(words), method: words.length ? 'text' : 'none', confidence: words.length ? 1 : 0, imageRects };
+    return {
+      index,
+      width,
+      height,
+      lines: groupLines(words),
+      method: words.length ? 'text' : 'none',
+      confidence: words.length ? 1 : 0,
+      imageRects,
+    };
   } finally {
     page.destroy?.();
   }
 }
 
 /** Renders a page to PNG for OCR. */
-export async function renderPagePng(opened: OpenedDocument, index: number, dpi = 200): Promise<{ png: Uint8Array; scale: number; width: number; height: number }> {
+export async function renderPagePng(
+  opened: OpenedDocument,
+  index: number,
+  dpi = 200,
+): Promise<{ png: Uint8Array; scale: number; width: number; height: number }> {
   const mupdf = await loadMupdf();
   const page = opened.doc.loadPage(index);
   try {

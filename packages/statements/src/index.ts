@@ -34,8 +34,16 @@ export type { ParserPoolOptions } from './pool';
 export { guardPageContent, decodeBounded } from './open';
 
 const emptyReconciliation = (): Reconciliation => ({
-  reconciled: false, firstBrokenRow: null, expectedClosing: null, difference: null, confidence: 0,
-  totalCredits: 0, totalDebits: 0, balanceChecks: 0, balanceChecksPassed: 0, totalsMatch: null,
+  reconciled: false,
+  firstBrokenRow: null,
+  expectedClosing: null,
+  difference: null,
+  confidence: 0,
+  totalCredits: 0,
+  totalDebits: 0,
+  balanceChecks: 0,
+  balanceChecksPassed: 0,
+  totalsMatch: null,
 });
 
 /** Opens, extracts, classifies, parses, reconciles and scores one uploaded file. */
@@ -85,7 +93,12 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       }
     }
     const review = parsed ? reviewOf(parsed, reconciliation) : { needsReview: false, reasons: [] };
-    const risk = assessTamperRisk({ info: opened.info, pages: layout.pages, amountCells: parsed?.amountCells ?? [], reconciliation: parsed ? reconciliation : null });
+    const risk = assessTamperRisk({
+      info: opened.info,
+      pages: layout.pages,
+      amountCells: parsed?.amountCells ?? [],
+      reconciliation: parsed ? reconciliation : null,
+    });
     return {
       documentType: cls.documentType,
       classificationConfidence: cls.confidence,
@@ -130,11 +143,15 @@ export function reviewOf(parsed: BankParseResult, rec: Reconciliation): { needsR
     if (parsed.openingBalance === null || parsed.closingBalance === null) {
       reasons.push(`cannot reconcile: ${parsed.openingBalance === null ? 'opening' : 'closing'} balance not found`);
     } else if (rec.totalsMatch === false) {
-      reasons.push(`does not reconcile: opening ${money(parsed.openingBalance)} + credits ${money(rec.totalCredits)} - debits ${money(rec.totalDebits)} = ${money(rec.expectedClosing ?? 0)}, printed closing ${money(parsed.closingBalance)} (difference ${money(rec.difference ?? 0)})`);
+      reasons.push(
+        `does not reconcile: opening ${money(parsed.openingBalance)} + credits ${money(rec.totalCredits)} - debits ${money(rec.totalDebits)} = ${money(rec.expectedClosing ?? 0)}, printed closing ${money(parsed.closingBalance)} (difference ${money(rec.difference ?? 0)})`,
+      );
     }
     if (rec.firstBrokenRow !== null && !parsed.misprints.length) {
       const t = parsed.transactions[rec.firstBrokenRow];
-      reasons.push(`running balance breaks at row ${rec.firstBrokenRow + 1} (${t.date}, ${money(t.amount)}, printed balance ${t.balance === null ? '-' : money(t.balance)})`);
+      reasons.push(
+        `running balance breaks at row ${rec.firstBrokenRow + 1} (${t.date}, ${money(t.amount)}, printed balance ${t.balance === null ? '-' : money(t.balance)})`,
+      );
     }
   }
   for (const m of parsed.misprints) reasons.push(`misprint: ${m}`);
@@ -161,7 +178,13 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     opening_balance: r.openingBalance,
     closing_balance: r.closingBalance,
     currency: r.currency,
-    transactions: r.transactions.map((t) => ({ date: t.date, description: t.description, amount: t.amount, balance: t.balance, transaction_type: t.transactionType })),
+    transactions: r.transactions.map((t) => ({
+      date: t.date,
+      description: t.description,
+      amount: t.amount,
+      balance: t.balance,
+      transaction_type: t.transactionType,
+    })),
     reconciliation: {
       reconciled: r.reconciliation.reconciled,
       first_broken_row: r.reconciliation.firstBrokenRow,

@@ -19,7 +19,14 @@ describe('parseStatementFileIsolated (worker thread, hard timeout)', () => {
         { x: 40, y: 55, text: 'Statement Period: 03/01/2025 - 03/31/2025' },
         { x: 40, y: 68, text: 'Beginning Balance 10.00' },
         { x: 40, y: 81, text: 'Ending Balance 15.00' },
-        ...rows([['Date', 'Description', 'Amount', 'Balance'], ['03/02', 'Deposit', '5.00', '15.00']], [40, 100, -470, -560], 110),
+        ...rows(
+          [
+            ['Date', 'Description', 'Amount', 'Balance'],
+            ['03/02', 'Deposit', '5.00', '15.00'],
+          ],
+          [40, 100, -470, -560],
+          110,
+        ),
       ],
     ]);
 

@@ -38,10 +38,15 @@ export function parseStatementFileIsolated(bytes: Uint8Array, opts: IsolatedPars
     worker.on('message', (m: { type: string; step?: any; result?: ParseResult; code?: StatementErrorCode | null; message?: string }) => {
       if (m.type === 'step') onStep?.(m.step);
       else if (m.type === 'result') finish(() => resolve(m.result!));
-      else if (m.type === 'error') finish(() => reject(m.code ? new StatementError(m.code, m.message ?? '') : new StatementError('corrupt', m.message ?? 'worker failed')));
+      else if (m.type === 'error')
+        finish(() =>
+          reject(m.code ? new StatementError(m.code, m.message ?? '') : new StatementError('corrupt', m.message ?? 'worker failed')),
+        );
     });
     worker.on('error', (e: Error & { code?: string }) =>
-      finish(() => reject(new StatementError(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'too_large' : 'corrupt', `worker failed: ${e.message}`))),
+      finish(() =>
+        reject(new StatementError(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'too_large' : 'corrupt', `worker failed: ${e.message}`)),
+      ),
     );
     worker.on('exit', (code) => finish(() => reject(new StatementError('corrupt', `worker exited with code ${code}`))));
   });

@@ -104,6 +104,7 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
   const rawTextPages = pages.filter((p) => p.method === 'text').length;
   const ocrCount = pages.filter((p) => p.method === 'ocr').length;
   const extractionMethod = ocrCount === 0 ? 'text' : rawTextPages === 0 ? 'ocr' : 'mixed';
-  const extractionConfidence = Math.round((withText.reduce((s, p) => s + (p.method === 'text' ? 0.99 : p.confidence), 0) / pages.length) * 1000) / 1000;
+  const extractionConfidence =
+    Math.round((withText.reduce((s, p) => s + (p.method === 'text' ? 0.99 : p.confidence), 0) / pages.length) * 1000) / 1000;
   return { pages, extractionMethod, extractionConfidence, rawTextPages, ocrPages, warnings };
 }

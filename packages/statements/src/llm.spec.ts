@@ -31,13 +31,23 @@ describe('LLM parser against a fake Groq server', () => {
   let fake: FakeGroq | null = null;
   let pdf: Uint8Array;
   beforeAll(async () => {
-    pdf = await makePdf([page(1, [['05/02', 'Deposit A', '50.00', '150.00'], ['05/03', 'Fee', '-20.00', '130.00']])]);
+    pdf = await makePdf([
+      page(1, [
+        ['05/02', 'Deposit A', '50.00', '150.00'],
+        ['05/03', 'Fee', '-20.00', '130.00'],
+      ]),
+    ]);
   });
   afterEach(async () => {
     await fake?.close();
     fake = null;
   });
-  const llm = (f: FakeGroq, extra: Record<string, unknown> = {}) => ({ apiKey: 'test-key', baseURL: f.url, model: 'fake-model-70b', ...extra });
+  const llm = (f: FakeGroq, extra: Record<string, unknown> = {}) => ({
+    apiKey: 'test-key',
+    baseURL: f.url,
+    model: 'fake-model-70b',
+    ...extra,
+  });
 
   it('accepts an LLM result that reconciles and records the model', async () => {
     fake = await startFakeGroq({ respond: () => JSON.stringify(good) });
@@ -85,9 +95,18 @@ describe('LLM parser against a fake Groq server', () => {
   });
 
   it('sends pages in chunks and merges the chunks', async () => {
-    const three = await makePdf([page(1, [['05/02', 'Deposit A', '50.00', '150.00']]), page(2, [['05/03', 'Fee', '-20.00', '130.00']]), page(3, [])]);
+    const three = await makePdf([
+      page(1, [['05/02', 'Deposit A', '50.00', '150.00']]),
+      page(2, [['05/03', 'Fee', '-20.00', '130.00']]),
+      page(3, []),
+    ]);
     fake = await startFakeGroq({
-      respond: (_req, i) => JSON.stringify(i === 0 ? { ...good, transactions: [good.transactions[0]] } : { transactions: i === 1 ? [good.transactions[1]] : [], closing_balance: 130 }),
+      respond: (_req, i) =>
+        JSON.stringify(
+          i === 0
+            ? { ...good, transactions: [good.transactions[0]] }
+            : { transactions: i === 1 ? [good.transactions[1]] : [], closing_balance: 130 },
+        ),
     });
     const r = await parseStatementFile(three, { llm: llm(fake, { pagesPerChunk: 1 }) });
     expect(fake.requests).toHaveLength(3);

@@ -48,7 +48,13 @@ export function validateLlmJson(raw: string): BankStatementFields & { transactio
     const amount = numOrNull(t.amount, `transactions[${i}].amount`);
     if (amount === null) throw new LlmOutputError(`transactions[${i}].amount is required`);
     const balance = numOrNull(t.balance, `transactions[${i}].balance`);
-    return { date: t.date, description: t.description.trim(), amount: round2(amount), balance: balance === null ? null : round2(balance), transactionType: amount >= 0 ? 'credit' : 'debit' };
+    return {
+      date: t.date,
+      description: t.description.trim(),
+      amount: round2(amount),
+      balance: balance === null ? null : round2(balance),
+      transactionType: amount >= 0 ? 'credit' : 'debit',
+    };
   });
   const ps = obj.statement_period_start ?? null;
   const pe = obj.statement_period_end ?? null;
@@ -92,8 +98,16 @@ export async function parseWithLlm(pages: PageLayout[], llm: LlmOptions, signal?
   const client = new Groq({ apiKey: llm.apiKey, baseURL: llm.baseURL, maxRetries: 0, timeout: llm.timeoutMs ?? 60_000 });
   const per = Math.max(1, llm.pagesPerChunk ?? 4);
   const merged: LlmParseResult = {
-    bankName: null, accountHolder: null, accountNumberLast4: null, accountType: null, periodStart: null, periodEnd: null,
-    openingBalance: null, closingBalance: null, transactions: [], model: llm.model,
+    bankName: null,
+    accountHolder: null,
+    accountNumberLast4: null,
+    accountType: null,
+    periodStart: null,
+    periodEnd: null,
+    openingBalance: null,
+    closingBalance: null,
+    transactions: [],
+    model: llm.model,
   };
   for (let i = 0; i < pages.length; i += per) {
     const chunk = pages.slice(i, i + per);
@@ -113,7 +127,15 @@ export async function parseWithLlm(pages: PageLayout[], llm: LlmOptions, signal?
     const content = res.choices?.[0]?.message?.content;
     if (typeof content !== 'string') throw new LlmOutputError('empty completion');
     const part = validateLlmJson(content);
-    for (const k of ['bankName', 'accountHolder', 'accountNumberLast4', 'accountType', 'periodStart', 'periodEnd', 'openingBalance'] as const) {
+    for (const k of [
+      'bankName',
+      'accountHolder',
+      'accountNumberLast4',
+      'accountType',
+      'periodStart',
+      'periodEnd',
+      'openingBalance',
+    ] as const) {
       if (merged[k] === null && part[k] !== null) (merged as any)[k] = part[k];
     }
     if (part.closingBalance !== null) merged.closingBalance = part.closingBalance;

@@ -11,7 +11,16 @@ function page(rowsOfCells: Array<Array<[number, string]>>, method: 'ocr' | 'text
       let cx = x;
       for (const t of text.split(' ')) {
         const w = t.length * 5;
-        words.push({ text: t, x0: cx, x1: cx + w, y0: y0 + i * 14 - 8, y1: y0 + i * 14, base: y0 + i * 14, size: 9, font: method === 'ocr' ? 'ocr' : 'Helvetica' });
+        words.push({
+          text: t,
+          x0: cx,
+          x1: cx + w,
+          y0: y0 + i * 14 - 8,
+          y1: y0 + i * 14,
+          base: y0 + i * 14,
+          size: 9,
+          font: method === 'ocr' ? 'ocr' : 'Helvetica',
+        });
         cx += w + 3;
       }
     }
@@ -24,12 +33,25 @@ const top: Array<Array<[number, string]>> = [
   [[40, 'Statement Period: 07/01/2023 - 07/31/2023']],
   [[40, 'Beginning Balance 1,000.00']],
   [[40, 'Ending Balance 800.00']],
-  [[40, 'Date'], [100, 'Description'], [400, 'Amount'], [500, 'Balance']],
+  [
+    [40, 'Date'],
+    [100, 'Description'],
+    [400, 'Amount'],
+    [500, 'Balance'],
+  ],
 ];
 
 describe('OCR repairs', () => {
   it('takes the period year when an OCR-read year falls far outside the period', () => {
-    const rows = [...top, [[40, '07/16/28'], [100, 'ACH Debit Vendor'], [400, '-200.00'], [500, '800.00']] as Array<[number, string]>];
+    const rows = [
+      ...top,
+      [
+        [40, '07/16/28'],
+        [100, 'ACH Debit Vendor'],
+        [400, '-200.00'],
+        [500, '800.00'],
+      ] as Array<[number, string]>,
+    ];
     const r = parseBankStatement([page(rows, 'ocr')]);
     expect(r.transactions[0].date).toBe('2023-07-16');
     expect(r.warnings.join()).toMatch(/outside the statement period/);
@@ -38,15 +60,33 @@ describe('OCR repairs', () => {
   });
 
   it('reads a date whose slash OCR lost ("717" in the date column)', () => {
-    const rows = [...top, [[40, '717'], [100, 'ACH Debit Vendor'], [400, '-200.00'], [500, '800.00']] as Array<[number, string]>];
+    const rows = [
+      ...top,
+      [
+        [40, '717'],
+        [100, 'ACH Debit Vendor'],
+        [400, '-200.00'],
+        [500, '800.00'],
+      ] as Array<[number, string]>,
+    ];
     expect(parseBankStatement([page(rows, 'ocr')]).transactions[0]).toMatchObject({ date: '2023-07-17', description: 'ACH Debit Vendor' });
   });
 
   it('fixes a sign OCR dropped, from the running balance (same row or a later printed balance)', () => {
     const rows = [
       ...top,
-      [[40, '07/05'], [100, 'Transfer To Savings'], [400, '150.00'], [500, '']],
-      [[40, '07/09'], [100, 'Card Purchase'], [400, '-50.00'], [500, '800.00']],
+      [
+        [40, '07/05'],
+        [100, 'Transfer To Savings'],
+        [400, '150.00'],
+        [500, ''],
+      ],
+      [
+        [40, '07/09'],
+        [100, 'Card Purchase'],
+        [400, '-50.00'],
+        [500, '800.00'],
+      ],
     ] as Array<Array<[number, string]>>;
     const r = parseBankStatement([page(rows, 'ocr')]);
     expect(r.transactions.map((t) => t.amount)).toEqual([-150, -50]);
@@ -60,8 +100,18 @@ describe('daily balance pairs under a transaction header', () => {
   it('are not transactions', () => {
     const rows = [
       ...top,
-      [[40, '07/05'], [100, 'Card Purchase'], [400, '-200.00'], [500, '800.00']],
-      [[40, '07/01'], [100, '1,000.00'], [250, '07/05'], [300, '800.00']],
+      [
+        [40, '07/05'],
+        [100, 'Card Purchase'],
+        [400, '-200.00'],
+        [500, '800.00'],
+      ],
+      [
+        [40, '07/01'],
+        [100, '1,000.00'],
+        [250, '07/05'],
+        [300, '800.00'],
+      ],
     ] as Array<Array<[number, string]>>;
     const r = parseBankStatement([page(rows, 'text')]);
     expect(r.transactions).toHaveLength(1);

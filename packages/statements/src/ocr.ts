@@ -8,7 +8,10 @@ import { Word } from './types';
 type TWorker = Worker;
 
 /** OCR workers run in parallel on a machine's cores (2 here); each is a tesseract worker thread. */
-export const OCR_WORKERS = Math.max(1, Math.min(2, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length));
+export const OCR_WORKERS = Math.max(
+  1,
+  Math.min(2, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length),
+);
 
 interface Slot {
   worker: Promise<TWorker>;
@@ -77,7 +80,10 @@ export async function shutdownOcr(): Promise<void> {
 
 /** Drops scanner specks read as punctuation and stray quotes around words. */
 export function cleanOcrWord(raw: string): string {
-  let t = raw.trim().replace(/^[‘’'"`“”,:;|~_]+(?=[A-Za-z0-9$(-])/, '').replace(/(?<=[A-Za-z0-9)])[‘’'"`“”|~_]+$/, '');
+  let t = raw
+    .trim()
+    .replace(/^[‘’'"`“”,:;|~_]+(?=[A-Za-z0-9$(-])/, '')
+    .replace(/(?<=[A-Za-z0-9)])[‘’'"`“”|~_]+$/, '');
   if (!/[A-Za-z0-9$]/.test(t) && !/^[&#/*-]$/.test(t)) t = '';
   return t;
 }
@@ -106,7 +112,10 @@ export async function ocrPng(png: Uint8Array, scale: number, timeoutMs = 30_000)
     timer = setTimeout(() => rej(new Error(`OCR timed out after ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    const res = await Promise.race([worker.recognize(Buffer.from(png), { rotateAuto: true }, { blocks: true, text: false } as any), timeout]);
+    const res = await Promise.race([
+      worker.recognize(Buffer.from(png), { rotateAuto: true }, { blocks: true, text: false } as any),
+      timeout,
+    ]);
     const words: Word[] = [];
     let confSum = 0;
     let n = 0;
@@ -119,10 +128,21 @@ export async function ocrPng(png: Uint8Array, scale: number, timeoutMs = 30_000)
             const bb = w.bbox;
             const bl = l.baseline as any;
             let basePx = bb.y1;
-            if (bl && Number.isFinite(bl.y0) && Number.isFinite(bl.x0) && bl.x1 > bl.x0) basePx = bl.y0 + ((bl.y1 - bl.y0) * ((bb.x0 + bb.x1) / 2 - bl.x0)) / (bl.x1 - bl.x0);
+            if (bl && Number.isFinite(bl.y0) && Number.isFinite(bl.x0) && bl.x1 > bl.x0)
+              basePx = bl.y0 + ((bl.y1 - bl.y0) * ((bb.x0 + bb.x1) / 2 - bl.x0)) / (bl.x1 - bl.x0);
             const base = basePx / scale;
             const size = Math.max(4, (l.rowAttributes?.rowHeight ?? bb.y1 - bb.y0) / scale);
-            words.push({ text, x0: bb.x0 / scale, x1: bb.x1 / scale, y0: bb.y0 / scale, y1: bb.y1 / scale, base, size: Math.min(size, (bb.y1 - bb.y0) / scale + 2), font: 'ocr', conf: w.confidence });
+            words.push({
+              text,
+              x0: bb.x0 / scale,
+              x1: bb.x1 / scale,
+              y0: bb.y0 / scale,
+              y1: bb.y1 / scale,
+              base,
+              size: Math.min(size, (bb.y1 - bb.y0) / scale + 2),
+              font: 'ocr',
+              conf: w.confidence,
+            });
             confSum += w.confidence;
             n++;
           }

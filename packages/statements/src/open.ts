@@ -44,7 +44,8 @@ export async function openDocument(bytes: Uint8Array, limits: Partial<Limits> = 
   if (!mimeType) throw new StatementError('unsupported_format', 'not a PDF, PNG, JPEG or TIFF file');
   const dims = mimeType === 'application/pdf' ? null : imageDimensions(bytes);
   // an image decodes to width x height pixels whatever its file size (decompression bomb)
-  if (dims && dims.width * dims.height > lim.maxImagePixels) throw new StatementError('too_large', `image is ${dims.width} x ${dims.height} pixels, limit ${lim.maxImagePixels}`);
+  if (dims && dims.width * dims.height > lim.maxImagePixels)
+    throw new StatementError('too_large', `image is ${dims.width} x ${dims.height} pixels, limit ${lim.maxImagePixels}`);
   const mupdf = await loadMupdf();
   let doc: any;
   try {
@@ -123,7 +124,8 @@ export function imageDimensions(bytes: Uint8Array): { width: number; height: num
         continue;
       }
       // SOF0..SOF15 except DHT (c4), JPG (c8), DAC (cc) carry the frame size
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { width: b.readUInt16BE(i + 7), height: b.readUInt16BE(i + 5) };
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+        return { width: b.readUInt16BE(i + 7), height: b.readUInt16BE(i + 5) };
       if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
         i += 2;
         continue;
@@ -149,7 +151,10 @@ function inflateCapped(data: Buffer, cap: number): Buffer {
 }
 
 function asciiHex(data: Buffer): Buffer {
-  const hex = data.toString('latin1').replace(/[^0-9a-fA-F>]/g, '').split('>')[0];
+  const hex = data
+    .toString('latin1')
+    .replace(/[^0-9a-fA-F>]/g, '')
+    .split('>')[0];
   return Buffer.from(hex.length % 2 ? `${hex}0` : hex, 'hex');
 }
 
@@ -182,7 +187,7 @@ function ascii85(data: Buffer, cap: number): Buffer {
 function runLength(data: Buffer, cap: number): Buffer {
   const out: Buffer[] = [];
   let size = 0;
-  for (let i = 0; i < data.length; ) {
+  for (let i = 0; i < data.length;) {
     const len = data[i++];
     if (len === 128) break;
     const chunk = len < 128 ? data.subarray(i, (i += len + 1)) : Buffer.alloc(257 - len, data[i++] ?? 0);
@@ -338,7 +343,8 @@ export function guardPageContent(page: any, index: number, limits: Partial<Limit
         hasImages = true;
         const w = v.get('Width');
         const h = v.get('Height');
-        if (w.isNumber() && h.isNumber() && w.asNumber() * h.asNumber() > lim.maxImagePixels) throw tooLarge(`an image of ${w.asNumber()} x ${h.asNumber()} pixels exceeds ${lim.maxImagePixels}`);
+        if (w.isNumber() && h.isNumber() && w.asNumber() * h.asNumber() > lim.maxImagePixels)
+          throw tooLarge(`an image of ${w.asNumber()} x ${h.asNumber()} pixels exceeds ${lim.maxImagePixels}`);
       } else if (kind === 'Form') {
         if (depth + 1 > lim.maxFormDepth) throw tooLarge(`form XObjects nested deeper than ${lim.maxFormDepth}`);
         const num: number | null = v.isIndirect() ? v.asIndirect() : null;

@@ -4,13 +4,23 @@
 import { makePdf, rows, Txt } from './__fixtures__/make-pdf';
 import { parseStatementFile } from './index';
 
-const head = (lines: string[], y = 40): Txt[] => lines.map((text, i) => ({ x: 40, y: y + i * 13, text, size: i === 0 ? 14 : 9, bold: i === 0 }));
-const simple = (ts: Array<{ date: string; amount: number; description: string; balance: number | null }>) => ts.map((t) => [t.date, t.amount, t.description, t.balance]);
+const head = (lines: string[], y = 40): Txt[] =>
+  lines.map((text, i) => ({ x: 40, y: y + i * 13, text, size: i === 0 ? 14 : 9, bold: i === 0 }));
+const simple = (ts: Array<{ date: string; amount: number; description: string; balance: number | null }>) =>
+  ts.map((t) => [t.date, t.amount, t.description, t.balance]);
 
 describe('layout parser notations', () => {
   it('separate debit and credit columns, balance on some rows, wrapped descriptions, Dec->Jan MM/DD', async () => {
     const page: Txt[] = [
-      ...head(['Riverbend Community Bank', 'Statement Period: 12/20/2025 - 01/19/2026', 'Account Number: 0000123456789', 'Account Holder: Blue Fox Coffee LLC', 'Small Business Checking', 'Opening Balance $1,000.00', 'Closing Balance $1,625.25']),
+      ...head([
+        'Riverbend Community Bank',
+        'Statement Period: 12/20/2025 - 01/19/2026',
+        'Account Number: 0000123456789',
+        'Account Holder: Blue Fox Coffee LLC',
+        'Small Business Checking',
+        'Opening Balance $1,000.00',
+        'Closing Balance $1,625.25',
+      ]),
       ...rows([['Date', 'Description', 'Withdrawals', 'Deposits', 'Balance']], [40, 90, -420, -500, -570], 150),
       ...rows(
         [
@@ -28,17 +38,38 @@ describe('layout parser notations', () => {
     expect(r.documentType).toBe('bank_statement');
     expect(r.transactions).toEqual([
       { date: '2025-12-28', description: 'Card Purchase Corner Hardware', amount: -100, balance: null, transactionType: 'debit' },
-      { date: '2025-12-30', description: 'Deposit From Square Inc Settlement Batch 9912 Terminal 7', amount: 500, balance: 1400, transactionType: 'credit' },
+      {
+        date: '2025-12-30',
+        description: 'Deposit From Square Inc Settlement Batch 9912 Terminal 7',
+        amount: 500,
+        balance: 1400,
+        transactionType: 'credit',
+      },
       { date: '2026-01-02', description: 'ACH Debit Utility Co', amount: -74.75, balance: 1325.25, transactionType: 'debit' },
       { date: '2026-01-05', description: 'Mobile Deposit', amount: 300, balance: 1625.25, transactionType: 'credit' },
     ]);
-    expect(r).toMatchObject({ bankName: 'Riverbend Community Bank', accountHolder: 'Blue Fox Coffee LLC', accountNumberLast4: '6789', accountType: 'Small Business Checking', periodStart: '2025-12-20', periodEnd: '2026-01-19', openingBalance: 1000, closingBalance: 1625.25 });
+    expect(r).toMatchObject({
+      bankName: 'Riverbend Community Bank',
+      accountHolder: 'Blue Fox Coffee LLC',
+      accountNumberLast4: '6789',
+      accountType: 'Small Business Checking',
+      periodStart: '2025-12-20',
+      periodEnd: '2026-01-19',
+      openingBalance: 1000,
+      closingBalance: 1625.25,
+    });
     expect(r.reconciliation.reconciled).toBe(true);
   });
 
   it('single signed column with parentheses negatives and month-name dates', async () => {
     const page: Txt[] = [
-      ...head(['Granite Peak Bank', 'Statement Period: Mar 1, 2025 to Mar 31, 2025', 'Acct # ****4321', 'Beginning Balance: $500.00', 'Ending Balance: $1,250.00']),
+      ...head([
+        'Granite Peak Bank',
+        'Statement Period: Mar 1, 2025 to Mar 31, 2025',
+        'Acct # ****4321',
+        'Beginning Balance: $500.00',
+        'Ending Balance: $1,250.00',
+      ]),
       ...rows([['Date', 'Description', 'Amount', 'Balance']], [40, 100, -470, -560], 120),
       ...rows(
         [
@@ -60,7 +91,13 @@ describe('layout parser notations', () => {
 
   it('trailing minus, MM-DD dates and amounts before the description', async () => {
     const page: Txt[] = [
-      ...head(['Coastal Federal Credit Union', 'For the period 07/01/2025 to 07/31/2025', 'Account: 55512349876', 'Previous Balance 2,000.00', 'New Balance 1,900.00']),
+      ...head([
+        'Coastal Federal Credit Union',
+        'For the period 07/01/2025 to 07/31/2025',
+        'Account: 55512349876',
+        'Previous Balance 2,000.00',
+        'New Balance 1,900.00',
+      ]),
       ...rows([['POSTED', 'AMOUNT', 'DESCRIPTION', 'BALANCE']], [40, -170, 190, -560], 120),
       ...rows(
         [
@@ -81,7 +118,13 @@ describe('layout parser notations', () => {
 
   it('CR/DR suffixes on amounts and balances', async () => {
     const page: Txt[] = [
-      ...head(['Harbor Light Bank', 'Statement Period 04/01/25 to 04/30/25', 'Account ending in 7788', 'Opening Balance 100.00 CR', 'Closing Balance 60.00 CR']),
+      ...head([
+        'Harbor Light Bank',
+        'Statement Period 04/01/25 to 04/30/25',
+        'Account ending in 7788',
+        'Opening Balance 100.00 CR',
+        'Closing Balance 60.00 CR',
+      ]),
       ...rows([['Date', 'Transaction Details', 'Amount', 'Balance']], [40, 100, -470, -560], 120),
       ...rows(
         [
@@ -105,14 +148,38 @@ describe('layout parser notations', () => {
     const page: Txt[] = [
       ...head(['Oak Valley Bank', 'June 1, 2025 through June 30, 2025', 'Account Number: 000099991111']),
       { x: 40, y: 90, text: 'ACCOUNT SUMMARY', bold: true },
-      ...rows([['Beginning Balance', '$5,000.00'], ['Deposits and Additions', '1,200.00'], ['Checks Paid', '-300.00'], ['Electronic Withdrawals', '-400.00'], ['Ending Balance', '$5,500.00']], [40, -300], 105),
+      ...rows(
+        [
+          ['Beginning Balance', '$5,000.00'],
+          ['Deposits and Additions', '1,200.00'],
+          ['Checks Paid', '-300.00'],
+          ['Electronic Withdrawals', '-400.00'],
+          ['Ending Balance', '$5,500.00'],
+        ],
+        [40, -300],
+        105,
+      ),
       { x: 40, y: 180, text: 'DEPOSITS AND ADDITIONS', bold: true },
       ...rows([['DATE', 'DESCRIPTION', 'AMOUNT']], [40, 90, -560], 195),
-      ...rows([['06/02', 'Remote Deposit', '1,000.00'], ['06/20', 'Interest Payment', '200.00']], [40, 90, -560], 208),
+      ...rows(
+        [
+          ['06/02', 'Remote Deposit', '1,000.00'],
+          ['06/20', 'Interest Payment', '200.00'],
+        ],
+        [40, 90, -560],
+        208,
+      ),
       ...rows([['Total Deposits and Additions', '$1,200.00']], [40, -560], 235),
       { x: 40, y: 260, text: 'CHECKS PAID', bold: true },
       ...rows([['CHECK NO.', 'DATE PAID', 'AMOUNT', 'CHECK NO.', 'DATE PAID', 'AMOUNT']], [40, 100, -200, 300, 360, -460], 275),
-      ...rows([['1201', '06/05', '100.00', '1203', '06/12', '150.00'], ['1202', '06/07', '50.00', '', '', '']], [40, 100, -200, 300, 360, -460], 288),
+      ...rows(
+        [
+          ['1201', '06/05', '100.00', '1203', '06/12', '150.00'],
+          ['1202', '06/07', '50.00', '', '', ''],
+        ],
+        [40, 100, -200, 300, 360, -460],
+        288,
+      ),
       ...rows([['Total Checks Paid', '$300.00']], [40, -560], 315),
       { x: 40, y: 340, text: 'ELECTRONIC WITHDRAWALS', bold: true },
       ...rows([['DATE', 'DESCRIPTION', 'AMOUNT']], [40, 90, -560], 355),
@@ -120,7 +187,14 @@ describe('layout parser notations', () => {
       ...rows([['Total Electronic Withdrawals', '$400.00']], [40, -560], 383),
       { x: 40, y: 410, text: 'DAILY ENDING BALANCE', bold: true },
       ...rows([['DATE', 'AMOUNT', 'DATE', 'AMOUNT']], [40, -160, 250, -370], 425),
-      ...rows([['06/02', '6,000.00', '06/05', '5,900.00'], ['06/07', '5,850.00', '06/30', '5,500.00']], [40, -160, 250, -370], 438),
+      ...rows(
+        [
+          ['06/02', '6,000.00', '06/05', '5,900.00'],
+          ['06/07', '5,850.00', '06/30', '5,500.00'],
+        ],
+        [40, -160, 250, -370],
+        438,
+      ),
     ];
     const r = await parseStatementFile(await makePdf([page]));
     expect(simple(r.transactions)).toEqual([
@@ -152,12 +226,23 @@ describe('layout parser notations', () => {
     const p2: Txt[] = [
       ...hdr(2),
       ...rows([['Date', 'Description', 'Amount', 'Balance']], cols, 60),
-      ...rows([['02/10', 'Deposit', '10.00', '120.00'], ['02/20', 'Deposit', '10.00', '130.00']], cols, 75),
+      ...rows(
+        [
+          ['02/10', 'Deposit', '10.00', '120.00'],
+          ['02/20', 'Deposit', '10.00', '130.00'],
+        ],
+        cols,
+        75,
+      ),
       { x: 40, y: 760, text: 'Member FDIC. Equal Housing Lender. Questions? Call 800-555-0100', size: 7 },
     ];
     const r = await parseStatementFile(await makePdf([p1, p2]));
     expect(r.pageCount).toBe(2);
-    expect(r.transactions.map((t) => `${t.date} ${t.description} ${t.amount}`)).toEqual(['2025-02-03 Deposit 10', '2025-02-10 Deposit 10', '2025-02-20 Deposit 10']);
+    expect(r.transactions.map((t) => `${t.date} ${t.description} ${t.amount}`)).toEqual([
+      '2025-02-03 Deposit 10',
+      '2025-02-10 Deposit 10',
+      '2025-02-20 Deposit 10',
+    ]);
     expect(r.reconciliation.reconciled).toBe(true);
   });
 
@@ -177,7 +262,15 @@ describe('layout parser notations', () => {
     const page: Txt[] = [
       ...head(['Test Bank', 'Statement Period: 05/01/2025 - 05/31/2025', 'Beginning Balance 100.00', 'Ending Balance 150.00']),
       ...rows([['Date', 'Description', 'Amount', 'Balance']], [40, 100, -470, -560], 120),
-      ...rows([['05/02', 'Deposit', '20.00', '120.00'], ['05/03', 'Deposit', '30.00', '999.00'], ['05/04', 'Deposit', '30.00', '150.00']], [40, 100, -470, -560], 135),
+      ...rows(
+        [
+          ['05/02', 'Deposit', '20.00', '120.00'],
+          ['05/03', 'Deposit', '30.00', '999.00'],
+          ['05/04', 'Deposit', '30.00', '150.00'],
+        ],
+        [40, 100, -470, -560],
+        135,
+      ),
     ];
     const r = await parseStatementFile(await makePdf([page]));
     expect(r.reconciliation.reconciled).toBe(false);
@@ -191,7 +284,15 @@ describe('layout parser notations', () => {
     const cols = [40, 90, 380, -450, 470, -530, -575];
     const page: Txt[] = [
       ...head(['Willow Creek Bank', 'Statement Period: 10/01/2024 - 10/31/2024', 'Beginning Balance $300.00', 'Ending Balance $420.00']),
-      ...rows([['Post', 'Description', '', 'Money', '', 'Money', 'Running'], ['Date', '', '', 'Out', '', 'In', 'Balance']], [40, 90, 380, -450, 470, -530, -575], 110, 10),
+      ...rows(
+        [
+          ['Post', 'Description', '', 'Money', '', 'Money', 'Running'],
+          ['Date', '', '', 'Out', '', 'In', 'Balance'],
+        ],
+        [40, 90, 380, -450, 470, -530, -575],
+        110,
+        10,
+      ),
       ...rows(
         [
           ['10/04', 'Payroll Deposit', '', '', '$', '200.00', ''],
@@ -213,7 +314,12 @@ describe('layout parser notations', () => {
 
   it('sections without a column header: trailing amounts are amount and balance', async () => {
     const page: Txt[] = [
-      ...head(['Pine Ridge Savings Bank', 'Statement Period: 08/01/2025 - 08/31/2025', 'Previous Balance 1,000.00', 'New Balance 1,060.00']),
+      ...head([
+        'Pine Ridge Savings Bank',
+        'Statement Period: 08/01/2025 - 08/31/2025',
+        'Previous Balance 1,000.00',
+        'New Balance 1,060.00',
+      ]),
       { x: 40, y: 120, text: 'Deposits and Other Credits', bold: true },
       ...rows([['08/05', 'ACH Credit Stripe', '100.00']], [40, 90, -560], 135),
       { x: 40, y: 160, text: 'Withdrawals and Other Debits', bold: true },

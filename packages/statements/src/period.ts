@@ -23,7 +23,8 @@ export interface FoundPeriod {
   dayFirst: boolean | null;
 }
 
-const MON = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MON =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const ORD = '(?:st|nd|rd|th)?';
 const fixYear = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
 
@@ -38,16 +39,41 @@ function dateExprs(text: string): DateExpr[] {
     if (b <= 12 && a <= 31 && a >= 1 && b >= 1 && a !== b) md.push({ month: b, day: a, dayFirst: true });
     if (md.length) add({ i: m.index!, end: m.index! + m[0].length, year: fixYear(m[4]), md, monthOnly: false });
   }
-  for (const m of text.matchAll(/(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)/g)) add({ i: m.index!, end: m.index! + m[0].length, year: Number(m[1]), md: [{ month: Number(m[2]), day: Number(m[3]), dayFirst: null }], monthOnly: false });
+  for (const m of text.matchAll(/(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)/g))
+    add({
+      i: m.index!,
+      end: m.index! + m[0].length,
+      year: Number(m[1]),
+      md: [{ month: Number(m[2]), day: Number(m[3]), dayFirst: null }],
+      monthOnly: false,
+    });
   for (const m of text.matchAll(new RegExp(`(?<![\\d/])(\\d{1,2})${ORD}(?:\\s+of)?[\\s-]+${MON}\\b\\.?,?(?:[\\s-]+(\\d{4}))?`, 'gi'))) {
-    add({ i: m.index!, end: m.index! + m[0].length, year: m[3] ? Number(m[3]) : null, md: [{ month: monthFromName(m[2])!, day: Number(m[1]), dayFirst: null }], monthOnly: false });
+    add({
+      i: m.index!,
+      end: m.index! + m[0].length,
+      year: m[3] ? Number(m[3]) : null,
+      md: [{ month: monthFromName(m[2])!, day: Number(m[1]), dayFirst: null }],
+      monthOnly: false,
+    });
   }
   for (const m of text.matchAll(new RegExp(`\\b${MON}\\.?\\s+(\\d{1,2})${ORD}(?![\\d/])(?:,?\\s+(\\d{4}))?`, 'gi'))) {
     if (m[3] === undefined && /^\s*\d{4}\b/.test(text.slice(m.index! + m[0].length))) continue;
-    add({ i: m.index!, end: m.index! + m[0].length, year: m[3] ? Number(m[3]) : null, md: [{ month: monthFromName(m[1])!, day: Number(m[2]), dayFirst: null }], monthOnly: false });
+    add({
+      i: m.index!,
+      end: m.index! + m[0].length,
+      year: m[3] ? Number(m[3]) : null,
+      md: [{ month: monthFromName(m[1])!, day: Number(m[2]), dayFirst: null }],
+      monthOnly: false,
+    });
   }
   for (const m of text.matchAll(new RegExp(`\\b${MON}\\.?,?\\s+(\\d{4})\\b`, 'gi'))) {
-    add({ i: m.index!, end: m.index! + m[0].length, year: Number(m[2]), md: [{ month: monthFromName(m[1])!, day: 1, dayFirst: null }], monthOnly: true });
+    add({
+      i: m.index!,
+      end: m.index! + m[0].length,
+      year: Number(m[2]),
+      md: [{ month: monthFromName(m[1])!, day: 1, dayFirst: null }],
+      monthOnly: true,
+    });
   }
   // keep the longest of overlapping matches
   out.sort((a, b) => a.i - b.i || b.end - a.end);
@@ -130,7 +156,8 @@ export function fullDatesIn(text: string): Array<{ date: string; dayFirst: boole
   for (const e of dateExprs(text)) {
     if (e.year === null || e.monthOnly) continue;
     const md = e.md[0];
-    if (isValidDate(e.year, md.month, md.day)) out.push({ date: fmtDate(e.year, md.month, md.day), dayFirst: e.md.length === 1 ? md.dayFirst : null });
+    if (isValidDate(e.year, md.month, md.day))
+      out.push({ date: fmtDate(e.year, md.month, md.day), dayFirst: e.md.length === 1 ? md.dayFirst : null });
   }
   return out;
 }

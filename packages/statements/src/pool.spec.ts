@@ -19,7 +19,14 @@ const statement = () =>
       { x: 40, y: 55, text: 'Statement Period: 03/01/2025 - 03/31/2025' },
       { x: 40, y: 68, text: 'Beginning Balance 10.00' },
       { x: 40, y: 81, text: 'Ending Balance 15.00' },
-      ...rows([['Date', 'Description', 'Amount', 'Balance'], ['03/02', 'Deposit', '5.00', '15.00']], [40, 100, -470, -560], 110),
+      ...rows(
+        [
+          ['Date', 'Description', 'Amount', 'Balance'],
+          ['03/02', 'Deposit', '5.00', '15.00'],
+        ],
+        [40, 100, -470, -560],
+        110,
+      ),
     ],
   ]);
 
@@ -47,7 +54,9 @@ describe('ParserPool (child processes, hard time and memory limits)', () => {
   it('kills a child stuck in a synchronous mupdf call at the time limit and serves the next document', async () => {
     const before = pool.pids()[0];
     // the page guard is lifted so that mupdf itself runs into 1e15 nested draws
-    const err = await pool.parse(nestedXObjects(), { limits: { maxFormDraws: Number.MAX_SAFE_INTEGER, maxFormDepth: 100, pageTimeMs: 1e9, totalTimeMs: 1e9 } }).catch((e) => e);
+    const err = await pool
+      .parse(nestedXObjects(), { limits: { maxFormDraws: Number.MAX_SAFE_INTEGER, maxFormDepth: 100, pageTimeMs: 1e9, totalTimeMs: 1e9 } })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(StatementError);
     expect(err.message).toBe('processing exceeded 3000 ms');
     expect(pool.pids()[0]).not.toBe(before);
@@ -134,8 +143,14 @@ describe('page guard (compression bombs and nested forms, before mupdf runs)', (
   });
 
   it('fails a 4 GiB double-flate stream and 5 levels x 1,000 nested form draws before mupdf draws them', async () => {
-    await expect(parseStatementFile(multiFilterBomb())).rejects.toMatchObject({ code: 'too_large', message: expect.stringMatching(/compression bomb/) });
+    await expect(parseStatementFile(multiFilterBomb())).rejects.toMatchObject({
+      code: 'too_large',
+      message: expect.stringMatching(/compression bomb/),
+    });
     // without the guard this parse does not return (1e15 draws in one synchronous mupdf call)
-    await expect(parseStatementFile(nestedXObjects())).rejects.toMatchObject({ code: 'too_large', message: expect.stringMatching(/XObject draws/) });
+    await expect(parseStatementFile(nestedXObjects())).rejects.toMatchObject({
+      code: 'too_large',
+      message: expect.stringMatching(/XObject draws/),
+    });
   });
 });

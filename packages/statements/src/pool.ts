@@ -138,7 +138,16 @@ export class ParserPool extends EventEmitter {
       execArgv: [`--max-old-space-size=${this.opts.maxRssMb}`],
     });
     let markReady: () => void = () => undefined;
-    const slot: Slot = { child, ready: new Promise<void>((r) => (markReady = r)), task: null, timer: null, poll: null, verdict: null, onAbort: null, loaded: false };
+    const slot: Slot = {
+      child,
+      ready: new Promise<void>((r) => (markReady = r)),
+      task: null,
+      timer: null,
+      poll: null,
+      verdict: null,
+      onAbort: null,
+      loaded: false,
+    };
     child.on('message', (m: ChildMessage) => {
       if (m.type === 'ready') {
         slot.loaded = true;
@@ -150,7 +159,8 @@ export class ParserPool extends EventEmitter {
       if (!task || m.id !== task.id) return;
       if (m.type === 'step') task.onStep?.(m.step);
       else if (m.type === 'result') this.finish(slot, () => task.resolve(m.result));
-      else if (m.type === 'error') this.finish(slot, () => task.reject(m.code ? new StatementError(m.code, m.message) : new StatementError('corrupt', m.message)));
+      else if (m.type === 'error')
+        this.finish(slot, () => task.reject(m.code ? new StatementError(m.code, m.message) : new StatementError('corrupt', m.message)));
     });
     child.on('error', () => undefined); // 'exit' follows and handles it
     child.on('exit', (code, signal) => {
@@ -198,13 +208,17 @@ export class ParserPool extends EventEmitter {
       slot.verdict = why;
       slot.child.kill('SIGKILL');
     };
-    slot.timer = setTimeout(() => kill(new StatementError('too_large', `processing exceeded ${this.opts.timeoutMs} ms`)), this.opts.timeoutMs);
+    slot.timer = setTimeout(
+      () => kill(new StatementError('too_large', `processing exceeded ${this.opts.timeoutMs} ms`)),
+      this.opts.timeoutMs,
+    );
     const limit = this.opts.maxRssMb * 1024 * 1024;
     const pid = slot.child.pid!;
     const poll = async () => {
       const rss = await processRss(pid);
       if (slot.task !== task) return;
-      if (rss !== null && rss > limit) return kill(new StatementError('too_large', `processing used more than ${this.opts.maxRssMb} MB of memory`));
+      if (rss !== null && rss > limit)
+        return kill(new StatementError('too_large', `processing used more than ${this.opts.maxRssMb} MB of memory`));
       slot.poll = setTimeout(() => void poll(), this.opts.memoryPollMs ?? 50);
     };
     slot.poll = setTimeout(() => void poll(), this.opts.memoryPollMs ?? 50);

@@ -7,7 +7,8 @@
 import { makePdf, rows, Txt } from './__fixtures__/make-pdf';
 import { parseStatementFile } from './index';
 
-const head = (lines: string[], y = 40): Txt[] => lines.map((text, i) => ({ x: 40, y: y + i * 13, text, size: i === 0 ? 14 : 9, bold: i === 0 }));
+const head = (lines: string[], y = 40): Txt[] =>
+  lines.map((text, i) => ({ x: 40, y: y + i * 13, text, size: i === 0 ? 14 : 9, bold: i === 0 }));
 const pairs = (r: { transactions: Array<{ date: string; amount: number }> }) => r.transactions.map((t) => [t.date, t.amount]);
 
 describe('real-world statement traits', () => {
@@ -35,7 +36,13 @@ describe('real-world statement traits', () => {
       ['2022-02-20', 2000],
       ['2022-02-20', -150],
     ]);
-    expect(r).toMatchObject({ periodStart: '2022-02-12', periodEnd: '2022-03-11', openingBalance: 1000, closingBalance: 2824.6, needsReview: false });
+    expect(r).toMatchObject({
+      periodStart: '2022-02-12',
+      periodEnd: '2022-03-11',
+      openingBalance: 1000,
+      closingBalance: 2824.6,
+      needsReview: false,
+    });
     expect(r.reconciliation.reconciled).toBe(true);
   });
 
@@ -119,7 +126,12 @@ describe('real-world statement traits', () => {
     const X = [40, 100, -330, -400, -500];
     const hdr = rows([['Date', 'Description', 'Debit', 'Credit', 'Balance']], X, 110);
     const p1: Txt[] = [
-      ...head(['Gravy Crumb Bank', 'Statement Period: 1 Jan 2025 to 31 Jan 2025', 'Opening balance: $1,000.00 CR', 'Closing balance: $1,070.00 CR']),
+      ...head([
+        'Gravy Crumb Bank',
+        'Statement Period: 1 Jan 2025 to 31 Jan 2025',
+        'Opening balance: $1,000.00 CR',
+        'Closing balance: $1,070.00 CR',
+      ]),
       ...hdr,
       ...rows(
         [
@@ -179,11 +191,21 @@ describe('real-world statement traits', () => {
     ]);
     expect(r.reconciliation.totalsMatch).toBe(true);
     expect(r.needsReview).toBe(true);
-    expect(r.reviewReasons.join(' ')).toMatch(/misprint: printed balance 2200.00 on 2025-03-05 \(row 2\) looks misprinted: the running balance gives 1200.00/);
+    expect(r.reviewReasons.join(' ')).toMatch(
+      /misprint: printed balance 2200.00 on 2025-03-05 \(row 2\) looks misprinted: the running balance gives 1200.00/,
+    );
   });
 
   it('a bank statement with no transactions read is flagged, never a silent success', async () => {
-    const page: Txt[] = head(['Summit Bank', 'Statement Period: 05/01/2025 - 05/31/2025', 'Checking Account Number 1234567', 'Beginning Balance $500.00', 'Ending Balance $500.00', 'Deposits and credits 0', 'Withdrawals and debits 0']);
+    const page: Txt[] = head([
+      'Summit Bank',
+      'Statement Period: 05/01/2025 - 05/31/2025',
+      'Checking Account Number 1234567',
+      'Beginning Balance $500.00',
+      'Ending Balance $500.00',
+      'Deposits and credits 0',
+      'Withdrawals and debits 0',
+    ]);
     const r = await parseStatementFile(await makePdf([page]));
     expect(r.documentType).toBe('bank_statement');
     expect(r.transactions).toEqual([]);
@@ -226,7 +248,14 @@ describe('real-world statement traits', () => {
       ...rows([['10/09', 'Utility Payment', '200.00']], X, 255),
       { x: 40, y: 280, text: 'ENDING BALANCE', size: 10, bold: true },
       ...rows([['Date', 'Amount']], [40, -200], 295),
-      ...rows([['10/03', '1,500.00'], ['10/09', '1,300.00']], [40, -200], 310),
+      ...rows(
+        [
+          ['10/03', '1,500.00'],
+          ['10/09', '1,300.00'],
+        ],
+        [40, -200],
+        310,
+      ),
     ];
     const r = await parseStatementFile(await makePdf([page]));
     expect(pairs(r)).toEqual([
@@ -296,9 +325,13 @@ describe('real-world statement traits', () => {
       ['2025-06-05', 250],
       ['2025-06-09', -700],
     ]);
-    expect(r.warnings.filter((w) => /printed total/.test(w))).toEqual(['printed total "Total Deposits and Additions 1,350.00" (1350.00) differs from the 2 rows read above it (1250.00)']);
+    expect(r.warnings.filter((w) => /printed total/.test(w))).toEqual([
+      'printed total "Total Deposits and Additions 1,350.00" (1350.00) differs from the 2 rows read above it (1250.00)',
+    ]);
     expect(r.needsReview).toBe(true);
-    expect(r.reviewReasons).toEqual(['cannot reconcile: closing balance not found', 'printed total "Total Deposits and Additions 1,350.00" (1350.00) differs from the 2 rows read above it (1250.00)']);
+    expect(r.reviewReasons).toEqual([
+      'cannot reconcile: closing balance not found',
+      'printed total "Total Deposits and Additions 1,350.00" (1350.00) differs from the 2 rows read above it (1250.00)',
+    ]);
   });
 });
-

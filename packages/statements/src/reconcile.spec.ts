@@ -1,12 +1,27 @@
 import { reconcile } from './reconcile';
 import { StatementTransaction } from './types';
 
-const tx = (amount: number, balance: number | null): StatementTransaction => ({ date: '2025-01-02', description: 'x', amount, balance, transactionType: amount >= 0 ? 'credit' : 'debit' });
+const tx = (amount: number, balance: number | null): StatementTransaction => ({
+  date: '2025-01-02',
+  description: 'x',
+  amount,
+  balance,
+  transactionType: amount >= 0 ? 'credit' : 'debit',
+});
 
 describe('reconcile', () => {
   it('accepts opening + credits - debits = closing with a consistent running balance', () => {
     const r = reconcile(100, 150.5, [tx(100, 200), tx(-49.5, 150.5)]);
-    expect(r).toMatchObject({ reconciled: true, firstBrokenRow: null, expectedClosing: 150.5, difference: 0, totalCredits: 100, totalDebits: 49.5, balanceChecks: 2, balanceChecksPassed: 2 });
+    expect(r).toMatchObject({
+      reconciled: true,
+      firstBrokenRow: null,
+      expectedClosing: 150.5,
+      difference: 0,
+      totalCredits: 100,
+      totalDebits: 49.5,
+      balanceChecks: 2,
+      balanceChecksPassed: 2,
+    });
     expect(r.confidence).toBe(1);
   });
 

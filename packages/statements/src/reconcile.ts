@@ -7,7 +7,11 @@ const EPS = 0.005;
  * Checks opening + credits - debits = closing, and the printed running balance row by row.
  * The first row whose printed balance does not follow from the previous one is reported.
  */
-export function reconcile(openingBalance: number | null, closingBalance: number | null, transactions: StatementTransaction[]): Reconciliation {
+export function reconcile(
+  openingBalance: number | null,
+  closingBalance: number | null,
+  transactions: StatementTransaction[],
+): Reconciliation {
   let credits = 0;
   let debits = 0;
   for (const t of transactions) {

@@ -15,7 +15,8 @@ export interface TamperAssessment {
   score: number;
 }
 
-const EDITORS = /photoshop|illustrator|gimp|inkscape|ilovepdf|smallpdf|sejda|pdfescape|pdf-?xchange|foxit phantom|foxit pdf editor|nitro|pdffiller|dochub|canva|libreoffice|openoffice|microsoft.{0,10}word|pdf ?editor|pdf ?element|wondershare|able2extract|soda pdf|pdf candy|formswift|acrobat pro|adobe acrobat \d|master ?pdf|qoppa|pdf ?expert/i;
+const EDITORS =
+  /photoshop|illustrator|gimp|inkscape|ilovepdf|smallpdf|sejda|pdfescape|pdf-?xchange|foxit phantom|foxit pdf editor|nitro|pdffiller|dochub|canva|libreoffice|openoffice|microsoft.{0,10}word|pdf ?editor|pdf ?element|wondershare|able2extract|soda pdf|pdf candy|formswift|acrobat pro|adobe acrobat \d|master ?pdf|qoppa|pdf ?expert/i;
 
 /** Parses a PDF date "D:YYYYMMDDHHmmSS+hh'mm'" (or ISO) to epoch ms. */
 export function parsePdfDate(s: string | null): number | null {

@@ -42,9 +42,30 @@ export function isAmount(token: string): boolean {
 export const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
-  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10,
-  nov: 11, november: 11, dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 };
 
 export function monthFromName(s: string): number | null {
@@ -146,7 +167,13 @@ export function findFullDates(text: string): string[] {
  * Chooses the year of a date printed without one, from the statement period.
  * A period crossing Dec->Jan puts late months in the start year and early months in the end year.
  */
-export function resolveYear(month: number, day: number, periodStart: string | null, periodEnd: string | null, fallbackYear: number): number {
+export function resolveYear(
+  month: number,
+  day: number,
+  periodStart: string | null,
+  periodEnd: string | null,
+  fallbackYear: number,
+): number {
   if (!periodStart && !periodEnd) return fallbackYear;
   const s = periodStart ?? periodEnd!;
   const e = periodEnd ?? periodStart!;

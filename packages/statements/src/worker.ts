@@ -31,7 +31,10 @@ if (!isMainThread && parentPort) {
   process.on('disconnect', () => process.exit(0));
   // ...even while mupdf holds this thread in a synchronous call: a watchdog thread sees the
   // parent gone (this process re-parented) and kills the process
-  new Worker(`const { workerData } = require('worker_threads'); setInterval(() => { if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL'); }, 500);`, { eval: true, workerData: process.ppid }).unref();
+  new Worker(
+    `const { workerData } = require('worker_threads'); setInterval(() => { if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL'); }, 500);`,
+    { eval: true, workerData: process.ppid },
+  ).unref();
   process.on('message', (m: ParentMessage) => {
     if (m?.type !== 'parse') return;
     parseStatementFile(m.bytes, { ...m.opts, onStep: (step) => send({ type: 'step', id: m.id, step }) })

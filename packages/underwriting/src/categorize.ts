@@ -7,14 +7,51 @@ import type { StatementTransactionInput, TransactionCategory } from './types';
 
 /** Known MCA funders and small-business lenders (matched as words in the description). */
 export const KNOWN_LENDERS: readonly string[] = [
-  'ondeck', 'on deck capital', 'kabbage', 'bluevine', 'fundbox', 'credibly', 'rapid finance', 'rapid advance',
-  'yellowstone capital', 'pearl capital', 'everest business funding', 'fora financial', 'libertas', 'kalamata',
-  'mulligan funding', 'national funding', 'cfg merchant', 'forward financing', 'itria', 'velocity capital',
-  'lendini', 'clearco', 'shopify capital', 'paypal working capital', 'square capital', 'sq capital',
-  'amazon lending', 'reliant funding', 'greenbox capital', '1st merchant funding', 'byzfunder', 'idea financial',
-  'headway capital', 'world business lenders', 'vox funding', 'fox business funding', 'wynwood capital',
-  'parkview advance', 'can capital', 'elevate funding', 'biz2credit', 'lendio', 'expansion capital',
-  'merchant cash advance', 'mca',
+  'ondeck',
+  'on deck capital',
+  'kabbage',
+  'bluevine',
+  'fundbox',
+  'credibly',
+  'rapid finance',
+  'rapid advance',
+  'yellowstone capital',
+  'pearl capital',
+  'everest business funding',
+  'fora financial',
+  'libertas',
+  'kalamata',
+  'mulligan funding',
+  'national funding',
+  'cfg merchant',
+  'forward financing',
+  'itria',
+  'velocity capital',
+  'lendini',
+  'clearco',
+  'shopify capital',
+  'paypal working capital',
+  'square capital',
+  'sq capital',
+  'amazon lending',
+  'reliant funding',
+  'greenbox capital',
+  '1st merchant funding',
+  'byzfunder',
+  'idea financial',
+  'headway capital',
+  'world business lenders',
+  'vox funding',
+  'fox business funding',
+  'wynwood capital',
+  'parkview advance',
+  'can capital',
+  'elevate funding',
+  'biz2credit',
+  'lendio',
+  'expansion capital',
+  'merchant cash advance',
+  'mca',
 ];
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -24,21 +61,26 @@ const GENERIC_LENDER_RE = /\b(loan|advance|funding|financing|lending|lender|capi
 
 export const NSF_RE = /\bnsf\b|non[- ]?sufficient|insufficient funds|returned item (fee|charge)|return(ed)? check (fee|charge)|\bisf\b/i;
 export const OVERDRAFT_RE = /overdraft|overdrawn|\bod (fee|charge|item)|uncollected funds fee|\bodp\b/i;
-export const RETURNED_RE = /returned (item|ach|check|deposit|payment)|return(ed)? deposited|deposited item return|\bach return|\bchargeback\b|\bunpaid item\b/i;
-export const GAMBLING_RE = /casino|draftkings|fanduel|betmgm|sportsbook|\blottery\b|\blotto\b|poker|bet365|bovada|pointsbet|gambl|\bslots?\b/i;
+export const RETURNED_RE =
+  /returned (item|ach|check|deposit|payment)|return(ed)? deposited|deposited item return|\bach return|\bchargeback\b|\bunpaid item\b/i;
+export const GAMBLING_RE =
+  /casino|draftkings|fanduel|betmgm|sportsbook|\blottery\b|\blotto\b|poker|bet365|bovada|pointsbet|gambl|\bslots?\b/i;
 export const CASH_WITHDRAWAL_RE = /\batm\b(?!.*deposit)|cash withdrawal|withdrawal (at|from) branch|counter withdrawal|cash w\/d/i;
 /** Card processors and sales platforms: a known source of revenue. */
 export const KNOWN_REVENUE_RE =
   /stripe|\bsquare\b|\bsq ?\*|paypal|shopify|clover|heartland|first data|fiserv|worldpay|global payments|\btsys\b|elavon|paymentech|merchant (dep|deposit|services|settle|bnkcd|bankcard)|bankcard|\bbkcd\b|card settle|settlement|batch dep|\btoast\b|doordash|uber ?eats|grubhub|amzn mktp|amazon (payments|marketplace)|\betsy\b|\bebay\b|authorize\.net|braintree|amex settle|american express settle|visa settle|mastercard settle|discover settle/i;
 const CUSTOMER_DEPOSIT_RE =
   /\bwire\b|zelle|venmo|cash ?app|mobile deposit|remote deposit|branch deposit|atm deposit|cash deposit|check deposit|counter deposit|\bach credit\b|ach deposit|customer|invoice|\bpos credit\b|\bdeposit\b/i;
-const REFUND_RE = /refund|reversal|revers(ed|e)|\breturn\b|returned|chargeback|adjustment|\brebate\b|cash ?back|interest (paid|earned|payment)|\binterest\b|dividend|tax ref|irs treas|insurance claim/i;
-const LOAN_PROCEEDS_RE = /loan (proceeds|disbursement|deposit)|proceeds|disbursement|\bsba\b|\bppp\b|\beidl\b|line of credit|\bloc (draw|advance)\b/i;
+const REFUND_RE =
+  /refund|reversal|revers(ed|e)|\breturn\b|returned|chargeback|adjustment|\brebate\b|cash ?back|interest (paid|earned|payment)|\binterest\b|dividend|tax ref|irs treas|insurance claim/i;
+const LOAN_PROCEEDS_RE =
+  /loan (proceeds|disbursement|deposit)|proceeds|disbursement|\bsba\b|\bppp\b|\beidl\b|line of credit|\bloc (draw|advance)\b/i;
 export const TRANSFER_RE =
   /\b(transfer|xfer|trnsfr|tfr)\b|\b(from|to) (checking|savings|chk|sav|acct|account)\b|book transfer|internal transfer|\bsweep\b/i;
 const OWN_WIRE_RE = /\b(from|to) (checking|savings|chk|sav|acct|account)\b|internal|book transfer/i;
 /** Operating expenses a recurrence alone must not turn into a lender position. */
-export const OPEX_RE = /payroll|\badp\b|gusto|paychex|\brent\b|lease|utilit|electric|\bgas\b|water|insurance|\birs\b|tax|verizon|at&t|comcast|t-mobile|salary|wages/i;
+export const OPEX_RE =
+  /payroll|\badp\b|gusto|paychex|\brent\b|lease|utilit|electric|\bgas\b|water|insurance|\birs\b|tax|verizon|at&t|comcast|t-mobile|salary|wages/i;
 
 export interface CategoryResult {
   category: TransactionCategory;
@@ -103,7 +145,8 @@ export function descriptionFeatures(description: string): DescriptionFeatures {
   const cashWithdrawal = CASH_WITHDRAWAL_RE.test(d);
   const gambling = GAMBLING_RE.test(d);
   let creditCategory: CategoryResult;
-  if (lender || LOAN_PROCEEDS_RE.test(d) || /\bloan\b|\badvance\b/i.test(d)) creditCategory = { category: 'non_revenue', rule: 'loan or advance proceeds' };
+  if (lender || LOAN_PROCEEDS_RE.test(d) || /\bloan\b|\badvance\b/i.test(d))
+    creditCategory = { category: 'non_revenue', rule: 'loan or advance proceeds' };
   else if (REFUND_RE.test(d)) creditCategory = { category: 'non_revenue', rule: 'refund, reversal, return or interest' };
   else if (knownRevenue) creditCategory = { category: 'revenue', rule: 'card processor or sales platform settlement' };
   else if (transfer) creditCategory = { category: 'transfer', rule: 'transfer between accounts' };
@@ -154,9 +197,47 @@ export function categorizeTransaction(tx: Pick<StatementTransactionInput, 'descr
 }
 
 const STOPWORDS = new Set([
-  'ach', 'debit', 'credit', 'pmt', 'pymt', 'payment', 'payments', 'web', 'ppd', 'ccd', 'tel', 'corp', 'co', 'entry',
-  'descr', 'desc', 'orig', 'inc', 'llc', 'ltd', 'pos', 'purchase', 'withdrawal', 'recurring', 'electronic', 'online',
-  'preauthorized', 'preauth', 'card', 'id', 'ref', 'ind', 'name', 'trn', 'the', 'of', 'xx', 'xxxx', 'dbt', 'cr', 'dr',
+  'ach',
+  'debit',
+  'credit',
+  'pmt',
+  'pymt',
+  'payment',
+  'payments',
+  'web',
+  'ppd',
+  'ccd',
+  'tel',
+  'corp',
+  'co',
+  'entry',
+  'descr',
+  'desc',
+  'orig',
+  'inc',
+  'llc',
+  'ltd',
+  'pos',
+  'purchase',
+  'withdrawal',
+  'recurring',
+  'electronic',
+  'online',
+  'preauthorized',
+  'preauth',
+  'card',
+  'id',
+  'ref',
+  'ind',
+  'name',
+  'trn',
+  'the',
+  'of',
+  'xx',
+  'xxxx',
+  'dbt',
+  'cr',
+  'dr',
 ]);
 
 /**

@@ -94,7 +94,7 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
       const overlap = prevEnd - curStart + 1;
       if (overlap > 0) {
         findings.push({
-        statement_ids: [],
+          statement_ids: [],
           type: 'overlap',
           severity: 'warning',
           message: `${prev.label} and ${cur.label} overlap by ${overlap} day${overlap === 1 ? '' : 's'}`,
@@ -105,7 +105,7 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
         const gap = -overlap;
         if (gap > p.gapToleranceDays) {
           findings.push({
-        statement_ids: [],
+            statement_ids: [],
             type: 'gap',
             severity: 'warning',
             message: `${gap} day${gap === 1 ? '' : 's'} missing between ${prev.label} and ${cur.label}`,
@@ -117,7 +117,7 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
           const diff = round2(cur.openingBalance - prev.closingBalance);
           if (Math.abs(diff) > p.balanceTolerance) {
             findings.push({
-        statement_ids: [],
+              statement_ids: [],
               type: 'balance_mismatch',
               severity: 'error',
               message: `${cur.label} opens at ${formatMoney(cur.openingBalance)} but ${prev.label} closed at ${formatMoney(prev.closingBalance)} (difference ${formatMoney(diff)})`,
@@ -149,7 +149,7 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
     const kept = input.statements.find((s) => s.index === d.kept)!;
     const dropped = input.statements.find((s) => s.index === d.dropped)!;
     findings.push({
-        statement_ids: [],
+      statement_ids: [],
       type: 'duplicate_transactions',
       severity: 'info',
       message: `${d.count} transaction${d.count === 1 ? '' : 's'} of ${dropped.label} also appear${d.count === 1 ? 's' : ''} in ${kept.label}; counted once`,
@@ -159,7 +159,7 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
   }
   if (input.ownTransfers.count > 0) {
     findings.push({
-        statement_ids: [],
+      statement_ids: [],
       type: 'own_account_transfers',
       severity: 'info',
       message: `${input.ownTransfers.count} transfer${input.ownTransfers.count === 1 ? '' : 's'} between the merchant's own accounts (${formatMoney(input.ownTransfers.total)}) excluded from revenue`,

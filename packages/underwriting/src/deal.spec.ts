@@ -16,7 +16,13 @@ describe('analyzeDeal: a small deal checked by hand', () => {
   const a = analyzeDeal({ statements: [st], fundingAmountRequested: 8000 });
 
   it('coverage and financials', () => {
-    expect(a.coverage).toEqual({ months_covered: 1, days_covered: 4, statement_count: 1, period_start: '2024-06-01', period_end: '2024-06-04' });
+    expect(a.coverage).toEqual({
+      months_covered: 1,
+      days_covered: 4,
+      statement_count: 1,
+      period_start: '2024-06-01',
+      period_end: '2024-06-04',
+    });
     expect(a.as_of).toBe('2024-06-04');
     expect(a.financials).toMatchObject({
       avg_monthly_deposits: 4000,
@@ -77,7 +83,13 @@ describe('analyzeDeal: a small deal checked by hand', () => {
 
   it('per-transaction and per-statement results are included', () => {
     expect(a.transactions).toHaveLength(1);
-    expect(a.transactions[0]).toMatchObject({ category: 'revenue', statement_index: 0, statement_id: 'june', counted: true, screening_bucket: null });
+    expect(a.transactions[0]).toMatchObject({
+      category: 'revenue',
+      statement_index: 0,
+      statement_id: 'june',
+      counted: true,
+      screening_bucket: null,
+    });
     expect(a.statements[0].avg_daily_balance).toBe(400);
   });
 
@@ -146,7 +158,14 @@ describe('analyzeDeal: lender positions, debt service and stacking (March 2024)'
     expect(a.screening.transaction_count).toBe(49);
     expect(a.screening.buckets.mca_payment).toBe(26);
     expect(a.factor_scores.transaction_screening).toBe(0);
-    expect(a.nsf_overdraft).toEqual({ total_nsf_fees: 1, total_overdraft_fees: 0, nsf_months: 1, overdraft_months: 0, nsf_fee_amount: 35, overdraft_fee_amount: 0 });
+    expect(a.nsf_overdraft).toEqual({
+      total_nsf_fees: 1,
+      total_overdraft_fees: 0,
+      nsf_months: 1,
+      overdraft_months: 0,
+      nsf_fee_amount: 35,
+      overdraft_fee_amount: 0,
+    });
   });
 
   it('cfcr = (revenue - operating expenses) / (existing debt service + proposed payment)', () => {
@@ -187,7 +206,12 @@ describe('analyzeDeal: lender positions, debt service and stacking (March 2024)'
     const lp = analyzeDeal({ statements: [st3], fundingAmountRequested: 1000 }).lender_positions;
     const byName = Object.fromEntries(lp.positions.map((p) => [p.counterparty, p]));
     // 48-day gap -> irregular: (300 + 500) / 2 months; median payment 400
-    expect(byName.ondeck).toMatchObject({ frequency: 'irregular', payment_amount: 400, estimated_monthly_total: 400, share_of_deposits: null });
+    expect(byName.ondeck).toMatchObject({
+      frequency: 'irregular',
+      payment_amount: 400,
+      estimated_monthly_total: 400,
+      share_of_deposits: null,
+    });
     // 14-day gaps -> bi-weekly: 1200 x 26 / 12 = 2600
     expect(byName.credibly).toMatchObject({ frequency: 'biweekly', estimated_monthly_total: 2600, payment_count: 3, total_paid: 3600 });
     expect(lp.stacking_count).toBe(2);
@@ -293,8 +317,24 @@ describe('analyzeDeal: coverage edge cases', () => {
 });
 
 describe('analyzeDeal: cross-document consistency', () => {
-  const mk = (id: number, start: string, end: string, opening: number | null, closing: number | null, txs: StatementInput['transactions'], last4 = '1234') =>
-    statement({ id, periodStart: start, periodEnd: end, openingBalance: opening, closingBalance: closing, transactions: txs, accountNumberLast4: last4 });
+  const mk = (
+    id: number,
+    start: string,
+    end: string,
+    opening: number | null,
+    closing: number | null,
+    txs: StatementInput['transactions'],
+    last4 = '1234',
+  ) =>
+    statement({
+      id,
+      periodStart: start,
+      periodEnd: end,
+      openingBalance: opening,
+      closingBalance: closing,
+      transactions: txs,
+      accountNumberLast4: last4,
+    });
 
   it('overlapping statements: shared transactions are counted once, overlap costs 10 points', () => {
     const s1 = mk(1, '2024-03-01', '2024-03-20', 0, 3000, [
@@ -316,7 +356,9 @@ describe('analyzeDeal: cross-document consistency', () => {
       ['overlap', 10],
       ['duplicate_transactions', 0],
     ]);
-    expect(a.cross_doc.findings[0].message).toBe('statement 1 (2024-03-01..2024-03-20) and statement 2 (2024-03-11..2024-03-31) overlap by 10 days');
+    expect(a.cross_doc.findings[0].message).toBe(
+      'statement 1 (2024-03-01..2024-03-20) and statement 2 (2024-03-11..2024-03-31) overlap by 10 days',
+    );
     // daily balance: s1 for 1-20 (0 x4, 1000 x10, 3000 x6), s2 for 21-31 (3000 x4, 7000 x7)
     expect(a.financials.avg_daily_balance).toBe(round((0 * 4 + 1000 * 10 + 3000 * 6 + 3000 * 4 + 7000 * 7) / 31));
     // per-document analyses still show each file whole
@@ -339,7 +381,9 @@ describe('analyzeDeal: cross-document consistency', () => {
       ['gap', 10],
       ['balance_mismatch', 15],
     ]);
-    expect(a.cross_doc.findings[0].message).toBe('9 days missing between statement 1 (2024-01-01..2024-01-31) and statement 2 (2024-02-10..2024-02-29)');
+    expect(a.cross_doc.findings[0].message).toBe(
+      '9 days missing between statement 1 (2024-01-01..2024-01-31) and statement 2 (2024-02-10..2024-02-29)',
+    );
     expect(a.cross_doc.score).toBe(75);
     expect(a.factor_scores.cross_doc).toBe(75);
   });
@@ -374,17 +418,26 @@ describe('analyzeDeal: cross-document consistency', () => {
   });
 
   it("transfers between the merchant's own accounts are excluded from revenue", () => {
-    const a1 = mk(1, '2024-03-01', '2024-03-31', 10000, 15000, [
-      tx('2024-03-02', 'SQUARE INC DEPOSIT', 10000),
-      tx('2024-03-05', 'ONLINE TRANSFER TO CHK 2222', -5000),
-    ], '1111');
+    const a1 = mk(
+      1,
+      '2024-03-01',
+      '2024-03-31',
+      10000,
+      15000,
+      [tx('2024-03-02', 'SQUARE INC DEPOSIT', 10000), tx('2024-03-05', 'ONLINE TRANSFER TO CHK 2222', -5000)],
+      '1111',
+    );
     const a2 = mk(2, '2024-03-01', '2024-03-31', 0, 5000, [tx('2024-03-06', 'DEPOSIT', 5000)], '2222');
     const a = analyzeDeal({ statements: [a1, a2], fundingAmountRequested: 10000 });
     expect(a.transactions.map((t) => t.category)).toEqual(['revenue', 'transfer', 'transfer']);
     expect(a.financials.total_revenue).toBe(10000);
     expect(a.financials.total_deposits).toBe(15000);
     expect(a.cross_doc.findings).toEqual([
-      expect.objectContaining({ type: 'own_account_transfers', deduction: 0, message: "1 transfer between the merchant's own accounts ($5,000.00) excluded from revenue" }),
+      expect.objectContaining({
+        type: 'own_account_transfers',
+        deduction: 0,
+        message: "1 transfer between the merchant's own accounts ($5,000.00) excluded from revenue",
+      }),
     ]);
     // the deal balance is the sum of both accounts: ending 15000 + 5000
     expect(a.financials.ending_balance).toBe(20000);
@@ -400,7 +453,12 @@ function round(x: number) {
 describe('analyzeDeal: purity', () => {
   it('same input, same output; input untouched', () => {
     const months = [];
-    for (let m = 1; m <= 3; m++) months.push({ year: 2024, month: m, transactions: [{ date: ymd(2024, m, daysInMonth(2024, m)), description: 'SQUARE', amount: 100 * m }] });
+    for (let m = 1; m <= 3; m++)
+      months.push({
+        year: 2024,
+        month: m,
+        transactions: [{ date: ymd(2024, m, daysInMonth(2024, m)), description: 'SQUARE', amount: 100 * m }],
+      });
     const statements = assemble(months, 10);
     const before = JSON.stringify(statements);
     const a = analyzeDeal({ statements, fundingAmountRequested: 100 });

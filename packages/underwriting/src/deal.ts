@@ -370,7 +370,9 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
     }
     perStatement.push(rows);
   }
-  const statementMetrics = statements.map((s, si) => computeStatementMetrics(s, { params: p, screened: perStatement[si], series: series[si] }));
+  const statementMetrics = statements.map((s, si) =>
+    computeStatementMetrics(s, { params: p, screened: perStatement[si], series: series[si] }),
+  );
 
   // --- coverage: union of statement periods
   const ranges = series.filter((s) => s.start !== null).map((s) => [s.start!, s.end!] as [number, number]);
@@ -425,9 +427,19 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   for (const si of latestByAccount.values()) ending += statementMetrics[si].ending_balance ?? 0;
 
   // --- totals over counted transactions
-  let deposits = 0, withdrawals = 0, revenue = 0, opex = 0, debt = 0, largest = 0;
-  let depositCount = 0, withdrawalCount = 0, nsfCount = 0, odCount = 0, flagged = 0;
-  let nsfAmount = 0, odAmount = 0;
+  let deposits = 0,
+    withdrawals = 0,
+    revenue = 0,
+    opex = 0,
+    debt = 0,
+    largest = 0;
+  let depositCount = 0,
+    withdrawalCount = 0,
+    nsfCount = 0,
+    odCount = 0,
+    flagged = 0;
+  let nsfAmount = 0,
+    odAmount = 0;
   let recentFee = false;
   const buckets = emptyBucketCounts();
   // calendar-month lookup by day number over the span of covered and transaction days
@@ -443,7 +455,20 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   for (let k = 0; k < spanLen; k++) {
     const key = dayToDate(spanStart + k).slice(0, 7);
     if (!months_.length || months_[months_.length - 1].month !== key) {
-      months_.push({ month: key, days_covered: 0, deposits: 0, revenue: 0, revenue_rate: 0, deposit_count: 0, revenue_deposit_days: 0, nsf_count: 0, overdraft_count: 0, withdrawals: 0, ending_balance: null, avg_daily_balance: null });
+      months_.push({
+        month: key,
+        days_covered: 0,
+        deposits: 0,
+        revenue: 0,
+        revenue_rate: 0,
+        deposit_count: 0,
+        revenue_deposit_days: 0,
+        nsf_count: 0,
+        overdraft_count: 0,
+        withdrawals: 0,
+        ending_balance: null,
+        avg_daily_balance: null,
+      });
     }
     monthIdx[k] = months_.length - 1;
   }
@@ -708,7 +733,13 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
 function feeEvents(txs: DealTransaction[]): FeeEvent[] {
   return txs
     .filter((t) => t.is_nsf_fee || t.is_overdraft_fee)
-    .map((t) => ({ date: t.date, description: t.description, amount: t.amount, type: t.is_nsf_fee ? ('nsf' as const) : ('overdraft' as const), statement_id: t.statement_id }))
+    .map((t) => ({
+      date: t.date,
+      description: t.description,
+      amount: t.amount,
+      type: t.is_nsf_fee ? ('nsf' as const) : ('overdraft' as const),
+      statement_id: t.statement_id,
+    }))
     .sort((a, b) => a.date.localeCompare(b.date));
 }
 

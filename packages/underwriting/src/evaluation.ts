@@ -97,6 +97,10 @@ export function withAuthenticity(e: Evaluation, analysis: Pick<DealAnalysis, 'au
     ...e,
     decision: 'review',
     max_advance: null,
-    reasons: [`Review: the score supports approval, but ${high.length === 1 ? 'a document is' : `${high.length} documents are`} at high tampering risk`, named, ...e.reasons.slice(1)],
+    reasons: [
+      `Review: the score supports approval, but ${high.length === 1 ? 'a document is' : `${high.length} documents are`} at high tampering risk`,
+      named,
+      ...e.reasons.slice(1),
+    ],
   };
 }

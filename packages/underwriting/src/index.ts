@@ -24,7 +24,14 @@ export {
   type StatementMetricsOptions,
 } from './metrics';
 export { detectLenderPositions, type LenderPosition, type LenderPositionSummary, type PositionOptions } from './positions';
-export { crossDocumentCheck, type CrossDocFindingType, type CrossDocFinding, type CrossDocResult, type CrossDocInput, type CrossDocStatement } from './crossdoc';
+export {
+  crossDocumentCheck,
+  type CrossDocFindingType,
+  type CrossDocFinding,
+  type CrossDocResult,
+  type CrossDocInput,
+  type CrossDocStatement,
+} from './crossdoc';
 export {
   computeScores,
   gradeFor,

@@ -80,7 +80,12 @@ describe('computeStatementMetrics', () => {
     // first printed balance 560 after +500 and -50 -> opening 110
     expect(fromPrinted.opening).toBe(110);
     expect(fromPrinted.known).toBe(true);
-    const noPrinted = { ...st, openingBalance: null, closingBalance: 490, transactions: st.transactions.map((t) => ({ ...t, balance: null })) };
+    const noPrinted = {
+      ...st,
+      openingBalance: null,
+      closingBalance: 490,
+      transactions: st.transactions.map((t) => ({ ...t, balance: null })),
+    };
     expect(dailyBalanceSeries(noPrinted).opening).toBe(100); // 490 - 390
     const none = computeStatementMetrics({ ...noPrinted, closingBalance: null });
     expect(none.opening_balance).toBeNull();
@@ -186,6 +191,8 @@ describe('computeStatementMetrics', () => {
 
   it('rejects malformed dates', () => {
     expect(() => computeStatementMetrics(statement({ periodStart: '2024-02-32', periodEnd: '2024-03-01' }))).toThrow(RangeError);
-    expect(computeStatementMetrics(statement({ periodStart: '2024-02-30', periodEnd: '2024-03-01', openingBalance: 0 })).days_covered).toBe(2);
+    expect(computeStatementMetrics(statement({ periodStart: '2024-02-30', periodEnd: '2024-03-01', openingBalance: 0 })).days_covered).toBe(
+      2,
+    );
   });
 });

@@ -154,8 +154,10 @@ export function computeStatementMetrics(statement: StatementInput, opts: Stateme
   const lastEod = days ? series.balances[days - 1] : null;
   const ending = statement.closingBalance ?? lastEod ?? (series.known ? series.opening : null);
   const recon =
-    statement.openingBalance !== null && statement.openingBalance !== undefined &&
-    statement.closingBalance !== null && statement.closingBalance !== undefined
+    statement.openingBalance !== null &&
+    statement.openingBalance !== undefined &&
+    statement.closingBalance !== null &&
+    statement.closingBalance !== undefined
       ? round2((cents(statement.openingBalance) + amountCents - cents(statement.closingBalance)) / 100)
       : null;
   return {

@@ -61,8 +61,7 @@ export function detectLenderPositions(txs: ScreenedTransaction[], o: PositionOpt
     const payment = median(amounts);
     const total = amounts.reduce((a, b) => a + b, 0);
     const freq = classifyFrequency(days);
-    const monthly =
-      freq === 'irregular' ? (o.monthsCovered > 0 ? total / o.monthsCovered : total) : payment * PAYMENTS_PER_MONTH[freq];
+    const monthly = freq === 'irregular' ? (o.monthsCovered > 0 ? total / o.monthsCovered : total) : payment * PAYMENTS_PER_MONTH[freq];
     const last = days[days.length - 1];
     positions.push({
       counterparty: cp,

@@ -16,7 +16,11 @@ describe('analyzeDeal: report sections checked by hand', () => {
         periodEnd: '2024-06-04',
         openingBalance: 100,
         closingBalance: 565,
-        transactions: [tx('2024-06-02', 'SQUARE INC DEPOSIT', 1000, 1100), tx('2024-06-03', 'NSF FEE', -35, 1065), tx('2024-06-03', 'RENT PAYMENT', -500, 565)],
+        transactions: [
+          tx('2024-06-02', 'SQUARE INC DEPOSIT', 1000, 1100),
+          tx('2024-06-03', 'NSF FEE', -35, 1065),
+          tx('2024-06-03', 'RENT PAYMENT', -500, 565),
+        ],
       }),
     ],
     fundingAmountRequested: 5000,
@@ -48,7 +52,16 @@ describe('analyzeDeal: report sections checked by hand', () => {
 
   it('NSF/overdraft list and revenue by counterparty', () => {
     expect(a.nsf_events).toEqual([{ date: '2024-06-03', description: 'NSF FEE', amount: -35, type: 'nsf', statement_id: 'a' }]);
-    expect(a.revenue_sources).toEqual([{ counterparty: 'square deposit', total: 1000, deposit_count: 1, share_of_revenue: 1, first_seen: '2024-06-02', last_seen: '2024-06-02' }]);
+    expect(a.revenue_sources).toEqual([
+      {
+        counterparty: 'square deposit',
+        total: 1000,
+        deposit_count: 1,
+        share_of_revenue: 1,
+        first_seen: '2024-06-02',
+        last_seen: '2024-06-02',
+      },
+    ]);
   });
 
   it('month balances split at month ends, and several months keep their own figures', () => {
@@ -78,8 +91,26 @@ describe('currencies', () => {
   });
 
   it('a statement in another currency is not summed and is a cross_doc finding', () => {
-    const usd = statement({ id: 'usd', periodStart: '2024-06-01', periodEnd: '2024-06-30', openingBalance: 0, closingBalance: 1000, currency: 'USD', accountNumberLast4: '1111', transactions: [tx('2024-06-02', 'SQUARE INC DEPOSIT', 1000, 1000)] });
-    const nzd = statement({ id: 'nzd', periodStart: '2024-06-01', periodEnd: '2024-06-30', openingBalance: 0, closingBalance: 5000, currency: 'NZD', accountNumberLast4: '2222', transactions: [tx('2024-06-02', 'EFTPOS SETTLEMENT', 5000, 5000)] });
+    const usd = statement({
+      id: 'usd',
+      periodStart: '2024-06-01',
+      periodEnd: '2024-06-30',
+      openingBalance: 0,
+      closingBalance: 1000,
+      currency: 'USD',
+      accountNumberLast4: '1111',
+      transactions: [tx('2024-06-02', 'SQUARE INC DEPOSIT', 1000, 1000)],
+    });
+    const nzd = statement({
+      id: 'nzd',
+      periodStart: '2024-06-01',
+      periodEnd: '2024-06-30',
+      openingBalance: 0,
+      closingBalance: 5000,
+      currency: 'NZD',
+      accountNumberLast4: '2222',
+      transactions: [tx('2024-06-02', 'EFTPOS SETTLEMENT', 5000, 5000)],
+    });
     const a = analyzeDeal({ statements: [usd, nzd], fundingAmountRequested: 1000 });
     expect(a.financials.total_deposits).toBe(1000);
     expect(a.financials.ending_balance).toBe(1000);
@@ -89,7 +120,8 @@ describe('currencies', () => {
       {
         type: 'currency_mismatch',
         severity: 'error',
-        message: "statement nzd (2024-06-01..2024-06-30) is in NZD, the deal is reported in USD: its amounts are not added to the deal's figures",
+        message:
+          "statement nzd (2024-06-01..2024-06-30) is in NZD, the deal is reported in USD: its amounts are not added to the deal's figures",
         statements: [1],
         statement_ids: ['nzd'],
         deduction: 20,
@@ -101,21 +133,44 @@ describe('currencies', () => {
 });
 
 describe('coverage gaps between accounts', () => {
-  const jan = statement({ id: 1, accountNumberLast4: '1111', periodStart: '2024-01-01', periodEnd: '2024-01-31', transactions: [tx('2024-01-05', 'SQUARE', 100)] });
-  const jul = statement({ id: 2, accountNumberLast4: '2222', periodStart: '2024-07-01', periodEnd: '2024-07-31', transactions: [tx('2024-07-05', 'SQUARE', 100)] });
+  const jan = statement({
+    id: 1,
+    accountNumberLast4: '1111',
+    periodStart: '2024-01-01',
+    periodEnd: '2024-01-31',
+    transactions: [tx('2024-01-05', 'SQUARE', 100)],
+  });
+  const jul = statement({
+    id: 2,
+    accountNumberLast4: '2222',
+    periodStart: '2024-07-01',
+    periodEnd: '2024-07-31',
+    transactions: [tx('2024-07-05', 'SQUARE', 100)],
+  });
 
   it('days no statement covers lower cross_doc, whatever the account', () => {
     const a = analyzeDeal({ statements: [jan, jul], fundingAmountRequested: 1000 });
     // February 29 + March 31 + April 30 + May 31 + June 30 = 151 days
     expect(a.cross_doc.findings).toEqual([
-      { type: 'coverage_gap', severity: 'warning', message: 'no statement covers the 151 days between 2024-01-31 and 2024-07-01', statements: [0, 1], statement_ids: [1, 2], deduction: 10 },
+      {
+        type: 'coverage_gap',
+        severity: 'warning',
+        message: 'no statement covers the 151 days between 2024-01-31 and 2024-07-01',
+        statements: [0, 1],
+        statement_ids: [1, 2],
+        deduction: 10,
+      },
     ]);
     expect(a.cross_doc.score).toBe(90);
   });
 
   it('accounts covering each other leave no gap', () => {
     const both = statement({ id: 3, accountNumberLast4: '2222', periodStart: '2024-01-15', periodEnd: '2024-07-10', transactions: [] });
-    expect(analyzeDeal({ statements: [jan, jul, both], fundingAmountRequested: 1000 }).cross_doc.findings.filter((f) => f.type === 'coverage_gap')).toEqual([]);
+    expect(
+      analyzeDeal({ statements: [jan, jul, both], fundingAmountRequested: 1000 }).cross_doc.findings.filter(
+        (f) => f.type === 'coverage_gap',
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -151,8 +206,22 @@ describe('buildDealReport', () => {
   it('authenticity: the highest document risk, named reasons, high-risk ids', () => {
     const { report } = buildDealReport({
       documents: [
-        doc({ id: 1, filename: 'june.pdf', riskLevel: 'high', riskReasons: ['produced or edited with an editing tool (iLovePDF)', 'modification date is after the creation date'], periodStart: '2024-06-01', periodEnd: '2024-06-30', transactions: [] }),
-        doc({ id: 2, filename: 'tax.pdf', documentType: 'tax_return', riskLevel: 'medium', riskReasons: ['file has 1 incremental update(s)'] }),
+        doc({
+          id: 1,
+          filename: 'june.pdf',
+          riskLevel: 'high',
+          riskReasons: ['produced or edited with an editing tool (iLovePDF)', 'modification date is after the creation date'],
+          periodStart: '2024-06-01',
+          periodEnd: '2024-06-30',
+          transactions: [],
+        }),
+        doc({
+          id: 2,
+          filename: 'tax.pdf',
+          documentType: 'tax_return',
+          riskLevel: 'medium',
+          riskReasons: ['file has 1 incremental update(s)'],
+        }),
         doc({ id: 3, filename: 'broken.pdf', documentType: null, status: 'failed', error: 'corrupt: not a PDF', riskLevel: null }),
       ],
       fundingAmountRequested: 1000,
@@ -167,7 +236,12 @@ describe('buildDealReport', () => {
       ],
       high_risk_document_ids: [1],
       documents: [
-        { document_id: 1, filename: 'june.pdf', risk_level: 'high', reasons: ['produced or edited with an editing tool (iLovePDF)', 'modification date is after the creation date'] },
+        {
+          document_id: 1,
+          filename: 'june.pdf',
+          risk_level: 'high',
+          reasons: ['produced or edited with an editing tool (iLovePDF)', 'modification date is after the creation date'],
+        },
         { document_id: 2, filename: 'tax.pdf', risk_level: 'medium', reasons: ['file has 1 incremental update(s)'] },
       ],
     });
@@ -181,10 +255,18 @@ describe('buildDealReport', () => {
     });
   });
 
-  it('review: parse warnings, no reconciliation, low confidence, the parser\'s own verdict', () => {
+  it("review: parse warnings, no reconciliation, low confidence, the parser's own verdict", () => {
     const { report } = buildDealReport({
       documents: [
-        doc({ id: 7, warnings: ['year assumed 2024 (no year printed)'], reconciled: false, extractionConfidence: 0.6, needsReview: true, reviewReasons: ['closing balance misprinted', 'balances do not reconcile'], transactions: [] }),
+        doc({
+          id: 7,
+          warnings: ['year assumed 2024 (no year printed)'],
+          reconciled: false,
+          extractionConfidence: 0.6,
+          needsReview: true,
+          reviewReasons: ['closing balance misprinted', 'balances do not reconcile'],
+          transactions: [],
+        }),
         doc({ id: 9, needsReview: true, transactions: [] }),
         doc({ id: 8, transactions: [] }),
       ],
@@ -210,30 +292,107 @@ describe('buildDealReport', () => {
   it('per-statement table, currency exclusion and related deals', () => {
     const { report, analysis } = buildDealReport({
       documents: [
-        doc({ id: 1, filename: 'usd.pdf', bankName: 'First Bank', accountNumberLast4: '1111', accountHolder: 'Acme LLC', periodStart: '2024-06-01', periodEnd: '2024-06-30', openingBalance: 0, closingBalance: 1000, currency: 'USD', transactions: [tx('2024-06-02', 'SQUARE INC DEPOSIT', 1000, 1000)] }),
-        doc({ id: 2, filename: 'nzd.pdf', bankName: 'Kiwi Bank', accountNumberLast4: '2222', periodStart: '2024-06-01', periodEnd: '2024-06-30', openingBalance: 0, closingBalance: 5000, currency: 'NZD', riskLevel: 'medium', reconciled: false, transactions: [tx('2024-06-02', 'EFTPOS', 5000, 5000)] }),
+        doc({
+          id: 1,
+          filename: 'usd.pdf',
+          bankName: 'First Bank',
+          accountNumberLast4: '1111',
+          accountHolder: 'Acme LLC',
+          periodStart: '2024-06-01',
+          periodEnd: '2024-06-30',
+          openingBalance: 0,
+          closingBalance: 1000,
+          currency: 'USD',
+          transactions: [tx('2024-06-02', 'SQUARE INC DEPOSIT', 1000, 1000)],
+        }),
+        doc({
+          id: 2,
+          filename: 'nzd.pdf',
+          bankName: 'Kiwi Bank',
+          accountNumberLast4: '2222',
+          periodStart: '2024-06-01',
+          periodEnd: '2024-06-30',
+          openingBalance: 0,
+          closingBalance: 5000,
+          currency: 'NZD',
+          riskLevel: 'medium',
+          reconciled: false,
+          transactions: [tx('2024-06-02', 'EFTPOS', 5000, 5000)],
+        }),
       ],
       fundingAmountRequested: 1000,
       reportDate: '2024-07-01',
       sightings: [{ kind: 'same_file', document_id: 1, other_deal_id: 40, other_business_name: 'Other Co', other_document_id: 77 }],
     });
     expect(report.statements).toEqual([
-      { document_id: 1, filename: 'usd.pdf', bank_name: 'First Bank', account_number_last4: '1111', account_holder: 'Acme LLC', period_start: '2024-06-01', period_end: '2024-06-30', opening_balance: 0, closing_balance: 1000, currency: 'USD', reconciled: true, risk_level: 'low', transaction_count: 1, total_deposits: 1000, total_withdrawals: 0, included: true },
-      { document_id: 2, filename: 'nzd.pdf', bank_name: 'Kiwi Bank', account_number_last4: '2222', account_holder: null, period_start: '2024-06-01', period_end: '2024-06-30', opening_balance: 0, closing_balance: 5000, currency: 'NZD', reconciled: false, risk_level: 'medium', transaction_count: 1, total_deposits: null, total_withdrawals: null, included: false },
+      {
+        document_id: 1,
+        filename: 'usd.pdf',
+        bank_name: 'First Bank',
+        account_number_last4: '1111',
+        account_holder: 'Acme LLC',
+        period_start: '2024-06-01',
+        period_end: '2024-06-30',
+        opening_balance: 0,
+        closing_balance: 1000,
+        currency: 'USD',
+        reconciled: true,
+        risk_level: 'low',
+        transaction_count: 1,
+        total_deposits: 1000,
+        total_withdrawals: 0,
+        included: true,
+      },
+      {
+        document_id: 2,
+        filename: 'nzd.pdf',
+        bank_name: 'Kiwi Bank',
+        account_number_last4: '2222',
+        account_holder: null,
+        period_start: '2024-06-01',
+        period_end: '2024-06-30',
+        opening_balance: 0,
+        closing_balance: 5000,
+        currency: 'NZD',
+        reconciled: false,
+        risk_level: 'medium',
+        transaction_count: 1,
+        total_deposits: null,
+        total_withdrawals: null,
+        included: false,
+      },
     ]);
     expect(report.financials!.total_deposits).toBe(1000);
     expect(report.currency.excluded_statement_ids).toEqual([2]);
     expect(report.cross_doc.findings.map((f) => f.type)).toEqual(['currency_mismatch']);
     expect(analysis!.authenticity!.risk_level).toBe('medium');
     expect(report.related_deals).toEqual([
-      { type: 'same_file', severity: 'error', message: 'usd.pdf is the same file as document 77 of deal 40 (Other Co)', document_id: 1, other_deal_id: 40, other_business_name: 'Other Co', other_document_id: 77 },
+      {
+        type: 'same_file',
+        severity: 'error',
+        message: 'usd.pdf is the same file as document 77 of deal 40 (Other Co)',
+        document_id: 1,
+        other_deal_id: 40,
+        other_business_name: 'Other Co',
+        other_document_id: 77,
+      },
     ]);
   });
 
   it('without a completed bank statement: no analysis, empty sections', () => {
-    const { report, analysis } = buildDealReport({ documents: [doc({ id: 1, documentType: 'tax_return' })], fundingAmountRequested: 1000, reportDate: '2024-07-01' });
+    const { report, analysis } = buildDealReport({
+      documents: [doc({ id: 1, documentType: 'tax_return' })],
+      fundingAmountRequested: 1000,
+      reportDate: '2024-07-01',
+    });
     expect(analysis).toBeNull();
-    expect(report).toMatchObject({ financials: null, statements: [], monthly: [], cross_doc: { score: 100, findings: [] }, coverage: { statement_count: 0 } });
+    expect(report).toMatchObject({
+      financials: null,
+      statements: [],
+      monthly: [],
+      cross_doc: { score: 100, findings: [] },
+      coverage: { statement_count: 0 },
+    });
   });
 });
 
@@ -262,7 +421,9 @@ describe('evaluateRuleset: a high-risk document is never approved silently', () 
     expect(e.decision).toBe('review');
     expect(e.max_advance).toBeNull();
     expect(e.reasons[0]).toBe('Review: the score supports approval, but a document is at high tampering risk');
-    expect(e.reasons[1]).toBe('Document authenticity: month-2.pdf has a high tampering risk (produced or edited with an editing tool (iLovePDF))');
+    expect(e.reasons[1]).toBe(
+      'Document authenticity: month-2.pdf has a high tampering risk (produced or edited with an editing tool (iLovePDF))',
+    );
   });
 
   it('a decline stays a decline and still names the document', () => {
@@ -271,7 +432,9 @@ describe('evaluateRuleset: a high-risk document is never approved silently', () 
     const e = evaluateRuleset(analysis!, { ...flat, definition: { ...DEFAULT_RULESET, approve_threshold: 100 } });
     expect(e.decision).toBe('decline');
     expect(e.reasons[0]).toMatch(/^Decline: /);
-    expect(e.reasons[1]).toMatch(/^Document authenticity: month-1\.pdf has a high tampering risk \(text drawn over images \(3 words\)\); month-2\.pdf/);
+    expect(e.reasons[1]).toMatch(
+      /^Document authenticity: month-1\.pdf has a high tampering risk \(text drawn over images \(3 words\)\); month-2\.pdf/,
+    );
   });
 });
 

@@ -228,7 +228,14 @@ export function buildDealReport(input: BuildDealReportInput): { report: DealRepo
   const authenticity = authenticityOf(input.documents);
   const statementDocs = input.documents.filter(isStatement);
   const analysis = statementDocs.length
-    ? { ...analyzeDeal({ statements: statementDocs.map(statementInputOf), fundingAmountRequested: input.fundingAmountRequested, params: input.params }), authenticity }
+    ? {
+        ...analyzeDeal({
+          statements: statementDocs.map(statementInputOf),
+          fundingAmountRequested: input.fundingAmountRequested,
+          params: input.params,
+        }),
+        authenticity,
+      }
     : null;
   const metrics = new Map((analysis?.statements ?? []).map((m) => [m.statement_id, m]));
   const excluded = new Set(analysis?.currency.excluded_statement_ids ?? []);

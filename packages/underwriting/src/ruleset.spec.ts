@@ -1,6 +1,14 @@
 import { statement, tx } from './__fixtures__/helpers';
 import { analyzeDeal, type DealAnalysis } from './deal';
-import { DEFAULT_RULESET, type FactorRuleset, type FlatRuleset, evaluateFactorRuleset, recommend, validateFactorRuleset, validateFlatRuleset } from './ruleset';
+import {
+  DEFAULT_RULESET,
+  type FactorRuleset,
+  type FlatRuleset,
+  evaluateFactorRuleset,
+  recommend,
+  validateFactorRuleset,
+  validateFlatRuleset,
+} from './ruleset';
 import { RULESET_FACTORS } from './scores';
 
 // the hand-checked June deal of deal.spec.ts: factors revenue 33.33, balance_health 66, nsf 100,
@@ -67,7 +75,17 @@ describe('recommend (flat ruleset)', () => {
     const all = (s: number) => withScores(Object.fromEntries(RULESET_FACTORS.map((f) => [f, s])) as DealAnalysis['factor_scores']);
     expect(recommend(all(60)).decision).toBe('approve');
     expect(recommend(all(59.99)).decision).toBe('decline');
-    expect([80, 79.99, 65, 64.99, 50, 49.99, 35, 34.99, 0].map((s) => recommend(all(s)).grade)).toEqual(['A', 'B', 'B', 'C', 'C', 'D', 'D', 'F', 'F']);
+    expect([80, 79.99, 65, 64.99, 50, 49.99, 35, 34.99, 0].map((s) => recommend(all(s)).grade)).toEqual([
+      'A',
+      'B',
+      'B',
+      'C',
+      'C',
+      'D',
+      'D',
+      'F',
+      'F',
+    ]);
     expect(recommend(all(100)).total_score).toBe(100);
   });
 
@@ -109,7 +127,15 @@ describe('validateFlatRuleset', () => {
     });
   });
   it('reports malformed fields as VALIDATION_ERROR, one entry per problem', () => {
-    const r = validateFlatRuleset({ ...DEFAULT_RULESET, weight_revenue: 20.5, grade_b_min: 90, approve_threshold: 101, max_advance_multiplier: 0, cfcr_target: -1, name: '' });
+    const r = validateFlatRuleset({
+      ...DEFAULT_RULESET,
+      weight_revenue: 20.5,
+      grade_b_min: 90,
+      approve_threshold: 101,
+      max_advance_multiplier: 0,
+      cfcr_target: -1,
+      name: '',
+    });
     expect(r.valid).toBe(false);
     expect(r.code).toBe('VALIDATION_ERROR');
     expect(r.errors.map((e) => [e.code, e.field])).toEqual([
@@ -127,7 +153,9 @@ describe('validateFlatRuleset', () => {
     expect(validateFlatRuleset(missing).errors).toEqual([
       { code: 'VALIDATION_ERROR', field: 'weight_cross_doc', message: 'weight_cross_doc must be an integer from 0 to 100' },
     ]);
-    expect(validateFlatRuleset({ ...DEFAULT_RULESET, weight_revenue: -5, weight_cross_doc: 30 }).errors.map((e) => e.field)).toEqual(['weight_revenue']);
+    expect(validateFlatRuleset({ ...DEFAULT_RULESET, weight_revenue: -5, weight_cross_doc: 30 }).errors.map((e) => e.field)).toEqual([
+      'weight_revenue',
+    ]);
     expect(validateFlatRuleset(null).code).toBe('VALIDATION_ERROR');
     expect(validateFlatRuleset({ ...DEFAULT_RULESET, grade_d_min: 50 }).errors.map((e) => e.field)).toEqual(['grade_d_min']);
   });
@@ -162,7 +190,11 @@ describe('evaluateFactorRuleset (factor list)', () => {
     expect(evaluateFactorRuleset(june, { ...FORM_B, approval_threshold: 90, decline_threshold: 64.25 }).decision).toBe('decline');
   });
   it('a factor below its own threshold turns an approve into review', () => {
-    const rs = { ...FORM_B, approval_threshold: 60, factors: FORM_B.factors.map((f) => (f.name === 'average_daily_balance' ? { ...f, threshold: 50 } : f)) };
+    const rs = {
+      ...FORM_B,
+      approval_threshold: 60,
+      factors: FORM_B.factors.map((f) => (f.name === 'average_daily_balance' ? { ...f, threshold: 50 } : f)),
+    };
     const r = evaluateFactorRuleset(june, rs);
     expect(r.decision).toBe('review');
     expect(r.failed_factors).toEqual(['average_daily_balance']);
@@ -177,12 +209,19 @@ describe('validateFactorRuleset', () => {
   it('accepts a valid ruleset (weights summing to 1.0 within floating point)', () => {
     expect(validateFactorRuleset(FORM_B).valid).toBe(true);
     const thirds = { ...FORM_B, factors: FORM_B.factors.slice(0, 3).map((f) => ({ ...f, weight: 0.1 + 0.2333333333333333 })) };
-    expect(validateFactorRuleset({ ...thirds, factors: [...thirds.factors.slice(0, 2), { ...thirds.factors[2], weight: 1 - 2 * (0.1 + 0.2333333333333333) }] }).valid).toBe(true);
+    expect(
+      validateFactorRuleset({
+        ...thirds,
+        factors: [...thirds.factors.slice(0, 2), { ...thirds.factors[2], weight: 1 - 2 * (0.1 + 0.2333333333333333) }],
+      }).valid,
+    ).toBe(true);
   });
   it('WEIGHT_SUM_INVALID when weights do not sum to 1.0', () => {
     const r = validateFactorRuleset({ ...FORM_B, factors: FORM_B.factors.slice(1) });
     expect(r.code).toBe('WEIGHT_SUM_INVALID');
-    expect(r.errors).toEqual([{ code: 'WEIGHT_SUM_INVALID', field: 'factors', message: 'factor weights must sum to exactly 1.0 (they sum to 0.8)' }]);
+    expect(r.errors).toEqual([
+      { code: 'WEIGHT_SUM_INVALID', field: 'factors', message: 'factor weights must sum to exactly 1.0 (they sum to 0.8)' },
+    ]);
   });
   it('VALIDATION_ERROR for unknown or repeated names, bad weights, thresholds and order', () => {
     const r = validateFactorRuleset({

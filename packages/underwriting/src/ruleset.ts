@@ -108,7 +108,11 @@ export function validateFlatRuleset(r: unknown): RulesetValidationResult {
     } else total += v;
   }
   if (weightsOk && total !== 100) {
-    errors.push({ code: 'WEIGHT_SUM_INVALID', field: 'weights', message: `the nine weights must sum to exactly 100 (they sum to ${total})` });
+    errors.push({
+      code: 'WEIGHT_SUM_INVALID',
+      field: 'weights',
+      message: `the nine weights must sum to exactly 100 (they sum to ${total})`,
+    });
   }
   const grades = ['grade_a_min', 'grade_b_min', 'grade_c_min', 'grade_d_min'] as const;
   let gradesOk = true;
@@ -133,7 +137,11 @@ export function validateFlatRuleset(r: unknown): RulesetValidationResult {
     }
   }
   if (!isNum(r.max_advance_multiplier) || r.max_advance_multiplier <= 0) {
-    errors.push({ code: 'VALIDATION_ERROR', field: 'max_advance_multiplier', message: 'max_advance_multiplier must be a number greater than 0' });
+    errors.push({
+      code: 'VALIDATION_ERROR',
+      field: 'max_advance_multiplier',
+      message: 'max_advance_multiplier must be a number greater than 0',
+    });
   }
   if (!isNum(r.cfcr_target) || r.cfcr_target < 0) {
     errors.push({ code: 'VALIDATION_ERROR', field: 'cfcr_target', message: 'cfcr_target must be a number of at least 0' });
@@ -179,7 +187,11 @@ export function validateFactorRuleset(r: unknown): RulesetValidationResult {
       }
     });
     if (ok && Math.abs(total - 1) > 1e-6) {
-      errors.push({ code: 'WEIGHT_SUM_INVALID', field: 'factors', message: `factor weights must sum to exactly 1.0 (they sum to ${round2(total * 1e4) / 1e4})` });
+      errors.push({
+        code: 'WEIGHT_SUM_INVALID',
+        field: 'factors',
+        message: `factor weights must sum to exactly 1.0 (they sum to ${round2(total * 1e4) / 1e4})`,
+      });
     }
   }
   let thresholdsOk = true;
@@ -191,7 +203,11 @@ export function validateFactorRuleset(r: unknown): RulesetValidationResult {
     }
   }
   if (thresholdsOk && !((r.decline_threshold as number) < (r.approval_threshold as number))) {
-    errors.push({ code: 'VALIDATION_ERROR', field: 'decline_threshold', message: 'decline_threshold must be lower than approval_threshold' });
+    errors.push({
+      code: 'VALIDATION_ERROR',
+      field: 'decline_threshold',
+      message: 'decline_threshold must be lower than approval_threshold',
+    });
   }
   return result(errors);
 }
@@ -375,7 +391,9 @@ export function evaluateFactorRuleset(analysis: DealAnalysis, ruleset: FactorRul
   const reasons: string[] = [];
   if (decision === 'approve' && failed.length) {
     decision = 'review';
-    reasons.push(`Review: total score ${totalScore} reaches approval, but ${failed.join(', ')} fell below ${failed.length === 1 ? 'its' : 'their'} threshold`);
+    reasons.push(
+      `Review: total score ${totalScore} reaches approval, but ${failed.join(', ')} fell below ${failed.length === 1 ? 'its' : 'their'} threshold`,
+    );
   } else if (decision === 'approve') reasons.push(`Approve: total score ${totalScore} is at or above ${ruleset.approval_threshold}`);
   else if (decision === 'decline') reasons.push(`Decline: total score ${totalScore} is at or below ${ruleset.decline_threshold}`);
   else reasons.push(`Review: total score ${totalScore} lies between ${ruleset.decline_threshold} and ${ruleset.approval_threshold}`);
@@ -385,5 +403,12 @@ export function evaluateFactorRuleset(analysis: DealAnalysis, ruleset: FactorRul
       ruleset.factors.map((f) => ({ factor: f.name as FormBFactor, score: fs[f.name].score, weight: f.weight * 100 })),
     ),
   );
-  return { ruleset_name: ruleset.name ?? 'Unnamed ruleset', decision, total_score: totalScore, factor_scores: fs, failed_factors: failed, reasons };
+  return {
+    ruleset_name: ruleset.name ?? 'Unnamed ruleset',
+    decision,
+    total_score: totalScore,
+    factor_scores: fs,
+    failed_factors: failed,
+    reasons,
+  };
 }

@@ -29,23 +29,26 @@ export interface FactorInputs {
 
 export type HealthFactor = 'revenue' | 'balance_health' | 'nsf_overdraft' | 'deposit_frequency' | 'revenue_trend' | 'debt_service';
 export const HEALTH_FACTORS: readonly HealthFactor[] = [
-  'revenue', 'balance_health', 'nsf_overdraft', 'deposit_frequency', 'revenue_trend', 'debt_service',
+  'revenue',
+  'balance_health',
+  'nsf_overdraft',
+  'deposit_frequency',
+  'revenue_trend',
+  'debt_service',
 ];
 
 export type RulesetFactor = HealthFactor | 'transaction_screening' | 'health_score' | 'cross_doc';
-export const RULESET_FACTORS: readonly RulesetFactor[] = [
-  ...HEALTH_FACTORS, 'transaction_screening', 'health_score', 'cross_doc',
-];
+export const RULESET_FACTORS: readonly RulesetFactor[] = [...HEALTH_FACTORS, 'transaction_screening', 'health_score', 'cross_doc'];
 
 export type FormBFactor =
-  | 'revenue_stability'
-  | 'average_daily_balance'
-  | 'deposit_consistency'
-  | 'nsf_frequency'
-  | 'negative_days'
-  | 'high_risk_transactions';
+  'revenue_stability' | 'average_daily_balance' | 'deposit_consistency' | 'nsf_frequency' | 'negative_days' | 'high_risk_transactions';
 export const FORM_B_FACTORS: readonly FormBFactor[] = [
-  'revenue_stability', 'average_daily_balance', 'deposit_consistency', 'nsf_frequency', 'negative_days', 'high_risk_transactions',
+  'revenue_stability',
+  'average_daily_balance',
+  'deposit_consistency',
+  'nsf_frequency',
+  'negative_days',
+  'high_risk_transactions',
 ];
 
 /** score for a balance against target = balanceTargetRatio x avg monthly deposits */
@@ -90,7 +93,7 @@ export function revenueTrendPct(rates: { ordinal: number; rate: number }[]): num
     sxy += (r.ordinal - mx) * (r.rate - my);
     sxx += (r.ordinal - mx) ** 2;
   }
-  return ((sxy / sxx) / my) * 100;
+  return (sxy / sxx / my) * 100;
 }
 
 export function revenueTrendScore(i: FactorInputs, p: UnderwritingParams): number {

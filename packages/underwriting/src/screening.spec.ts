@@ -91,7 +91,9 @@ describe('screenTransactions: risky debits', () => {
     expect([rows[6].screening_bucket, rows[7].screening_bucket]).toEqual([null, null]);
   });
   it('only looks for duplicates inside a group (statement)', () => {
-    const r = screenTransactions([tx('2024-03-04', 'CHECK 1234', -500), tx('2024-03-04', 'CHECK 1234', -500)], undefined, { groups: [0, 1] });
+    const r = screenTransactions([tx('2024-03-04', 'CHECK 1234', -500), tx('2024-03-04', 'CHECK 1234', -500)], undefined, {
+      groups: [0, 1],
+    });
     expect(r.map((x) => x.screening_bucket)).toEqual([null, null]);
   });
 });
@@ -156,10 +158,7 @@ describe('screenTransactions: repeat charges and lender payments', () => {
 
 describe('screenTransactions: bucket priority and purity', () => {
   it('keeps the highest-priority bucket and lists every reason in priority order', () => {
-    const rows = screenTransactions([
-      tx('2024-03-01', 'CASINO ATM WITHDRAWAL', -2000),
-      tx('2024-03-01', 'CASINO ATM WITHDRAWAL', -2000),
-    ]);
+    const rows = screenTransactions([tx('2024-03-01', 'CASINO ATM WITHDRAWAL', -2000), tx('2024-03-01', 'CASINO ATM WITHDRAWAL', -2000)]);
     expect(rows[1].screening_bucket).toBe('duplicate_transaction');
     expect(rows[1].flag_reason).toBe(
       'Possible duplicate: same day, amount and description as an earlier transaction; Gambling-related transaction; Cash withdrawal of $2,000.00',

@@ -13,7 +13,12 @@ export interface ScreenContext {
   /** keyword features per transaction (see descriptionFeatures), when the caller has them already */
   features?: DescriptionFeatures[];
   /** when given, rows also carry the deal fields (statement_index, ...), i.e. are DealTransaction objects */
-  deal?: { statementIndex: ArrayLike<number>; statementId: (string | number | null)[]; statementTxIndex: ArrayLike<number>; index?: ArrayLike<number> };
+  deal?: {
+    statementIndex: ArrayLike<number>;
+    statementId: (string | number | null)[];
+    statementTxIndex: ArrayLike<number>;
+    index?: ArrayLike<number>;
+  };
   /** day numbers of the transactions (see dayNumber), when the caller has them already */
   days?: ArrayLike<number>;
 }
@@ -22,7 +27,6 @@ const BUCKET_BIT = Object.fromEntries(SCREENING_BUCKETS.map((b, k) => [b, k])) a
 const SUSPICIOUS_MASK = (
   ['returned_item', 'duplicate_transaction', 'gambling', 'large_unusual_deposit', 'round_number_deposit', 'cash_withdrawal'] as const
 ).reduce((a, b) => a | (1 << BUCKET_BIT[b]), 0);
-
 
 /**
  * Categorise and screen a list of transactions together (the median deposit and recurring series
@@ -56,8 +60,7 @@ export function screenTransactions(
     const d = tx.description ?? '';
     const f = ctx.features?.[i] ?? descriptionFeatures(d);
     feats[i] = f;
-    const category =
-      ctx.categories?.[i] ?? (amount > 0 ? f.creditCategory.category : amount < 0 ? f.debitCategory.category : 'other');
+    const category = ctx.categories?.[i] ?? (amount > 0 ? f.creditCategory.category : amount < 0 ? f.debitCategory.category : 'other');
     const isDebit = amount < 0;
     const isNsf = isDebit && f.nsf;
     const isOd = isDebit && f.overdraft;
@@ -130,7 +133,9 @@ export function screenTransactions(
         t.is_large_deposit = true;
         if (!known) {
           t.is_large_strange = true;
-          flag(i, 'large_unusual_deposit',
+          flag(
+            i,
+            'large_unusual_deposit',
             `Deposit of ${formatMoney(t.amount)} is ${(t.amount / med).toFixed(1)}x the median deposit (${formatMoney(med)}) and not from a known revenue source`,
           );
         }
@@ -178,7 +183,7 @@ export function screenTransactions(
   if (!ordered) {
     cand.sort((a, b) => (groups ? groups[a] - groups[b] : 0) || dayOf[a] - dayOf[b] || a - b);
   }
-  for (let r = 0; r < cand.length; ) {
+  for (let r = 0; r < cand.length;) {
     let e = r + 1;
     const g0 = groups ? groups[cand[r]] : 0;
     while (e < cand.length && dayOf[cand[e]] === dayOf[cand[r]] && (groups ? groups[cand[e]] : 0) === g0) e++;
@@ -231,7 +236,7 @@ export function screenTransactions(
       for (let k = 0; k < m; k++) order[k] = idx[k];
       order.sort((a, b) => centsOf[b] - centsOf[a] || a - b);
     }
-    for (let r = 0; r < m; ) {
+    for (let r = 0; r < m;) {
       let e = r + 1;
       while (e < m && centsOf[order[e]] === centsOf[order[r]]) e++;
       if (e - r >= p.repeatChargeMinOccurrences) {

@@ -18,7 +18,8 @@ export interface SummaryFacts {
   recommendation: Record<string, unknown> | null;
 }
 
-const obj = (x: unknown): Record<string, unknown> | null => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : null);
+const obj = (x: unknown): Record<string, unknown> | null =>
+  x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
 const pick = (source: Record<string, unknown> | null, keys: string[]): Record<string, unknown> | null =>
   source ? Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]])) : null;
 
@@ -30,7 +31,11 @@ export interface SummaryDeal {
 }
 
 /** The figures of the report and analysis that the narrative covers. */
-export function summaryFacts(deal: SummaryDeal, storedReport: Record<string, unknown> | null, analysis: Partial<DealAnalysis> | null): SummaryFacts {
+export function summaryFacts(
+  deal: SummaryDeal,
+  storedReport: Record<string, unknown> | null,
+  analysis: Partial<DealAnalysis> | null,
+): SummaryFacts {
   const report = storedReport ?? {};
   const a = analysis;
   const auth = obj(report.authenticity);
@@ -42,16 +47,48 @@ export function summaryFacts(deal: SummaryDeal, storedReport: Record<string, unk
     business_name: deal.business_name,
     industry: deal.industry,
     funding_amount_requested: deal.funding_amount_requested,
-    authenticity: auth ? { risk_level: auth.risk_level, high_risk_documents: Array.isArray(auth.high_risk_document_ids) ? auth.high_risk_document_ids.length : 0 } : null,
-    coverage: pick(obj(a?.coverage) ?? obj(report.coverage), ['months_covered', 'days_covered', 'statement_count', 'period_start', 'period_end']),
+    authenticity: auth
+      ? {
+          risk_level: auth.risk_level,
+          high_risk_documents: Array.isArray(auth.high_risk_document_ids) ? auth.high_risk_document_ids.length : 0,
+        }
+      : null,
+    coverage: pick(obj(a?.coverage) ?? obj(report.coverage), [
+      'months_covered',
+      'days_covered',
+      'statement_count',
+      'period_start',
+      'period_end',
+    ]),
     revenue: financials
       ? {
-          ...pick(financials, ['avg_monthly_deposits', 'avg_monthly_revenue', 'total_deposits', 'total_withdrawals', 'total_revenue', 'deposit_frequency_per_month']),
+          ...pick(financials, [
+            'avg_monthly_deposits',
+            'avg_monthly_revenue',
+            'total_deposits',
+            'total_withdrawals',
+            'total_revenue',
+            'deposit_frequency_per_month',
+          ]),
           monthly: (a?.monthly ?? []).slice(-12).map((m) => ({ month: m.month, deposits: m.deposits, revenue: m.revenue })),
         }
       : null,
-    balances: pick(financials, ['avg_daily_balance', 'ending_balance', 'min_daily_balance', 'negative_balance_days', 'low_balance_days', 'low_balance_threshold']),
-    nsf_overdraft: pick(obj(a?.nsf_overdraft) ?? obj(report.nsf_overdraft), ['total_nsf_fees', 'total_overdraft_fees', 'nsf_months', 'overdraft_months', 'nsf_fee_amount', 'overdraft_fee_amount']),
+    balances: pick(financials, [
+      'avg_daily_balance',
+      'ending_balance',
+      'min_daily_balance',
+      'negative_balance_days',
+      'low_balance_days',
+      'low_balance_threshold',
+    ]),
+    nsf_overdraft: pick(obj(a?.nsf_overdraft) ?? obj(report.nsf_overdraft), [
+      'total_nsf_fees',
+      'total_overdraft_fees',
+      'nsf_months',
+      'overdraft_months',
+      'nsf_fee_amount',
+      'overdraft_fee_amount',
+    ]),
     screening: screening
       ? {
           ...pick(screening, ['total_flags', 'transaction_count']),
@@ -90,7 +127,9 @@ export function templateSummary(f: SummaryFacts): string {
   const c = f.coverage;
   parts.push(
     `${f.business_name}${f.industry ? ` (${f.industry})` : ''} requests ${usd(f.funding_amount_requested)}.` +
-      (c ? ` The report covers ${plural(c.months_covered, 'month')} (${plural(c.statement_count, 'statement')}${c.period_start ? `, ${c.period_start} to ${c.period_end}` : ''}).` : ''),
+      (c
+        ? ` The report covers ${plural(c.months_covered, 'month')} (${plural(c.statement_count, 'statement')}${c.period_start ? `, ${c.period_start} to ${c.period_end}` : ''}).`
+        : ''),
   );
   const r = f.revenue;
   if (r) {
@@ -135,7 +174,9 @@ export function templateSummary(f: SummaryFacts): string {
     );
   }
   if (f.authenticity?.risk_level === 'high') {
-    parts.push(`Caution: ${plural(f.authenticity.high_risk_documents, 'document')} show${f.authenticity.high_risk_documents === 1 ? 's' : ''} signs of editing (high tampering risk); verify the originals with the bank before relying on these figures.`);
+    parts.push(
+      `Caution: ${plural(f.authenticity.high_risk_documents, 'document')} show${f.authenticity.high_risk_documents === 1 ? 's' : ''} signs of editing (high tampering risk); verify the originals with the bank before relying on these figures.`,
+    );
   }
   if (f.health) parts.push(`The health score is ${num(f.health.score)} (grade ${f.health.grade ?? 'not available'}).`);
   const rec = f.recommendation;

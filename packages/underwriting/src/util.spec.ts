@@ -34,11 +34,27 @@ describe('scores helpers', () => {
   });
   it('revenueTrendPct = least-squares slope / mean x 100', () => {
     // 100, 110, 120: slope 10, mean 110 -> 9.0909 %
-    expect(revenueTrendPct([{ ordinal: 0, rate: 100 }, { ordinal: 1, rate: 110 }, { ordinal: 2, rate: 120 }])).toBeCloseTo(9.0909, 3);
+    expect(
+      revenueTrendPct([
+        { ordinal: 0, rate: 100 },
+        { ordinal: 1, rate: 110 },
+        { ordinal: 2, rate: 120 },
+      ]),
+    ).toBeCloseTo(9.0909, 3);
     // a missing month in between: x = 0, 2 -> slope (120 - 100) / 2 = 10 per month, mean 110
-    expect(revenueTrendPct([{ ordinal: 0, rate: 100 }, { ordinal: 2, rate: 120 }])).toBeCloseTo(9.0909, 3);
+    expect(
+      revenueTrendPct([
+        { ordinal: 0, rate: 100 },
+        { ordinal: 2, rate: 120 },
+      ]),
+    ).toBeCloseTo(9.0909, 3);
     expect(revenueTrendPct([{ ordinal: 0, rate: 100 }])).toBeNull();
-    expect(revenueTrendPct([{ ordinal: 0, rate: 0 }, { ordinal: 1, rate: 0 }])).toBeNull();
+    expect(
+      revenueTrendPct([
+        { ordinal: 0, rate: 0 },
+        { ordinal: 1, rate: 0 },
+      ]),
+    ).toBeNull();
   });
   it('gradeFor', () => {
     const m = { a: 80, b: 65, c: 50, d: 35 };

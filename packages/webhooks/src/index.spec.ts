@@ -1,7 +1,15 @@
 import { signStandardWebhook, signWebhook, verifyWebhook, webhookHeaders, WebhookVerificationError } from './index';
 
 const secret = 'whsec_test_secret';
-const body = JSON.stringify({ id: 'evt_1', type: 'deal.ready', event: 'deal.ready', created_at: '2026-01-01T00:00:00Z', timestamp: '2026-01-01T00:00:00Z', deal_id: 7, data: { deal_id: 7 } });
+const body = JSON.stringify({
+  id: 'evt_1',
+  type: 'deal.ready',
+  event: 'deal.ready',
+  created_at: '2026-01-01T00:00:00Z',
+  timestamp: '2026-01-01T00:00:00Z',
+  deal_id: 7,
+  data: { deal_id: 7 },
+});
 const signed = { 'X-Service-Signature': signWebhook(body, secret), 'X-Service-Event': 'deal.ready' };
 
 describe('verifyWebhook', () => {
@@ -60,7 +68,9 @@ describe('verifyWebhook with Standard Webhooks headers', () => {
     // From the standard-webhooks specification's test vectors.
     const refSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const refBody = '{"test": 2432232314}';
-    expect(signStandardWebhook('msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, refBody, refSecret)).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(signStandardWebhook('msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, refBody, refSecret)).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
   });
 
   it('prefers the Standard Webhooks signature: a wrong one fails even with a valid X-Service-Signature', () => {
@@ -81,18 +91,29 @@ describe('verifyWebhook with Standard Webhooks headers', () => {
   });
 
   it('rejects a signed timestamp that was changed', () => {
-    expect(() => verifyWebhook(body, standard({ 'webhook-timestamp': String(seconds + 1) }), secret, { now })).toThrow(/Signature mismatch/);
+    expect(() => verifyWebhook(body, standard({ 'webhook-timestamp': String(seconds + 1) }), secret, { now })).toThrow(
+      /Signature mismatch/,
+    );
   });
 
   it('explains missing companions and malformed values', () => {
     const { 'webhook-id': _id, ...noId } = standard();
     expect(() => verifyWebhook(body, noId, secret, { now })).toThrow(/needs the webhook-id and webhook-timestamp/);
-    expect(() => verifyWebhook(body, standard({ 'webhook-timestamp': 'yesterday' }), secret, { now })).toThrow(/Malformed webhook-timestamp/);
+    expect(() => verifyWebhook(body, standard({ 'webhook-timestamp': 'yesterday' }), secret, { now })).toThrow(
+      /Malformed webhook-timestamp/,
+    );
     expect(() => verifyWebhook(body, standard({ 'webhook-signature': 'v2,abc' }), secret, { now })).toThrow(/Malformed webhook-signature/);
   });
 
   it('rejects a webhook-id that is not the event id of the body', () => {
-    const other = webhookHeaders({ eventId: 'evt_2', eventType: 'deal.ready', deliveryId: 'dlv_1', rawBody: body, secret, timestampSeconds: seconds });
+    const other = webhookHeaders({
+      eventId: 'evt_2',
+      eventType: 'deal.ready',
+      deliveryId: 'dlv_1',
+      rawBody: body,
+      secret,
+      timestampSeconds: seconds,
+    });
     expect(() => verifyWebhook(body, other, secret, { now })).toThrow(/does not match the event id/);
   });
 
@@ -116,7 +137,13 @@ describe('verifyWebhook checks the event envelope', () => {
   });
 
   it('accepts the batch-completion callback body (event + timestamp, no id)', () => {
-    const raw = JSON.stringify({ event: 'batch.completed', batch_id: 'b_1', deal_id: 3, timestamp: '2026-01-01T00:00:00Z', data: { total_documents: 2 } });
+    const raw = JSON.stringify({
+      event: 'batch.completed',
+      batch_id: 'b_1',
+      deal_id: 3,
+      timestamp: '2026-01-01T00:00:00Z',
+      data: { total_documents: 2 },
+    });
     expect(verifyWebhook(raw, sign(raw), secret).event).toBe('batch.completed');
   });
 });

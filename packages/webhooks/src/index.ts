@@ -110,8 +110,12 @@ function verifyStandard(rawBody: string | Uint8Array, headers: HeaderBag, secret
   const id = header(headers, WEBHOOK_ID_HEADER);
   const timestamp = header(headers, WEBHOOK_TIMESTAMP_HEADER);
   const signatures = header(headers, WEBHOOK_SIGNATURE_HEADER) ?? '';
-  if (!id || !timestamp) throw new WebhookVerificationError(`${WEBHOOK_SIGNATURE_HEADER} needs the ${WEBHOOK_ID_HEADER} and ${WEBHOOK_TIMESTAMP_HEADER} headers too`);
-  if (!/^\d{1,12}$/.test(timestamp.trim())) throw new WebhookVerificationError(`Malformed ${WEBHOOK_TIMESTAMP_HEADER} header: expected Unix seconds`);
+  if (!id || !timestamp)
+    throw new WebhookVerificationError(
+      `${WEBHOOK_SIGNATURE_HEADER} needs the ${WEBHOOK_ID_HEADER} and ${WEBHOOK_TIMESTAMP_HEADER} headers too`,
+    );
+  if (!/^\d{1,12}$/.test(timestamp.trim()))
+    throw new WebhookVerificationError(`Malformed ${WEBHOOK_TIMESTAMP_HEADER} header: expected Unix seconds`);
   const seconds = Number(timestamp.trim());
   const nowValue = options.now ? options.now() : Date.now();
   const nowSeconds = Math.floor((typeof nowValue === 'number' ? nowValue : nowValue.getTime()) / 1000);
@@ -167,7 +171,9 @@ export function verifyWebhook<T = Record<string, unknown>>(
   options: VerifyOptions = {},
 ): WebhookEvent<T> {
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
-    throw new WebhookVerificationError('Pass the raw request body (string or bytes), not parsed JSON: the signature covers the exact bytes received');
+    throw new WebhookVerificationError(
+      'Pass the raw request body (string or bytes), not parsed JSON: the signature covers the exact bytes received',
+    );
   }
   if (!secret) throw new WebhookVerificationError('The webhook secret is empty');
   const standardId = header(headers, WEBHOOK_SIGNATURE_HEADER) !== undefined ? verifyStandard(rawBody, headers, secret, options) : null;

@@ -10,6 +10,8 @@ export class Migration20261126020000_report extends Migration {
     this.addSql(`alter table "documents" add column "currency" varchar(3) null;`);
     this.addSql(`alter table "documents" add column "needs_review" boolean null, add column "review_reasons" jsonb null;`);
     this.addSql(`create index "documents_organization_id_sha256_index" on "documents" ("organization_id", "sha256");`);
-    this.addSql(`create index "documents_organization_id_account_number_last4_index" on "documents" ("organization_id", "account_number_last4");`);
+    this.addSql(
+      `create index "documents_organization_id_account_number_last4_index" on "documents" ("organization_id", "account_number_last4");`,
+    );
   }
 }

@@ -71,7 +71,12 @@ export class PlatformModule {
         provide: JobQueue,
         useFactory: () =>
           resources.redis
-            ? new BullJobQueue(resources.redis, `${resources.config.redisPrefix}:bull`, resources.config.pipeline.retryBaseMs, resources.config.pipeline.stalledSeconds * 1000)
+            ? new BullJobQueue(
+                resources.redis,
+                `${resources.config.redisPrefix}:bull`,
+                resources.config.pipeline.retryBaseMs,
+                resources.config.pipeline.stalledSeconds * 1000,
+              )
             : new InProcessJobQueue(resources.config.pipeline.retryBaseMs),
       },
       QueueShutdown,
@@ -95,7 +100,21 @@ export class PlatformModule {
       module: PlatformModule,
       controllers: [HealthController],
       providers,
-      exports: [APP_CONFIG, ORM_HANDLE, MikroORM, REDIS, RateLimiter, Database, EventDispatcher, JobQueue, FileStore, Clock, SecretBox, OutboundHttp, EventBus],
+      exports: [
+        APP_CONFIG,
+        ORM_HANDLE,
+        MikroORM,
+        REDIS,
+        RateLimiter,
+        Database,
+        EventDispatcher,
+        JobQueue,
+        FileStore,
+        Clock,
+        SecretBox,
+        OutboundHttp,
+        EventBus,
+      ],
     };
   }
 }

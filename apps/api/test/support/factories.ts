@@ -28,7 +28,12 @@ export class Factories {
 
   async deal(fields: Partial<Deal> = {}): Promise<Deal> {
     const em = this.em();
-    const deal = em.create(Deal, { ...scopeFields(this.scope), businessName: 'Factory Bakery LLC', fundingAmountRequested: 25000, ...fields });
+    const deal = em.create(Deal, {
+      ...scopeFields(this.scope),
+      businessName: 'Factory Bakery LLC',
+      fundingAmountRequested: 25000,
+      ...fields,
+    });
     await em.flush();
     return deal;
   }

@@ -49,7 +49,11 @@ export class TestApp {
     private readonly logTo?: DestinationStream,
   ) {}
 
-  private static async listen(config: AppConfig, pglite: PGlite | undefined, logTo?: DestinationStream): Promise<{ running: RunningApp; url: string }> {
+  private static async listen(
+    config: AppConfig,
+    pglite: PGlite | undefined,
+    logTo?: DestinationStream,
+  ): Promise<{ running: RunningApp; url: string }> {
     const running = await createApp(config, { pglite, logTo });
     await running.app.listen({ port: 0, host: '127.0.0.1' });
     const address = running.app.getHttpServer().address() as { port: number };
@@ -63,10 +67,16 @@ export class TestApp {
   async restart(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
     await this.running.close();
     const { running, url } = await TestApp.listen({ ...this.running.config, ...overrides }, this.pglite, this.logTo);
-    return new TestApp(running, url, async () => {
-      await running.close();
-      await this.cleanup();
-    }, this.pglite, this.logTo);
+    return new TestApp(
+      running,
+      url,
+      async () => {
+        await running.close();
+        await this.cleanup();
+      },
+      this.pglite,
+      this.logTo,
+    );
   }
 
   /** A second server process on the same database and Redis (real-service run: PostgreSQL). Close it before this one. */
@@ -76,7 +86,11 @@ export class TestApp {
     return new TestApp(running, url, () => running.close(), undefined, this.logTo);
   }
 
-  static async start(env: Record<string, string> = {}, overrides: Partial<AppConfig> = {}, options: { logTo?: DestinationStream } = {}): Promise<TestApp> {
+  static async start(
+    env: Record<string, string> = {},
+    overrides: Partial<AppConfig> = {},
+    options: { logTo?: DestinationStream } = {},
+  ): Promise<TestApp> {
     const dbUrl = realDatabaseUrl();
     const redisUrl = realRedisUrl();
     const suffix = randomBytes(5).toString('hex');
@@ -84,7 +98,15 @@ export class TestApp {
     // Logs go to the run's log folder (scanned for secrets by global teardown), at info so that request lines are in.
     const logDir = process.env.LEDGERLENS_TEST_LOG_DIR;
     const logTo = options.logTo ?? (logDir ? pino.destination({ dest: join(logDir, `${suffix}.ndjson`), sync: true }) : undefined);
-    const baseEnv: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'test', DEMO_BOOTSTRAP: 'false', LOG_LEVEL: logDir ? 'info' : 'error', REDIS_PREFIX: `lltest:${suffix}`, SECRETS_KEY: TEST_SECRETS_KEY, ...env };
+    const baseEnv: Record<string, string> = {
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      DEMO_BOOTSTRAP: 'false',
+      LOG_LEVEL: logDir ? 'info' : 'error',
+      REDIS_PREFIX: `lltest:${suffix}`,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      ...env,
+    };
     let pglite: PGlite | undefined;
     let dropDb: (() => Promise<void>) | null = null;
     if (dbUrl) {
@@ -103,15 +125,21 @@ export class TestApp {
     if (redisUrl && !('REDIS_URL' in env)) baseEnv.REDIS_URL = redisUrl;
     const config = loadConfig(baseEnv, overrides);
     const { running, url } = await TestApp.listen(config, pglite, logTo);
-    return new TestApp(running, url, async () => {
-      await running.close();
-      await pglite?.close();
-      if (running.redis === null && redisUrl) {
-        /* nothing to clean */
-      }
-      await dropDb?.();
-      rmSync(dataDir, { recursive: true, force: true });
-    }, pglite, logTo);
+    return new TestApp(
+      running,
+      url,
+      async () => {
+        await running.close();
+        await pglite?.close();
+        if (running.redis === null && redisUrl) {
+          /* nothing to clean */
+        }
+        await dropDb?.();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+      pglite,
+      logTo,
+    );
   }
 
   get<T>(cls: abstract new (...args: any[]) => T): T {
@@ -160,7 +188,12 @@ export class TestApp {
     const contentType = res.headers.get('content-type');
     const raw = Buffer.from(await res.arrayBuffer());
     const text = contentType?.includes('json') || contentType?.startsWith('text/') ? raw.toString('utf8') : '';
-    const parsed = contentType?.includes('json') && text ? JSON.parse(text) : contentType?.includes('json') || contentType?.startsWith('text/') ? text : raw;
+    const parsed =
+      contentType?.includes('json') && text
+        ? JSON.parse(text)
+        : contentType?.includes('json') || contentType?.startsWith('text/')
+          ? text
+          : raw;
     if (!options.unchecked) {
       validator ??= new OpenApiValidator();
       const problems = validator.check(method, path.split('?')[0], res.status, parsed, contentType);

@@ -24,7 +24,9 @@ export async function freePort(): Promise<number> {
 export function postgresBin(): string | null {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length ? join(root, versions[0], 'bin') : null;
 }
 
@@ -57,7 +59,17 @@ export class PrivatePostgres {
       const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
       chownSync(dir, uid, gid);
     }
-    const [cmd, args] = asPostgresUser(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+    const [cmd, args] = asPostgresUser(join(bin, 'initdb'), [
+      '-D',
+      join(dir, 'data'),
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '--no-sync',
+      '-E',
+      'UTF8',
+    ]);
     execFileSync(cmd, args, { stdio: 'ignore' });
     const pg = new PrivatePostgres(await freePort(), bin, dir);
     pg.ctl('start');
@@ -70,7 +82,20 @@ export class PrivatePostgres {
 
   private ctl(action: 'start' | 'stop' | 'restart', mode = 'fast'): void {
     const opts = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`;
-    const [cmd, args] = asPostgresUser(join(this.bin, 'pg_ctl'), ['-D', join(this.dir, 'data'), '-l', join(this.dir, 'log'), '-o', opts, '-w', '-t', '60', '-m', mode, action]);
+    const [cmd, args] = asPostgresUser(join(this.bin, 'pg_ctl'), [
+      '-D',
+      join(this.dir, 'data'),
+      '-l',
+      join(this.dir, 'log'),
+      '-o',
+      opts,
+      '-w',
+      '-t',
+      '60',
+      '-m',
+      mode,
+      action,
+    ]);
     execFileSync(cmd, args, { stdio: 'ignore' });
   }
 
@@ -110,7 +135,24 @@ export class PrivateRedis {
 
   /** Append-only file on, as a BullMQ deployment runs it: queued jobs survive a restart. */
   private launch(): Promise<void> {
-    const proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const proc = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--dir',
+        this.dir,
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     this.proc = proc;
     return new Promise((resolve, reject) => {
       let out = '';

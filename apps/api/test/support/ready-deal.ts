@@ -81,7 +81,10 @@ export function makeStatements(profile: DealProfile, seed = 7): StatementInput[]
 /** Creates a deal through the API and makes it `ready` as the pipeline would (report + analysis, built by buildDealReport). */
 export async function newReadyDeal(app: TestApp, key: string, options: ReadyDealOptions = {}): Promise<ReadyDeal> {
   const funding = options.funding ?? 40000;
-  const created = await app.request('POST', '/v1/deals', { key, body: { business_name: options.businessName ?? 'Ready Bakery LLC', funding_amount_requested: funding, industry: 'Food service' } });
+  const created = await app.request('POST', '/v1/deals', {
+    key,
+    body: { business_name: options.businessName ?? 'Ready Bakery LLC', funding_amount_requested: funding, industry: 'Food service' },
+  });
   if (created.status !== 201) throw new Error(`deal create failed: ${created.status}`);
   const id: number = created.body.id;
   // Document ids 1..3 stand for the statements: the report only names them.

@@ -14,7 +14,12 @@ export interface RouteInfo {
   isPublic: boolean;
 }
 
-const joinPath = (...parts: string[]) => '/' + parts.flatMap((p) => p.split('/')).filter(Boolean).join('/');
+const joinPath = (...parts: string[]) =>
+  '/' +
+  parts
+    .flatMap((p) => p.split('/'))
+    .filter(Boolean)
+    .join('/');
 const paramsOf = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
 
 /** Every route the running app serves through a Nest controller, read from Nest's own metadata. */

@@ -8,8 +8,15 @@ import { TestApp } from './harness';
  * A document row in any status, as a crashed or older process would have left it: with `bytes`
  * stored in the FileStore, or pointing at `storageKey` (a file that may not exist).
  */
-export async function seedDocument(app: TestApp, organizationId: number, dealId: number, status: Document['status'], file: { bytes: Uint8Array } | { storageKey: string }): Promise<Document> {
-  const stored = 'bytes' in file ? await app.get(FileStore).put(Readable.from([Buffer.from(file.bytes)]), 10_000_000, `${organizationId}/live`) : null;
+export async function seedDocument(
+  app: TestApp,
+  organizationId: number,
+  dealId: number,
+  status: Document['status'],
+  file: { bytes: Uint8Array } | { storageKey: string },
+): Promise<Document> {
+  const stored =
+    'bytes' in file ? await app.get(FileStore).put(Readable.from([Buffer.from(file.bytes)]), 10_000_000, `${organizationId}/live`) : null;
   const em = app.get(Database).forScope({ organizationId, livemode: true });
   const doc = em.create(Document, {
     organizationId,

@@ -5,9 +5,7 @@ export function tx(date: string, description: string, amount: number, balance: n
   return { date, description, amount, balance };
 }
 
-export function statement(
-  partial: Partial<StatementInput> & Pick<StatementInput, 'periodStart' | 'periodEnd'>,
-): StatementInput {
+export function statement(partial: Partial<StatementInput> & Pick<StatementInput, 'periodStart' | 'periodEnd'>): StatementInput {
   return {
     id: partial.id,
     bankName: partial.bankName ?? 'Test Bank',
@@ -71,7 +69,16 @@ export function assemble(months: RawMonth[], opening: number, account = '1234'):
   });
 }
 
-const DEBITS = ['POS PURCHASE HOME DEPOT', 'SYSCO FOODS', 'COMCAST', 'SHELL OIL', 'ADP PAYROLL', 'CHECK 1001', 'DRAFTKINGS', 'ATM WITHDRAWAL'];
+const DEBITS = [
+  'POS PURCHASE HOME DEPOT',
+  'SYSCO FOODS',
+  'COMCAST',
+  'SHELL OIL',
+  'ADP PAYROLL',
+  'CHECK 1001',
+  'DRAFTKINGS',
+  'ATM WITHDRAWAL',
+];
 const CREDITS = ['SQUARE INC DEPOSIT', 'STRIPE TRANSFER', 'MOBILE DEPOSIT', 'WIRE FROM CUSTOMER', 'MISC CREDIT', 'REFUND'];
 
 /** A random but valid deal: 1-6 consecutive months, mixed credits and debits, maybe a daily MCA. */

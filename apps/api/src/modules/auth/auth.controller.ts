@@ -31,7 +31,14 @@ export class AuthController {
 
   private async session(dto: LoginDto): Promise<LoginResponseDto> {
     const { token, expiresAt, user } = await this.auth.login(dto.email, dto.password);
-    return { token, token_type: 'Bearer', expires_at: expiresAt.toISOString(), user_id: user.id, organization_id: user.organizationId, role: user.role };
+    return {
+      token,
+      token_type: 'Bearer',
+      expires_at: expiresAt.toISOString(),
+      user_id: user.id,
+      organization_id: user.organizationId,
+      role: user.role,
+    };
   }
 
   /** Form A: form-encoded (JSON accepted too). */
@@ -41,7 +48,10 @@ export class AuthController {
   @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
   @ApiOkResponse({ type: OAuthTokenResponseDto })
   @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'INVALID_CREDENTIALS: unknown client or wrong secret' })
-  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'VALIDATION_ERROR: grant_type is not client_credentials, or client_id/client_secret is missing' })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorEnvelopeDto,
+    description: 'VALIDATION_ERROR: grant_type is not client_credentials, or client_id/client_secret is missing',
+  })
   oauthToken(@Body() dto: OAuthTokenRequestDto): Promise<OAuthTokenResponseDto> {
     return this.token(dto);
   }
@@ -53,7 +63,10 @@ export class AuthController {
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiOkResponse({ type: OAuthTokenResponseDto })
   @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'INVALID_CREDENTIALS: unknown client or wrong secret' })
-  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'VALIDATION_ERROR: grant_type is not client_credentials, or client_id/client_secret is missing' })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorEnvelopeDto,
+    description: 'VALIDATION_ERROR: grant_type is not client_credentials, or client_id/client_secret is missing',
+  })
   oauthTokenV1(@Body() dto: OAuthTokenRequestDto): Promise<OAuthTokenResponseDto> {
     return this.token(dto);
   }

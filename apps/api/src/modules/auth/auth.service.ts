@@ -72,7 +72,11 @@ export class AuthService extends Authenticator {
     if (!user) throw new ApiError(ErrorCode.INVALID_API_KEY, 'Session token is invalid');
     if (now.getTime() - session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
       // Sliding expiry: 24 h of inactivity ends the session.
-      await em.nativeUpdate(Session, { id: session.id }, { lastUsedAt: now, expiresAt: new Date(now.getTime() + this.config.sessionTtlSeconds * 1000) });
+      await em.nativeUpdate(
+        Session,
+        { id: session.id },
+        { lastUsedAt: now, expiresAt: new Date(now.getTime() + this.config.sessionTtlSeconds * 1000) },
+      );
     }
     return {
       organizationId: user.organizationId,
@@ -118,15 +122,24 @@ export class AuthService extends Authenticator {
   async issueClientToken(grantType: string | undefined, clientId: string | undefined, clientSecret: string | undefined) {
     if (grantType !== 'client_credentials') {
       throw ApiError.validation([
-        { loc: ['body', 'grant_type'], msg: 'grant_type must be client_credentials', type: 'value_error.enum', field: 'grant_type', message: 'grant_type must be client_credentials' },
+        {
+          loc: ['body', 'grant_type'],
+          msg: 'grant_type must be client_credentials',
+          type: 'value_error.enum',
+          field: 'grant_type',
+          message: 'grant_type must be client_credentials',
+        },
       ]);
     }
     // A missing field is a malformed request (422), not a failed authentication (401).
-    const missing = Object.entries({ client_id: clientId, client_secret: clientSecret }).filter(([, value]) => !value).map(([field]) => field);
+    const missing = Object.entries({ client_id: clientId, client_secret: clientSecret })
+      .filter(([, value]) => !value)
+      .map(([field]) => field);
     if (missing.length) {
       throw ApiError.validation(missing.map((field) => validationEntry('body', [field], `${field} is required`, 'value_error.missing')));
     }
-    if (!clientId?.startsWith(OAUTH_CLIENT_PREFIX) || !clientSecret) throw new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Invalid client credentials');
+    if (!clientId?.startsWith(OAUTH_CLIENT_PREFIX) || !clientSecret)
+      throw new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Invalid client credentials');
     const em = this.db.system();
     const client = await em.findOne(OAuthClient, { clientId }, { filters: false });
     if (!client || client.revokedAt || client.secretHash !== sha256(clientSecret)) {

@@ -34,13 +34,38 @@ export class ProvisioningService {
       await this.assertEmailFree(em, params.email);
       const org = em.create(Organization, { name: params.orgName });
       await em.flush();
-      const user = em.create(User, { organizationId: org.id, email: params.email.toLowerCase(), name: params.name ?? null, passwordHash, role: 'admin' });
+      const user = em.create(User, {
+        organizationId: org.id,
+        email: params.email.toLowerCase(),
+        name: params.name ?? null,
+        passwordHash,
+        role: 'admin',
+      });
       await em.flush();
-      const live = this.keys.issue(em, { organizationId: org.id, userId: user.id, name: 'Bootstrap live key', livemode: true, scopes: roleScopes('admin') });
-      const test = this.keys.issue(em, { organizationId: org.id, userId: user.id, name: 'Bootstrap test key', livemode: false, scopes: roleScopes('admin') });
+      const live = this.keys.issue(em, {
+        organizationId: org.id,
+        userId: user.id,
+        name: 'Bootstrap live key',
+        livemode: true,
+        scopes: roleScopes('admin'),
+      });
+      const test = this.keys.issue(em, {
+        organizationId: org.id,
+        userId: user.id,
+        name: 'Bootstrap test key',
+        livemode: false,
+        scopes: roleScopes('admin'),
+      });
       const clientId = `${OAUTH_CLIENT_PREFIX}${randomToken(12)}`;
       const clientSecret = `${OAUTH_SECRET_PREFIX}${randomToken(32)}`;
-      em.create(OAuthClient, { organizationId: org.id, userId: user.id, clientId, secretHash: sha256(clientSecret), name: 'Bootstrap client', scopes: ['read', 'write'] });
+      em.create(OAuthClient, {
+        organizationId: org.id,
+        userId: user.id,
+        clientId,
+        secretHash: sha256(clientSecret),
+        name: 'Bootstrap client',
+        scopes: ['read', 'write'],
+      });
       await em.flush();
       return {
         organization: { id: org.id, name: org.name },
@@ -64,9 +89,21 @@ export class ProvisioningService {
       const org = await em.findOne(Organization, { id: params.organizationId });
       if (!org) throw ApiError.notFound(`Organization ${params.organizationId}`);
       await this.assertEmailFree(em, params.email);
-      const user = em.create(User, { organizationId: org.id, email: params.email.toLowerCase(), name: params.name ?? null, passwordHash, role });
+      const user = em.create(User, {
+        organizationId: org.id,
+        email: params.email.toLowerCase(),
+        name: params.name ?? null,
+        passwordHash,
+        role,
+      });
       await em.flush();
-      const key = this.keys.issue(em, { organizationId: org.id, userId: user.id, name: `${user.email} live key`, livemode: true, scopes: roleScopes(role) });
+      const key = this.keys.issue(em, {
+        organizationId: org.id,
+        userId: user.id,
+        name: `${user.email} live key`,
+        livemode: true,
+        scopes: roleScopes(role),
+      });
       await em.flush();
       return { user: { id: user.id, email: user.email, role: user.role }, api_key: key.plaintext };
     });
@@ -80,7 +117,8 @@ export class ProvisioningService {
 }
 
 function validateEmail(email: string): void {
-  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 320) throw new ApiError(ErrorCode.VALIDATION_ERROR, `Invalid email address: ${email}`);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 320)
+    throw new ApiError(ErrorCode.VALIDATION_ERROR, `Invalid email address: ${email}`);
 }
 
 function validatePassword(password: string): void {

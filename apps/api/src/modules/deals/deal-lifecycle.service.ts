@@ -12,7 +12,12 @@ import { writeDealReport } from './deal-report';
 import { Deal, DealStatus } from './deals.entities';
 
 /** The document events after which a deal's state may have changed. */
-export const LIFECYCLE_TRIGGERS: readonly DomainEventType[] = ['document.completed', 'document.failed', 'document.cancelled', 'document.requeued'];
+export const LIFECYCLE_TRIGGERS: readonly DomainEventType[] = [
+  'document.completed',
+  'document.failed',
+  'document.cancelled',
+  'document.requeued',
+];
 
 const ACTOR = 'system:lifecycle';
 
@@ -91,7 +96,17 @@ export class DealLifecycleService implements OnModuleInit {
   /** new or failed: nothing to report on. */
   private clear(deal: Deal, status: DealStatus): void {
     if (deal.status === status && deal.report === null) return;
-    Object.assign(deal, { status, report: null, analysis: null, healthScore: null, healthGrade: null, avgMonthlyDeposits: null, avgDailyBalance: null, screeningFlags: 0, updatedAt: new Date() });
+    Object.assign(deal, {
+      status,
+      report: null,
+      analysis: null,
+      healthScore: null,
+      healthGrade: null,
+      avgMonthlyDeposits: null,
+      avgDailyBalance: null,
+      screeningFlags: 0,
+      updatedAt: new Date(),
+    });
   }
 
   /** Builds the report, stores the default recommendation, asks for the narrative, records deal.ready. */
@@ -108,7 +123,14 @@ export class DealLifecycleService implements OnModuleInit {
     recordEvent(tx, scope, 'deal.ready', {
       dealId: deal.id,
       actor: ACTOR,
-      data: { deal_id: deal.id, business_name: deal.businessName, status: deal.status, health_score: deal.healthScore, grade: deal.healthGrade, document_count: deal.documentCount },
+      data: {
+        deal_id: deal.id,
+        business_name: deal.businessName,
+        status: deal.status,
+        health_score: deal.healthScore,
+        grade: deal.healthGrade,
+        document_count: deal.documentCount,
+      },
     });
     return true;
   }

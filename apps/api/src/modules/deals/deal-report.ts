@@ -60,11 +60,22 @@ export function reportDocument(doc: Document, transactions?: Transaction[]): Rep
     warnings: doc.warnings ?? [],
     needsReview: doc.needsReview,
     reviewReasons: doc.reviewReasons ?? [],
-    transactions: transactions?.map((t) => ({ date: t.date, description: t.description, amount: t.amount, balance: t.balance, transactionType: t.transactionType })),
+    transactions: transactions?.map((t) => ({
+      date: t.date,
+      description: t.description,
+      amount: t.amount,
+      balance: t.balance,
+      transactionType: t.transactionType,
+    })),
   };
 }
 
-const norm = (s: string | null) => (s ?? '').trim().toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const norm = (s: string | null) =>
+  (s ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 const accountKey = (d: Pick<Document, 'bankName' | 'accountNumberLast4' | 'accountHolder'>) =>
   d.accountNumberLast4 ? `${norm(d.bankName)}|${d.accountNumberLast4}|${norm(d.accountHolder)}` : null;
 
@@ -82,14 +93,25 @@ export async function findSightings(tx: EntityManager, deal: Deal, docs: Documen
     { orderBy: { id: 'asc' }, fields: ['id', 'dealId', 'sha256', 'bankName', 'accountNumberLast4', 'accountHolder'] },
   );
   if (!others.length) return [];
-  const names = new Map((await tx.find(Deal, { id: { $in: [...new Set(others.map((o) => o.dealId))] } }, { fields: ['id', 'businessName'] })).map((d) => [d.id, d.businessName]));
+  const names = new Map(
+    (await tx.find(Deal, { id: { $in: [...new Set(others.map((o) => o.dealId))] } }, { fields: ['id', 'businessName'] })).map((d) => [
+      d.id,
+      d.businessName,
+    ]),
+  );
   const sightings: RelatedDocumentSighting[] = [];
   for (const doc of docs) {
     const key = accountKey(doc);
     for (const other of others) {
       const kind = other.sha256 === doc.sha256 ? 'same_file' : key && accountKey(other) === key ? 'same_account' : null;
       if (!kind) continue;
-      sightings.push({ kind, document_id: doc.id, other_deal_id: other.dealId, other_business_name: names.get(other.dealId) ?? '', other_document_id: other.id });
+      sightings.push({
+        kind,
+        document_id: doc.id,
+        other_deal_id: other.dealId,
+        other_business_name: names.get(other.dealId) ?? '',
+        other_document_id: other.id,
+      });
     }
   }
   return sightings;
@@ -97,7 +119,15 @@ export async function findSightings(tx: EntityManager, deal: Deal, docs: Documen
 
 type Flags = Pick<
   Transaction,
-  'category' | 'isNsfFee' | 'isOverdraftFee' | 'isLargeDeposit' | 'isLargeStrange' | 'isRepeatCharge' | 'isSuspicious' | 'screeningBucket' | 'flagReason'
+  | 'category'
+  | 'isNsfFee'
+  | 'isOverdraftFee'
+  | 'isLargeDeposit'
+  | 'isLargeStrange'
+  | 'isRepeatCharge'
+  | 'isSuspicious'
+  | 'screeningBucket'
+  | 'flagReason'
 >;
 
 const flagsOf = (t: DealTransaction | null): Omit<Flags, 'category'> => ({
@@ -135,7 +165,8 @@ function applyScreening(analysis: DealAnalysis | null, statementDocs: Document[]
     });
     doc.screeningFlags = flagged;
     const m = metrics.get(doc.id);
-    if (doc.analysis) doc.analysis = { ...doc.analysis, screening_flags: flagged, screening_buckets: m?.screening_buckets ?? emptyBucketCounts() };
+    if (doc.analysis)
+      doc.analysis = { ...doc.analysis, screening_flags: flagged, screening_buckets: m?.screening_buckets ?? emptyBucketCounts() };
   }
 }
 
@@ -145,7 +176,11 @@ export async function writeDealReport(tx: EntityManager, deal: Deal, docs: Docum
   const statementDocs = terminal.filter((d) => d.status === 'completed' && d.documentType === 'bank_statement');
   const rows = new Map<number, Transaction[]>();
   if (statementDocs.length) {
-    const all = await tx.find(Transaction, { documentId: { $in: statementDocs.map((d) => d.id) } }, { orderBy: [{ documentId: 'asc' }, { position: 'asc' }] });
+    const all = await tx.find(
+      Transaction,
+      { documentId: { $in: statementDocs.map((d) => d.id) } },
+      { orderBy: [{ documentId: 'asc' }, { position: 'asc' }] },
+    );
     for (const t of all) {
       const list = rows.get(t.documentId);
       if (list) list.push(t);
@@ -156,7 +191,11 @@ export async function writeDealReport(tx: EntityManager, deal: Deal, docs: Docum
     documents: terminal.map((d) => reportDocument(d, rows.get(d.id) ?? (statementDocs.includes(d) ? [] : undefined))),
     fundingAmountRequested: deal.fundingAmountRequested,
     reportDate,
-    sightings: await findSightings(tx, deal, terminal.filter((d) => d.status === 'completed')),
+    sightings: await findSightings(
+      tx,
+      deal,
+      terminal.filter((d) => d.status === 'completed'),
+    ),
   });
   applyScreening(built.analysis, statementDocs, rows);
   applyReport(deal, built);

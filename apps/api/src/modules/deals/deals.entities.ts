@@ -14,7 +14,27 @@ export type Decision = (typeof DECISIONS)[number];
 @Entity({ tableName: 'deals' })
 @Index({ properties: ['organizationId', 'livemode', 'updatedAt'] })
 export class Deal {
-  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'status' | 'documentCount' | 'screeningFlags' | 'report' | 'analysis' | 'dbaName' | 'ownerName' | 'industry' | 'entityType' | 'sourceType' | 'ein' | 'externalReference' | 'healthScore' | 'healthGrade' | 'avgMonthlyDeposits' | 'avgDailyBalance' | 'decision' | 'decidedAt';
+  [OptionalProps]?:
+    | 'createdAt'
+    | 'updatedAt'
+    | 'status'
+    | 'documentCount'
+    | 'screeningFlags'
+    | 'report'
+    | 'analysis'
+    | 'dbaName'
+    | 'ownerName'
+    | 'industry'
+    | 'entityType'
+    | 'sourceType'
+    | 'ein'
+    | 'externalReference'
+    | 'healthScore'
+    | 'healthGrade'
+    | 'avgMonthlyDeposits'
+    | 'avgDailyBalance'
+    | 'decision'
+    | 'decidedAt';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;

@@ -4,5 +4,10 @@ import { DealLifecycleService } from './deal-lifecycle.service';
 import { DealsController } from './deals.controller';
 import { DealsService } from './deals.service';
 
-@Module({ imports: [RulesetsModule], controllers: [DealsController], providers: [DealsService, DealLifecycleService], exports: [DealsService, DealLifecycleService] })
+@Module({
+  imports: [RulesetsModule],
+  controllers: [DealsController],
+  providers: [DealsService, DealLifecycleService],
+  exports: [DealsService, DealLifecycleService],
+})
 export class DealsModule {}

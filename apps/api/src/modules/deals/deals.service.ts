@@ -81,16 +81,19 @@ export class DealsService {
     const em = this.db.forScope(auth);
     const weekStart = startOfIsoWeek(now).toISOString();
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
-    const countWhere = (alias: string, condition: string, param?: string) => raw(`count(*) filter (where ${condition})::int as ${alias}`, param === undefined ? [] : [param]);
-    const qb = em.createQueryBuilder(Deal, 'd').select([
-      raw('count(*)::int as total'),
-      raw('avg(d.health_score)::float as avg_health'),
-      raw('avg(d.funding_amount_requested)::float as avg_funding'),
-      ...DECISIONS.map((d) => countWhere(`decision_${d}`, 'd.decision = ?', d)),
-      ...DEAL_STATUSES.map((s) => countWhere(`status_${s}`, 'd.status = ?', s)),
-      countWhere('this_week', 'd.created_at >= ?', weekStart),
-      countWhere('this_month', 'd.created_at >= ?', monthStart),
-    ]);
+    const countWhere = (alias: string, condition: string, param?: string) =>
+      raw(`count(*) filter (where ${condition})::int as ${alias}`, param === undefined ? [] : [param]);
+    const qb = em
+      .createQueryBuilder(Deal, 'd')
+      .select([
+        raw('count(*)::int as total'),
+        raw('avg(d.health_score)::float as avg_health'),
+        raw('avg(d.funding_amount_requested)::float as avg_funding'),
+        ...DECISIONS.map((d) => countWhere(`decision_${d}`, 'd.decision = ?', d)),
+        ...DEAL_STATUSES.map((s) => countWhere(`status_${s}`, 'd.status = ?', s)),
+        countWhere('this_week', 'd.created_at >= ?', weekStart),
+        countWhere('this_month', 'd.created_at >= ?', monthStart),
+      ]);
     await qb.applyFilters();
     const row: Record<string, number | null> = await qb.execute('get');
     const round2 = (v: number | null) => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
@@ -104,7 +107,13 @@ export class DealsService {
       total_funded: n('decision_funded'),
       deals_this_week: n('this_week'),
       deals_this_month: n('this_month'),
-      deals_by_status: { new: n('status_new'), processing: n('status_processing'), under_review: n('status_under_review'), ready: n('status_ready'), failed: n('status_failed') },
+      deals_by_status: {
+        new: n('status_new'),
+        processing: n('status_processing'),
+        under_review: n('status_under_review'),
+        ready: n('status_ready'),
+        failed: n('status_failed'),
+      },
     };
   }
 
@@ -113,7 +122,11 @@ export class DealsService {
     const deal = await em.transactional(async (tx) => {
       const created = this.build(tx, auth, dto);
       await tx.flush();
-      recordEvent(tx, auth, 'deal.created', { dealId: created.id, actor: auth.actor, data: { deal_id: created.id, business_name: created.businessName } });
+      recordEvent(tx, auth, 'deal.created', {
+        dealId: created.id,
+        actor: auth.actor,
+        data: { deal_id: created.id, business_name: created.businessName },
+      });
       return created;
     });
     this.events.notify();
@@ -154,7 +167,11 @@ export class DealsService {
     const em = this.db.forScope(auth);
     const deal = await findDealOr404(em, id);
     await em.transactional(async (tx) => {
-      recordEvent(tx, auth, 'deal.deleted', { dealId: deal.id, actor: auth.actor, data: { deal_id: deal.id, business_name: deal.businessName } });
+      recordEvent(tx, auth, 'deal.deleted', {
+        dealId: deal.id,
+        actor: auth.actor,
+        data: { deal_id: deal.id, business_name: deal.businessName },
+      });
       tx.remove(deal);
     });
     this.events.notify();
@@ -176,8 +193,21 @@ export class DealsService {
       deal.decision = decision;
       deal.decidedAt = decidedAt;
       deal.updatedAt = decidedAt;
-      tx.persist(tx.create(DealDecision, { ...scopeFields(auth), dealId: deal.id, decision, previousDecision: previous, actor: auth.actor, createdAt: decidedAt }));
-      recordEvent(tx, auth, 'deal.decision', { dealId: deal.id, actor: auth.actor, data: { deal_id: deal.id, decision, previous_decision: previous } });
+      tx.persist(
+        tx.create(DealDecision, {
+          ...scopeFields(auth),
+          dealId: deal.id,
+          decision,
+          previousDecision: previous,
+          actor: auth.actor,
+          createdAt: decidedAt,
+        }),
+      );
+      recordEvent(tx, auth, 'deal.decision', {
+        dealId: deal.id,
+        actor: auth.actor,
+        data: { deal_id: deal.id, decision, previous_decision: previous },
+      });
     });
     this.events.notify();
     return {
@@ -195,16 +225,24 @@ export class DealsService {
   async createBatch(auth: AuthContext, body: unknown): Promise<BatchCreateResultDto> {
     const items = Array.isArray(body) ? body : (body as { deals?: unknown })?.deals;
     if (!Array.isArray(items)) {
-      throw ApiError.validation([validationEntry('body', [], 'Body must be a JSON array of deals (or {"deals": [...]})', 'type_error.list')]);
+      throw ApiError.validation([
+        validationEntry('body', [], 'Body must be a JSON array of deals (or {"deals": [...]})', 'type_error.list'),
+      ]);
     }
     if (items.length === 0 || items.length > MAX_BATCH_DEALS) {
-      throw ApiError.validation([validationEntry('body', [], `Send between 1 and ${MAX_BATCH_DEALS} deals per request`, 'value_error.list.max_items')]);
+      throw ApiError.validation([
+        validationEntry('body', [], `Send between 1 and ${MAX_BATCH_DEALS} deals per request`, 'value_error.list.max_items'),
+      ]);
     }
     const valid: { index: number; dto: CreateDealDto }[] = [];
     const errors: BatchCreateResultDto['errors'] = [];
     for (const [index, item] of items.entries()) {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-        errors.push({ index, detail: 'Validation failed', errors: [validationEntry('body', [index], 'Each deal must be a JSON object', 'type_error.object')] });
+        errors.push({
+          index,
+          detail: 'Validation failed',
+          errors: [validationEntry('body', [index], 'Each deal must be a JSON object', 'type_error.object')],
+        });
         continue;
       }
       const dto = plainToInstance(CreateDealDto, item);
@@ -217,7 +255,11 @@ export class DealsService {
       const deals = valid.map(({ index, dto }) => ({ index, deal: this.build(tx, auth, dto) }));
       await tx.flush();
       for (const { deal } of deals) {
-        recordEvent(tx, auth, 'deal.created', { dealId: deal.id, actor: auth.actor, data: { deal_id: deal.id, business_name: deal.businessName } });
+        recordEvent(tx, auth, 'deal.created', {
+          dealId: deal.id,
+          actor: auth.actor,
+          data: { deal_id: deal.id, business_name: deal.businessName },
+        });
       }
       return deals;
     });
@@ -253,7 +295,6 @@ export class DealsService {
       updatedAt: now,
     });
   }
-
 }
 
 function startOfIsoWeek(now: Date): Date {

@@ -56,7 +56,14 @@ export class CreateDocumentsCommand {
   ) {}
 
   async stage(scope: Scope, file: PlainFile): Promise<StagedFile> {
-    const base = { filename: (file.filename || 'upload').slice(0, 500), label: file.label ?? null, typeHint: file.typeHint ?? null, currency: file.currency ?? null, stored: null, mimeType: null };
+    const base = {
+      filename: (file.filename || 'upload').slice(0, 500),
+      label: file.label ?? null,
+      typeHint: file.typeHint ?? null,
+      currency: file.currency ?? null,
+      stored: null,
+      mimeType: null,
+    };
     const { maxFileBytes } = this.config.uploads;
     const source = file.stream ?? Readable.from([Buffer.from(file.bytes ?? new Uint8Array())]);
     let stored: StoredFile;
@@ -71,7 +78,10 @@ export class CreateDocumentsCommand {
       await this.files.delete(stored.key);
       return {
         ...base,
-        error: stored.size === 0 ? { code: 'EMPTY_FILE', detail: 'The file is empty' } : { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Only PDF, PNG, JPG and TIFF files are accepted (checked by content)' },
+        error:
+          stored.size === 0
+            ? { code: 'EMPTY_FILE', detail: 'The file is empty' }
+            : { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Only PDF, PNG, JPG and TIFF files are accepted (checked by content)' },
       };
     }
     return { ...base, stored, mimeType, error: null };

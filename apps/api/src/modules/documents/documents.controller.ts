@@ -43,10 +43,18 @@ const FILE_BODY = {
     type: 'object',
     required: ['file'],
     properties: {
-      file: { type: 'string', format: 'binary', description: 'PDF, PNG, JPG or TIFF (checked by content), at most MAX_UPLOAD_BYTES (25 MB)' },
+      file: {
+        type: 'string',
+        format: 'binary',
+        description: 'PDF, PNG, JPG or TIFF (checked by content), at most MAX_UPLOAD_BYTES (25 MB)',
+      },
       document_type: { type: 'string', enum: [...DOCUMENT_TYPES, 'pnl_statement'], description: 'Optional hint; detected when omitted' },
       label: { type: 'string', maxLength: 255, description: 'Optional label of the document' },
-      currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'Optional ISO 4217 code of the statement (e.g. USD, NZD); a currency read from the statement itself wins' },
+      currency: {
+        type: 'string',
+        pattern: '^[A-Za-z]{3}$',
+        description: 'Optional ISO 4217 code of the statement (e.g. USD, NZD); a currency read from the statement itself wins',
+      },
     },
   },
 };
@@ -86,7 +94,12 @@ export class DocumentsController {
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto })
   @ApiUnsupportedMediaTypeResponse({ type: ErrorEnvelopeDto })
-  async uploadDocument(@Auth() auth: AuthContext, @IdParam('deal_id') dealId: number, @Req() req: FastifyRequest, @Query('document_type') type?: string): Promise<UploadedDocumentDto> {
+  async uploadDocument(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') dealId: number,
+    @Req() req: FastifyRequest,
+    @Query('document_type') type?: string,
+  ): Promise<UploadedDocumentDto> {
     await this.documents.assertDeal(auth, dealId);
     return this.documents.uploadOne(auth, dealId, await this.uploads.read(auth, req, 1), type);
   }
@@ -99,7 +112,12 @@ export class DocumentsController {
   @ApiOkResponse({ type: BulkUploadResultDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto })
-  async uploadDocumentsBulk(@Auth() auth: AuthContext, @IdParam('deal_id') dealId: number, @Req() req: FastifyRequest, @Query('document_type') type?: string): Promise<BulkUploadResultDto> {
+  async uploadDocumentsBulk(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') dealId: number,
+    @Req() req: FastifyRequest,
+    @Query('document_type') type?: string,
+  ): Promise<BulkUploadResultDto> {
     await this.documents.assertDeal(auth, dealId);
     return this.documents.uploadMany(auth, dealId, await this.uploads.read(auth, req, this.uploads.maxBulkFiles), type);
   }
@@ -112,7 +130,11 @@ export class DocumentsController {
   @ApiOkResponse({ type: BulkUploadResultDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiPayloadTooLargeResponse({ type: ErrorEnvelopeDto })
-  async bulkUpload(@Auth() auth: AuthContext, @Req() req: FastifyRequest, @Query('document_type') type?: string): Promise<BulkUploadResultDto> {
+  async bulkUpload(
+    @Auth() auth: AuthContext,
+    @Req() req: FastifyRequest,
+    @Query('document_type') type?: string,
+  ): Promise<BulkUploadResultDto> {
     return this.documents.uploadMany(auth, null, await this.uploads.read(auth, req, this.uploads.maxBulkFiles), type);
   }
 
@@ -186,10 +208,18 @@ export class DocumentsController {
   @HttpCode(202)
   @Authenticated('documents:write')
   @ApiQuery({ name: 'document_type', required: false, enum: [...DOCUMENT_TYPES, 'pnl_statement'] })
-  @ApiBody({ required: false, schema: { type: 'object', properties: { document_type: { type: 'string', enum: [...DOCUMENT_TYPES, 'pnl_statement'] } } } })
+  @ApiBody({
+    required: false,
+    schema: { type: 'object', properties: { document_type: { type: 'string', enum: [...DOCUMENT_TYPES, 'pnl_statement'] } } },
+  })
   @ApiAcceptedResponse({ type: DocumentActionDto })
   @ApiConflictResponse({ type: ErrorEnvelopeDto })
-  reclassifyDocument(@Auth() auth: AuthContext, @IdParam('document_id') id: number, @Query('document_type') queryType?: string, @Body() body?: unknown): Promise<DocumentActionDto> {
+  reclassifyDocument(
+    @Auth() auth: AuthContext,
+    @IdParam('document_id') id: number,
+    @Query('document_type') queryType?: string,
+    @Body() body?: unknown,
+  ): Promise<DocumentActionDto> {
     const bodyType = body && typeof body === 'object' ? (body as { document_type?: unknown }).document_type : undefined;
     const type = bodyType !== undefined ? parseDocumentType(bodyType, 'body') : parseDocumentType(queryType, 'query');
     return this.documents.reclassify(auth, id, type);
@@ -215,7 +245,11 @@ export class DocumentsController {
       stream.destroy();
       throw ApiError.conflict(`Document ${id} is ${doc.mimeType}, not a PDF: use /v1/documents/${id}/download`);
     }
-    return new StreamableFile(stream, { type: 'application/pdf', disposition: contentDisposition('inline', doc.filename), length: doc.fileSize });
+    return new StreamableFile(stream, {
+      type: 'application/pdf',
+      disposition: contentDisposition('inline', doc.filename),
+      length: doc.fileSize,
+    });
   }
 
   @Get('documents/:document_id/download')
@@ -224,6 +258,10 @@ export class DocumentsController {
   @ApiOkResponse({ description: 'The original file, byte for byte, with its MIME type', schema: { type: 'string', format: 'binary' } })
   async downloadDocument(@Auth() auth: AuthContext, @IdParam('document_id') id: number): Promise<StreamableFile> {
     const { doc, stream } = await this.documents.file(auth, id);
-    return new StreamableFile(stream, { type: doc.mimeType, disposition: contentDisposition('attachment', doc.filename), length: doc.fileSize });
+    return new StreamableFile(stream, {
+      type: doc.mimeType,
+      disposition: contentDisposition('attachment', doc.filename),
+      length: doc.fileSize,
+    });
   }
 }

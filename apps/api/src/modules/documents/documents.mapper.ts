@@ -3,7 +3,14 @@ import { emptyBucketCounts, type BucketCounts } from '@ledgerlens/underwriting';
 import { ScreeningBucketsDto } from '../deals/dto/report.dto';
 import { STEP_LABELS, STEP_PROGRESS } from '../pipeline/pipeline.service';
 import { Document } from './documents.entities';
-import { AnalysisRecordDto, DocumentDetailDto, ReconciliationDto, DocumentStatusDto, DocumentSummaryDto, ExtractionRecordDto } from './dto/document.dto';
+import {
+  AnalysisRecordDto,
+  DocumentDetailDto,
+  ReconciliationDto,
+  DocumentStatusDto,
+  DocumentSummaryDto,
+  ExtractionRecordDto,
+} from './dto/document.dto';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
@@ -11,7 +18,8 @@ const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 /** Every bucket, zero when absent (documents processed before a bucket existed). */
 function bucketsOf(stored: unknown): ScreeningBucketsDto {
   const counts = emptyBucketCounts();
-  if (stored && typeof stored === 'object') for (const k of Object.keys(counts) as (keyof BucketCounts)[]) counts[k] = num((stored as Record<string, unknown>)[k]);
+  if (stored && typeof stored === 'object')
+    for (const k of Object.keys(counts) as (keyof BucketCounts)[]) counts[k] = num((stored as Record<string, unknown>)[k]);
   return counts;
 }
 

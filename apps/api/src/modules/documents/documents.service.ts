@@ -12,13 +12,7 @@ import { FileStore } from '../../platform/storage/file-store';
 import { DealLifecycleService } from '../deals/deal-lifecycle.service';
 import { findDealOr404 } from '../deals/deal-lookup';
 import { PipelineService } from '../pipeline/pipeline.service';
-import {
-  Document,
-  DOCUMENT_TYPE_ALIASES,
-  DOCUMENT_TYPES,
-  DocumentType,
-  isInFlight,
-} from './documents.entities';
+import { Document, DOCUMENT_TYPE_ALIASES, DOCUMENT_TYPES, DocumentType, isInFlight } from './documents.entities';
 import {
   AnalysisRecordDto,
   BatchStatusDto,
@@ -50,12 +44,19 @@ export function parseDocumentType(value: unknown, source: 'body' | 'query'): Doc
 export function parseCurrency(value: string | undefined): string | null {
   if (value === undefined || value.trim() === '') return null;
   const code = value.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code)) throw ApiError.validation([validationEntry('body', ['currency'], 'currency must be a 3-letter ISO 4217 code such as USD', 'value_error.currency')]);
+  if (!/^[A-Z]{3}$/.test(code))
+    throw ApiError.validation([
+      validationEntry('body', ['currency'], 'currency must be a 3-letter ISO 4217 code such as USD', 'value_error.currency'),
+    ]);
   return code;
 }
 
 const recordRequeued = (tx: EntityManager, auth: AuthContext, d: Document) =>
-  recordEvent(tx, auth, 'document.requeued', { dealId: d.dealId, actor: auth.actor, data: { document_id: d.id, deal_id: d.dealId, attempt: d.attempt } });
+  recordEvent(tx, auth, 'document.requeued', {
+    dealId: d.dealId,
+    actor: auth.actor,
+    data: { document_id: d.id, deal_id: d.dealId, attempt: d.attempt },
+  });
 
 @Injectable()
 export class DocumentsService {
@@ -77,11 +78,29 @@ export class DocumentsService {
 
   async uploadOne(auth: AuthContext, dealId: number, received: ReceivedUpload, queryType: unknown): Promise<UploadedDocumentDto> {
     try {
-      const hint = parseDocumentType(received.fields.document_type ?? queryType, received.fields.document_type !== undefined ? 'body' : 'query');
+      const hint = parseDocumentType(
+        received.fields.document_type ?? queryType,
+        received.fields.document_type !== undefined ? 'body' : 'query',
+      );
       const file = received.files[0];
-      if (!file) throw ApiError.validation([validationEntry('body', ['file'], 'A file is required (multipart field "file")', 'value_error.missing')]);
-      if (file.error) throw new ApiError(file.error.code === 'PAYLOAD_TOO_LARGE' ? ErrorCode.PAYLOAD_TOO_LARGE : file.error.code === 'UNSUPPORTED_MEDIA_TYPE' ? ErrorCode.UNSUPPORTED_MEDIA_TYPE : ErrorCode.VALIDATION_ERROR, file.error.detail, [], file.error.code === 'EMPTY_FILE' ? 422 : undefined);
-      const [doc] = await this.create.execute(auth, dealId, [{ ...file, typeHint: hint, currency: parseCurrency(received.fields.currency), label: received.fields.label?.slice(0, 255) || null }]);
+      if (!file)
+        throw ApiError.validation([
+          validationEntry('body', ['file'], 'A file is required (multipart field "file")', 'value_error.missing'),
+        ]);
+      if (file.error)
+        throw new ApiError(
+          file.error.code === 'PAYLOAD_TOO_LARGE'
+            ? ErrorCode.PAYLOAD_TOO_LARGE
+            : file.error.code === 'UNSUPPORTED_MEDIA_TYPE'
+              ? ErrorCode.UNSUPPORTED_MEDIA_TYPE
+              : ErrorCode.VALIDATION_ERROR,
+          file.error.detail,
+          [],
+          file.error.code === 'EMPTY_FILE' ? 422 : undefined,
+        );
+      const [doc] = await this.create.execute(auth, dealId, [
+        { ...file, typeHint: hint, currency: parseCurrency(received.fields.currency), label: received.fields.label?.slice(0, 255) || null },
+      ]);
       return { ...mapDocumentSummary(doc), message: 'Document uploaded; processing has started' };
     } catch (err) {
       await this.create.discard(received.files);
@@ -89,19 +108,39 @@ export class DocumentsService {
     }
   }
 
-  async uploadMany(auth: AuthContext, dealIdFromPath: number | null, received: ReceivedUpload, queryType: unknown): Promise<BulkUploadResultDto> {
+  async uploadMany(
+    auth: AuthContext,
+    dealIdFromPath: number | null,
+    received: ReceivedUpload,
+    queryType: unknown,
+  ): Promise<BulkUploadResultDto> {
     try {
       let dealId = dealIdFromPath;
       if (dealId === null) {
         const raw = received.fields.deal_id;
-        if (!raw || !/^\d+$/.test(raw)) throw ApiError.validation([validationEntry('body', ['deal_id'], 'deal_id is required (integer form field)', 'value_error.missing')]);
+        if (!raw || !/^\d+$/.test(raw))
+          throw ApiError.validation([
+            validationEntry('body', ['deal_id'], 'deal_id is required (integer form field)', 'value_error.missing'),
+          ]);
         dealId = Number(raw);
         await findDealOr404(this.db.forScope(auth), dealId);
       }
-      const hint = parseDocumentType(received.fields.document_type ?? queryType, received.fields.document_type !== undefined ? 'body' : 'query');
-      if (received.files.length === 0) throw ApiError.validation([validationEntry('body', ['files'], 'At least one file is required (multipart field "files")', 'value_error.missing')]);
-      const docs = await this.create.execute(auth, dealId, received.files.map((f) => ({ ...f, typeHint: hint })));
-      const errors = received.files.filter((f) => f.error).map((f) => ({ filename: f.filename, code: f.error!.code, detail: f.error!.detail }));
+      const hint = parseDocumentType(
+        received.fields.document_type ?? queryType,
+        received.fields.document_type !== undefined ? 'body' : 'query',
+      );
+      if (received.files.length === 0)
+        throw ApiError.validation([
+          validationEntry('body', ['files'], 'At least one file is required (multipart field "files")', 'value_error.missing'),
+        ]);
+      const docs = await this.create.execute(
+        auth,
+        dealId,
+        received.files.map((f) => ({ ...f, typeHint: hint })),
+      );
+      const errors = received.files
+        .filter((f) => f.error)
+        .map((f) => ({ filename: f.filename, code: f.error!.code, detail: f.error!.detail }));
       return {
         deal_id: dealId,
         uploaded: docs.map((d) => ({ id: d.id, filename: d.filename, status: d.status, file_size: d.fileSize, mime_type: d.mimeType })),
@@ -156,8 +195,10 @@ export class DocumentsService {
 
   async analysis(auth: AuthContext, id: number): Promise<AnalysisRecordDto> {
     const doc = await this.find(this.db.forScope(auth), id);
-    if (doc.status !== 'completed') throw ApiError.conflict(`The analysis is available once the document is completed (status ${doc.status})`);
-    if (doc.documentType !== 'bank_statement') throw ApiError.conflict(`Document ${id} is a ${doc.documentType}: only bank statements have an analysis`);
+    if (doc.status !== 'completed')
+      throw ApiError.conflict(`The analysis is available once the document is completed (status ${doc.status})`);
+    if (doc.documentType !== 'bank_statement')
+      throw ApiError.conflict(`Document ${id} is a ${doc.documentType}: only bank statements have an analysis`);
     return mapAnalysis(doc);
   }
 
@@ -180,21 +221,34 @@ export class DocumentsService {
 
   async reprocess(auth: AuthContext, id: number): Promise<DocumentActionDto> {
     const doc = await this.transition(auth, id, (d) => {
-      if (d.status !== 'failed' && d.status !== 'cancelled') throw ApiError.conflict(`Only failed or cancelled documents can be reprocessed (status ${d.status})`);
+      if (d.status !== 'failed' && d.status !== 'cancelled')
+        throw ApiError.conflict(`Only failed or cancelled documents can be reprocessed (status ${d.status})`);
       this.restart(d);
     });
     return { status: 'ok', success: true, message: 'Document queued for reprocessing', document_id: doc.id, document_status: doc.status };
   }
 
   async reclassify(auth: AuthContext, id: number, type: DocumentType | null): Promise<DocumentActionDto> {
-    if (!type) throw ApiError.validation([validationEntry('query', ['document_type'], 'document_type is required (query or JSON body)', 'value_error.missing')]);
+    if (!type)
+      throw ApiError.validation([
+        validationEntry('query', ['document_type'], 'document_type is required (query or JSON body)', 'value_error.missing'),
+      ]);
     const doc = await this.transition(auth, id, (d) => {
-      if (isInFlight(d.status)) throw ApiError.conflict(`A document cannot be reclassified while it is being processed (status ${d.status})`);
+      if (isInFlight(d.status))
+        throw ApiError.conflict(`A document cannot be reclassified while it is being processed (status ${d.status})`);
       d.documentTypeHint = type;
       d.documentType = type;
       this.restart(d);
     });
-    return { status: 'ok', success: true, message: `Document reclassified as ${type} and queued for reprocessing`, document_id: doc.id, document_status: doc.status, new_document_type: type, document_type: type };
+    return {
+      status: 'ok',
+      success: true,
+      message: `Document reclassified as ${type} and queued for reprocessing`,
+      document_id: doc.id,
+      document_status: doc.status,
+      new_document_type: type,
+      document_type: type,
+    };
   }
 
   async reprocessFailed(auth: AuthContext, dealId: number): Promise<ReprocessFailedDto> {
@@ -246,7 +300,11 @@ export class DocumentsService {
         this.lifecycle.documentsQueued(await findDealOr404(tx, d.dealId, { lock: true }), 0);
         recordRequeued(tx, auth, d);
       } else {
-        recordEvent(tx, auth, 'document.cancelled', { dealId: d.dealId, actor: auth.actor, data: { document_id: d.id, deal_id: d.dealId } });
+        recordEvent(tx, auth, 'document.cancelled', {
+          dealId: d.dealId,
+          actor: auth.actor,
+          data: { document_id: d.id, deal_id: d.dealId },
+        });
       }
       return d;
     });

@@ -56,7 +56,15 @@ export class UploadRequestReader {
         const filename = (part.filename || 'upload').slice(0, 500);
         if (received.files.length >= maxFiles) {
           part.file!.resume();
-          received.files.push({ filename, label: null, typeHint: null, currency: null, stored: null, mimeType: null, error: { code: 'TOO_MANY_FILES', detail: `At most ${maxFiles} files per request` } });
+          received.files.push({
+            filename,
+            label: null,
+            typeHint: null,
+            currency: null,
+            stored: null,
+            mimeType: null,
+            error: { code: 'TOO_MANY_FILES', detail: `At most ${maxFiles} files per request` },
+          });
           continue;
         }
         received.files.push(await this.command.stage(auth, { filename, stream: part.file! }));

@@ -79,7 +79,8 @@ export class KeysService {
     const name = dto.name ?? dto.label;
     if (!name) throw ApiError.validation([validationEntry('body', ['name'], 'name (or label) is required', 'value_error.missing')]);
     const scopes = [...new Set(dto.scopes ?? ['read', 'write'])];
-    if (scopes.length === 0) throw ApiError.validation([validationEntry('body', ['scopes'], 'scopes must not be empty', 'value_error.list.min_items')]);
+    if (scopes.length === 0)
+      throw ApiError.validation([validationEntry('body', ['scopes'], 'scopes must not be empty', 'value_error.list.min_items')]);
     this.assertGrantable(auth, scopes);
     const livemode = dto.mode ? dto.mode === 'live' : auth.livemode;
     if (livemode && !auth.livemode) throw ApiError.forbidden('A test-mode credential can create test keys only');
@@ -146,10 +147,7 @@ export class KeysService {
   /** A credential cannot mint a key with more power than it has. */
   private assertGrantable(auth: AuthContext, scopes: string[]): void {
     for (const scope of scopes) {
-      const ok =
-        scope === 'read' || scope === 'write'
-          ? auth.scopes.includes(scope)
-          : hasScope(auth, scope as RequiredScope);
+      const ok = scope === 'read' || scope === 'write' ? auth.scopes.includes(scope) : hasScope(auth, scope as RequiredScope);
       if (!ok) throw ApiError.forbidden(`You cannot grant or take over the scope ${scope}: your credential does not hold it`);
     }
   }

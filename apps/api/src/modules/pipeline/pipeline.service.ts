@@ -47,7 +47,6 @@ export const documentJobId = (doc: Pick<Document, 'id' | 'attempt'>) => `doc-${d
 
 class StaleJob extends Error {}
 
-
 /**
  * Runs the steps of packages/statements and packages/underwriting for one document, writing each
  * status change, then rebuilds the deal's state. Every write checks the document's `attempt`, so a
@@ -74,8 +73,16 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.role === 'api') return;
     const { concurrency, sweepSeconds } = this.config.pipeline;
-    this.queue.process<DocumentJob>(QUEUES.documents, (job) => this.run(job), concurrency, (job, err) => this.exhausted(job, err));
-    this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.logger.error(`Sweep failed: ${e.message}`)), sweepSeconds * 1000);
+    this.queue.process<DocumentJob>(
+      QUEUES.documents,
+      (job) => this.run(job),
+      concurrency,
+      (job, err) => this.exhausted(job, err),
+    );
+    this.sweeper = setInterval(
+      () => void this.sweep().catch((e: Error) => this.logger.error(`Sweep failed: ${e.message}`)),
+      sweepSeconds * 1000,
+    );
     this.sweeper.unref();
   }
 
@@ -117,8 +124,13 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
   async recover(): Promise<number> {
     if (this.config.role === 'api') return 0;
     const em = this.db.system();
-    const docs = await em.find(Document, { status: { $nin: [...TERMINAL_STATUSES] } }, { filters: false, fields: ['id', 'attempt'], orderBy: { id: 'asc' } });
-    for (const doc of docs) await this.queue.resubmit<DocumentJob>(QUEUES.documents, documentJobId(doc), { documentId: doc.id, attempt: doc.attempt });
+    const docs = await em.find(
+      Document,
+      { status: { $nin: [...TERMINAL_STATUSES] } },
+      { filters: false, fields: ['id', 'attempt'], orderBy: { id: 'asc' } },
+    );
+    for (const doc of docs)
+      await this.queue.resubmit<DocumentJob>(QUEUES.documents, documentJobId(doc), { documentId: doc.id, attempt: doc.attempt });
     if (docs.length) this.logger.log(`Resumed ${docs.length} unfinished document(s)`);
     return docs.length;
   }
@@ -136,7 +148,13 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
   async sweep(now = new Date()): Promise<number> {
     const { stuckSeconds } = this.config.pipeline;
     const bound = new Date(now.getTime() - stuckSeconds * 1000);
-    const docs = await this.db.system().find(Document, { status: { $nin: [...TERMINAL_STATUSES] }, updatedAt: { $lt: bound } }, { filters: false, orderBy: { id: 'asc' }, limit: 500 });
+    const docs = await this.db
+      .system()
+      .find(
+        Document,
+        { status: { $nin: [...TERMINAL_STATUSES] }, updatedAt: { $lt: bound } },
+        { filters: false, orderBy: { id: 'asc' }, limit: 500 },
+      );
     for (const doc of docs) {
       const scope: Scope = { organizationId: doc.organizationId, livemode: doc.livemode };
       await this.fail(doc, scope, doc.attempt, `stuck: no progress for more than ${stuckSeconds} s`, bound);
@@ -174,7 +192,12 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
     await this.setStep(doc.id, attempt, 'extracting_text', true);
     const bytes = await this.files.read(doc.storageKey);
     const llm = this.config.groq.apiKey
-      ? { apiKey: this.config.groq.apiKey, baseURL: this.config.groq.baseUrl, model: this.config.groq.model, timeoutMs: this.config.groq.timeoutMs }
+      ? {
+          apiKey: this.config.groq.apiKey,
+          baseURL: this.config.groq.baseUrl,
+          model: this.config.groq.model,
+          timeoutMs: this.config.groq.timeoutMs,
+        }
       : undefined;
     const options = {
       filename: doc.filename,
@@ -295,7 +318,10 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
         doc.transactionCount = 0;
         doc.screeningFlags = 0;
       }
-      doc.steps = [...doc.steps.map((s) => (s.completed_at ? s : { ...s, completed_at: now.toISOString() })), { name: 'completed', started_at: now.toISOString(), completed_at: now.toISOString() }];
+      doc.steps = [
+        ...doc.steps.map((s) => (s.completed_at ? s : { ...s, completed_at: now.toISOString() })),
+        { name: 'completed', started_at: now.toISOString(), completed_at: now.toISOString() },
+      ];
       doc.status = 'completed';
       doc.processingCompletedAt = now;
       doc.updatedAt = now;
@@ -321,7 +347,11 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
         current.steps = current.steps.map((s) => (s.completed_at ? s : { ...s, completed_at: now.toISOString() }));
         current.processingCompletedAt = now;
         current.updatedAt = now;
-        recordEvent(tx, scope, 'document.failed', { dealId: current.dealId, actor: 'system:pipeline', data: { document_id: current.id, deal_id: current.dealId, error: current.error } });
+        recordEvent(tx, scope, 'document.failed', {
+          dealId: current.dealId,
+          actor: 'system:pipeline',
+          data: { document_id: current.id, deal_id: current.dealId, error: current.error },
+        });
       });
       this.events.notify();
     } catch (err) {

@@ -21,7 +21,10 @@ export class RecommendationsController {
 
   @Get(':deal_id/recommendation')
   @Authenticated('deals:read')
-  @ApiOkResponse({ type: RecommendationDto, description: 'Computed with the default ruleset; served from a 30-second cache (`cached: true`) while the default ruleset is unchanged' })
+  @ApiOkResponse({
+    type: RecommendationDto,
+    description: 'Computed with the default ruleset; served from a 30-second cache (`cached: true`) while the default ruleset is unchanged',
+  })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiConflictResponse(NOT_READY)
   getDealRecommendation(@Auth() auth: AuthContext, @IdParam('deal_id') id: number): Promise<RecommendationDto> {
@@ -31,7 +34,10 @@ export class RecommendationsController {
   @Post(':deal_id/evaluate')
   @HttpCode(200)
   @Authenticated('deals:read')
-  @ApiOkResponse({ type: EvaluationResultDto, description: 'What-if evaluation with each ruleset asked for (or the default); nothing is stored' })
+  @ApiOkResponse({
+    type: EvaluationResultDto,
+    description: 'What-if evaluation with each ruleset asked for (or the default); nothing is stored',
+  })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'DEAL_NOT_FOUND, or NOT_FOUND for an unknown ruleset id' })
   @ApiConflictResponse(NOT_READY)
   evaluateDeal(@Auth() auth: AuthContext, @IdParam('deal_id') id: number, @Query() query: EvaluateQueryDto): Promise<EvaluationResultDto> {
@@ -41,7 +47,10 @@ export class RecommendationsController {
   @Post(':deal_id/regenerate-summary')
   @HttpCode(202)
   @Authenticated('deals:write')
-  @ApiAcceptedResponse({ type: SummaryAcceptedDto, description: 'The AI summary is regenerated asynchronously and written to the deal report' })
+  @ApiAcceptedResponse({
+    type: SummaryAcceptedDto,
+    description: 'The AI summary is regenerated asynchronously and written to the deal report',
+  })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiConflictResponse(NOT_READY)
   regenerateDealSummary(@Auth() auth: AuthContext, @IdParam('deal_id') id: number): Promise<SummaryAcceptedDto> {

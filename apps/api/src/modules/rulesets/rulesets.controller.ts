@@ -25,7 +25,10 @@ export class RulesetsController {
 
   @Get()
   @Authenticated('rulesets:read')
-  @ApiOkResponse({ type: RulesetListDto, description: 'Ordered by created_at ascending; the documented default ruleset exists from the start' })
+  @ApiOkResponse({
+    type: RulesetListDto,
+    description: 'Ordered by created_at ascending; the documented default ruleset exists from the start',
+  })
   listRulesets(@Auth() auth: AuthContext, @Query() query: PageQueryDto): Promise<RulesetListDto> {
     return this.rulesets.list(auth, query);
   }

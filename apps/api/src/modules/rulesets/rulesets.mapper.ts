@@ -18,7 +18,10 @@ export function mapRuleset(r: Ruleset): RulesetDto {
   const d = r.definition;
   const flat = r.kind === 'flat';
   const num = (field: string): number | null => (typeof d[field] === 'number' ? (d[field] as number) : null);
-  const fields = Object.fromEntries(FLAT_FIELDS.map((f) => [f, flat ? num(f) : null])) as Record<(typeof FLAT_FIELDS)[number], number | null>;
+  const fields = Object.fromEntries(FLAT_FIELDS.map((f) => [f, flat ? num(f) : null])) as Record<
+    (typeof FLAT_FIELDS)[number],
+    number | null
+  >;
   return {
     id: r.id,
     name: r.name,

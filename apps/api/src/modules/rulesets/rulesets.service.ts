@@ -62,7 +62,10 @@ export class RulesetsService {
         const now = this.clock.now();
         const created = tx.create(Ruleset, { ...scopeFields(auth), ...input, createdAt: now, updatedAt: now });
         await tx.flush();
-        recordEvent(tx, auth, 'ruleset.created', { actor: auth.actor, data: { ruleset_id: created.id, name: created.name, kind: created.kind } });
+        recordEvent(tx, auth, 'ruleset.created', {
+          actor: auth.actor,
+          data: { ruleset_id: created.id, name: created.name, kind: created.kind },
+        });
         return created;
       }),
     );
@@ -105,7 +108,9 @@ export class RulesetsService {
       await this.lockDefault(tx, auth);
       const ruleset = await this.find(tx, auth, id);
       if (ruleset.isDefault) {
-        throw ApiError.conflict(`Ruleset ${id} is the default ruleset and cannot be deleted: make another ruleset the default first (POST /v1/rulesets/{ruleset_id}/set-default)`);
+        throw ApiError.conflict(
+          `Ruleset ${id} is the default ruleset and cannot be deleted: make another ruleset the default first (POST /v1/rulesets/{ruleset_id}/set-default)`,
+        );
       }
       recordEvent(tx, auth, 'ruleset.deleted', { actor: auth.actor, data: { ruleset_id: id, name: ruleset.name } });
       tx.remove(ruleset);
@@ -204,7 +209,10 @@ export class RulesetsService {
       em.transactional(async (tx) => {
         Object.assign(ruleset, input, { version: ruleset.version + 1, updatedAt: this.clock.now() });
         await tx.flush();
-        recordEvent(tx, auth, 'ruleset.updated', { actor: auth.actor, data: { ruleset_id: ruleset.id, name: ruleset.name, kind: ruleset.kind } });
+        recordEvent(tx, auth, 'ruleset.updated', {
+          actor: auth.actor,
+          data: { ruleset_id: ruleset.id, name: ruleset.name, kind: ruleset.kind },
+        });
       }),
     );
     this.events.notify();
@@ -239,15 +247,21 @@ function mixedKinds(flat: readonly string[], factors: readonly string[]): ApiErr
 /** `factors[2].weight` -> ['factors', 2, 'weight'] */
 function fieldPath(field: string): (string | number)[] {
   if (field === 'body') return [];
-  return field.split(/[.[\]]+/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  return field
+    .split(/[.[\]]+/)
+    .filter(Boolean)
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
 }
 
 function toApiError(result: RulesetValidationResult, extra: ValidationEntry[]): ApiError {
   const entries = [
     ...extra,
-    ...result.errors.map((e) => validationEntry('body', fieldPath(e.field), e.message, e.code === 'WEIGHT_SUM_INVALID' ? 'value_error.weight_sum' : 'value_error')),
+    ...result.errors.map((e) =>
+      validationEntry('body', fieldPath(e.field), e.message, e.code === 'WEIGHT_SUM_INVALID' ? 'value_error.weight_sum' : 'value_error'),
+    ),
   ];
-  if (!extra.length && result.code === 'WEIGHT_SUM_INVALID') return new ApiError(ErrorCode.WEIGHT_SUM_INVALID, result.errors[0].message, entries);
+  if (!extra.length && result.code === 'WEIGHT_SUM_INVALID')
+    return new ApiError(ErrorCode.WEIGHT_SUM_INVALID, result.errors[0].message, entries);
   return ApiError.validation(entries);
 }
 
@@ -276,7 +290,11 @@ export function parseRuleset(body: object): RulesetInput {
     kind === 'flat'
       ? Object.fromEntries(FLAT_FIELDS.map((f) => [f, b[f]]))
       : {
-          factors: (b.factors as { name: string; weight: number; threshold: number }[]).map((f) => ({ name: f.name, weight: f.weight, threshold: f.threshold })),
+          factors: (b.factors as { name: string; weight: number; threshold: number }[]).map((f) => ({
+            name: f.name,
+            weight: f.weight,
+            threshold: f.threshold,
+          })),
           approval_threshold: b.approval_threshold,
           decline_threshold: b.decline_threshold,
         };

@@ -81,11 +81,18 @@ export class SummaryService implements OnModuleInit {
     const em = this.db.forScope(auth);
     const deal = await findDealOr404(em, dealId);
     if (deal.status !== 'ready') {
-      throw ApiError.conflict(`Deal ${deal.id} is not ready (status: ${deal.status}): the AI summary is written once the deal report is ready`);
+      throw ApiError.conflict(
+        `Deal ${deal.id} is not ready (status: ${deal.status}): the AI summary is written once the deal report is ready`,
+      );
     }
     await em.transactional(async (tx) => this.requestSummary(tx, auth, deal.id, auth.actor));
     this.events.notify();
-    return { status: 'accepted', success: true, message: `The AI summary of deal ${deal.id} is being regenerated; GET /v1/deals/${deal.id} shows it when done`, deal_id: deal.id };
+    return {
+      status: 'accepted',
+      success: true,
+      message: `The AI summary of deal ${deal.id} is being regenerated; GET /v1/deals/${deal.id} shows it when done`,
+      deal_id: deal.id,
+    };
   }
 
   /** Idempotent per event: the event id is stored with the summary and a redelivery is skipped. */
@@ -136,4 +143,3 @@ export class SummaryService implements OnModuleInit {
     return text;
   }
 }
-

@@ -9,7 +9,11 @@ import { ValidateString } from '../../platform/validation/decorators';
 import { StreamService } from './stream.service';
 
 export class StreamQueryDto {
-  @ValidateString({ optional: true, maxLength: 512, description: 'API key or session token (EventSource cannot send headers); appears in server logs: prefer a header where possible' })
+  @ValidateString({
+    optional: true,
+    maxLength: 512,
+    description: 'API key or session token (EventSource cannot send headers); appears in server logs: prefer a header where possible',
+  })
   token?: string;
 
   @ValidateString({ optional: true, maxLength: 20, description: 'Resume after this event id (same as the Last-Event-ID header)' })
@@ -35,7 +39,12 @@ export class StreamController {
   @ApiProduces('text/event-stream')
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Replay the events after this id, then continue live' })
   @ApiOkResponse(STREAM_DOC)
-  async streamEvents(@Auth() auth: AuthContext, @Query() query: StreamQueryDto, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async streamEvents(
+    @Auth() auth: AuthContext,
+    @Query() query: StreamQueryDto,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     await this.stream.open(auth, req, reply, null, query.last_event_id);
   }
 

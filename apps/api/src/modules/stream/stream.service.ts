@@ -27,7 +27,13 @@ export function sseFrame(event: DomainEvent): string | null {
   const pub = toPublicEvent(event);
   if (!pub) return null;
   const name = pub.type === 'document.completed' || pub.type === 'document.failed' ? 'document.processed' : pub.type;
-  const data = { ...pub.data, deal_id: pub.deal_id ?? pub.data.deal_id ?? null, event_id: pub.id, type: pub.type, created_at: pub.created_at };
+  const data = {
+    ...pub.data,
+    deal_id: pub.deal_id ?? pub.data.deal_id ?? null,
+    event_id: pub.id,
+    type: pub.type,
+    created_at: pub.created_at,
+  };
   return `id: ${event.sequence}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
@@ -65,13 +71,22 @@ export class StreamService implements OnModuleInit, BeforeApplicationShutdown {
     return this.connections.size;
   }
 
-  async open(auth: AuthContext, request: FastifyRequest, reply: FastifyReply, dealId: number | null, queryLastId: string | undefined): Promise<void> {
+  async open(
+    auth: AuthContext,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    dealId: number | null,
+    queryLastId: string | undefined,
+  ): Promise<void> {
     const lastEventId = parseLastEventId(request.headers['last-event-id'], queryLastId);
     if (dealId !== null && !(await this.db.forScope(auth).findOne(Deal, { id: dealId }, { fields: ['id'] }))) {
       throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
     }
     const matches = (e: DomainEvent) =>
-      e.organizationId === auth.organizationId && e.livemode === auth.livemode && isPublicEventType(e.type) && (dealId === null || e.dealId === dealId);
+      e.organizationId === auth.organizationId &&
+      e.livemode === auth.livemode &&
+      isPublicEventType(e.type) &&
+      (dealId === null || e.dealId === dealId);
 
     reply.hijack();
     const raw = reply.raw;
@@ -115,7 +130,7 @@ export class StreamService implements OnModuleInit, BeforeApplicationShutdown {
     if (lastEventId !== null) {
       try {
         let after = lastEventId;
-        for (let replayed = 0; ; ) {
+        for (let replayed = 0; ;) {
           const page = await this.replay(auth, dealId, after);
           for (const e of page) send(e);
           replayed += page.length;
@@ -157,8 +172,15 @@ function parseLastEventId(header: string | string[] | undefined, query: string |
   const value = (Array.isArray(header) ? header[0] : header) ?? query;
   if (value === undefined || value === '') return null;
   if (!/^\d{1,15}$/.test(value.trim())) {
-    const loc = header !== undefined ? validationEntry('header', ['Last-Event-ID'], 'Last-Event-ID must be the id of an event received on this stream (a non-negative integer)', 'type_error.integer')
-      : validationEntry('query', ['last_event_id'], 'last_event_id must be a non-negative integer', 'type_error.integer');
+    const loc =
+      header !== undefined
+        ? validationEntry(
+            'header',
+            ['Last-Event-ID'],
+            'Last-Event-ID must be the id of an event received on this stream (a non-negative integer)',
+            'type_error.integer',
+          )
+        : validationEntry('query', ['last_event_id'], 'last_event_id must be a non-negative integer', 'type_error.integer');
     throw ApiError.validation([loc]);
   }
   return Number(value.trim());

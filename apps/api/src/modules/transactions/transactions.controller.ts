@@ -17,7 +17,11 @@ export class TransactionsController {
   @ApiOkResponse({ type: TransactionListDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiConflictResponse({ type: ErrorEnvelopeDto, description: 'The document is not completed' })
-  listDocumentTransactions(@Auth() auth: AuthContext, @IdParam('document_id') id: number, @Query() query: TransactionQueryDto): Promise<TransactionListDto> {
+  listDocumentTransactions(
+    @Auth() auth: AuthContext,
+    @IdParam('document_id') id: number,
+    @Query() query: TransactionQueryDto,
+  ): Promise<TransactionListDto> {
     return this.transactions.forDocument(auth, id, query);
   }
 
@@ -25,7 +29,11 @@ export class TransactionsController {
   @Authenticated('transactions:read')
   @ApiOkResponse({ type: TransactionListDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
-  listDealTransactions(@Auth() auth: AuthContext, @IdParam('deal_id') id: number, @Query() query: TransactionQueryDto): Promise<TransactionListDto> {
+  listDealTransactions(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') id: number,
+    @Query() query: TransactionQueryDto,
+  ): Promise<TransactionListDto> {
     return this.transactions.forDeal(auth, id, query);
   }
 

@@ -56,7 +56,9 @@ export class TransactionsService {
     const from = query.start_date ?? query.date_from;
     const to = query.end_date ?? query.date_to;
     if (from && to && from > to) {
-      throw ApiError.validation([validationEntry('query', ['end_date'], 'end_date must not be before start_date', 'value_error.date.range')]);
+      throw ApiError.validation([
+        validationEntry('query', ['end_date'], 'end_date must not be before start_date', 'value_error.date.range'),
+      ]);
     }
     if (from || to) where.date = { ...(from ? { $gte: from } : {}), ...(to ? { $lte: to } : {}) };
     return where;
@@ -66,12 +68,16 @@ export class TransactionsService {
     const em = this.db.forScope(auth);
     const doc = await em.findOne(Document, { id: documentId });
     if (!doc) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
-    if (doc.status !== 'completed') throw ApiError.conflict(`Transactions are available once the document is completed (status ${doc.status})`);
+    if (doc.status !== 'completed')
+      throw ApiError.conflict(`Transactions are available once the document is completed (status ${doc.status})`);
     const where = { ...this.filters(query), documentId } as FilterQuery<Transaction>;
     return paginate(
       pageWindow(query, 50),
       () => em.count(Transaction, where),
-      async (offset, limit) => (await em.find(Transaction, where, { orderBy: [{ date: QueryOrder.ASC }, { position: QueryOrder.ASC }], offset, limit })).map(mapTransaction),
+      async (offset, limit) =>
+        (await em.find(Transaction, where, { orderBy: [{ date: QueryOrder.ASC }, { position: QueryOrder.ASC }], offset, limit })).map(
+          mapTransaction,
+        ),
     );
   }
 
@@ -85,7 +91,13 @@ export class TransactionsService {
       pageWindow(query, 50),
       () => em.count(Transaction, where),
       async (offset, limit) =>
-        (await em.find(Transaction, where, { orderBy: [{ date: QueryOrder.ASC }, { documentId: QueryOrder.ASC }, { position: QueryOrder.ASC }], offset, limit })).map(mapTransaction),
+        (
+          await em.find(Transaction, where, {
+            orderBy: [{ date: QueryOrder.ASC }, { documentId: QueryOrder.ASC }, { position: QueryOrder.ASC }],
+            offset,
+            limit,
+          })
+        ).map(mapTransaction),
     );
   }
 
@@ -138,7 +150,9 @@ export class TransactionsService {
   private resolve(t: Transaction, dto: CorrectTransactionDto): Record<string, [string | null, string | null]> {
     const editable = [dto.amount, dto.description, dto.transaction_type, dto.category];
     if (editable.every((v) => v === undefined)) {
-      throw ApiError.validation([validationEntry('body', [], 'Give at least one of amount, description, transaction_type, category', 'value_error.missing')]);
+      throw ApiError.validation([
+        validationEntry('body', [], 'Give at least one of amount, description, transaction_type, category', 'value_error.missing'),
+      ]);
     }
     let amount = t.amount;
     let type = t.transactionType;
@@ -146,7 +160,14 @@ export class TransactionsService {
       amount = dto.amount;
       const implied = amount < 0 ? 'debit' : amount > 0 ? 'credit' : type;
       if (dto.transaction_type !== undefined && dto.transaction_type !== implied) {
-        throw ApiError.validation([validationEntry('body', ['transaction_type'], `transaction_type ${dto.transaction_type} contradicts the sign of amount ${dto.amount}`, 'value_error.inconsistent')]);
+        throw ApiError.validation([
+          validationEntry(
+            'body',
+            ['transaction_type'],
+            `transaction_type ${dto.transaction_type} contradicts the sign of amount ${dto.amount}`,
+            'value_error.inconsistent',
+          ),
+        ]);
       }
       type = implied;
     } else if (dto.transaction_type !== undefined) {

@@ -50,10 +50,13 @@ export function isPublicEventType(type: string): type is PublicEventType {
   return (PUBLIC_EVENT_TYPES as readonly string[]).includes(type);
 }
 
-export function toPublicEvent(event: Pick<DomainEvent, 'id' | 'dealId' | 'data' | 'createdAt'> & { type: DomainEventType | 'webhook.test' }): PublicEvent | null {
+export function toPublicEvent(
+  event: Pick<DomainEvent, 'id' | 'dealId' | 'data' | 'createdAt'> & { type: DomainEventType | 'webhook.test' },
+): PublicEvent | null {
   if (!isPublicEventType(event.type)) return null;
   const fields = event.type === 'webhook.test' ? 'all' : FIELDS[event.type];
-  const data = fields === 'all' ? { ...event.data } : Object.fromEntries(fields.filter((f) => f in event.data).map((f) => [f, event.data[f]]));
+  const data =
+    fields === 'all' ? { ...event.data } : Object.fromEntries(fields.filter((f) => f in event.data).map((f) => [f, event.data[f]]));
   const at = event.createdAt.toISOString();
   return { id: event.id, type: event.type, event: event.type, created_at: at, timestamp: at, deal_id: event.dealId, data };
 }

@@ -28,11 +28,24 @@ export class WebhookConfigService {
     const problem = this.outbound.urlProblem(dto.url);
     if (problem) throw ApiError.validation([validationEntry('body', ['url'], `url ${problem}`, 'value_error.url.scheme')]);
     if (dto.enabled !== undefined && dto.active !== undefined && dto.enabled !== dto.active) {
-      throw ApiError.validation([validationEntry('body', ['active'], 'enabled and active name the same setting: send one, or the same value', 'value_error.conflict')]);
+      throw ApiError.validation([
+        validationEntry(
+          'body',
+          ['active'],
+          'enabled and active name the same setting: send one, or the same value',
+          'value_error.conflict',
+        ),
+      ]);
     }
     const em = this.db.forScope(auth);
     const now = this.clock.now();
-    const fields = { url: dto.url, secretSealed: this.box.seal(dto.secret), events: [...new Set(dto.events)], enabled: dto.enabled ?? dto.active ?? true, updatedAt: now };
+    const fields = {
+      url: dto.url,
+      secretSealed: this.box.seal(dto.secret),
+      events: [...new Set(dto.events)],
+      enabled: dto.enabled ?? dto.active ?? true,
+      updatedAt: now,
+    };
     const config = await em.transactional(async (tx) => {
       // Serialized per organization + mode, so two concurrent first PUTs do not both insert.
       await tx.execute('select pg_advisory_xact_lock(?, ?)', [7313, auth.organizationId * 2 + (auth.livemode ? 1 : 0)]);

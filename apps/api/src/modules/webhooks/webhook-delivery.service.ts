@@ -74,7 +74,10 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     if (this.config.role === 'api') return;
     this.queue.process<WebhookJob>(QUEUES.webhooks, (job) => this.runJob(job), 4);
     await this.reschedule();
-    this.sweeper = setInterval(() => void this.sweep().catch((err: Error) => this.logger.error(`Webhook sweep failed: ${err.message}`)), SWEEP_INTERVAL_MS);
+    this.sweeper = setInterval(
+      () => void this.sweep().catch((err: Error) => this.logger.error(`Webhook sweep failed: ${err.message}`)),
+      SWEEP_INTERVAL_MS,
+    );
     this.sweeper.unref();
   }
 
@@ -94,7 +97,11 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     if (delivery) await this.schedule(delivery);
   }
 
-  private async createDelivery(scope: Scope, pub: PublicEvent, opts: { dedupeKey: string; maxAttempts: number; redeliveryOf?: string; body?: string }): Promise<WebhookDelivery | null> {
+  private async createDelivery(
+    scope: Scope,
+    pub: PublicEvent,
+    opts: { dedupeKey: string; maxAttempts: number; redeliveryOf?: string; body?: string },
+  ): Promise<WebhookDelivery | null> {
     const em = this.db.forScope(scope);
     const now = this.clock.now();
     const delivery = em.create(WebhookDelivery, {
@@ -132,7 +139,9 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
 
   /** At start: every pending delivery gets its job again (in-process timers did not survive the restart). */
   async reschedule(): Promise<void> {
-    const pending = await this.db.system().find(WebhookDelivery, { status: 'pending' }, { filters: false, orderBy: { nextAttemptAt: 'asc' } });
+    const pending = await this.db
+      .system()
+      .find(WebhookDelivery, { status: 'pending' }, { filters: false, orderBy: { nextAttemptAt: 'asc' } });
     for (const delivery of pending) await this.schedule(delivery);
   }
 
@@ -143,7 +152,11 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
   async sweep(): Promise<number> {
     const due = await this.db
       .system()
-      .find(WebhookDelivery, { status: 'pending', nextAttemptAt: { $lte: this.clock.now() } }, { filters: false, orderBy: { nextAttemptAt: 'asc' }, limit: 500 });
+      .find(
+        WebhookDelivery,
+        { status: 'pending', nextAttemptAt: { $lte: this.clock.now() } },
+        { filters: false, orderBy: { nextAttemptAt: 'asc' }, limit: 500 },
+      );
     const stamp = this.clock.now().getTime();
     for (const delivery of due) await this.schedule(delivery, `-due-${stamp}`);
     return due.length;
@@ -170,7 +183,11 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     const delivery = await em.findOneOrFail(WebhookDelivery, { id: deliveryId });
     const config = await em.findOne(WebhookConfig, {});
     if (!config) {
-      await em.nativeUpdate(WebhookDelivery, { id: deliveryId }, { status: 'failed', nextAttemptAt: null, lastError: 'webhook configuration deleted', updatedAt: now });
+      await em.nativeUpdate(
+        WebhookDelivery,
+        { id: deliveryId },
+        { status: 'failed', nextAttemptAt: null, lastError: 'webhook configuration deleted', updatedAt: now },
+      );
       return null;
     }
     const headers = {
@@ -188,7 +205,13 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     let response: OutboundResponse | null = null;
     let error: string | null = null;
     try {
-      response = await this.outbound.request(config.url, { method: 'POST', headers, body: delivery.body, timeoutMs: this.config.webhooks.timeoutMs, maxBodyBytes: RESPONSE_LOG_BYTES });
+      response = await this.outbound.request(config.url, {
+        method: 'POST',
+        headers,
+        body: delivery.body,
+        timeoutMs: this.config.webhooks.timeoutMs,
+        maxBodyBytes: RESPONSE_LOG_BYTES,
+      });
     } catch (err) {
       error = `${(err as Error).name}: ${(err as Error).message}`.slice(0, 1000);
     }
@@ -257,22 +280,33 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
   /** Sends a failed delivery's event again as a new delivery (same event id and body, its own attempts). */
   async redeliver(auth: AuthContext, id: string): Promise<{ data: DeliverySummaryDto; message: string }> {
     const original = await this.find(auth, id);
-    if (original.status !== 'failed') throw ApiError.conflict(`Delivery ${id} is ${original.status}: only a failed delivery can be redelivered`);
+    if (original.status !== 'failed')
+      throw ApiError.conflict(`Delivery ${id} is ${original.status}: only a failed delivery can be redelivered`);
     const pub = JSON.parse(original.body) as PublicEvent;
-    const delivery = (await this.createDelivery(auth, pub, { dedupeKey: `redeliver:${newDeliveryId()}`, maxAttempts: MAX_ATTEMPTS, redeliveryOf: original.id, body: original.body }))!;
+    const delivery = (await this.createDelivery(auth, pub, {
+      dedupeKey: `redeliver:${newDeliveryId()}`,
+      maxAttempts: MAX_ATTEMPTS,
+      redeliveryOf: original.id,
+      body: original.body,
+    }))!;
     await this.schedule(delivery);
     return { data: mapDeliverySummary(delivery, null), message: `Delivery ${original.id} is being sent again as ${delivery.id}` };
   }
 
   async list(auth: AuthContext, query: DeliveryListQueryDto): Promise<Page<DeliverySummaryDto>> {
     const em = this.db.forScope(auth);
-    const where = { ...(query.event ? { eventType: query.event } : {}), ...(query.status ? { status: query.status as WebhookDelivery['status'] } : {}) };
+    const where = {
+      ...(query.event ? { eventType: query.event } : {}),
+      ...(query.status ? { status: query.status as WebhookDelivery['status'] } : {}),
+    };
     return paginate(
       pageWindow(query),
       () => em.count(WebhookDelivery, where),
       async (offset, limit) => {
         const rows = await em.find(WebhookDelivery, where, { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], offset, limit });
-        const attempts = rows.length ? await em.find(WebhookAttempt, { deliveryId: { $in: rows.map((r) => r.id) } }, { orderBy: { attemptNumber: 'asc' } }) : [];
+        const attempts = rows.length
+          ? await em.find(WebhookAttempt, { deliveryId: { $in: rows.map((r) => r.id) } }, { orderBy: { attemptNumber: 'asc' } })
+          : [];
         const lastOf = new Map(attempts.map((a) => [a.deliveryId, a]));
         return rows.map((r) => mapDeliverySummary(r, lastOf.get(r.id) ?? null));
       },

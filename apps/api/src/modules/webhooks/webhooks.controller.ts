@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { Auth, Authenticated } from '../../platform/auth/decorators';
 import { ErrorEnvelopeDto } from '../../platform/errors/error.dto';
@@ -23,11 +32,14 @@ import type { PublicEventType } from './public-events';
 /** The test endpoint's body is optional (the global pipe requires one), so it is checked here. */
 function testInput(body: unknown): WebhookTestInputDto {
   if (body === undefined || body === null || body === '') return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw ApiError.validation([validationEntry('body', [], 'Request body must be a JSON object', 'type_error.object')]);
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw ApiError.validation([validationEntry('body', [], 'Request body must be a JSON object', 'type_error.object')]);
   const eventType = (body as { event_type?: unknown }).event_type;
   if (eventType === undefined || eventType === null) return {};
   if (typeof eventType !== 'string' || !(SUBSCRIBABLE_EVENTS as readonly string[]).includes(eventType)) {
-    throw ApiError.validation([validationEntry('body', ['event_type'], `event_type must be one of: ${SUBSCRIBABLE_EVENTS.join(', ')}`, 'value_error.enum')]);
+    throw ApiError.validation([
+      validationEntry('body', ['event_type'], `event_type must be one of: ${SUBSCRIBABLE_EVENTS.join(', ')}`, 'value_error.enum'),
+    ]);
   }
   return { event_type: eventType as PublicEventType };
 }

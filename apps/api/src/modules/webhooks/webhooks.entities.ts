@@ -31,7 +31,8 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 @Index({ properties: ['status', 'nextAttemptAt'] })
 @Index({ properties: ['organizationId', 'livemode', 'createdAt'] })
 export class WebhookDelivery {
-  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'deliveredAt' | 'responseStatus' | 'attemptNumber' | 'lastError' | 'dealId' | 'redeliveryOf';
+  [OptionalProps]?:
+    'createdAt' | 'updatedAt' | 'deliveredAt' | 'responseStatus' | 'attemptNumber' | 'lastError' | 'dealId' | 'redeliveryOf';
   @PrimaryKey({ type: 'string', columnType: 'varchar(40)' }) id: string;
   @Int() organizationId: number;
   @Bool() livemode: boolean;

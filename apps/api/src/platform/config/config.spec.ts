@@ -5,7 +5,15 @@ const KEY = Buffer.alloc(32, 7).toString('base64');
 describe('loadConfig', () => {
   it('defaults to the embedded development setup on loopback', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ nodeEnv: 'development', role: 'all', port: 8080, host: '127.0.0.1', databaseUrl: null, redisUrl: null, apiKeyPrefix: 'll_' });
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      role: 'all',
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: null,
+      redisUrl: null,
+      apiKeyPrefix: 'll_',
+    });
     expect(config.dataDir).toMatch(/\.data$/);
     expect(config.rateLimit).toEqual({ windowSeconds: 60, standard: 1000, write: 200, upload: 30, auth: 10, shareView: 60 });
   });
@@ -20,7 +28,14 @@ describe('loadConfig', () => {
       ROLE: 'worker',
       RATE_LIMIT_UPLOAD: '7',
     });
-    expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', dataDir: '/tmp/ll', databaseUrl: 'postgres://u@db:5432/ll', redisUrl: 'redis://cache:6379', role: 'worker' });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/tmp/ll',
+      databaseUrl: 'postgres://u@db:5432/ll',
+      redisUrl: 'redis://cache:6379',
+      role: 'worker',
+    });
     expect(config.rateLimit.upload).toBe(7);
   });
 
@@ -41,7 +56,10 @@ describe('loadConfig', () => {
 
   it('accepts production behind a TLS proxy or with certificate files', () => {
     expect(loadConfig({ NODE_ENV: 'production', TRUST_PROXY: 'true', SECRETS_KEY: KEY }).host).toBe('0.0.0.0');
-    expect(loadConfig({ NODE_ENV: 'production', TLS_CERT_FILE: '/c', TLS_KEY_FILE: '/k', SECRETS_KEY: KEY }).tls).toEqual({ certFile: '/c', keyFile: '/k' });
+    expect(loadConfig({ NODE_ENV: 'production', TLS_CERT_FILE: '/c', TLS_KEY_FILE: '/k', SECRETS_KEY: KEY }).tls).toEqual({
+      certFile: '/c',
+      keyFile: '/k',
+    });
     expect(() => loadConfig({ TLS_CERT_FILE: '/c' })).toThrow(/set together/);
   });
 

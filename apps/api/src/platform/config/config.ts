@@ -48,7 +48,15 @@ export interface AppConfig {
    * document that passes `timeoutMs` or `maxRssMb` has its process killed and fails. The sweeper
    * fails documents with no progress for `stuckSeconds`, every `sweepSeconds`.
    */
-  pipeline: { concurrency: number; timeoutMs: number; maxRssMb: number; sweepSeconds: number; stuckSeconds: number; retryBaseMs: number; stalledSeconds: number };
+  pipeline: {
+    concurrency: number;
+    timeoutMs: number;
+    maxRssMb: number;
+    sweepSeconds: number;
+    stuckSeconds: number;
+    retryBaseMs: number;
+    stalledSeconds: number;
+  };
   /** AES-256-GCM key for secrets stored in the database (webhook secrets, CRM credentials). */
   secretsKey: Buffer;
   /**
@@ -65,7 +73,8 @@ const DEV_SECRETS_KEY = createHash('sha256').update('ledgerlens development secr
 
 function secretsKeyFrom(raw: string | null, production: boolean, problems: string[]): Buffer {
   if (raw === null) {
-    if (production) problems.push('SECRETS_KEY is required in production: 32 random bytes, base64 (openssl rand -base64 32) or 64 hex characters');
+    if (production)
+      problems.push('SECRETS_KEY is required in production: 32 random bytes, base64 (openssl rand -base64 32) or 64 hex characters');
     return DEV_SECRETS_KEY;
   }
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
@@ -146,10 +155,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     problems.push('API_KEY_PREFIX must be 1-8 lowercase letters/digits followed by "_" (e.g. ll_)');
   }
   const role = oneOf<Role>('ROLE', 'all', ['all', 'api', 'worker']);
-  if (role !== 'all' && !redisUrl) problems.push(`ROLE=${role} splits API and workers, which share jobs through Redis: set REDIS_URL (and DATABASE_URL)`);
+  if (role !== 'all' && !redisUrl)
+    problems.push(`ROLE=${role} splits API and workers, which share jobs through Redis: set REDIS_URL (and DATABASE_URL)`);
   const scheme = certFile ? 'https' : 'http';
   const secretsKey = secretsKeyFrom(optional('SECRETS_KEY'), production, problems);
-  const allowlist = (optional('OUTBOUND_ALLOWLIST') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const allowlist = (optional('OUTBOUND_ALLOWLIST') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const problem of parseAllowlist(allowlist).problems) problems.push(`OUTBOUND_ALLOWLIST: ${problem}`);
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 

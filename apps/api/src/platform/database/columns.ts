@@ -14,9 +14,11 @@ export const Money = (opts: { nullable?: boolean } = {}) =>
 export const Text = (opts: { nullable?: boolean; length?: number; unique?: boolean } = {}) =>
   prop({ type: 'string', columnType: opts.length ? `varchar(${opts.length})` : 'text', nullable: opts.nullable, unique: opts.unique });
 
-export const Int = (opts: { nullable?: boolean; default?: number } = {}) => prop({ type: 'integer', nullable: opts.nullable, default: opts.default });
+export const Int = (opts: { nullable?: boolean; default?: number } = {}) =>
+  prop({ type: 'integer', nullable: opts.nullable, default: opts.default });
 
-export const Bool = (opts: { default?: boolean; nullable?: boolean } = {}) => prop({ type: 'boolean', default: opts.default, nullable: opts.nullable });
+export const Bool = (opts: { default?: boolean; nullable?: boolean } = {}) =>
+  prop({ type: 'boolean', default: opts.default, nullable: opts.nullable });
 
 export const Json = (opts: { nullable?: boolean } = {}) => prop({ type: 'json', columnType: 'jsonb', nullable: opts.nullable });
 

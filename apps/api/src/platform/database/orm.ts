@@ -38,7 +38,12 @@ function baseOptions(): Options {
 export async function openOrm(config: AppConfig, options: OrmOptions = {}): Promise<OrmHandle> {
   let handle: OrmHandle;
   if (config.databaseUrl && !options.pglite) {
-    const orm = await MikroORM.init({ ...baseOptions(), driver: ServerPostgreSqlDriver, clientUrl: config.databaseUrl, pool: { min: 0, max: 10 } });
+    const orm = await MikroORM.init({
+      ...baseOptions(),
+      driver: ServerPostgreSqlDriver,
+      clientUrl: config.databaseUrl,
+      pool: { min: 0, max: 10 },
+    });
     handle = { orm, engine: 'postgresql', close: () => orm.close(true) };
   } else {
     let lock: DataDirLock | null = null;

@@ -20,6 +20,8 @@ describe('sql-text', () => {
   it('keeps the shape of a statement and drops every value', () => {
     const sql = `insert into "api_keys" ("key_hash", "n", "t") values ('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 42, E'x\\'y') limit 25`;
     expect(sqlShape(sql)).toBe('insert into "api_keys" ("key_hash", "n", "t") values (?, ?, ?) limit ?');
-    expect(sqlShape('select "t0".* from "deals" as "t0" where "t0"."id" = $1')).toBe('select "t0".* from "deals" as "t0" where "t0"."id" = $1');
+    expect(sqlShape('select "t0".* from "deals" as "t0" where "t0"."id" = $1')).toBe(
+      'select "t0".* from "deals" as "t0" where "t0"."id" = $1',
+    );
   });
 });

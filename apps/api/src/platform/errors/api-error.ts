@@ -71,7 +71,12 @@ export interface ValidationEntry {
   message: string;
 }
 
-export function validationEntry(source: 'body' | 'query' | 'path' | 'header', path: (string | number)[], msg: string, type: string): ValidationEntry {
+export function validationEntry(
+  source: 'body' | 'query' | 'path' | 'header',
+  path: (string | number)[],
+  msg: string,
+  type: string,
+): ValidationEntry {
   return { loc: [source, ...path], msg, type, field: path.join('.'), message: msg };
 }
 

@@ -18,7 +18,8 @@ export function toEnvelope(err: unknown): { status: number; body: ErrorEnvelope 
     const status = err.getStatus();
     const code = codeForStatus(status);
     const response = err.getResponse();
-    const message = typeof response === 'object' && response && 'message' in response ? (response as { message: unknown }).message : err.message;
+    const message =
+      typeof response === 'object' && response && 'message' in response ? (response as { message: unknown }).message : err.message;
     const detail = status === 404 ? 'Not found' : Array.isArray(message) ? message.join('; ') : String(message);
     return { status, body: { detail, code, errors: [] } };
   }
@@ -30,8 +31,15 @@ export function toEnvelope(err: unknown): { status: number; body: ErrorEnvelope 
   if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || statusCode === 415) {
     return { status: 415, body: { detail: 'Unsupported Content-Type', code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, errors: [] } };
   }
-  if ((err as Error)?.name === 'SyntaxError' || fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' || fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-    const detail = fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty but Content-Type is application/json' : `Invalid JSON in request body: ${(err as Error).message}`;
+  if (
+    (err as Error)?.name === 'SyntaxError' ||
+    fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY'
+  ) {
+    const detail =
+      fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+        ? 'Request body is empty but Content-Type is application/json'
+        : `Invalid JSON in request body: ${(err as Error).message}`;
     return { status: 400, body: { detail, code: ErrorCode.VALIDATION_ERROR, errors: [] } };
   }
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
@@ -41,7 +49,16 @@ export function toEnvelope(err: unknown): { status: number; body: ErrorEnvelope 
 }
 
 function codeForStatus(status: number): string {
-  for (const code of [ErrorCode.NOT_FOUND, ErrorCode.AUTH_REQUIRED, ErrorCode.FORBIDDEN, ErrorCode.CONFLICT, ErrorCode.PAYLOAD_TOO_LARGE, ErrorCode.UNSUPPORTED_MEDIA_TYPE, ErrorCode.RATE_LIMIT_EXCEEDED, ErrorCode.VALIDATION_ERROR]) {
+  for (const code of [
+    ErrorCode.NOT_FOUND,
+    ErrorCode.AUTH_REQUIRED,
+    ErrorCode.FORBIDDEN,
+    ErrorCode.CONFLICT,
+    ErrorCode.PAYLOAD_TOO_LARGE,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    ErrorCode.RATE_LIMIT_EXCEEDED,
+    ErrorCode.VALIDATION_ERROR,
+  ]) {
     if (statusOf(code) === status) return code;
   }
   // 400 is a malformed request: invalid JSON, a bad form body (CONTRACT.md: VALIDATION_ERROR).

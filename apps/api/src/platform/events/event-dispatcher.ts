@@ -89,9 +89,7 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
                     order by id limit ${BATCH} for update skip locked)
        returning *`,
     );
-    const records = rows
-      .map((row) => em.map(DomainEventRecord, row))
-      .sort((a, b) => a.id - b.id);
+    const records = rows.map((row) => em.map(DomainEventRecord, row)).sort((a, b) => a.id - b.id);
     for (const record of records) {
       const event = toDomainEvent(record);
       const failures: string[] = [];

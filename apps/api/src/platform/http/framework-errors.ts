@@ -12,7 +12,10 @@ import { toEnvelope } from '../errors/error.filter';
 export function frameworkErrors(error: Error & { code?: string }, _request: FastifyRequest, reply: FastifyReply): void {
   const apiError =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? ApiError.validation([validationEntry('path', [], 'a path segment is longer than 100 characters', 'value_error.any_str.max_length')], 'Path parameter too long')
+      ? ApiError.validation(
+          [validationEntry('path', [], 'a path segment is longer than 100 characters', 'value_error.any_str.max_length')],
+          'Path parameter too long',
+        )
       : new ApiError(ErrorCode.VALIDATION_ERROR, 'Malformed URL: it does not decode as UTF-8 percent-encoding', [], 400);
   const { status, body } = toEnvelope(apiError);
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
@@ -22,10 +25,13 @@ export function frameworkErrors(error: Error & { code?: string }, _request: Fast
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const detail = status === 431 ? 'Request headers (or the URL) are too large' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
+  const detail =
+    status === 431 ? 'Request headers (or the URL) are too large' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
   const body = JSON.stringify({ detail, code: ErrorCode.VALIDATION_ERROR, errors: [] });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }

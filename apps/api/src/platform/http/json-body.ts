@@ -17,7 +17,10 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
-      return done(new ApiError(ErrorCode.VALIDATION_ERROR, `Invalid JSON in request body: nested deeper than ${MAX_JSON_DEPTH} levels`, [], 400), undefined);
+      return done(
+        new ApiError(ErrorCode.VALIDATION_ERROR, `Invalid JSON in request body: nested deeper than ${MAX_JSON_DEPTH} levels`, [], 400),
+        undefined,
+      );
     }
     parseJson(request, text, done);
   });

@@ -14,7 +14,10 @@ const PROBES = new Set(['/health', '/ready']);
  * the credential here; AuthGuard decides whether the route needs one, so public routes still work
  * with a bad header.
  */
-export function installRequestHooks(fastify: FastifyInstance, deps: { config: AppConfig; authenticator: Authenticator; limiter: RateLimiter }): void {
+export function installRequestHooks(
+  fastify: FastifyInstance,
+  deps: { config: AppConfig; authenticator: Authenticator; limiter: RateLimiter },
+): void {
   const { config, authenticator, limiter } = deps;
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {

@@ -20,7 +20,8 @@ export function Idempotent() {
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
-      description: 'Unique key (max 255 chars, UUID v4 recommended). A replay within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`.',
+      description:
+        'Unique key (max 255 chars, UUID v4 recommended). A replay within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`.',
     }),
   );
 }
@@ -48,14 +49,30 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.run(context, request, reply, key, () => lastValueFrom(next.handle(), { defaultValue: undefined })));
   }
 
-  private async run(context: ExecutionContext, request: FastifyRequest, reply: FastifyReply, key: string, handle: () => Promise<unknown>): Promise<unknown> {
+  private async run(
+    context: ExecutionContext,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    handle: () => Promise<unknown>,
+  ): Promise<unknown> {
     if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       throw ApiError.validation([
-        validationEntry('header', ['Idempotency-Key'], `Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, 'value_error.any_str.max_length'),
+        validationEntry(
+          'header',
+          ['Idempotency-Key'],
+          `Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+          'value_error.any_str.max_length',
+        ),
       ]);
     }
     const auth = request.auth!;
-    const scope = { organizationId: auth.organizationId, livemode: auth.livemode, credentialKey: `${auth.credential.type}:${auth.credential.id}`, key };
+    const scope = {
+      organizationId: auth.organizationId,
+      livemode: auth.livemode,
+      credentialKey: `${auth.credential.type}:${auth.credential.id}`,
+      key,
+    };
     const path = request.url.split('?')[0];
     const claimed = await this.claim(scope, request.method, path);
     if (claimed !== true) {
@@ -69,7 +86,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     try {
       const body = await handle();
       const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? (request.method === 'POST' ? 201 : 200);
-      await this.db.system().nativeUpdate(IdempotencyRecord, scope, { state: 'completed', responseStatus: status, responseBody: body ?? null });
+      await this.db
+        .system()
+        .nativeUpdate(IdempotencyRecord, scope, { state: 'completed', responseStatus: status, responseBody: body ?? null });
       return body;
     } catch (err) {
       await this.db.system().nativeDelete(IdempotencyRecord, scope);
@@ -87,7 +106,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
       const em = this.db.system();
       try {
         const expiresAt = new Date(Date.now() + this.config.idempotencyTtlSeconds * 1000);
-        await em.insert(IdempotencyRecord, { ...scope, method, path, state: 'in_flight', createdAt: new Date(), expiresAt, responseStatus: null, responseBody: null });
+        await em.insert(IdempotencyRecord, {
+          ...scope,
+          method,
+          path,
+          state: 'in_flight',
+          createdAt: new Date(),
+          expiresAt,
+          responseStatus: null,
+          responseBody: null,
+        });
         return true;
       } catch (err) {
         if (!(err instanceof UniqueConstraintViolationException)) throw err;

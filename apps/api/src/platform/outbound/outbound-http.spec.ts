@@ -89,12 +89,18 @@ describe('OutboundHttp', () => {
   it('accepts https URLs, and http only for an allowlisted address outside production', () => {
     expect(guard().urlProblem('https://hooks.example.com/x')).toBeNull();
     expect(guard().urlProblem('http://hooks.example.com/x')).toBe('must use HTTPS');
-    expect(guard().urlProblem(`http://127.0.0.1:${port}/`)).toMatch(/must not point to a private, loopback or link-local address \(127\.0\.0\.1 is a loopback address\)/);
+    expect(guard().urlProblem(`http://127.0.0.1:${port}/`)).toMatch(
+      /must not point to a private, loopback or link-local address \(127\.0\.0\.1 is a loopback address\)/,
+    );
     expect(guard().urlProblem('https://169.254.169.254/latest')).toMatch(/linkLocal/);
     expect(guard().urlProblem('https://[::ffff:10.0.0.1]/')).toMatch(/private/);
     expect(guard({ OUTBOUND_ALLOWLIST: '127.0.0.1' }).urlProblem(`http://127.0.0.1:${port}/`)).toBeNull();
     expect(guard({ OUTBOUND_ALLOWLIST: '10.0.0.0/8' }).urlProblem('http://10.0.0.1/')).toBeNull();
-    expect(guard({ OUTBOUND_ALLOWLIST: '10.0.0.0/8', NODE_ENV: 'production', SECRETS_KEY: 'ab'.repeat(32), TRUST_PROXY: 'true' }).urlProblem('http://10.0.0.1/')).toBe('must use HTTPS');
+    expect(
+      guard({ OUTBOUND_ALLOWLIST: '10.0.0.0/8', NODE_ENV: 'production', SECRETS_KEY: 'ab'.repeat(32), TRUST_PROXY: 'true' }).urlProblem(
+        'http://10.0.0.1/',
+      ),
+    ).toBe('must use HTTPS');
     expect(guard().urlProblem('ftp://example.com/')).toBe('must use HTTPS');
     expect(guard().urlProblem('https://user:pw@example.com/')).toBe('must not contain credentials');
     expect(guard().urlProblem('not a url')).toBe('must be an absolute URL');
@@ -103,8 +109,13 @@ describe('OutboundHttp', () => {
   it('refuses hostnames that resolve to loopback, and IP literals in any notation, before connecting', async () => {
     // Every address a name resolves to must pass, not just the first (all loopback here: a bug cannot leak traffic).
     const g = guard({ OUTBOUND_ALLOWLIST: '127.0.0.1/32' });
-    g.useResolver(async () => [{ address: '127.0.0.1', family: 4 }, { address: '127.0.0.2', family: 4 }]);
-    await expect(g.request(`http://mixed.invalid:${port}/`, post)).rejects.toThrow(/mixed\.invalid resolves to a blocked address: 127\.0\.0\.2 is a loopback/);
+    g.useResolver(async () => [
+      { address: '127.0.0.1', family: 4 },
+      { address: '127.0.0.2', family: 4 },
+    ]);
+    await expect(g.request(`http://mixed.invalid:${port}/`, post)).rejects.toThrow(
+      /mixed\.invalid resolves to a blocked address: 127\.0\.0\.2 is a loopback/,
+    );
     await expect(guard().request('https://localhost/', post)).rejects.toThrow(/localhost resolves to a blocked address/);
     // Only loopback literals here: even a guard bug must not send traffic elsewhere (other ranges: decision tests above).
     for (const literal of ['127.0.0.1', '[::1]', '0x7f000001', '2130706433', '[::ffff:127.0.0.1]', '127.0.0.2']) {

@@ -103,13 +103,22 @@ export class OutboundHttp {
       connect: (options, callback) => {
         const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
         // IP literals skip `lookup`: make sure the connector cannot reach anything but the pinned address.
-        if (isIP(host) && host !== pinned.address) return callback(new OutboundBlockedError(`connection to ${host} refused: not the checked address`), null);
+        if (isIP(host) && host !== pinned.address)
+          return callback(new OutboundBlockedError(`connection to ${host} refused: not the checked address`), null);
         return connector(options, callback);
       },
     });
     const signal = AbortSignal.timeout(req.timeoutMs);
     try {
-      const res = await request(url, { method: req.method, headers: req.headers, body: req.body, dispatcher: agent, signal, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs });
+      const res = await request(url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        dispatcher: agent,
+        signal,
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: req.timeoutMs,
+      });
       const chunks: Buffer[] = [];
       let kept = 0;
       let truncated = false;
@@ -123,7 +132,13 @@ export class OutboundHttp {
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
-      return { status: res.statusCode, headers, body: Buffer.concat(chunks).toString('utf8'), bodyTruncated: truncated, address: pinned.address };
+      return {
+        status: res.statusCode,
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        bodyTruncated: truncated,
+        address: pinned.address,
+      };
     } catch (err) {
       if (signal.aborted) throw new OutboundTimeoutError(`no response within ${req.timeoutMs} ms`);
       throw err;

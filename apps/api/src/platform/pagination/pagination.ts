@@ -43,14 +43,23 @@ export function toPage<T>(window: PageWindow, total: number, data: T[]): Page<T>
   const totalPages = Math.ceil(total / window.perPage);
   if (window.page > Math.max(totalPages, 1)) {
     throw ApiError.validation([
-      validationEntry('query', ['page'], `page ${window.page} is beyond the last page (${Math.max(totalPages, 1)})`, 'value_error.number.not_le'),
+      validationEntry(
+        'query',
+        ['page'],
+        `page ${window.page} is beyond the last page (${Math.max(totalPages, 1)})`,
+        'value_error.number.not_le',
+      ),
     ]);
   }
   return { data, meta: { page: window.page, per_page: window.perPage, total, total_pages: totalPages } };
 }
 
 /** Runs count + page query, rejecting an out-of-range page before fetching rows. */
-export async function paginate<T>(window: PageWindow, count: () => Promise<number>, fetch: (offset: number, limit: number) => Promise<T[]>): Promise<Page<T>> {
+export async function paginate<T>(
+  window: PageWindow,
+  count: () => Promise<number>,
+  fetch: (offset: number, limit: number) => Promise<T[]>,
+): Promise<Page<T>> {
   const total = await count();
   toPage(window, total, []);
   const rows = total === 0 ? [] : await fetch(window.offset, window.perPage);

@@ -56,7 +56,10 @@ export class InProcessJobQueue extends JobQueue {
   private readonly logger = new Logger('InProcessJobQueue');
   private readonly pending = new Map<QueueName, { jobId: string; data: unknown; attempt: number }[]>();
   private readonly known = new Set<string>();
-  private readonly handlers = new Map<QueueName, { handler: JobHandler<unknown>; concurrency: number; running: number; onExhausted?: ExhaustedHandler<unknown> }>();
+  private readonly handlers = new Map<
+    QueueName,
+    { handler: JobHandler<unknown>; concurrency: number; running: number; onExhausted?: ExhaustedHandler<unknown> }
+  >();
   private waiters: (() => void)[] = [];
   private timers = new Set<NodeJS.Timeout>();
   /** Timers of delayed jobs: lost on exit by design (their owners re-enqueue from the database). */
@@ -95,7 +98,12 @@ export class InProcessJobQueue extends JobQueue {
   }
 
   process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number, onExhausted?: ExhaustedHandler<T>): void {
-    this.handlers.set(queue, { handler: handler as JobHandler<unknown>, concurrency, running: 0, onExhausted: onExhausted as ExhaustedHandler<unknown> });
+    this.handlers.set(queue, {
+      handler: handler as JobHandler<unknown>,
+      concurrency,
+      running: 0,
+      onExhausted: onExhausted as ExhaustedHandler<unknown>,
+    });
     setImmediate(() => this.pump(queue));
   }
 
@@ -115,7 +123,8 @@ export class InProcessJobQueue extends JobQueue {
           if (delay === undefined || this.closed) {
             this.logger.error(`Job ${queue}:${job.jobId} failed for good: ${err.message}`);
             // a job cut short by shutdown is resumed by the next start, not given up
-            if (delay === undefined && !this.closed) await consumer.onExhausted?.(job.data, err).catch((e: Error) => this.logger.error(`Job ${queue}:${job.jobId}: ${e.message}`));
+            if (delay === undefined && !this.closed)
+              await consumer.onExhausted?.(job.data, err).catch((e: Error) => this.logger.error(`Job ${queue}:${job.jobId}: ${e.message}`));
             this.known.delete(`${queue}:${job.jobId}`);
             return;
           }
@@ -219,7 +228,8 @@ export class BullJobQueue extends JobQueue {
     worker.on('error', (err) => new Logger('BullJobQueue').error(err.message));
     // finishedOn is set only when the job moved to failed for good (no retry left, or unrecoverable)
     worker.on('failed', (job, err) => {
-      if (job?.finishedOn && onExhausted) void onExhausted(job.data as T, err).catch((e: Error) => new Logger('BullJobQueue').error(`Job ${job.id}: ${e.message}`));
+      if (job?.finishedOn && onExhausted)
+        void onExhausted(job.data as T, err).catch((e: Error) => new Logger('BullJobQueue').error(`Job ${job.id}: ${e.message}`));
     });
     this.workers.push(worker);
   }
@@ -228,7 +238,9 @@ export class BullJobQueue extends JobQueue {
     for (;;) {
       const counts = await Promise.all(
         [...this.queues.entries()].map(([name, q]) =>
-          SCHEDULED_QUEUES.has(name) ? q.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children') : q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children'),
+          SCHEDULED_QUEUES.has(name)
+            ? q.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children')
+            : q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children'),
         ),
       );
       if (counts.every((c) => Object.values(c).every((n) => n === 0))) return;

@@ -45,7 +45,11 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async increment(key: string, windowStart: number, windowSeconds: number): Promise<number> {
     const redisKey = `${this.prefix}:rl:${key}:${windowStart}`;
-    const results = await this.redis.multi().incr(redisKey).expire(redisKey, windowSeconds + 5).exec();
+    const results = await this.redis
+      .multi()
+      .incr(redisKey)
+      .expire(redisKey, windowSeconds + 5)
+      .exec();
     const [err, count] = results?.[0] ?? [new Error('Redis transaction aborted'), 0];
     if (err) throw err;
     return Number(count);

@@ -1,7 +1,22 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 
 /**
  * One decorator both validates and documents a field, so the OpenAPI schema and validation cannot
@@ -22,11 +37,18 @@ function presence({ optional, nullable }: Common): PropertyDecorator[] {
 }
 
 function doc(options: Common, extra: ApiPropertyOptions): PropertyDecorator {
-  const base = { description: options.description, example: options.example, nullable: options.nullable || undefined, ...extra } as ApiPropertyOptions;
+  const base = {
+    description: options.description,
+    example: options.example,
+    nullable: options.nullable || undefined,
+    ...extra,
+  } as ApiPropertyOptions;
   return options.optional ? ApiPropertyOptional(base) : ApiProperty(base);
 }
 
-export function ValidateString(options: Common & { maxLength?: number; minLength?: number; pattern?: RegExp; patternMessage?: string } = {}): PropertyDecorator {
+export function ValidateString(
+  options: Common & { maxLength?: number; minLength?: number; pattern?: RegExp; patternMessage?: string } = {},
+): PropertyDecorator {
   const decorators = [...presence(options), IsString()];
   if (options.minLength !== undefined) decorators.push(MinLength(options.minLength));
   if (options.maxLength !== undefined) decorators.push(MaxLength(options.maxLength));
@@ -57,7 +79,8 @@ export function ValidateNumber(options: Common & { min?: number; max?: number; p
 
 export function ValidateInt(options: Common & { min?: number; max?: number; query?: boolean } = {}): PropertyDecorator {
   const decorators = [...presence(options), IsInt()];
-  if (options.query) decorators.unshift(Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value)));
+  if (options.query)
+    decorators.unshift(Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value)));
   if (options.min !== undefined) decorators.push(Min(options.min));
   if (options.max !== undefined) decorators.push(Max(options.max));
   return applyDecorators(...decorators, doc(options, { type: 'integer', minimum: options.min, maximum: options.max }));
@@ -70,5 +93,10 @@ export function ValidateBoolean(options: Common & { query?: boolean } = {}): Pro
 }
 
 export function ValidateDateTime(options: Common = {}): PropertyDecorator {
-  return applyDecorators(...presence(options), IsISO8601({ strict: true }), Type(() => String), doc(options, { type: String, format: 'date-time' }));
+  return applyDecorators(
+    ...presence(options),
+    IsISO8601({ strict: true }),
+    Type(() => String),
+    doc(options, { type: String, format: 'date-time' }),
+  );
 }

@@ -16,7 +16,8 @@ export class ApiValidationPipe implements PipeTransform {
     const { metatype, type } = metadata;
     const source = SOURCES[type] ?? 'body';
     const nul = type === 'custom' ? null : findNul(value, metadata.data ? [metadata.data] : []);
-    if (nul) throw ApiError.validation([validationEntry(source, nul, 'must not contain the NUL character (\\u0000)', 'value_error.str.nul')]);
+    if (nul)
+      throw ApiError.validation([validationEntry(source, nul, 'must not contain the NUL character (\\u0000)', 'value_error.str.nul')]);
     if (!metatype || PRIMITIVES.includes(metatype)) return value;
     if (type === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw ApiError.validation([validationEntry('body', [], 'Request body must be a JSON object', 'type_error.object')]);

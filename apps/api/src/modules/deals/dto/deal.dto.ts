@@ -51,7 +51,8 @@ export class UpdateDealDto {
 export const DEAL_SORTS = ['created_at', 'updated_at', 'business_name', 'status', 'health_score'] as const;
 
 export class ListDealsQueryDto extends PageQueryDto {
-  @ValidateString({ optional: true, maxLength: 500, description: 'Free-text search over business name, DBA name and owner name' }) q?: string;
+  @ValidateString({ optional: true, maxLength: 500, description: 'Free-text search over business name, DBA name and owner name' })
+  q?: string;
   @ValidateEnum(DEAL_STATUSES, { optional: true }) status?: string;
   @ValidateEnum(DEAL_SORTS, { optional: true, description: 'Default updated_at' }) sort?: (typeof DEAL_SORTS)[number];
   @ValidateEnum(['asc', 'desc'] as const, { optional: true, description: 'Default desc' }) order?: 'asc' | 'desc';
@@ -99,7 +100,11 @@ export class DealBusinessDto {
   @ApiProperty({ type: String, nullable: true }) source_type: string | null;
 }
 
-const SECTION = (type: new () => object, description?: string): ApiPropertyOptions => ({ type, nullable: true, ...(description ? { description } : {}) });
+const SECTION = (type: new () => object, description?: string): ApiPropertyOptions => ({
+  type,
+  nullable: true,
+  ...(description ? { description } : {}),
+});
 
 /**
  * GET /deals/{id}: the deal with its report (spec "Deal report" plus authenticity, review,
@@ -117,16 +122,19 @@ export class DealDetailDto extends DealSummaryDto {
   @ApiProperty(SECTION(HealthDto)) health: HealthDto | null;
   @ApiProperty(SECTION(ReportRecommendationDto)) recommendation: ReportRecommendationDto | null;
   @ApiProperty(SECTION(AuthenticityDto, 'Tamper risk per document and for the deal')) authenticity: AuthenticityDto | null;
-  @ApiProperty(SECTION(ReviewDto, 'Documents that need review (failed, risky, not reconciled, low confidence, parse warnings)')) review: ReviewDto | null;
+  @ApiProperty(SECTION(ReviewDto, 'Documents that need review (failed, risky, not reconciled, low confidence, parse warnings)'))
+  review: ReviewDto | null;
   @ApiProperty(SECTION(CurrencySummaryDto)) currency: CurrencySummaryDto | null;
-  @ApiProperty(SECTION(CrossDocDto, 'Consistency between statements: gaps, overlaps, mismatches, currencies')) cross_doc: CrossDocDto | null;
+  @ApiProperty(SECTION(CrossDocDto, 'Consistency between statements: gaps, overlaps, mismatches, currencies'))
+  cross_doc: CrossDocDto | null;
   @ApiProperty(SECTION(LenderPositionsDto)) lender_positions: LenderPositionsDto | null;
   @ApiProperty({ type: [StatementRowDto] }) statements: StatementRowDto[];
   @ApiProperty({ type: [MonthSummaryDto] }) monthly: MonthSummaryDto[];
   @ApiProperty({ type: [DailyBalanceDto] }) daily_balances: DailyBalanceDto[];
   @ApiProperty({ type: [FeeEventDto], description: 'Every NSF and overdraft fee' }) nsf_events: FeeEventDto[];
   @ApiProperty({ type: [RevenueSourceDto], description: 'Top revenue sources by counterparty' }) revenue_sources: RevenueSourceDto[];
-  @ApiProperty({ type: [RelatedDealFindingDto], description: 'The same account or file seen in another deal of the organization' }) related_deals: RelatedDealFindingDto[];
+  @ApiProperty({ type: [RelatedDealFindingDto], description: 'The same account or file seen in another deal of the organization' })
+  related_deals: RelatedDealFindingDto[];
 }
 
 export class DealListDto {

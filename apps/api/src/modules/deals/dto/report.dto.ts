@@ -122,7 +122,8 @@ export class NsfOverdraftDto implements NsfOverdraft {
 }
 
 export class ScreeningDto implements Screening {
-  @ApiProperty({ ...INT, description: 'Equals the number of the deal\'s transactions served by `transactions?flagged=true`' }) total_flags: number;
+  @ApiProperty({ ...INT, description: "Equals the number of the deal's transactions served by `transactions?flagged=true`" })
+  total_flags: number;
   @ApiProperty({ type: ScreeningBucketsDto }) buckets: ScreeningBucketsDto;
   @ApiProperty(INT) transaction_count: number;
   @ApiProperty() flagged_ratio: number;
@@ -186,7 +187,8 @@ export class ReviewDto implements ReviewSection {
 export class CurrencySummaryDto implements CurrencySummary {
   @ApiProperty({ example: 'USD' }) reporting_currency: string;
   @ApiProperty({ type: [String] }) currencies: string[];
-  @ApiProperty({ type: [Number], description: 'Statements in another currency: left out of every figure' }) excluded_statement_ids: number[];
+  @ApiProperty({ type: [Number], description: 'Statements in another currency: left out of every figure' })
+  excluded_statement_ids: number[];
 }
 
 export class StatementRowDto implements StatementRow {
@@ -231,7 +233,8 @@ export class DailyBalanceDto {
 export class LenderPositionDto implements LenderPosition {
   @ApiProperty() counterparty: string;
   @ApiProperty() known_lender: boolean;
-  @ApiProperty({ enum: ['daily', 'weekly', 'biweekly', 'monthly', 'irregular'], description: 'Payment cadence' }) frequency: LenderPosition['frequency'];
+  @ApiProperty({ enum: ['daily', 'weekly', 'biweekly', 'monthly', 'irregular'], description: 'Payment cadence' })
+  frequency: LenderPosition['frequency'];
   @ApiProperty() payment_amount: number;
   @ApiProperty(INT) payment_count: number;
   @ApiProperty() total_paid: number;
@@ -273,7 +276,7 @@ export class CrossDocFindingDto implements CrossDocFinding {
   @ApiProperty({ enum: FINDING_TYPES }) type: CrossDocFindingType;
   @ApiProperty({ enum: ['info', 'warning', 'error'] }) severity: 'info' | 'warning' | 'error';
   @ApiProperty() message: string;
-  @ApiProperty({ type: [Number], description: 'Positions in the deal\'s statement list' }) statements: number[];
+  @ApiProperty({ type: [Number], description: "Positions in the deal's statement list" }) statements: number[];
   @ApiProperty({ type: [Number], description: 'Document ids' }) statement_ids: number[];
   @ApiProperty({ description: 'Points taken off the cross_doc score' }) deduction: number;
 }

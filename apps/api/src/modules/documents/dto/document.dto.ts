@@ -54,8 +54,14 @@ export class PrescreenDto {
 
 /** The parser's balance check of the statement (packages/statements `Reconciliation`, snake_case). */
 export class ReconciliationDto {
-  @ApiProperty({ description: 'Opening balance plus transactions reaches the closing balance and the running balances follow' }) reconciled: boolean;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Index of the first transaction whose printed running balance does not follow' }) first_broken_row: number | null;
+  @ApiProperty({ description: 'Opening balance plus transactions reaches the closing balance and the running balances follow' })
+  reconciled: boolean;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Index of the first transaction whose printed running balance does not follow',
+  })
+  first_broken_row: number | null;
   @ApiProperty({ ...NULLABLE_NUMBER, description: 'opening + credits - debits' }) expected_closing: number | null;
   @ApiProperty({ ...NULLABLE_NUMBER, description: 'printed closing - expected closing' }) difference: number | null;
   @ApiProperty() confidence: number;
@@ -79,7 +85,8 @@ export class DocumentAnalysisDto {
   @ApiProperty({ ...NULLABLE_NUMBER }) ending_balance: number | null;
   @ApiProperty({ type: 'integer' }) deposit_count: number;
   @ApiProperty({ type: 'integer' }) deposit_days: number;
-  @ApiProperty({ type: 'integer', description: 'Flagged transactions of this document in the deal-level screening' }) screening_flags: number;
+  @ApiProperty({ type: 'integer', description: 'Flagged transactions of this document in the deal-level screening' })
+  screening_flags: number;
   @ApiProperty({ ...NULLABLE_TS }) analyzed_at: string | null;
 }
 
@@ -93,9 +100,15 @@ export class DocumentDetailDto extends DocumentSummaryDto {
   @ApiProperty({ ...NULLABLE_NUMBER }) extraction_confidence: number | null;
   @ApiProperty({ type: String, nullable: true, enum: ['low', 'medium', 'high', null] }) pdf_risk_level: string | null;
   @ApiProperty({ type: [String] }) risk_reasons: string[];
-  @ApiProperty({ type: Boolean, nullable: true, description: "The parser's verdict that a person should look at the document; null before parsing" }) needs_review: boolean | null;
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description: "The parser's verdict that a person should look at the document; null before parsing",
+  })
+  needs_review: boolean | null;
   @ApiProperty({ type: [String] }) review_reasons: string[];
-  @ApiProperty({ ...NULLABLE_STRING, description: 'ISO 4217 code of the statement (read or declared); null when unknown' }) currency: string | null;
+  @ApiProperty({ ...NULLABLE_STRING, description: 'ISO 4217 code of the statement (read or declared); null when unknown' }) currency:
+    string | null;
   @ApiProperty({ type: ReconciliationDto, nullable: true }) reconciliation: ReconciliationDto | null;
   @ApiProperty({ ...NULLABLE_STRING }) error: string | null;
   @ApiProperty({ ...NULLABLE_TS }) processing_started_at: string | null;

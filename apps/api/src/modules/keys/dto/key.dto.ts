@@ -12,7 +12,12 @@ export class CreateKeyDto {
   @ValidateString({ optional: true, minLength: 1, maxLength: 255, description: 'Key name (Form B)' })
   label?: string;
 
-  @ApiPropertyOptional({ type: [String], enum: ALL_SCOPES, default: ['read', 'write'], description: '`read`/`write` or fine scopes such as `deals:read`' })
+  @ApiPropertyOptional({
+    type: [String],
+    enum: ALL_SCOPES,
+    default: ['read', 'write'],
+    description: '`read`/`write` or fine scopes such as `deals:read`',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(ALL_SCOPES.length)
@@ -22,7 +27,10 @@ export class CreateKeyDto {
   @ValidateDateTime({ optional: true, nullable: true, description: 'When the key stops working (ISO 8601)' })
   expires_at?: string | null;
 
-  @ValidateEnum(['live', 'test'] as const, { optional: true, description: 'Data the key sees; defaults to the caller\'s mode. A test credential can create test keys only.' })
+  @ValidateEnum(['live', 'test'] as const, {
+    optional: true,
+    description: "Data the key sees; defaults to the caller's mode. A test credential can create test keys only.",
+  })
   mode?: 'live' | 'test';
 }
 

@@ -30,8 +30,10 @@ export class EvaluationDto {
   @ApiProperty() ruleset_name: string;
   @ApiProperty({ enum: RULESET_KINDS }) ruleset_kind: string;
   @ApiProperty() total_score: number;
-  @ApiProperty({ enum: DECISIONS, description: '`review` only from factor-list rulesets (between the thresholds, or a failed factor)' }) decision: string;
-  @ApiProperty({ enum: GRADES, description: 'Letter grade of total_score (factor-list rulesets use the default grade minima)' }) grade: string;
+  @ApiProperty({ enum: DECISIONS, description: '`review` only from factor-list rulesets (between the thresholds, or a failed factor)' })
+  decision: string;
+  @ApiProperty({ enum: GRADES, description: 'Letter grade of total_score (factor-list rulesets use the default grade minima)' })
+  grade: string;
   @ApiProperty({ type: Number, nullable: true, description: 'USD; null unless approve' }) max_advance: number | null;
   @ApiProperty({ description: 'Cash flow coverage ratio' }) cfcr: number;
   @ApiProperty() cfcr_target: number;
@@ -71,7 +73,8 @@ export class EvaluateQueryDto {
     type: 'array',
     items: { type: 'integer', minimum: 1 },
     maxItems: MAX_EVALUATE_RULESETS,
-    description: 'Rulesets to evaluate: repeat the parameter (`ruleset_ids=1&ruleset_ids=2`) or separate with commas. Without any id, the default ruleset is evaluated',
+    description:
+      'Rulesets to evaluate: repeat the parameter (`ruleset_ids=1&ruleset_ids=2`) or separate with commas. Without any id, the default ruleset is evaluated',
   })
   @Transform(toIntList)
   @ValidateIf((_, v) => v !== undefined)

@@ -15,13 +15,26 @@ function BodyField(options: ApiPropertyOptions): PropertyDecorator {
   return applyDecorators(Allow(), ApiPropertyOptional(options));
 }
 
-const WEIGHT = (factor: string) => ({ type: 'integer', minimum: 0, maximum: 100, description: `Form A: weight of ${factor}, 0-100; the nine weights sum to exactly 100` }) as const;
-const GRADE = (grade: string) => ({ type: 'integer', minimum: 0, maximum: 100, description: `Form A: minimum total score for grade ${grade}` }) as const;
+const WEIGHT = (factor: string) =>
+  ({
+    type: 'integer',
+    minimum: 0,
+    maximum: 100,
+    description: `Form A: weight of ${factor}, 0-100; the nine weights sum to exactly 100`,
+  }) as const;
+const GRADE = (grade: string) =>
+  ({ type: 'integer', minimum: 0, maximum: 100, description: `Form A: minimum total score for grade ${grade}` }) as const;
 
 export class RulesetFactorDto {
   @ApiProperty({ enum: FORM_B_FACTORS }) name: string;
   @ApiProperty({ type: Number, minimum: 0, maximum: 1, description: 'Weights of all factors sum to exactly 1.0' }) weight: number;
-  @ApiProperty({ type: 'integer', minimum: 0, maximum: 100, description: 'A factor scoring below its threshold fails; an approve with a failed factor becomes review' }) threshold: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: 100,
+    description: 'A factor scoring below its threshold fails; an approve with a failed factor becomes review',
+  })
+  threshold: number;
 }
 
 /**
@@ -30,7 +43,13 @@ export class RulesetFactorDto {
  * (Form B: `factors`, approval_threshold, decline_threshold, all required). `name` is required.
  */
 export class CreateRulesetDto {
-  @BodyField({ type: String, maxLength: 200, description: 'Required; unique within the organization (case-insensitive)', example: 'Conservative' }) name?: unknown;
+  @BodyField({
+    type: String,
+    maxLength: 200,
+    description: 'Required; unique within the organization (case-insensitive)',
+    example: 'Conservative',
+  })
+  name?: unknown;
   @BodyField({ type: String, nullable: true, maxLength: 1000 }) description?: unknown;
   @BodyField(WEIGHT('revenue')) weight_revenue?: unknown;
   @BodyField(WEIGHT('balance_health')) weight_balance_health?: unknown;
@@ -45,12 +64,30 @@ export class CreateRulesetDto {
   @BodyField(GRADE('B')) grade_b_min?: unknown;
   @BodyField(GRADE('C')) grade_c_min?: unknown;
   @BodyField({ ...GRADE('D'), description: 'Form A: minimum total score for grade D; below it is grade F' }) grade_d_min?: unknown;
-  @BodyField({ type: 'integer', minimum: 0, maximum: 100, description: 'Form A: minimum total score for approve' }) approve_threshold?: unknown;
-  @BodyField({ type: Number, exclusiveMinimum: true, minimum: 0, description: 'Form A: max advance = multiplier x average monthly revenue' }) max_advance_multiplier?: unknown;
+  @BodyField({ type: 'integer', minimum: 0, maximum: 100, description: 'Form A: minimum total score for approve' })
+  approve_threshold?: unknown;
+  @BodyField({
+    type: Number,
+    exclusiveMinimum: true,
+    minimum: 0,
+    description: 'Form A: max advance = multiplier x average monthly revenue',
+  })
+  max_advance_multiplier?: unknown;
   @BodyField({ type: Number, minimum: 0, description: 'Form A: target cash flow coverage ratio' }) cfcr_target?: unknown;
-  @BodyField({ type: [RulesetFactorDto], description: 'Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset' }) factors?: unknown;
-  @BodyField({ type: Number, minimum: 0, maximum: 100, description: 'Form B: total score at or above which a deal is approved' }) approval_threshold?: unknown;
-  @BodyField({ type: Number, minimum: 0, maximum: 100, description: 'Form B: total score at or below which a deal is declined (lower than approval_threshold)' }) decline_threshold?: unknown;
+  @BodyField({
+    type: [RulesetFactorDto],
+    description: 'Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset',
+  })
+  factors?: unknown;
+  @BodyField({ type: Number, minimum: 0, maximum: 100, description: 'Form B: total score at or above which a deal is approved' })
+  approval_threshold?: unknown;
+  @BodyField({
+    type: Number,
+    minimum: 0,
+    maximum: 100,
+    description: 'Form B: total score at or below which a deal is declined (lower than approval_threshold)',
+  })
+  decline_threshold?: unknown;
 }
 
 /**

@@ -4,7 +4,8 @@ import { ValidateBoolean, ValidateEnum, ValidateInt, ValidateNumber, ValidateStr
 import { TRANSACTION_CATEGORIES } from '../transactions.entities';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DateQuery = (description: string) => ValidateString({ optional: true, pattern: DATE, patternMessage: '$property must be a date YYYY-MM-DD', description });
+const DateQuery = (description: string) =>
+  ValidateString({ optional: true, pattern: DATE, patternMessage: '$property must be a date YYYY-MM-DD', description });
 
 /** Filters of both forms (CONTRACT.md rule 2): type/transaction_type, start_date/date_from, end_date/date_to. */
 export class TransactionQueryDto {
@@ -54,7 +55,8 @@ export class CorrectTransactionDto {
   @ValidateString({ optional: true, minLength: 1, maxLength: 2000 }) description?: string;
   @ValidateEnum(['credit', 'debit'] as const, { optional: true }) transaction_type?: 'credit' | 'debit';
   @ValidateEnum(TRANSACTION_CATEGORIES, { optional: true }) category?: string;
-  @ValidateString({ minLength: 1, maxLength: 500, description: 'Why the value is corrected; stored verbatim in the audit trail' }) correction_reason: string;
+  @ValidateString({ minLength: 1, maxLength: 500, description: 'Why the value is corrected; stored verbatim in the audit trail' })
+  correction_reason: string;
 }
 
 export class CorrectionDto {

@@ -13,14 +13,21 @@ export class WebhookConfigInputDto {
   @ValidateString({ maxLength: 2048, description: 'Receiver URL; HTTPS required' })
   url: string;
 
-  @ValidateString({ minLength: 8, maxLength: 255, description: 'Signing secret (never returned). A `whsec_<base64>` secret is used as Standard Webhooks libraries expect.' })
+  @ValidateString({
+    minLength: 8,
+    maxLength: 255,
+    description: 'Signing secret (never returned). A `whsec_<base64>` secret is used as Standard Webhooks libraries expect.',
+  })
   secret: string;
 
   @ApiProperty({ type: [String], enum: SUBSCRIBABLE_EVENTS, description: 'Event types to deliver' })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(SUBSCRIBABLE_EVENTS.length)
-  @IsIn(SUBSCRIBABLE_EVENTS as unknown as string[], { each: true, message: `each value in events must be one of: ${SUBSCRIBABLE_EVENTS.join(', ')}` })
+  @IsIn(SUBSCRIBABLE_EVENTS as unknown as string[], {
+    each: true,
+    message: `each value in events must be one of: ${SUBSCRIBABLE_EVENTS.join(', ')}`,
+  })
   events: string[];
 
   @ValidateBoolean({ optional: true, description: 'Deliveries are sent only while enabled (default true)' })
@@ -56,7 +63,8 @@ export class WebhookTestResultDto {
   @ApiProperty({ type: 'integer', nullable: true }) response_status: number | null;
   @ApiProperty({ type: 'integer' }) response_time_ms: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) delivered_at: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Why the attempt failed (timeout, blocked address, connection error)' }) error: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the attempt failed (timeout, blocked address, connection error)' }) error:
+    string | null;
 }
 
 export class WebhookTestResponseDto {
@@ -120,8 +128,10 @@ export class DeliveryAttemptDto {
 }
 
 export class DeliveryDetailDto extends DeliverySummaryDto {
-  @ApiProperty({ type: DeliveryRequestDto, nullable: true, description: 'Last attempt (null before the first)' }) request: DeliveryRequestDto | null;
-  @ApiProperty({ type: DeliveryResponseDto, nullable: true, description: 'Last attempt (null before the first)' }) response: DeliveryResponseDto | null;
+  @ApiProperty({ type: DeliveryRequestDto, nullable: true, description: 'Last attempt (null before the first)' })
+  request: DeliveryRequestDto | null;
+  @ApiProperty({ type: DeliveryResponseDto, nullable: true, description: 'Last attempt (null before the first)' })
+  response: DeliveryResponseDto | null;
   @ApiProperty({ type: String, nullable: true }) error: string | null;
   @ApiProperty({ type: [DeliveryAttemptDto], description: 'Every attempt, oldest first' }) attempts: DeliveryAttemptDto[];
 }
