@@ -112,6 +112,31 @@ describe('deal lifecycle', () => {
     expect(await reload(deal.id)).toMatchObject({ status: 'failed', report: null, analysis: null, healthScore: null, screeningFlags: 0 });
   });
 
+  it('records deal.updated for every status the lifecycle moves, and none when nothing moved', async () => {
+    const deal = await dealWith(['completed']);
+    const updates = async () =>
+      (
+        await app
+          .get(Database)
+          .system()
+          .find(DomainEventRecord, { type: 'deal.updated', dealId: deal.id }, { orderBy: { id: 'asc' } })
+      ).map((e) => [e.data.previous_status, e.data.status]);
+    await lifecycle.refresh(f.scope, deal.id);
+    await lifecycle.refresh(f.scope, deal.id);
+    const em = app.get(Database).forScope(f.scope);
+    const doc = await em.findOneOrFail(Document, { dealId: deal.id });
+    await em.nativeUpdate(Document, { id: doc.id }, { status: 'failed' });
+    await lifecycle.refresh(f.scope, deal.id);
+    expect(await updates()).toEqual([
+      ['new', 'ready'],
+      ['ready', 'failed'],
+    ]);
+    // a reprocess request moves the deal in its own transaction (what processing does next may follow)
+    const reprocess = await app.request('POST', `/v1/documents/${doc.id}/reprocess`, { key: f.apiKey });
+    expect(reprocess.status).toBe(202);
+    expect((await updates())[2]).toEqual(['failed', 'processing']);
+  });
+
   it('follows document events delivered through the outbox, not the request', async () => {
     const deal = await dealWith(['failed']);
     const em = app.get(Database).forScope(f.scope);

@@ -43,6 +43,20 @@ export function statusFor(docs: Pick<Document, 'status'>[]): DealStatus {
  * else follows document results, as domain events, off the request path: the report is built
  * here, with the default recommendation, and `deal.ready` is recorded.
  */
+/**
+ * `deal.updated` (spec: the status, fields or notes of a deal change) for a status the lifecycle
+ * moved, in the same unit of work. Returns whether an event was recorded.
+ */
+function recordStatusChange(tx: EntityManager, scope: Scope, deal: Deal, previous: DealStatus): boolean {
+  if (deal.status === previous) return false;
+  recordEvent(tx, scope, 'deal.updated', {
+    dealId: deal.id,
+    actor: ACTOR,
+    data: { deal_id: deal.id, changed_fields: ['status'], status: deal.status, previous_status: previous },
+  });
+  return true;
+}
+
 @Injectable()
 export class DealLifecycleService implements OnModuleInit {
   constructor(
@@ -57,10 +71,12 @@ export class DealLifecycleService implements OnModuleInit {
   }
 
   /** In the caller's unit of work: `added` new documents (0 for requeued ones) are about to be processed. */
-  documentsQueued(deal: Deal, added: number, now = new Date()): void {
+  documentsQueued(tx: EntityManager, scope: Scope, deal: Deal, added: number, now = new Date()): void {
+    const previous = deal.status;
     deal.documentCount += added;
     deal.status = 'processing';
     deal.updatedAt = now;
+    recordStatusChange(tx, scope, deal, previous);
   }
 
   private async onDocumentEvent(event: DomainEvent): Promise<void> {
@@ -79,10 +95,12 @@ export class DealLifecycleService implements OnModuleInit {
       if (!deal) return;
       const docs = await tx.find(Document, { dealId }, { orderBy: { id: 'asc' } });
       const status = statusFor(docs);
+      const previous = deal.status;
       deal.documentCount = docs.length;
       if (status === 'ready') notify = await this.makeReady(tx, scope, deal, docs);
       else if (status === 'processing') this.setStatus(deal, status);
       else this.clear(deal, status);
+      if (recordStatusChange(tx, scope, deal, previous)) notify = true;
     });
     if (notify) this.events.notify();
   }

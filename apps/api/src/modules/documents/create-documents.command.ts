@@ -116,7 +116,7 @@ export class CreateDocumentsCommand {
         }),
       );
       await tx.flush();
-      this.lifecycle.documentsQueued(deal, created.length, now);
+      this.lifecycle.documentsQueued(tx, caller, deal, created.length, now);
       for (const doc of created) {
         recordEvent(tx, caller, 'document.uploaded', {
           dealId,

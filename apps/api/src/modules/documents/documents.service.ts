@@ -258,7 +258,7 @@ export class DocumentsService {
       const docs = await tx.find(Document, { dealId, status: { $in: ['failed', 'cancelled'] } }, { orderBy: { id: 'asc' } });
       docs.forEach((d) => this.restart(d));
       if (docs.length) {
-        this.lifecycle.documentsQueued(deal, 0);
+        this.lifecycle.documentsQueued(tx, auth, deal, 0);
         for (const d of docs) recordRequeued(tx, auth, d);
       }
       return docs;
@@ -297,7 +297,7 @@ export class DocumentsService {
       change(d);
       d.updatedAt = new Date();
       if (d.status === 'uploaded') {
-        this.lifecycle.documentsQueued(await findDealOr404(tx, d.dealId, { lock: true }), 0);
+        this.lifecycle.documentsQueued(tx, auth, await findDealOr404(tx, d.dealId, { lock: true }), 0);
         recordRequeued(tx, auth, d);
       } else {
         recordEvent(tx, auth, 'document.cancelled', {

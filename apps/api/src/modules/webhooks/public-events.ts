@@ -34,7 +34,7 @@ export interface PublicEvent {
 
 const FIELDS: Record<Exclude<PublicEventType, 'webhook.test'>, readonly string[] | 'all'> = {
   'deal.created': ['deal_id', 'business_name'],
-  'deal.updated': ['deal_id', 'changed_fields', 'status'],
+  'deal.updated': ['deal_id', 'changed_fields', 'status', 'previous_status'],
   'deal.ready': ['deal_id', 'business_name', 'status', 'health_score', 'grade', 'document_count'],
   'deal.decision': ['deal_id', 'decision', 'previous_decision'],
   'document.uploaded': ['document_id', 'deal_id', 'filename', 'document_type'],
