@@ -4,7 +4,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { DealsModule } from './modules/deals/deals.module';
 import { DocumentsModule } from './modules/documents/documents.module';
-import { PipelineModule } from './modules/pipeline/pipeline.module';
+import { ProcessingModule } from './modules/processing/processing.module';
 import { TransactionsModule } from './modules/transactions/transactions.module';
 import { RulesetsModule } from './modules/rulesets/rulesets.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
@@ -20,7 +20,7 @@ export class AppModule {
         AuthModule,
         KeysModule,
         DealsModule,
-        PipelineModule,
+        ProcessingModule,
         DocumentsModule,
         TransactionsModule,
         RulesetsModule,

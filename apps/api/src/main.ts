@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './platform/config/config';
 import { DataDirLockedError } from './platform/database/data-dir-lock';
 import { ProvisioningService } from './modules/auth/provisioning.service';
 import { randomToken } from './modules/auth/credentials';
-import { PipelineService } from './modules/pipeline/pipeline.service';
+import { DocumentProducer } from './modules/processing/processing.producer';
 
 /** `npm start`: the API (ROLE=all|api) or the workers only (ROLE=worker) on the configured database. */
 async function main(): Promise<void> {
@@ -23,13 +23,13 @@ async function main(): Promise<void> {
   }
   if (config.demoBootstrap) await demoBootstrap(app.get(ProvisioningService), config.publicUrl);
   if (config.role === 'worker') {
-    await app.get(PipelineService).recover();
+    await app.get(DocumentProducer).recover();
     process.stdout.write(`Ledgerlens worker running (database: ${running.orm.engine})\n`);
     return;
   }
   await app.listen({ port: config.port, host: config.host });
   // resumed documents are queued once /health answers (parsing runs in the parser processes anyway)
-  await app.get(PipelineService).recover();
+  await app.get(DocumentProducer).recover();
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = config.publicUrl.replace(/:\d+$/, `:${port}`);

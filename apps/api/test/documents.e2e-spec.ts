@@ -6,7 +6,8 @@ import { taxReturn } from '../../../tools/corpus/others';
 import { Rng } from '../../../tools/corpus/rng';
 import { TestApp } from './support/harness';
 import { Document } from '../src/modules/documents/documents.entities';
-import { PipelineService } from '../src/modules/pipeline/pipeline.service';
+import { DocumentProcessor } from '../src/modules/processing/processing.processor';
+import { DocumentProducer } from '../src/modules/processing/processing.producer';
 import { seedDocument as seed } from './support/seed-document';
 
 const layout = (name: string) => LAYOUTS.find((l) => l.name === name)!;
@@ -391,7 +392,7 @@ describe('documents, the pipeline and transactions', () => {
       const res = await app.request('POST', `/v1/documents/${doc.id}/cancel`, { key });
       expect(res.status).toBe(200);
       expect(res.body.document_status).toBe('cancelled');
-      await app.get(PipelineService).run({ documentId: doc.id, attempt: 1 });
+      await app.get(DocumentProcessor).run({ documentId: doc.id, attempt: 1 });
       expect((await app.request('GET', `/v1/documents/${doc.id}`, { key })).body.status).toBe('cancelled');
       const re = await app.request('POST', `/v1/documents/${doc.id}/reprocess`, { key });
       expect(re.status).toBe(202);
@@ -402,7 +403,7 @@ describe('documents, the pipeline and transactions', () => {
     it('resumes documents left unfinished by a previous process', async () => {
       const dealId = await newDeal();
       const doc = await seedDocument(dealId, 'uploaded');
-      const resumed = await app.get(PipelineService).recover();
+      const resumed = await app.get(DocumentProducer).recover();
       expect(resumed).toBeGreaterThanOrEqual(1);
       await app.settle();
       expect((await app.request('GET', `/v1/documents/${doc.id}`, { key })).body.status).toBe('completed');

@@ -3,7 +3,7 @@ import { hostileCorpus, HostileFile } from '../../../tools/corpus/hostile';
 import { processRss } from '@ledgerlens/statements';
 import { TestApp } from './support/harness';
 import { realDatabaseUrl } from './support/services';
-import { PipelineService } from '../src/modules/pipeline/pipeline.service';
+import { DocumentProcessor } from '../src/modules/processing/processing.processor';
 
 const SEED = 20261126;
 const LIMIT = 1024 * 1024;
@@ -35,7 +35,7 @@ describe('hostile files through the API', () => {
     const key = org.api_key;
     const dealId = (await app.request('POST', '/v1/deals', { key, body: { business_name: 'Hostile Co', funding_amount_requested: 1000 } }))
       .body.id;
-    const pipeline = app.get(PipelineService);
+    const pipeline = app.get(DocumentProcessor);
     const baseRss = process.memoryUsage().rss;
     const probes: number[] = [];
     let serverRss = 0;

@@ -8,7 +8,9 @@ import { seedDocument } from './support/seed-document';
 import { Database } from '../src/platform/database/database.service';
 import { JobQueue, QUEUES } from '../src/platform/queue/job-queue';
 import { Document } from '../src/modules/documents/documents.entities';
-import { documentJobId, PipelineService } from '../src/modules/pipeline/pipeline.service';
+import { documentJobId } from '../src/modules/processing/processing.jobs';
+import { DocumentProcessor } from '../src/modules/processing/processing.processor';
+import { DocumentProducer } from '../src/modules/processing/processing.producer';
 
 /**
  * Parsing runs in a warm pool of child processes with hard time and memory limits; a job out of
@@ -49,7 +51,7 @@ describe('pipeline: parser pool, retries, resume, sweeper', () => {
     seedDocument(app, org.organization.id, dealId, status, storageKey ? { storageKey } : { bytes: statementBytes });
 
   it('parses in warm child processes and fails hostile files (nested forms, flate chains) without harming the server', async () => {
-    expect(app.get(PipelineService).parserPool()).toBeNull(); // started by the first document
+    expect(app.get(DocumentProcessor).parserPool()).toBeNull(); // started by the first document
     const dealId = await newDeal();
     const hostile = [
       ...(await hostileFiles(new Rng(9), statementBytes)).filter((h) => /bomb|corrupt/.test(h.name)),
@@ -74,7 +76,7 @@ describe('pipeline: parser pool, retries, resume, sweeper', () => {
     expect(byName['multi_filter_bomb.pdf'].error).toMatch(/compression bomb/);
     expect((await app.request('GET', '/health', { unchecked: true })).status).toBe(200);
     expect((await app.request('GET', `/v1/deals/${dealId}`, { key: org.api_key })).body.status).toBe('ready');
-    const pids = app.get(PipelineService).parserPool()!.pids();
+    const pids = app.get(DocumentProcessor).parserPool()!.pids();
     expect(pids).toHaveLength(2);
     expect(pids).not.toContain(process.pid);
   });
@@ -83,7 +85,7 @@ describe('pipeline: parser pool, retries, resume, sweeper', () => {
     const dealId = await newDeal();
     // its stored file is gone: every attempt fails (not the document's content: retried first)
     const doc = await seed(dealId, 'uploaded', `${org.organization.id}/live/missing-file`);
-    await app.get(PipelineService).enqueue(doc);
+    await app.get(DocumentProducer).enqueue(doc);
     const d = await terminal(doc.id);
     expect(d.status).toBe('failed');
     expect(d.error).toMatch(/^PROCESSING_FAILED: retries exhausted: .*(ENOENT|no such file)/);
@@ -97,7 +99,7 @@ describe('pipeline: parser pool, retries, resume, sweeper', () => {
     await app.get(JobQueue).enqueue(QUEUES.documents, documentJobId(doc), { documentId: doc.id, attempt: 99 });
     await app.settle();
     expect((await getDoc(doc.id)).status).toBe('extracting_text');
-    expect(await app.get(PipelineService).recover()).toBeGreaterThanOrEqual(1);
+    expect(await app.get(DocumentProducer).recover()).toBeGreaterThanOrEqual(1);
     await app.settle();
     expect(await terminal(doc.id)).toMatchObject({ status: 'completed', transaction_count: 30 });
   });
@@ -113,7 +115,7 @@ describe('pipeline: parser pool, retries, resume, sweeper', () => {
     const d = await terminal(stuck.id, 10_000);
     expect(d.status).toBe('failed');
     expect(d.error).toBe('PROCESSING_FAILED: stuck: no progress for more than 600 s');
-    expect(await app.get(PipelineService).sweep()).toBe(0);
+    expect(await app.get(DocumentProcessor).sweep()).toBe(0);
     expect((await getDoc(fresh.id)).status).toBe('extracting_text');
     await app.request('POST', `/v1/documents/${fresh.id}/cancel`, { key: org.api_key });
   });

@@ -8,7 +8,7 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { FileStore, FileTooLargeError, sniffMime, StoredFile } from '../../platform/storage/file-store';
 import { DealLifecycleService } from '../deals/deal-lifecycle.service';
 import { findDealOr404 } from '../deals/deal-lookup';
-import { PipelineService } from '../pipeline/pipeline.service';
+import { DocumentProducer } from '../processing/processing.producer';
 import { Document, DocumentType } from './documents.entities';
 
 /** A file as every entry point has it: HTTP upload, bulk upload, ingest, the CLI. */
@@ -49,7 +49,7 @@ export class CreateDocumentsCommand {
   constructor(
     private readonly db: Database,
     private readonly files: FileStore,
-    private readonly pipeline: PipelineService,
+    private readonly producer: DocumentProducer,
     private readonly lifecycle: DealLifecycleService,
     private readonly events: EventDispatcher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -127,7 +127,7 @@ export class CreateDocumentsCommand {
       return created;
     });
     this.events.notify();
-    for (const doc of docs) await this.pipeline.enqueue(doc);
+    for (const doc of docs) await this.producer.enqueue(doc);
     return docs;
   }
 

@@ -1,7 +1,7 @@
 import type { Reconciliation } from '@ledgerlens/statements';
 import { emptyBucketCounts, type BucketCounts } from '@ledgerlens/underwriting';
 import { ScreeningBucketsDto } from '../deals/dto/report.dto';
-import { STEP_LABELS, STEP_PROGRESS } from '../pipeline/pipeline.service';
+import { STEP_LABELS, STEP_PROGRESS } from '../processing/processing.jobs';
 import { Document } from './documents.entities';
 import {
   AnalysisRecordDto,

@@ -11,7 +11,7 @@ import { Page, paginate, pageWindow } from '../../platform/pagination/pagination
 import { FileStore } from '../../platform/storage/file-store';
 import { DealLifecycleService } from '../deals/deal-lifecycle.service';
 import { findDealOr404 } from '../deals/deal-lookup';
-import { PipelineService } from '../pipeline/pipeline.service';
+import { DocumentProducer } from '../processing/processing.producer';
 import { Document, DOCUMENT_TYPE_ALIASES, DOCUMENT_TYPES, DocumentType, isInFlight } from './documents.entities';
 import {
   AnalysisRecordDto,
@@ -63,7 +63,7 @@ export class DocumentsService {
   constructor(
     private readonly db: Database,
     private readonly files: FileStore,
-    private readonly pipeline: PipelineService,
+    private readonly producer: DocumentProducer,
     private readonly lifecycle: DealLifecycleService,
     private readonly create: CreateDocumentsCommand,
     private readonly events: EventDispatcher,
@@ -264,7 +264,7 @@ export class DocumentsService {
       return docs;
     });
     this.events.notify();
-    for (const doc of queued) await this.pipeline.enqueue(doc);
+    for (const doc of queued) await this.producer.enqueue(doc);
     return {
       status: 'ok',
       success: true,
@@ -309,7 +309,7 @@ export class DocumentsService {
       return d;
     });
     this.events.notify();
-    if (doc.status === 'uploaded') await this.pipeline.enqueue(doc);
+    if (doc.status === 'uploaded') await this.producer.enqueue(doc);
     return doc;
   }
 

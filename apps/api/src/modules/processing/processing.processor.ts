@@ -15,49 +15,22 @@ import { DealLifecycleService } from '../deals/deal-lifecycle.service';
 import { Transaction } from '../transactions/transactions.entities';
 import { Document, DocumentStatus, isInFlight, TERMINAL_STATUSES } from '../documents/documents.entities';
 
-/** Progress shown while a document is in a step (status view `progress_pct`). */
-export const STEP_PROGRESS: Record<DocumentStatus, number> = {
-  uploaded: 0,
-  extracting_text: 15,
-  running_ocr: 25,
-  classifying: 45,
-  parsing_with_llm: 60,
-  computing_metrics: 85,
-  completed: 100,
-  failed: 100,
-  cancelled: 100,
-};
-
-export const STEP_LABELS: Record<DocumentStatus, string> = {
-  uploaded: 'Queued for processing',
-  extracting_text: 'Extracting text',
-  running_ocr: 'Running OCR on scanned pages',
-  classifying: 'Classifying the document',
-  parsing_with_llm: 'Parsing transactions',
-  computing_metrics: 'Computing metrics and screening',
-  completed: 'Completed',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-};
-
 /** The compiled worker of @ledgerlens/statements (built with the server). */
 const STATEMENTS_WORKER = join(dirname(require.resolve('@ledgerlens/statements/package.json')), 'dist', 'worker.js');
-
-export const documentJobId = (doc: Pick<Document, 'id' | 'attempt'>) => `doc-${doc.id}-${doc.attempt}`;
 
 class StaleJob extends Error {}
 
 /**
- * Runs the steps of packages/statements and packages/underwriting for one document, writing each
+ * The consumer side of the documents queue. Runs the steps of packages/statements and packages/underwriting for one document, writing each
  * status change, then rebuilds the deal's state. Every write checks the document's `attempt`, so a
  * cancelled or reprocessed document never receives a stale job's results. Parsing runs in a pool
  * of child processes with hard time and memory limits (never on this event loop). After the
- * server listens, every non-terminal document is queued again (a crash resumes); a job out of
+ * server listens, the producer queues every non-terminal document again (a crash resumes); a job out of
  * retries fails its document, and a periodic sweep fails documents stuck beyond a bound.
  */
 @Injectable()
-export class PipelineService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('Pipeline');
+export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Processing');
   private pool: ParserPool | null = null;
   private shuttingDown = false;
   private sweeper: NodeJS.Timeout | null = null;
@@ -110,29 +83,6 @@ export class PipelineService implements OnApplicationBootstrap, BeforeApplicatio
       this.pool.on('restart', (why: Error) => this.logger.warn(`Parser process replaced: ${why.message}`));
     }
     return this.pool;
-  }
-
-  async enqueue(doc: Pick<Document, 'id' | 'attempt'>): Promise<void> {
-    await this.queue.enqueue<DocumentJob>(QUEUES.documents, documentJobId(doc), { documentId: doc.id, attempt: doc.attempt });
-  }
-
-  /**
-   * Re-queues every document a previous process left unfinished (called once the server listens).
-   * A job still waiting or running keeps its place; otherwise a fresh job id is used, since the
-   * failed job of the same id is kept by BullMQ and would swallow the new one.
-   */
-  async recover(): Promise<number> {
-    if (this.config.role === 'api') return 0;
-    const em = this.db.system();
-    const docs = await em.find(
-      Document,
-      { status: { $nin: [...TERMINAL_STATUSES] } },
-      { filters: false, fields: ['id', 'attempt'], orderBy: { id: 'asc' } },
-    );
-    for (const doc of docs)
-      await this.queue.resubmit<DocumentJob>(QUEUES.documents, documentJobId(doc), { documentId: doc.id, attempt: doc.attempt });
-    if (docs.length) this.logger.log(`Resumed ${docs.length} unfinished document(s)`);
-    return docs.length;
   }
 
   /** A job out of retries: its document fails with the last error instead of staying in flight. */
