@@ -27,8 +27,6 @@ export { parseWithLlm, validateLlmJson, LlmOutputError, LLM_SYSTEM_PROMPT, pageT
 export { shutdownOcr, tesseractLangPath, cleanOcrWord } from './ocr';
 export { parseAmount, parseDateToken, resolveYear, isValidDate } from './tokens';
 export { releaseMupdfCaches } from './mupdf';
-export { parseStatementFileIsolated } from './isolated';
-export type { IsolatedParseOptions } from './isolated';
 export { ParserPool, ParserCrashedError, processRss } from './pool';
 export type { ParserPoolOptions } from './pool';
 export { guardPageContent, decodeBounded } from './open';

@@ -1,31 +1,16 @@
 /**
- * Entry of the parser workers (compiled to dist/worker.js): a worker thread of
- * parseStatementFileIsolated (one document), or a child process of ParserPool (many documents,
- * one at a time, over IPC).
+ * Entry of the parser workers (compiled to dist/worker.js): a child process of ParserPool (many
+ * documents, one at a time, over IPC).
  */
-import { isMainThread, parentPort, Worker, workerData } from 'worker_threads';
+import { isMainThread, Worker } from 'worker_threads';
 import { parseStatementFile } from './index';
 import { loadMupdf, releaseMupdfCaches } from './mupdf';
-import { shutdownOcr } from './ocr';
 import type { ChildMessage, ParentMessage } from './pool';
 import { StatementError } from './types';
 
 const errorMessage = (e: unknown) => ({ code: e instanceof StatementError ? e.code : null, message: String((e as Error)?.message ?? e) });
 
-if (!isMainThread && parentPort) {
-  const port = parentPort;
-  const { bytes, opts } = workerData as { bytes: Uint8Array; opts: Record<string, unknown> };
-  (async () => {
-    try {
-      const result = await parseStatementFile(bytes, { ...opts, onStep: (step) => port.postMessage({ type: 'step', step }) });
-      port.postMessage({ type: 'result', result });
-    } catch (e) {
-      port.postMessage({ type: 'error', ...errorMessage(e) });
-    } finally {
-      await shutdownOcr();
-    }
-  })();
-} else if (isMainThread && typeof process.send === 'function') {
+if (isMainThread && typeof process.send === 'function') {
   const send = (m: ChildMessage) => process.send!(m);
   // the parent holds the IPC channel: when it goes (exit, kill -9) this process goes too
   process.on('disconnect', () => process.exit(0));
