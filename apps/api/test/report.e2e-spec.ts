@@ -1,7 +1,9 @@
-import { counterpartyKey } from '@ledgerlens/underwriting';
+import { counterpartyKey, screenTransactions } from '@ledgerlens/underwriting';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
 import { makeStatement, CorpusItem } from '../../../tools/corpus/corpus';
 import { withIncrementalEdit } from '../../../tools/corpus/others';
+import type { StatementModel, TruthTransaction } from '../../../tools/corpus/model';
+import { Rng } from '../../../tools/corpus/rng';
 import { TestApp } from './support/harness';
 
 /**
@@ -206,6 +208,79 @@ describe('deal report from corpus statements', () => {
         [false, []],
         [false, []],
       ]);
+    });
+  });
+
+  describe('screening across statements', () => {
+    /** A statement with the given rows (date, description, signed amount), balances from the opening. */
+    const statement = async (accountNumber: string, month: string, rows: [string, string, number][]) => {
+      let bal = 10_000;
+      const transactions: TruthTransaction[] = rows.map(([day, description, amount]) => {
+        bal = round2(bal + amount);
+        return { date: `${month}-${day}`, description, amount, balance: bal, kind: amount > 0 ? 'deposit' : 'card' };
+      });
+      const m: StatementModel = {
+        bankName: 'First Harbor Bank',
+        bankAddress: 'P.O. Box 1200, Portland, OR',
+        accountHolder: 'Median Test Bakery LLC',
+        holderAddress: ['12 Harbor St', 'Portland, OR 97201'],
+        accountNumber,
+        accountType: 'Business Checking',
+        periodStart: `${month}-01`,
+        periodEnd: `${month}-30`,
+        openingBalance: 10_000,
+        closingBalance: bal,
+        transactions,
+      };
+      return { m, bytes: (await layout('signed_single_column').render(m, new Rng(7))).bytes };
+    };
+    const key_ = (t: { date: string; amount: number }) => `${t.date} ${t.amount}`;
+
+    it('flags by the deal-level screening: a deposit large within its own statement but not within the deal is not flagged anywhere', async () => {
+      // Alone, statement A's median deposit is ~521, so 2,013.47 is 3.9x it: a large unusual deposit.
+      // Across the deal (B deposits ~5,500) the median is 2,013.47 and nothing is 3x it.
+      const stA = await statement('100200300401', '2025-04', [
+        ['03', 'Counter deposit ref 5512', 512.37],
+        ['08', 'Office Depot #221', -84.19],
+        ['11', 'Counter deposit ref 5530', 498.12],
+        ['16', 'Counter deposit ref 5581', 530.55],
+        ['22', 'Counter deposit ref 5617', 2013.47],
+        ['27', 'Shell Oil 5521', -61.4],
+      ]);
+      const stB = await statement('100200300402', '2025-06', [
+        ['02', 'Counter deposit ref 7710', 5204.11],
+        ['12', 'Counter deposit ref 7733', 6015.72],
+        ['19', 'Staples 0042', -129.99],
+        ['24', 'Counter deposit ref 7781', 5511.09],
+      ]);
+      const alone = [stA, stB].flatMap((st) =>
+        screenTransactions(st.m.transactions)
+          .filter((t) => t.screening_bucket !== null)
+          .map((t) => [key_(t), t.screening_bucket]),
+      );
+      expect(alone).toEqual([['2025-04-22 2013.47', 'large_unusual_deposit']]);
+
+      const dealId = await newDeal('Median Test Bakery LLC');
+      const docIds = [
+        await upload(dealId, { name: 'april', ext: 'pdf', bytes: stA.bytes, truth: { kind: 'statement' } } as unknown as CorpusItem),
+        await upload(dealId, { name: 'june', ext: 'pdf', bytes: stB.bytes, truth: { kind: 'statement' } } as unknown as CorpusItem),
+      ];
+      await app.settle();
+      const r = await report(dealId);
+      expect(r.status).toBe('ready');
+      expect(r.screening.transaction_count).toBe(10);
+      expect(r.screening.total_flags).toBe(0);
+      expect(r.screening_flags).toBe(0);
+      const flagged = await app.request('GET', `/v1/deals/${dealId}/transactions?flagged=true&per_page=100`, { key });
+      expect(flagged.body.meta.total).toBe(0);
+      const all = await app.request('GET', `/v1/deals/${dealId}/transactions?per_page=100`, { key });
+      const big = all.body.data.find((t: { date: string; amount: number }) => key_(t) === '2025-04-22 2013.47');
+      expect(big).toMatchObject({ screening_bucket: null, is_large_deposit: false });
+      for (const id of docIds) {
+        const doc = (await app.request('GET', `/v1/documents/${id}`, { key })).body;
+        expect(doc.prescreen.flagged_transactions).toBe(0);
+        expect(doc.analysis.screening_flags).toBe(0);
+      }
     });
   });
 
