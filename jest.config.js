@@ -19,6 +19,8 @@ module.exports = {
   transform: { '^.+\\.ts$': ['@swc/jest', swcConfig] },
   moduleNameMapper: {
     '^@ledgerlens/(statements|underwriting|sdk|webhooks)$': '<rootDir>/packages/$1/src/index.ts',
+    // packages/sdk is also built as ESM, so its relative imports name the emitted `.js` file
+    '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   globalSetup: '<rootDir>/apps/api/test/global-setup.ts',
   globalTeardown: '<rootDir>/apps/api/test/global-teardown.ts',

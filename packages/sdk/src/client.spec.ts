@@ -1,5 +1,5 @@
 import { TestApp } from '../../../apps/api/test/support/harness';
-import { Ledgerlens, LedgerlensError } from './index';
+import { Ledgerlens, LedgerlensError } from './index.js';
 
 /** The SDK against the real server (real HTTP, fresh database): no mocks. */
 describe('@ledgerlens/sdk against the real API', () => {

@@ -1,6 +1,14 @@
-import { LedgerlensConnectionError, LedgerlensError } from './errors';
-import { FetchLike, RetryInfo, Sleep, Transport, realSleep } from './http';
-import { DealsResource, KeysResource } from './resources';
+import { LedgerlensConnectionError, LedgerlensError } from './errors.js';
+import { FetchLike, RetryInfo, Sleep, Transport, realSleep } from './http.js';
+import {
+  DealsResource,
+  DocumentsResource,
+  EventsResource,
+  KeysResource,
+  RulesetsResource,
+  TransactionsResource,
+  WebhooksResource,
+} from './resources/index.js';
 import type {
   ApiResponse,
   CommonRequestOptions,
@@ -14,8 +22,8 @@ import type {
   PathsWithMethod,
   RequestOptions,
   SuccessBody,
-} from './types';
-import { SDK_VERSION } from './version';
+} from './types.js';
+import { SDK_VERSION } from './version.js';
 
 export interface LedgerlensOptions {
   /** API base URL, e.g. `https://ledgerlens.example.com` (no `/v1`). */
@@ -70,6 +78,18 @@ type Call<M extends HttpMethod> = <P extends PathsWithMethod<paths, M>>(
 export type PageQuery<P extends PaginatedPaths<paths>> =
   OperationOf<paths, P, 'get'> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
+/** Path parameters of a list endpoint (`{ deal_id }` for `/v1/deals/{deal_id}/transactions`), never when it has none. */
+export type PagePathParams<P extends PaginatedPaths<paths>> =
+  OperationOf<paths, P, 'get'> extends { parameters: { path?: infer X } } ? NonNullable<X> : never;
+
+/**
+ * Arguments of `pages`/`paginate` after the path: the query, or, for a path with parameters,
+ * `{ path, query }` (so a missing path parameter is a type error, not a run-time one).
+ */
+export type PageArgs<P extends PaginatedPaths<paths>> = [PagePathParams<P>] extends [never]
+  ? [query?: PageQuery<P>, options?: CommonRequestOptions]
+  : [params: { path: PagePathParams<P>; query?: PageQuery<P> }, options?: CommonRequestOptions];
+
 export interface Page<T> {
   data: T[];
   meta: PageMeta;
@@ -87,6 +107,11 @@ export interface Page<T> {
 export class Ledgerlens {
   readonly baseUrl: string;
   readonly deals: DealsResource;
+  readonly documents: DocumentsResource;
+  readonly transactions: TransactionsResource;
+  readonly rulesets: RulesetsResource;
+  readonly webhooks: WebhooksResource;
+  readonly events: EventsResource;
   readonly keys: KeysResource;
   private readonly transport: Transport;
 
@@ -115,6 +140,11 @@ export class Ledgerlens {
       },
     });
     this.deals = new DealsResource(this);
+    this.documents = new DocumentsResource(this);
+    this.transactions = new TransactionsResource(this);
+    this.rulesets = new RulesetsResource(this);
+    this.webhooks = new WebhooksResource(this);
+    this.events = new EventsResource(this);
     this.keys = new KeysResource(this);
   }
 
@@ -165,19 +195,23 @@ export class Ledgerlens {
     return this.transport.request<T>({ method, path, ...options });
   }
 
-  /** Every page of a `{data, meta}` list endpoint, from `query.page` (default 1) to the last. */
-  async *pages<P extends PaginatedPaths<paths>>(
-    path: P,
-    query?: PageQuery<P>,
-    options: CommonRequestOptions = {},
-  ): AsyncGenerator<Page<PageItem<paths, P>>, void, undefined> {
-    let page = Number((query as { page?: number } | undefined)?.page ?? 1);
+  /**
+   * Every page of a `{data, meta}` list endpoint, from `query.page` (default 1) to the last.
+   * For a path with parameters pass `{ path: { deal_id }, query }`.
+   */
+  async *pages<P extends PaginatedPaths<paths>>(path: P, ...args: PageArgs<P>): AsyncGenerator<Page<PageItem<paths, P>>, void, undefined> {
+    const [first, options = {}] = args as [unknown, CommonRequestOptions | undefined];
+    const templated = /\{[^}]+\}/.test(path);
+    const given = (first ?? {}) as { path?: Record<string, unknown>; query?: Record<string, unknown> };
+    const pathParams = templated ? given.path : undefined;
+    const query = (templated ? given.query : (first as Record<string, unknown> | undefined)) ?? {};
+    let page = Number(query.page ?? 1);
     for (;;) {
       const { data } = await this.transport.request<Page<PageItem<paths, P>>>({
         ...options,
         method: 'GET',
         path,
-        params: { query: { ...(query as Record<string, unknown> | undefined), page } },
+        params: { path: pathParams, query: { ...query, page } },
       });
       yield data;
       if (data.data.length === 0 || page >= data.meta.total_pages) return;
@@ -186,12 +220,8 @@ export class Ledgerlens {
   }
 
   /** Every item of a `{data, meta}` list endpoint, fetching pages as the loop advances. */
-  async *paginate<P extends PaginatedPaths<paths>>(
-    path: P,
-    query?: PageQuery<P>,
-    options: CommonRequestOptions = {},
-  ): AsyncGenerator<PageItem<paths, P>, void, undefined> {
-    for await (const page of this.pages(path, query, options)) yield* page.data;
+  async *paginate<P extends PaginatedPaths<paths>>(path: P, ...args: PageArgs<P>): AsyncGenerator<PageItem<paths, P>, void, undefined> {
+    for await (const page of this.pages(path, ...args)) yield* page.data;
   }
 
   private call(method: HttpMethod, path: string, options: unknown): Promise<ApiResponse<never>> {

@@ -1,4 +1,4 @@
-import type { ValidationEntry } from './types';
+import type { ValidationEntry } from './types.js';
 
 /** Base class of every error the SDK throws. */
 export class LedgerlensBaseError extends Error {
@@ -41,7 +41,7 @@ export class LedgerlensError extends LedgerlensBaseError {
   readonly body: unknown;
 
   constructor(init: LedgerlensErrorInit) {
-    super(`${init.status} ${init.code}: ${init.detail}${init.requestId ? ` (request ${init.requestId})` : ''}`);
+    super(errorMessage(init));
     this.status = init.status;
     this.code = init.code;
     this.detail = init.detail;
@@ -52,6 +52,33 @@ export class LedgerlensError extends LedgerlensBaseError {
     this.url = init.url;
     this.headers = init.headers;
     this.body = init.body;
+  }
+}
+
+/**
+ * `422 VALIDATION_ERROR: Validation failed: business_name: must be a string; funding_amount_requested:
+ * must be a positive number (request req_...)`: the fields are in the message, not only in `errors`.
+ */
+export function errorMessage(init: Pick<LedgerlensErrorInit, 'status' | 'code' | 'detail' | 'errors' | 'requestId'>): string {
+  const problems = init.errors.map((e) => {
+    const field = e.field || (Array.isArray(e.loc) ? e.loc.filter((p) => p !== 'body' && p !== 'query' && p !== 'path').join('.') : '');
+    const text = e.message || e.msg || e.type || 'invalid';
+    return field && !text.startsWith(field) ? `${field}: ${text}` : text;
+  });
+  const detail = problems.length ? `${init.detail}: ${problems.join('; ')}` : init.detail;
+  return `${init.status} ${init.code}: ${detail}${init.requestId ? ` (request ${init.requestId})` : ''}`;
+}
+
+/** `deals.waitUntilReady` gave up: the deal failed (every document failed) or the time ran out. */
+export class LedgerlensWaitError extends LedgerlensBaseError {
+  override name = 'LedgerlensWaitError';
+  constructor(
+    message: string,
+    readonly reason: 'failed' | 'timeout',
+    /** The deal as last read (null when it was never read). */
+    readonly deal: unknown,
+  ) {
+    super(message);
   }
 }
 

@@ -1,5 +1,6 @@
-import { LedgerlensConnectionError, LedgerlensError } from './errors';
-import type { ApiResponse, ErrorEnvelope, ParseAs, RateLimitInfo } from './types';
+import { LedgerlensConnectionError, LedgerlensError } from './errors.js';
+import { OPERATIONS } from './operations.js';
+import type { ApiResponse, ErrorEnvelope, ParseAs, RateLimitInfo } from './types.js';
 
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 type BodyInit = NonNullable<RequestInit['body']>;
@@ -42,6 +43,23 @@ export interface RawRequest {
   maxRetries?: number;
   timeoutMs?: number;
   parseAs?: ParseAs;
+  /**
+   * Idempotency-Key for an operation that honours one. Default: a UUID v4 generated once per call
+   * and reused by the SDK's own retries, so a retried POST never acts twice. `false` sends none.
+   */
+  idempotencyKey?: string | false;
+}
+
+/** `METHOD /path/{template}` of the operations that honour Idempotency-Key (from the contract). */
+const IDEMPOTENCY_KEYED = new Set<string>(
+  Object.values(OPERATIONS as Record<string, { method: string; path: string; idempotent: boolean }>)
+    .filter((o) => o.idempotent)
+    .map((o) => `${o.method} ${o.path}`),
+);
+
+/** True when the contract says `method path` honours Idempotency-Key. */
+export function honoursIdempotencyKey(method: string, pathTemplate: string): boolean {
+  return IDEMPOTENCY_KEYED.has(`${method.toUpperCase()} ${pathTemplate}`);
 }
 
 /** Methods that may be repeated safely (RFC 9110); other methods need an Idempotency-Key. */
@@ -68,9 +86,20 @@ export class Transport {
     const url = buildUrl(this.config.baseUrl, req.path, req.params?.path, req.params?.query);
     const maxRetries = req.maxRetries ?? this.config.maxRetries;
     const { body, contentType } = serializeBody(req.body);
+    const explicitKey =
+      Object.keys(req.params?.header ?? {}).some((k) => k.toLowerCase() === 'idempotency-key') ||
+      Object.keys(req.headers ?? {}).some((k) => k.toLowerCase() === 'idempotency-key');
+    // one key per call, generated before the first attempt and sent again by every retry
+    const autoKey =
+      req.idempotencyKey !== undefined
+        ? req.idempotencyKey || null
+        : !explicitKey && honoursIdempotencyKey(method, req.path)
+          ? globalThis.crypto.randomUUID()
+          : null;
 
     for (let attempt = 0; ; attempt++) {
       const headers = await this.headers(req, contentType);
+      if (autoKey !== null) headers.set('Idempotency-Key', autoKey);
       const retrySafe = IDEMPOTENT_METHODS.has(method) || headers.has('idempotency-key');
       let response: Response;
       try {

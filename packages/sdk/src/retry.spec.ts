@@ -1,8 +1,8 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { TestApp } from '../../../apps/api/test/support/harness';
-import { Ledgerlens, LedgerlensConnectionError, LedgerlensError, RetryInfo } from './index';
-import { buildUrl, retryAfterSeconds } from './http';
+import { Ledgerlens, LedgerlensConnectionError, LedgerlensError, RetryInfo } from './index.js';
+import { buildUrl, retryAfterSeconds } from './http.js';
 
 /** Records the waits instead of sleeping. */
 function recorder() {
@@ -182,10 +182,30 @@ describe('retries against a failing HTTP server', () => {
     expect(hits).toHaveLength(1);
     expect(rec.sleeps).toEqual([]);
 
+    // an operation that honours Idempotency-Key, with the automatic key turned off
     hits = [];
-    await failure(client.POST('/v1/deals', { body: { business_name: 'A', funding_amount_requested: 1 } }));
+    await failure(client.POST('/v1/deals', { body: { business_name: 'A', funding_amount_requested: 1 }, idempotencyKey: false }));
     expect(hits).toHaveLength(1);
     expect(hits[0].idempotencyKey).toBeUndefined();
+  });
+
+  it('sends a generated Idempotency-Key on every call to an operation that honours one, typed-by-path calls included', async () => {
+    handler = failTimes(1, { id: 1 }, 201);
+    const rec = recorder();
+    const client = new Ledgerlens({ baseUrl, apiKey: 'k', sleep: rec.sleep });
+    await client.POST('/v1/deals', { body: { business_name: 'A', funding_amount_requested: 1 } });
+    expect(hits).toHaveLength(2);
+    expect(hits[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(hits[1].idempotencyKey).toBe(hits[0].idempotencyKey);
+    // a second call is a second operation: a new key
+    hits = [];
+    handler = failTimes(0, { id: 2 }, 201);
+    await client.POST('/v1/deals', { body: { business_name: 'B', funding_amount_requested: 1 } });
+    expect(hits[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    // your own key wins
+    hits = [];
+    await client.deals.create({ business_name: 'C', funding_amount_requested: 1 }, { idempotencyKey: 'order-77' });
+    expect(hits[0].idempotencyKey).toBe('order-77');
   });
 
   it('retries deals.create on 5xx with the same generated UUID v4 Idempotency-Key', async () => {

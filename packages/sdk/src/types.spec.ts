@@ -1,5 +1,5 @@
-import { Ledgerlens } from './index';
-import type { ApiResponse, Deal, DealList, DealSummary, PaginatedPaths, paths, RequestBodyOf, OperationOf, SuccessBody } from './index';
+import { Ledgerlens } from './index.js';
+import type { ApiResponse, Deal, DealList, DealSummary, PaginatedPaths, paths, RequestBodyOf, OperationOf, SuccessBody } from './index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assertType<T extends true>(_value?: T): void {}

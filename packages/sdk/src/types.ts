@@ -3,9 +3,9 @@
  * openapi-typescript-helpers). They turn a path + method into the request options and the
  * success body, so `client.GET('/v1/deals/{deal_id}', ...)` is checked against the contract.
  */
-import type { components, paths } from './schema';
+import type { components, paths } from './schema.js';
 
-export type { components, paths, operations } from './schema';
+export type { components, paths, operations } from './schema.js';
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
 
@@ -81,6 +81,12 @@ export interface CommonRequestOptions {
   timeoutMs?: number;
   /** How to read a 2xx body; default: JSON when the response is JSON, else text. */
   parseAs?: ParseAs;
+  /**
+   * Idempotency-Key, for operations that honour one. By default the SDK generates a UUID v4 per
+   * call and reuses it across its own retries; pass your own to make retries across processes
+   * safe, or `false` to send none.
+   */
+  idempotencyKey?: string | false;
 }
 
 export type RequestOptions<Op> = ParamsOption<Op> & BodyOption<Op> & CommonRequestOptions;
@@ -139,3 +145,40 @@ export type LoginResponse = Schemas['LoginResponseDto'];
 export type OAuthTokenResponse = Schemas['OAuthTokenResponseDto'];
 export type DealListQuery = NonNullable<OperationOf<paths, '/v1/deals', 'get'>['parameters']['query']>;
 export type KeyListQuery = NonNullable<OperationOf<paths, '/v1/keys', 'get'>['parameters']['query']>;
+export type DocumentList = Schemas['DocumentListDto'];
+export type DocumentSummary = DocumentList['data'][number];
+export type DocumentDetail = Schemas['DocumentDetailDto'];
+export type UploadedDocument = Schemas['UploadedDocumentDto'];
+export type BulkUploadResult = Schemas['BulkUploadResultDto'];
+export type DocumentStatus = Schemas['DocumentStatusDto'];
+export type DocumentAction = Schemas['DocumentActionDto'];
+export type AnalysisRecord = Schemas['AnalysisRecordDto'];
+export type ExtractionRecord = Schemas['ExtractionRecordDto'];
+export type BatchStatus = Schemas['BatchStatusDto'];
+/** Document type hint of an upload. */
+export type DocumentType = NonNullable<
+  NonNullable<OperationOf<paths, '/v1/deals/{deal_id}/documents', 'post'>['parameters']['query']>['document_type']
+>;
+export type Transaction = Schemas['TransactionDto'];
+export type TransactionList = Schemas['TransactionListDto'];
+export type TransactionQuery = NonNullable<OperationOf<paths, '/v1/deals/{deal_id}/transactions', 'get'>['parameters']['query']>;
+export type CorrectTransaction = Schemas['CorrectTransactionDto'];
+export type CorrectionTrail = Schemas['CorrectionTrailDto'];
+export type Recommendation = Schemas['RecommendationDto'];
+export type EvaluationResult = Schemas['EvaluationResultDto'];
+export type EvaluateQuery = NonNullable<OperationOf<paths, '/v1/deals/{deal_id}/evaluate', 'post'>['parameters']['query']>;
+export type SummaryAccepted = Schemas['SummaryAcceptedDto'];
+export type ReprocessFailed = Schemas['ReprocessFailedDto'];
+export type Ruleset = Schemas['RulesetDto'];
+export type RulesetList = Schemas['RulesetListDto'];
+export type CreateRuleset = Schemas['CreateRulesetDto'];
+export type UpdateRuleset = Schemas['UpdateRulesetDto'];
+export type WebhookConfig = Schemas['WebhookConfigResponseDto'];
+export type WebhookConfigInput = Schemas['WebhookConfigInputDto'];
+export type WebhookTestInput = Schemas['WebhookTestInputDto'];
+export type WebhookTestResult = Schemas['WebhookTestResponseDto'];
+export type WebhookDeliveryList = Schemas['DeliveryListDto'];
+export type WebhookDelivery = WebhookDeliveryList['data'][number];
+export type WebhookDeliveryDetail = Schemas['DeliveryDetailResponseDto'];
+export type WebhookDeliveryQuery = NonNullable<OperationOf<paths, '/v1/webhooks/deliveries', 'get'>['parameters']['query']>;
+export type Redelivery = Schemas['RedeliveryResponseDto'];

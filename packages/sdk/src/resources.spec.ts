@@ -1,0 +1,197 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { TestApp } from '../../../apps/api/test/support/harness';
+import { LAYOUTS } from '../../../tools/corpus/layouts';
+import { makeStatement, CorpusItem } from '../../../tools/corpus/corpus';
+import { Ledgerlens, LedgerlensError, LedgerlensWaitError } from './index';
+
+/** The workflow resources against the real server: upload, wait, read, correct, configure. */
+describe('@ledgerlens/sdk resources against the real API', () => {
+  let app: TestApp;
+  let client: Ledgerlens;
+  let apiKey: string;
+  let statement: CorpusItem;
+  let other: CorpusItem;
+  const layout = (name: string) => LAYOUTS.find((l) => l.name === name)!;
+
+  beforeAll(async () => {
+    app = await TestApp.start();
+    const org = await app.newOrg('SDK Resources Org');
+    apiKey = org.api_key;
+    client = new Ledgerlens({ baseUrl: app.url, apiKey, sleep: async () => undefined });
+    statement = await makeStatement(layout('signed_single_column'), 41, 30);
+    other = await makeStatement(layout('sectioned_unsigned'), 42, 25);
+  });
+  afterAll(() => app?.close());
+
+  it('uploads from a Buffer, a file path, a Node stream and a Blob; waits until ready over live events', async () => {
+    const deal = await client.deals.create({ business_name: 'Upload Ways LLC', funding_amount_requested: 30000 });
+    const dir = mkdtempSync(join(tmpdir(), 'sdk-upload-'));
+    const path = join(dir, 'march.pdf');
+    writeFileSync(path, other.bytes);
+
+    const fromBuffer = await client.documents.upload(deal.id, Buffer.from(statement.bytes), { filename: 'feb.pdf', label: 'Operating' });
+    const fromPath = await client.documents.upload(deal.id, path, { documentType: 'bank_statement' });
+    const fromStream = await client.documents.upload(deal.id, {
+      file: Readable.from([Buffer.from(statement.bytes)]),
+      filename: 'copy.pdf',
+    });
+    const fromBlob = await client.documents.upload(deal.id, new Blob([other.bytes], { type: 'application/pdf' }), { filename: 'blob.pdf' });
+    expect([fromBuffer, fromPath, fromStream, fromBlob].map((d) => d.filename)).toEqual(['feb.pdf', 'march.pdf', 'copy.pdf', 'blob.pdf']);
+
+    const ready = await client.deals.waitUntilReady(deal.id, { timeoutMs: 120_000 });
+    expect(ready.status).toBe('ready');
+    const docs: string[] = [];
+    for await (const d of client.documents.listAll(deal.id)) docs.push(`${d.filename}:${d.status}`);
+    expect(docs.sort()).toEqual(['blob.pdf:completed', 'copy.pdf:completed', 'feb.pdf:completed', 'march.pdf:completed']);
+
+    // the stored file comes back byte for byte, as a stream
+    const download = await client.documents.download(fromPath.id);
+    expect(download).toMatchObject({ contentType: 'application/pdf', size: other.bytes.length });
+    const back = Buffer.from(await new Response(download.stream).arrayBuffer());
+    expect(back.equals(Buffer.from(other.bytes))).toBe(true);
+
+    // paginated lists with path parameters, item by item
+    let count = 0;
+    for await (const t of client.transactions.listAllForDeal(deal.id, { per_page: 7 })) {
+      expect(t.deal_id).toBe(deal.id);
+      count++;
+    }
+    const page = await client.transactions.listForDeal(deal.id, { per_page: 1 });
+    expect(count).toBe(page.meta.total);
+    expect(count).toBe(2 * statement.truth.transactions!.length + 2 * other.truth.transactions!.length);
+    let pages = 0;
+    for await (const p of client.pages('/v1/documents/{document_id}/transactions', {
+      path: { document_id: fromBuffer.id },
+      query: { per_page: 10 },
+    })) {
+      expect(p.meta.per_page).toBe(10);
+      pages++;
+    }
+    expect(pages).toBe(Math.ceil(statement.truth.transactions!.length / 10));
+
+    const rec = await client.deals.recommendation(deal.id);
+    expect(['approve', 'review', 'decline']).toContain(rec.decision);
+  });
+
+  it('waits by polling when asked to, and names the reason when it gives up', async () => {
+    const deal = await client.deals.create({ business_name: 'Polling Co', funding_amount_requested: 10000 });
+    await client.documents.upload(deal.id, statement.bytes, { filename: 's.pdf' });
+    const ready = await client.deals.waitUntilReady(deal.id, { useEvents: false, pollIntervalMs: 50, timeoutMs: 120_000 });
+    expect(ready.status).toBe('ready');
+
+    const failed = await client.deals.create({ business_name: 'Broken Files Co', funding_amount_requested: 10000 });
+    await client.documents.upload(failed.id, Buffer.from('%PDF-1.4\n% not really a pdf\n'), { filename: 'broken.pdf' });
+    const err = await client.deals.waitUntilReady(failed.id, { timeoutMs: 120_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LedgerlensWaitError);
+    expect(err).toMatchObject({ reason: 'failed', deal: expect.objectContaining({ id: failed.id, status: 'failed' }) });
+
+    const empty = await client.deals.create({ business_name: 'Nothing Uploaded Co', funding_amount_requested: 10000 });
+    const timeout = await client.deals.waitUntilReady(empty.id, { timeoutMs: 300, pollIntervalMs: 50 }).catch((e: unknown) => e);
+    expect(timeout).toMatchObject({ name: 'LedgerlensWaitError', reason: 'timeout', deal: expect.objectContaining({ status: 'new' }) });
+
+    const aborted = new AbortController();
+    aborted.abort(new Error('user cancelled'));
+    await expect(client.deals.waitUntilReady(empty.id, { signal: aborted.signal })).rejects.toThrow('user cancelled');
+
+    const foreign = await client.deals.waitUntilReady(999_999, { timeoutMs: 5000 }).catch((e: unknown) => e);
+    expect(foreign).toMatchObject({ status: 404, code: 'DEAL_NOT_FOUND' });
+  });
+
+  it('a lost answer to an upload is retried with the same Idempotency-Key: one document, replayed', async () => {
+    const deal = await client.deals.create({ business_name: 'Lost Answer LLC', funding_amount_requested: 5000 });
+    const keys: string[] = [];
+    let calls = 0;
+    const flaky = new Ledgerlens({
+      baseUrl: app.url,
+      apiKey,
+      sleep: async () => undefined,
+      fetch: async (input, init) => {
+        const req = new Request(input, init);
+        keys.push(req.headers.get('idempotency-key') ?? '');
+        const res = await fetch(req);
+        if (++calls === 1) {
+          await res.arrayBuffer();
+          throw new TypeError('socket hang up'); // the server acted, the client never heard
+        }
+        return res;
+      },
+    });
+    const doc = await flaky.documents.upload(deal.id, statement.bytes, { filename: 'once.pdf' });
+    expect(calls).toBe(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    const list = await client.documents.list(deal.id);
+    expect(list.meta.total).toBe(1);
+    expect(list.data[0].id).toBe(doc.id);
+  });
+
+  it('error messages name the fields that failed validation', async () => {
+    const err = (await client.deals
+      .create({ business_name: '', funding_amount_requested: -5 })
+      .catch((e: unknown) => e)) as LedgerlensError;
+    expect(err).toBeInstanceOf(LedgerlensError);
+    expect(err.code).toBe('VALIDATION_ERROR');
+    expect(err.message).toContain('business_name');
+    expect(err.message).toContain('funding_amount_requested');
+  });
+
+  it('streams live events as an async iterator', async () => {
+    const deal = await client.deals.create({ business_name: 'Live Events LLC', funding_amount_requested: 5000 });
+    const stop = new AbortController();
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const e of client.events.stream({ dealId: deal.id, signal: stop.signal })) {
+        expect(e.data.deal_id).toBe(deal.id);
+        seen.push(e.event);
+        if (e.event === 'deal.ready') return e;
+      }
+      return null;
+    })();
+    await client.documents.upload(deal.id, statement.bytes, { filename: 'live.pdf' });
+    const last = await reading;
+    stop.abort();
+    expect(last?.id).toMatch(/^\d+$/);
+    expect(seen).toEqual(expect.arrayContaining(['document.uploaded', 'document.processed', 'deal.ready']));
+
+    // resuming from an event id replays what came after it
+    const replay: string[] = [];
+    const resume = new AbortController();
+    for await (const e of client.events.stream({ dealId: deal.id, lastEventId: '0', signal: resume.signal })) {
+      replay.push(e.event);
+      if (e.id === last?.id) break;
+    }
+    expect(replay).toEqual(expect.arrayContaining(['deal.created', 'document.uploaded', 'deal.ready']));
+  });
+
+  it('rulesets and webhooks: create, read, change, delete', async () => {
+    const rs = await client.rulesets.create({
+      name: 'SDK rules',
+      factors: [
+        { name: 'revenue_stability', weight: 0.5, threshold: 40 },
+        { name: 'nsf_frequency', weight: 0.5, threshold: 50 },
+      ],
+      approval_threshold: 70,
+      decline_threshold: 40,
+    });
+    expect(rs.name).toBe('SDK rules');
+    expect((await client.rulesets.get(rs.id)).id).toBe(rs.id);
+    expect((await client.rulesets.setDefault(rs.id)).is_default).toBe(true);
+    const names: string[] = [];
+    for await (const r of client.rulesets.listAll()) names.push(r.name);
+    expect(names).toContain('SDK rules');
+
+    const cfg = await client.webhooks.setConfig({
+      url: 'https://receiver.invalid/ledgerlens',
+      events: ['deal.ready'],
+      secret: 'whsec_sdk_test_1',
+    });
+    expect(cfg.data).toMatchObject({ url: 'https://receiver.invalid/ledgerlens' });
+    expect((await client.webhooks.getConfig()).data.url).toBe('https://receiver.invalid/ledgerlens');
+    await client.webhooks.deleteConfig();
+    const none = await client.webhooks.getConfig().catch((e: unknown) => e);
+    expect(none).toBeInstanceOf(LedgerlensError);
+  });
+});
