@@ -17,9 +17,20 @@ import {
   toApiJson,
 } from '@ledgerlens/statements';
 
+const PARSE_USAGE = `usage: statements parse FILE [--json] [--hint TYPE] [--no-ocr] [--llm-model MODEL] [--llm-base-url URL]
+
+Reads one statement (PDF, PNG, JPG or TIFF) and prints what Ledgerlens extracts: bank, holder,
+account, period, balances, transactions, reconciliation, review reasons and tamper risk.
+  --json          the API's JSON shape instead of the human summary
+  --hint TYPE     bank_statement | tax_return | profit_and_loss | other (skip classification)
+  --no-ocr        do not OCR scanned pages
+  --llm-model M   with GROQ_API_KEY: let the LLM parser read layouts the rule parser cannot
+Exit codes: 0 ok, 1 usage, 2 the file could not be read or parsed.`;
+
 const USAGE = `usage:
   statements parse FILE [--json] [--hint TYPE] [--no-ocr] [--llm-model MODEL] [--llm-base-url URL]
-  statements analyze ...`;
+  statements analyze FILE... --funding N [--as-of YYYY-MM-DD] [--json]
+Run \`statements <command> --help\` for a command's options.`;
 
 const DOC_TYPES: DocumentType[] = ['bank_statement', 'tax_return', 'profit_and_loss', 'other'];
 
@@ -105,6 +116,14 @@ async function runAnalyzeCommand(args: string[]): Promise<number> {
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  if (cmd === 'parse' && (rest.includes('--help') || rest.includes('-h'))) {
+    console.log(PARSE_USAGE);
+    return 0;
+  }
   if (cmd === 'parse') return runParse(rest);
   if (cmd === 'analyze') return runAnalyzeCommand(rest);
   console.error(USAGE);

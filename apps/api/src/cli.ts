@@ -15,23 +15,63 @@ import { CreateDocumentsCommand } from './modules/documents/create-documents.com
 import { parseCurrency, parseDocumentType } from './modules/documents/documents.service';
 import { buildOpenApiDocument } from './openapi';
 
-const USAGE = `Usage: npm run cli -- <command> [options]
+/** Each command's synopsis and description: `--help` prints them (all, or one with `<command> --help`). */
+const COMMANDS: Record<string, { synopsis: string; description: string; example: string }> = {
+  bootstrap: {
+    synopsis: 'bootstrap --org-name NAME --email EMAIL --password PASSWORD [--name NAME] [--json]',
+    description:
+      'Create an organization with an admin user, a live and a test API key and an OAuth client. ' +
+      'Prints the keys and the client secret once: store them.',
+    example: "npm run cli -- bootstrap --org-name 'Acme Funding' --email admin@acme.test --password 'a long passphrase' --json",
+  },
+  'user:create': {
+    synopsis: 'user:create --org-id ID --email EMAIL --password PASSWORD --role admin|manager|underwriter|reviewer [--name NAME] [--json]',
+    description: 'Create a user of an existing organization, with a live API key.',
+    example: "npm run cli -- user:create --org-id 1 --email uw@acme.test --password 'another passphrase' --role underwriter",
+  },
+  'documents:add': {
+    synopsis: 'documents:add --org-id ID --deal-id ID [--test] [--type TYPE] [--label LABEL] [--currency CODE] FILE... [--json]',
+    description:
+      'Add files to a deal (the same command as an upload: checked, stored and queued); the server or a worker ' +
+      'processes them. --test adds them in test mode. Exits 1 when a file is rejected.',
+    example: 'npm run cli -- documents:add --org-id 1 --deal-id 42 --type bank_statement statements/*.pdf',
+  },
+  migrate: {
+    synopsis: 'migrate [--json]',
+    description: 'Apply pending database migrations (DATABASE_URL, or the embedded database in DATA_DIR).',
+    example: 'DATABASE_URL=postgres://ledgerlens@db/ledgerlens npm run cli -- migrate',
+  },
+  openapi: {
+    synopsis: 'openapi --write | --check [--file openapi/openapi.json]',
+    description: 'Write the OpenAPI document the server emits, or fail (exit 1) if the committed one differs.',
+    example: 'npm run cli -- openapi --check',
+  },
+};
 
-Commands:
-  bootstrap --org-name NAME --email EMAIL --password PASSWORD [--json]
-      Create an organization with an admin user, a live and a test API key and an OAuth client.
-  user:create --org-id ID --email EMAIL --password PASSWORD --role admin|manager|underwriter|reviewer [--json]
-      Create a user with a live API key.
-  documents:add --org-id ID --deal-id ID [--test] [--type TYPE] [--label LABEL] [--currency CODE] FILE... [--json]
-      Add files to a deal (the same command as an upload); the server or a worker processes them.
-  migrate
-      Apply pending database migrations.
-  openapi --write | --check [--file openapi/openapi.json]
-      Write the OpenAPI document the server emits, or fail if the committed one differs.
-`;
+function usage(command?: string): string {
+  if (command && COMMANDS[command]) {
+    const c = COMMANDS[command];
+    return `Usage: npm run cli -- ${c.synopsis}\n\n${c.description}\n\nExample:\n  ${c.example}\n`;
+  }
+  const list = Object.values(COMMANDS)
+    .map((c) => `  ${c.synopsis}\n      ${c.description}`)
+    .join('\n');
+  return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${list}\n\nRun \`npm run cli -- <command> --help\` for one command with an example.\n`;
+}
+
+const HELP = new Set(['--help', '-h', 'help']);
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === undefined || HELP.has(command)) {
+    process.stdout.write(usage(rest.find((a) => !HELP.has(a))));
+    return command === undefined ? 1 : 0;
+  }
+  if (rest.some((a) => a === '--help' || a === '-h')) {
+    if (!COMMANDS[command]) throw new UsageError(`Unknown command: ${command}`);
+    process.stdout.write(usage(command));
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: command === 'documents:add',
@@ -181,11 +221,11 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: unknown) => {
-      if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}`);
+      if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${usage()}`);
       else if (err instanceof ConfigError || err instanceof DataDirLockedError) process.stderr.write(`${err.message}\n`);
       else if (err instanceof ApiError) process.stderr.write(`${err.code}: ${err.detail}\n`);
       else if ((err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS'))
-        process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
+        process.stderr.write(`${(err as Error).message}\n\n${usage(process.argv[2])}`);
       else process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
       process.exit(err instanceof ConfigError || err instanceof DataDirLockedError ? 3 : 1);
     },
