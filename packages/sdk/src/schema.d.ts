@@ -13,6 +13,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Log in (unversioned path)
+         * @description The same as `POST /v1/auth/login`.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -29,6 +33,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * OAuth token (unversioned path)
+         * @description The same as `POST /v1/oauth/token`.
+         */
         post: operations["oauthToken"];
         delete?: never;
         options?: never;
@@ -45,6 +53,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Log in with email and password
+         * @description Returns a session token to send as `Authorization: Bearer <token>`. It expires after 24 h without use. Ten attempts per minute per client address.
+         */
         post: operations["loginV1"];
         delete?: never;
         options?: never;
@@ -61,6 +73,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Upload several documents (deal in the form)
+         * @description The same as the deal’s bulk upload, with `deal_id` as a form field.
+         */
         post: operations["bulkUpload"];
         delete?: never;
         options?: never;
@@ -75,8 +91,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List deals
+         * @description Most recently updated first by default; filter by `status`, search `q` (business, DBA or owner name), `sort` and `order`.
+         */
         get: operations["listDeals"];
         put?: never;
+        /**
+         * Create a deal
+         * @description A deal starts `new`; it moves to `processing` when documents are uploaded and to `ready` once every document is processed and the report is built. Send an `Idempotency-Key` to make retries safe.
+         */
         post: operations["createDeal"];
         delete?: never;
         options?: never;
@@ -93,6 +117,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create deals in bulk
+         * @description Up to the batch limit of deals in one request; each item succeeds or fails on its own (`created`, `errors`).
+         */
         post: operations["createDealsBatch"];
         delete?: never;
         options?: never;
@@ -107,6 +135,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Deal statistics
+         * @description Counts by status and decision, and averages, for the caller’s organization and mode.
+         */
         get: operations["getDealStats"];
         put?: never;
         post?: never;
@@ -123,12 +155,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a deal and its report
+         * @description The deal with its typed report once ready: financials, monthly table, daily balances, lender positions, NSF/overdraft list, revenue by source, screening, authenticity, cross-document findings, health score and per-statement table.
+         */
         get: operations["getDeal"];
         put?: never;
         post?: never;
+        /**
+         * Delete a deal
+         * @description Deletes the deal with its documents and transactions.
+         */
         delete: operations["deleteDeal"];
         options?: never;
         head?: never;
+        /**
+         * Update a deal
+         * @description Changes the given fields (business details, funding amount, external reference).
+         */
         patch: operations["updateDeal"];
         trace?: never;
     };
@@ -141,6 +185,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Record the decision
+         * @description The funder’s decision: `approve`, `decline` or `funded`. Emits `deal.decision`.
+         */
         post: operations["decideDeal"];
         delete?: never;
         options?: never;
@@ -155,8 +203,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a deal’s documents
+         * @description With status, type, period, currency and transaction count.
+         */
         get: operations["listDocuments"];
         put?: never;
+        /**
+         * Upload a document
+         * @description Multipart field `file` (PDF, PNG, JPG or TIFF, checked by content, at most 25 MB). Optional `document_type` hint, `label` and `currency`. Processing starts at once; follow it on the event stream or `GET /v1/documents/{document_id}/status`.
+         */
         post: operations["uploadDocument"];
         delete?: never;
         options?: never;
@@ -173,6 +229,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Upload several documents to a deal
+         * @description Repeat the multipart field `files` (at most 25); each file is accepted or rejected on its own.
+         */
         post: operations["uploadDocumentsBulk"];
         delete?: never;
         options?: never;
@@ -189,6 +249,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Evaluate against rulesets
+         * @description Scores the ready deal against the default ruleset, or the ones named by `ruleset_id`/`ruleset_ids`, with the factor scores and reasons per ruleset.
+         */
         post: operations["evaluateDeal"];
         delete?: never;
         options?: never;
@@ -203,6 +267,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the recommendation
+         * @description approve / review / decline with the nine factor scores, the reasons and the ruleset snapshot it was made with; 409 until the deal is ready. Cached for 30 s.
+         */
         get: operations["getDealRecommendation"];
         put?: never;
         post?: never;
@@ -221,6 +289,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Regenerate the AI summary
+         * @description Writes the deal’s summary again (asynchronously: 202); the numbers in it are checked against the report.
+         */
         post: operations["regenerateDealSummary"];
         delete?: never;
         options?: never;
@@ -237,6 +309,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Reprocess failed documents
+         * @description Queues every failed document of the deal again (202).
+         */
         post: operations["reprocessFailedDocuments"];
         delete?: never;
         options?: never;
@@ -251,6 +327,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a deal’s transactions
+         * @description Every transaction of the deal’s statements; `flagged=true` returns exactly the transactions the deal’s screening counted. Filter by type and date range.
+         */
         get: operations["listDealTransactions"];
         put?: never;
         post?: never;
@@ -269,6 +349,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Status of many documents
+         * @description Status and processing step of up to 100 documents in one call.
+         */
         post: operations["getDocumentsBatchStatus"];
         delete?: never;
         options?: never;
@@ -283,6 +367,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a document
+         * @description Detail with the header fields read from the statement (bank, holder, account, period, balances, currency), reconciliation, needs-review reasons, tamper risk and screening counts.
+         */
         get: operations["getDocument"];
         put?: never;
         post?: never;
@@ -299,6 +387,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Statement analysis
+         * @description Metrics of one statement: deposits, revenue, balances, NSF and overdraft counts, screening buckets.
+         */
         get: operations["getDocumentAnalysis"];
         put?: never;
         post?: never;
@@ -317,6 +409,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Cancel processing
+         * @description Stops a document that is queued or processing.
+         */
         post: operations["cancelDocument"];
         delete?: never;
         options?: never;
@@ -331,6 +427,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Download the original file
+         * @description The file as uploaded, with its media type.
+         */
         get: operations["downloadDocument"];
         put?: never;
         post?: never;
@@ -347,6 +447,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Extraction record
+         * @description How the document was read (text, OCR, LLM), with confidence, warnings and the raw header fields.
+         */
         get: operations["getDocumentExtraction"];
         put?: never;
         post?: never;
@@ -363,6 +467,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Download as PDF
+         * @description The document as PDF (images are wrapped in a PDF page).
+         */
         get: operations["getDocumentPdf"];
         put?: never;
         post?: never;
@@ -381,6 +489,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Reclassify a document
+         * @description Sets the document type and processes it again (202).
+         */
         post: operations["reclassifyDocument"];
         delete?: never;
         options?: never;
@@ -397,6 +509,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Reprocess a document
+         * @description Reads the document again from the stored file (202).
+         */
         post: operations["reprocessDocument"];
         delete?: never;
         options?: never;
@@ -411,6 +527,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Processing status
+         * @description The current step, progress percentage, the steps done and the error of a failed document.
+         */
         get: operations["getDocumentStatus"];
         put?: never;
         post?: never;
@@ -427,6 +547,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a document’s transactions
+         * @description The transactions read from one statement, in statement order.
+         */
         get: operations["listDocumentTransactions"];
         put?: never;
         post?: never;
@@ -449,6 +573,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Correct a transaction
+         * @description Fixes a misread field (date, description, amount, category); the deal’s report is rebuilt and the correction kept in an audit trail.
+         */
         patch: operations["correctTransaction"];
         trace?: never;
     };
@@ -459,7 +587,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live events of one deal */
+        /**
+         * Live events of one deal
+         * @description The organization stream filtered to one deal; 404 for a deal of another organization.
+         */
         get: operations["streamDealEvents"];
         put?: never;
         post?: never;
@@ -476,7 +607,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live events of the caller's organization and mode */
+        /**
+         * Live events of the caller's organization and mode
+         * @description Server-sent events for the caller’s organization and mode: `id:` (resume with Last-Event-ID), `event:` and `data:` (JSON). Heartbeat comments keep proxies from closing the connection.
+         */
         get: operations["streamEvents"];
         put?: never;
         post?: never;
@@ -493,8 +627,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List API keys
+         * @description Active keys, masked.
+         */
         get: operations["listKeys"];
         put?: never;
+        /**
+         * Create an API key
+         * @description The full key is in this answer only: store it. A key never gets scopes its creator does not hold.
+         */
         post: operations["createKey"];
         delete?: never;
         options?: never;
@@ -512,6 +654,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Revoke an API key
+         * @description The key stops working at once. A key cannot revoke itself.
+         */
         delete: operations["revokeKey"];
         options?: never;
         head?: never;
@@ -527,6 +673,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Rotate an API key
+         * @description Issues a new value for the key; the old value stops working at once.
+         */
         post: operations["rotateKey"];
         delete?: never;
         options?: never;
@@ -543,6 +693,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Get an OAuth access token (client credentials)
+         * @description RFC 6749 client-credentials grant, form-encoded or JSON. The access token acts with the client’s scopes for an hour.
+         */
         post: operations["oauthTokenV1"];
         delete?: never;
         options?: never;
@@ -557,8 +711,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List rulesets
+         * @description The organization’s rulesets; exactly one is the default.
+         */
         get: operations["listRulesets"];
         put?: never;
+        /**
+         * Create a ruleset
+         * @description Either the flat form (nine weights summing to 100, grade bounds, thresholds) or the factor-list form (factors with weights and thresholds, approval and decline thresholds).
+         */
         post: operations["createRuleset"];
         delete?: never;
         options?: never;
@@ -573,12 +735,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a ruleset
+         * @description One ruleset with its weights, thresholds and whether it is the default.
+         */
         get: operations["getRuleset"];
+        /**
+         * Replace a ruleset
+         * @description Replaces every field of the ruleset.
+         */
         put: operations["replaceRuleset"];
         post?: never;
+        /**
+         * Delete a ruleset
+         * @description The default ruleset cannot be deleted (409).
+         */
         delete: operations["deleteRuleset"];
         options?: never;
         head?: never;
+        /**
+         * Update a ruleset
+         * @description Changes the given fields; weights must still sum to 100.
+         */
         patch: operations["updateRuleset"];
         trace?: never;
     };
@@ -591,6 +769,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Make a ruleset the default
+         * @description Recommendations and evaluations without a named ruleset use it.
+         */
         post: operations["setDefaultRuleset"];
         delete?: never;
         options?: never;
@@ -605,6 +787,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Correction trail
+         * @description Every correction of a transaction: who, when, the field, before and after.
+         */
         get: operations["listTransactionCorrections"];
         put?: never;
         post?: never;
@@ -621,11 +807,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the webhook configuration
+         * @description The endpoint, the subscribed events and whether it is enabled (never the secret).
+         */
         get: operations["getWebhookConfig"];
-        /** Create or replace the webhook configuration of this organization and mode */
+        /**
+         * Create or replace the webhook configuration of this organization and mode
+         * @description Creates or replaces the endpoint (HTTPS, public address), the events and the signing secret (at least 8 characters).
+         */
         put: operations["putWebhookConfig"];
-        /** Guide form of PUT (`active` in place of `enabled`): create or replace */
+        /**
+         * Guide form of PUT (`active` in place of `enabled`): create or replace
+         * @description The same as PUT, with `active` in place of `enabled`.
+         */
         post: operations["postWebhookConfig"];
+        /**
+         * Delete the webhook configuration
+         * @description Stops deliveries; the delivery log is kept.
+         */
         delete: operations["deleteWebhookConfig"];
         options?: never;
         head?: never;
@@ -639,6 +839,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List webhook deliveries
+         * @description Every delivery with its status and attempts; filter by event and status.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -655,6 +859,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a webhook delivery
+         * @description One delivery with each attempt’s status code, latency and response excerpt.
+         */
         get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
@@ -673,7 +881,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a failed delivery again (same event id and body, as a new delivery) */
+        /**
+         * Send a failed delivery again (same event id and body, as a new delivery)
+         * @description Sends a failed delivery again, with the same event id and body.
+         */
         post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
@@ -690,7 +901,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a signed webhook.test now and report the result (one attempt) */
+        /**
+         * Send a signed webhook.test now and report the result (one attempt)
+         * @description Sends a signed `webhook.test` event now and reports the endpoint’s status code, latency and answer.
+         */
         post: operations["testWebhook"];
         delete?: never;
         options?: never;

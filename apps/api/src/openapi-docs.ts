@@ -1,0 +1,182 @@
+/**
+ * The words of the API reference (/docs): the guide shown above the operations, the tags, and a
+ * summary and description per operation (by operationId). Kept here, beside the document builder,
+ * so that the reference reads as one text; a test checks every operation has both.
+ */
+
+export const API_GUIDE = `Underwriting for merchant cash advance funders: bank statements in, a scored, explained, auditable decision out.
+
+## Quick start
+
+1. Create an organization on your server: \`npm run cli -- bootstrap --org-name "Acme Funding" --email you@acme.test --password "..." --json\`.
+   It prints a live key (\`ll_live_...\`), a test key (\`ll_test_...\`) and an OAuth client, once.
+2. \`POST /v1/deals\` with \`{"business_name": "Acme Bakery LLC", "funding_amount_requested": 75000}\`.
+3. \`POST /v1/deals/{deal_id}/documents\` (multipart, field \`file\`) for each bank statement.
+4. Follow \`GET /v1/events/deals/{deal_id}\` (server-sent events) or poll \`GET /v1/deals/{deal_id}\` until \`status\` is \`ready\`.
+5. Read the report (\`GET /v1/deals/{deal_id}\`), the recommendation (\`GET /v1/deals/{deal_id}/recommendation\`) and the flagged transactions (\`GET /v1/deals/{deal_id}/transactions?flagged=true\`).
+
+The TypeScript SDK (\`@ledgerlens/sdk\`, MIT) wraps all of this: \`ll.documents.upload(...)\`, \`ll.deals.waitUntilReady(...)\`.
+
+## Authentication
+
+| credential | how to send it | what it is for |
+|---|---|---|
+| API key | \`X-API-Key: ll_live_...\` or \`Authorization: Bearer ll_live_...\` | servers and integrations. \`ll_live_\` keys see live data, \`ll_test_\` keys a separate sandbox: a record of the other mode is 404. Scopes: \`read\`, \`write\`, \`keys:manage\` or fine scopes such as \`deals:read\`. |
+| session token | \`Authorization: Bearer <token>\` from \`POST /v1/auth/login\` | people in a browser; expires after 24 h without use, with the user's role (admin, manager, underwriter, reviewer). |
+| OAuth 2.0 client credentials | \`POST /v1/oauth/token\` (\`grant_type=client_credentials\`, form or JSON), then \`Authorization: Bearer <access_token>\` | machine-to-machine clients that must not hold a long-lived key; tokens last an hour. |
+
+The event-stream paths also accept \`?token=\` (browsers' EventSource cannot send headers). Tokens and keys are never logged.
+
+## Errors
+
+Every error is \`{"detail": "...", "code": "DEAL_NOT_FOUND", "errors": []}\` with a stable \`code\`. Validation errors (422, \`VALIDATION_ERROR\`) list each problem as \`{loc, msg, type, field, message}\`, e.g. \`{"loc": ["body", "funding_amount_requested"], "field": "funding_amount_requested", "msg": "funding_amount_requested must be a positive number", ...}\`. A record of another organization or mode is 404, never 403.
+
+## Pagination
+
+Lists answer \`{"data": [...], "meta": {"page": 1, "per_page": 25, "total": 137, "total_pages": 6}}\`; \`page\` from 1, \`per_page\` 1-100. Pages are offsets: sort by a stable field for long walks.
+
+## Idempotency
+
+Operations that list an \`Idempotency-Key\` header (creating a deal, uploading a document, bulk ingest) store their first successful answer for 24 h under that key: a retry with the same key gets the stored answer (\`Idempotent-Replayed: true\`) and does nothing twice; a concurrent duplicate gets 409 \`IDEMPOTENCY_IN_PROGRESS\`. Use a UUID v4 per logical operation and reuse it on retries (the SDK does).
+
+## Rate limits
+
+Every answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix seconds). Over the limit: 429 \`RATE_LIMIT_EXCEEDED\` with \`Retry-After\` (seconds). Defaults per key and minute: 1,000 reads, 200 writes, 30 uploads; logins 10 per client address.
+
+## Webhooks
+
+Configure one endpoint per organization and mode with \`PUT /v1/webhooks/config\`. Each delivery is a JSON event \`{id, type, created_at, deal_id, data}\` signed over its exact body: \`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature: v1,<base64 HMAC-SHA256>\` (Standard Webhooks) and \`X-Service-Signature: sha256=<hex HMAC-SHA256>\`. Verify with \`@ledgerlens/webhooks\` (MIT) on the raw body:
+
+\`\`\`ts
+import { verifyWebhook } from '@ledgerlens/webhooks';
+const event = verifyWebhook(rawBody, req.headers, process.env.LEDGERLENS_WEBHOOK_SECRET); // throws when forged or stale
+\`\`\`
+
+Failed deliveries are retried with backoff (the same event id: deduplicate on it); the delivery log and redelivery are under \`/v1/webhooks/deliveries\`.`;
+
+export const TAGS: { name: string; description: string }[] = [
+  { name: 'Authentication', description: 'Sessions for people, OAuth client credentials for machines.' },
+  { name: 'Deals', description: 'A merchant and its funding request: the report, the recommendation and the decision.' },
+  { name: 'Documents', description: 'Statements and other documents of a deal: upload, processing status, extraction and analysis.' },
+  { name: 'Transactions', description: 'Transactions read from statements, with categories, screening flags and corrections.' },
+  { name: 'Rulesets', description: "The funder's underwriting rules; deals are evaluated against them." },
+  { name: 'Webhooks', description: 'Signed event deliveries to your endpoint, with a delivery log.' },
+  { name: 'Event stream', description: 'The same events live, as server-sent events.' },
+  { name: 'API keys', description: 'Create, rotate and revoke API keys (scope `keys:manage`).' },
+];
+
+/** [summary, description] by operationId. */
+export const OPERATION_DOCS: Record<string, [string, string]> = {
+  login: ['Log in (unversioned path)', 'The same as `POST /v1/auth/login`.'],
+  loginV1: [
+    'Log in with email and password',
+    'Returns a session token to send as `Authorization: Bearer <token>`. It expires after 24 h without use. Ten attempts per minute per client address.',
+  ],
+  oauthToken: ['OAuth token (unversioned path)', 'The same as `POST /v1/oauth/token`.'],
+  oauthTokenV1: [
+    'Get an OAuth access token (client credentials)',
+    'RFC 6749 client-credentials grant, form-encoded or JSON. The access token acts with the client’s scopes for an hour.',
+  ],
+  listDeals: [
+    'List deals',
+    'Most recently updated first by default; filter by `status`, search `q` (business, DBA or owner name), `sort` and `order`.',
+  ],
+  createDeal: [
+    'Create a deal',
+    'A deal starts `new`; it moves to `processing` when documents are uploaded and to `ready` once every document is processed and the report is built. Send an `Idempotency-Key` to make retries safe.',
+  ],
+  createDealsBatch: [
+    'Create deals in bulk',
+    'Up to the batch limit of deals in one request; each item succeeds or fails on its own (`created`, `errors`).',
+  ],
+  getDealStats: ['Deal statistics', 'Counts by status and decision, and averages, for the caller’s organization and mode.'],
+  getDeal: [
+    'Get a deal and its report',
+    'The deal with its typed report once ready: financials, monthly table, daily balances, lender positions, NSF/overdraft list, revenue by source, screening, authenticity, cross-document findings, health score and per-statement table.',
+  ],
+  updateDeal: ['Update a deal', 'Changes the given fields (business details, funding amount, external reference).'],
+  deleteDeal: ['Delete a deal', 'Deletes the deal with its documents and transactions.'],
+  decideDeal: ['Record the decision', 'The funder’s decision: `approve`, `decline` or `funded`. Emits `deal.decision`.'],
+  evaluateDeal: [
+    'Evaluate against rulesets',
+    'Scores the ready deal against the default ruleset, or the ones named by `ruleset_id`/`ruleset_ids`, with the factor scores and reasons per ruleset.',
+  ],
+  getDealRecommendation: [
+    'Get the recommendation',
+    'approve / review / decline with the nine factor scores, the reasons and the ruleset snapshot it was made with; 409 until the deal is ready. Cached for 30 s.',
+  ],
+  regenerateDealSummary: [
+    'Regenerate the AI summary',
+    'Writes the deal’s summary again (asynchronously: 202); the numbers in it are checked against the report.',
+  ],
+  reprocessFailedDocuments: ['Reprocess failed documents', 'Queues every failed document of the deal again (202).'],
+  listDocuments: ['List a deal’s documents', 'With status, type, period, currency and transaction count.'],
+  uploadDocument: [
+    'Upload a document',
+    'Multipart field `file` (PDF, PNG, JPG or TIFF, checked by content, at most 25 MB). Optional `document_type` hint, `label` and `currency`. Processing starts at once; follow it on the event stream or `GET /v1/documents/{document_id}/status`.',
+  ],
+  uploadDocumentsBulk: [
+    'Upload several documents to a deal',
+    'Repeat the multipart field `files` (at most 25); each file is accepted or rejected on its own.',
+  ],
+  bulkUpload: ['Upload several documents (deal in the form)', 'The same as the deal’s bulk upload, with `deal_id` as a form field.'],
+  getDocumentsBatchStatus: ['Status of many documents', 'Status and processing step of up to 100 documents in one call.'],
+  getDocument: [
+    'Get a document',
+    'Detail with the header fields read from the statement (bank, holder, account, period, balances, currency), reconciliation, needs-review reasons, tamper risk and screening counts.',
+  ],
+  getDocumentStatus: ['Processing status', 'The current step, progress percentage, the steps done and the error of a failed document.'],
+  getDocumentAnalysis: [
+    'Statement analysis',
+    'Metrics of one statement: deposits, revenue, balances, NSF and overdraft counts, screening buckets.',
+  ],
+  getDocumentExtraction: [
+    'Extraction record',
+    'How the document was read (text, OCR, LLM), with confidence, warnings and the raw header fields.',
+  ],
+  cancelDocument: ['Cancel processing', 'Stops a document that is queued or processing.'],
+  reprocessDocument: ['Reprocess a document', 'Reads the document again from the stored file (202).'],
+  reclassifyDocument: ['Reclassify a document', 'Sets the document type and processes it again (202).'],
+  downloadDocument: ['Download the original file', 'The file as uploaded, with its media type.'],
+  getDocumentPdf: ['Download as PDF', 'The document as PDF (images are wrapped in a PDF page).'],
+  listDealTransactions: [
+    'List a deal’s transactions',
+    'Every transaction of the deal’s statements; `flagged=true` returns exactly the transactions the deal’s screening counted. Filter by type and date range.',
+  ],
+  listDocumentTransactions: ['List a document’s transactions', 'The transactions read from one statement, in statement order.'],
+  correctTransaction: [
+    'Correct a transaction',
+    'Fixes a misread field (date, description, amount, category); the deal’s report is rebuilt and the correction kept in an audit trail.',
+  ],
+  listTransactionCorrections: ['Correction trail', 'Every correction of a transaction: who, when, the field, before and after.'],
+  listRulesets: ['List rulesets', 'The organization’s rulesets; exactly one is the default.'],
+  createRuleset: [
+    'Create a ruleset',
+    'Either the flat form (nine weights summing to 100, grade bounds, thresholds) or the factor-list form (factors with weights and thresholds, approval and decline thresholds).',
+  ],
+  getRuleset: ['Get a ruleset', 'One ruleset with its weights, thresholds and whether it is the default.'],
+  updateRuleset: ['Update a ruleset', 'Changes the given fields; weights must still sum to 100.'],
+  replaceRuleset: ['Replace a ruleset', 'Replaces every field of the ruleset.'],
+  deleteRuleset: ['Delete a ruleset', 'The default ruleset cannot be deleted (409).'],
+  setDefaultRuleset: ['Make a ruleset the default', 'Recommendations and evaluations without a named ruleset use it.'],
+  getWebhookConfig: ['Get the webhook configuration', 'The endpoint, the subscribed events and whether it is enabled (never the secret).'],
+  putWebhookConfig: [
+    'Set the webhook configuration',
+    'Creates or replaces the endpoint (HTTPS, public address), the events and the signing secret (at least 8 characters).',
+  ],
+  postWebhookConfig: ['Set the webhook configuration (guide form)', 'The same as PUT, with `active` in place of `enabled`.'],
+  deleteWebhookConfig: ['Delete the webhook configuration', 'Stops deliveries; the delivery log is kept.'],
+  testWebhook: ['Send a test event', 'Sends a signed `webhook.test` event now and reports the endpoint’s status code, latency and answer.'],
+  listWebhookDeliveries: ['List webhook deliveries', 'Every delivery with its status and attempts; filter by event and status.'],
+  getWebhookDelivery: ['Get a webhook delivery', 'One delivery with each attempt’s status code, latency and response excerpt.'],
+  redeliverWebhook: ['Redeliver a webhook', 'Sends a failed delivery again, with the same event id and body.'],
+  streamEvents: [
+    'Live events of the organization',
+    'Server-sent events for the caller’s organization and mode: `id:` (resume with Last-Event-ID), `event:` and `data:` (JSON). Heartbeat comments keep proxies from closing the connection.',
+  ],
+  streamDealEvents: ['Live events of one deal', 'The organization stream filtered to one deal; 404 for a deal of another organization.'],
+  listKeys: ['List API keys', 'Active keys, masked.'],
+  createKey: ['Create an API key', 'The full key is in this answer only: store it. A key never gets scopes its creator does not hold.'],
+  revokeKey: ['Revoke an API key', 'The key stops working at once. A key cannot revoke itself.'],
+  rotateKey: ['Rotate an API key', 'Issues a new value for the key; the old value stops working at once.'],
+};
