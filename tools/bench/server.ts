@@ -10,6 +10,8 @@ export interface BenchServer {
   url: string;
   /** The demo organization's live API key, printed at first start. */
   key: string;
+  /** The demo admin's password (admin@demo.local), printed at first start. */
+  password: string;
   dir: string;
 }
 
@@ -35,7 +37,8 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
       out += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
       const key = /live API key:\s+(\S+)/.exec(out)?.[1];
-      if (url && key) resolvePromise({ proc, url, key, dir });
+      const password = /admin login:\s+\S+ \/ (\S+)/.exec(out)?.[1] ?? '';
+      if (url && key) resolvePromise({ proc, url, key, password, dir });
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', onData);

@@ -175,8 +175,73 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
     'Server-sent events for the caller’s organization and mode: `id:` (resume with Last-Event-ID), `event:` and `data:` (JSON). Heartbeat comments keep proxies from closing the connection.',
   ],
   streamDealEvents: ['Live events of one deal', 'The organization stream filtered to one deal; 404 for a deal of another organization.'],
-  listKeys: ['List API keys', 'Active keys, masked.'],
+  listKeys: [
+    'List API keys',
+    'The active keys of the organization and mode, masked (prefix and last characters only), with scopes and last use.',
+  ],
   createKey: ['Create an API key', 'The full key is in this answer only: store it. A key never gets scopes its creator does not hold.'],
   revokeKey: ['Revoke an API key', 'The key stops working at once. A key cannot revoke itself.'],
   rotateKey: ['Rotate an API key', 'Issues a new value for the key; the old value stops working at once.'],
+};
+
+interface Example {
+  status: number;
+  request?: unknown;
+  response?: unknown;
+}
+
+/**
+ * Examples that the recorded run (tools/docs/examples.ts) cannot make: an OAuth client is created
+ * by the CLI only, a redelivery needs a delivery that failed four times, and the event streams are
+ * text.
+ */
+export const STATIC_EXAMPLES: Record<string, Example> = {
+  oauthTokenV1: {
+    status: 200,
+    request: { grant_type: 'client_credentials', client_id: 'llc_4f9a2c7e1b', client_secret: 'llcs_Xq8vR2nK5pW7zT1mC9bL3dF6' },
+    response: { access_token: 'eyJhbGciOi.example-token.placeholder', token_type: 'Bearer', expires_in: 3600, scope: 'read write' },
+  },
+  oauthToken: {
+    status: 200,
+    request: { grant_type: 'client_credentials', client_id: 'llc_4f9a2c7e1b', client_secret: 'llcs_Xq8vR2nK5pW7zT1mC9bL3dF6' },
+    response: { access_token: 'eyJhbGciOi.example-token.placeholder', token_type: 'Bearer', expires_in: 3600, scope: 'read write' },
+  },
+  redeliverWebhook: {
+    status: 202,
+    response: {
+      message: 'Redelivery queued',
+      data: {
+        id: 'whd_9c1e7b2a5d3f8e6b4a0c2d1f',
+        event: 'deal.ready',
+        event_type: 'deal.ready',
+        event_id: 'evt_3b507eae620c435ca09de5239b0b0020',
+        status: 'pending',
+        response_status: null,
+        status_code: null,
+        success: false,
+        attempt_number: 1,
+        attempt: 1,
+        max_attempts: 4,
+        deal_id: 1,
+        url: 'https://hooks.sunrise-funding.example/ledgerlens',
+        redelivery_of: 'whd_fee74ded4c4b72d4a1c0d6ba',
+        next_attempt_at: '2026-11-26T06:31:02.114Z',
+        created_at: '2026-11-26T06:31:02.114Z',
+        delivered_at: null,
+      },
+    },
+  },
+  streamEvents: {
+    status: 200,
+    response:
+      'retry: 3000\n: connected\n\n' +
+      'id: 42\nevent: document.processed\ndata: {"document_id":7,"status":"completed","deal_id":3,"event_id":"evt_1f0c...","type":"document.completed","created_at":"2026-11-26T06:29:40.102Z"}\n\n' +
+      'id: 43\nevent: deal.ready\ndata: {"deal_id":3,"status":"ready","event_id":"evt_8a2d...","type":"deal.ready","created_at":"2026-11-26T06:29:41.517Z"}\n\n',
+  },
+  streamDealEvents: {
+    status: 200,
+    response:
+      'retry: 3000\n: connected\n\n' +
+      'id: 43\nevent: deal.ready\ndata: {"deal_id":3,"status":"ready","event_id":"evt_8a2d...","type":"deal.ready","created_at":"2026-11-26T06:29:41.517Z"}\n\n',
+  },
 };

@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_GUIDE, OPERATION_DOCS, TAGS } from './openapi-docs';
+import { API_GUIDE, OPERATION_DOCS, STATIC_EXAMPLES, TAGS } from './openapi-docs';
+import RECORDED_EXAMPLES from './openapi-examples.json';
 import { AppConfig } from './platform/config/config';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -30,14 +31,41 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     ...[...used].filter((n) => !TAGS.some((t) => t.name === n)).map((name) => ({ name })),
   ];
   for (const item of Object.values(document.paths)) {
-    for (const op of Object.values(item) as { operationId?: string; summary?: string; description?: string }[]) {
+    for (const op of Object.values(item) as OperationLike[]) {
       const docs = op.operationId ? OPERATION_DOCS[op.operationId] : undefined;
-      if (!docs) continue;
-      op.summary ??= docs[0];
-      op.description ??= docs[1];
+      if (docs) {
+        op.summary ??= docs[0];
+        op.description ??= docs[1];
+      }
+      addExample(op);
     }
   }
   return sortKeys(document) as OpenAPIObject;
+}
+
+interface OperationLike {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  requestBody?: { content?: Record<string, { example?: unknown }> };
+  responses?: Record<string, { content?: Record<string, { example?: unknown }> }>;
+}
+
+const EXAMPLES = RECORDED_EXAMPLES as Record<string, { status: number; request?: unknown; response?: unknown }>;
+
+/** A request and response example from a recorded run of the server (or a written one where a run cannot make it). */
+function addExample(op: OperationLike): void {
+  const ex = op.operationId ? (EXAMPLES[op.operationId] ?? STATIC_EXAMPLES[op.operationId]) : undefined;
+  if (!ex) return;
+  const json = op.requestBody?.content?.['application/json'];
+  if (json && ex.request !== undefined) json.example ??= ex.request;
+  const form = op.requestBody?.content?.['application/x-www-form-urlencoded'];
+  if (form && ex.request !== undefined) form.example ??= ex.request;
+  if (ex.response === undefined) return;
+  const response = op.responses?.[String(ex.status)] ?? Object.entries(op.responses ?? {}).find(([s]) => s.startsWith('2'))?.[1];
+  const content = response?.content;
+  const media = content?.['application/json'] ?? content?.['text/event-stream'];
+  if (media) media.example ??= ex.response;
 }
 
 /** Deterministic output: the committed openapi/openapi.json must not change unless the API does. */

@@ -629,7 +629,7 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Active keys, masked.
+         * @description The active keys of the organization and mode, masked (prefix and last characters only), with scopes and last use.
          */
         get: operations["listKeys"];
         put?: never;
@@ -2274,6 +2274,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "admin@demo.local",
+                 *       "password": "z1sBzYOu3MW2ovrz"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LoginDto"];
             };
         };
@@ -2283,6 +2289,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-27T06:31:14.538Z",
+                     *       "organization_id": 1,
+                     *       "role": "admin",
+                     *       "token": "eyJhbGciOi.example-token.placeholder",
+                     *       "token_type": "Bearer",
+                     *       "user_id": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["LoginResponseDto"];
                 };
             };
@@ -2306,7 +2322,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_id": "llc_4f9a2c7e1b",
+                 *       "client_secret": "llcs_Xq8vR2nK5pW7zT1mC9bL3dF6",
+                 *       "grant_type": "client_credentials"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OAuthTokenRequestDto"];
+                /**
+                 * @example {
+                 *       "client_id": "llc_4f9a2c7e1b",
+                 *       "client_secret": "llcs_Xq8vR2nK5pW7zT1mC9bL3dF6",
+                 *       "grant_type": "client_credentials"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenRequestDto"];
             };
         };
@@ -2316,6 +2346,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOi.example-token.placeholder",
+                     *       "expires_in": 3600,
+                     *       "scope": "read write",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthTokenResponseDto"];
                 };
             };
@@ -2348,6 +2386,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "admin@demo.local",
+                 *       "password": "z1sBzYOu3MW2ovrz"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LoginDto"];
             };
         };
@@ -2357,6 +2401,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-27T06:31:13.803Z",
+                     *       "organization_id": 1,
+                     *       "role": "admin",
+                     *       "token": "eyJhbGciOi.example-token.placeholder",
+                     *       "token_type": "Bearer",
+                     *       "user_id": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["LoginResponseDto"];
                 };
             };
@@ -2397,6 +2451,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 4,
+                     *       "errors": [],
+                     *       "total_errors": 0,
+                     *       "total_uploaded": 1,
+                     *       "uploaded": [
+                     *         {
+                     *           "file_size": 15986,
+                     *           "filename": "florist-march.pdf",
+                     *           "id": 3,
+                     *           "mime_type": "application/pdf",
+                     *           "status": "uploaded"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["BulkUploadResultDto"];
                 };
             };
@@ -2462,6 +2533,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "avg_daily_balance": 75702.61,
+                     *           "avg_monthly_deposits": 126364.87,
+                     *           "business_name": "Northside Florist LLC",
+                     *           "created_at": "2026-11-26T06:31:15.187Z",
+                     *           "dba_name": null,
+                     *           "decided_at": null,
+                     *           "decision": null,
+                     *           "document_count": 1,
+                     *           "ein": null,
+                     *           "entity_type": null,
+                     *           "funding_amount_requested": 20000,
+                     *           "health_grade": "A",
+                     *           "health_score": 92.74,
+                     *           "id": 4,
+                     *           "industry": null,
+                     *           "mode": "live",
+                     *           "owner_name": null,
+                     *           "screening_flags": 1,
+                     *           "source_type": null,
+                     *           "status": "ready",
+                     *           "updated_at": "2026-11-26T06:31:20.238Z"
+                     *         },
+                     *         {
+                     *           "avg_daily_balance": 88609.68,
+                     *           "avg_monthly_deposits": 108464.97,
+                     *           "business_name": "Sunrise Bakery LLC",
+                     *           "created_at": "2026-11-26T06:31:14.676Z",
+                     *           "dba_name": "Sunrise Bakery",
+                     *           "decided_at": null,
+                     *           "decision": null,
+                     *           "document_count": 2,
+                     *           "ein": "841234567",
+                     *           "entity_type": "llc",
+                     *           "funding_amount_requested": 75000,
+                     *           "health_grade": "A",
+                     *           "health_score": 89.59,
+                     *           "id": 1,
+                     *           "industry": "Food service",
+                     *           "mode": "live",
+                     *           "owner_name": "Maria Lopez",
+                     *           "screening_flags": 2,
+                     *           "source_type": null,
+                     *           "status": "ready",
+                     *           "updated_at": "2026-11-26T06:31:19.627Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 2,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DealListDto"];
                 };
             };
@@ -2497,6 +2626,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "business_name": "Sunrise Bakery LLC",
+                 *       "dba_name": "Sunrise Bakery",
+                 *       "ein": "841234567",
+                 *       "entity_type": "llc",
+                 *       "external_reference": "CRM-10442",
+                 *       "funding_amount_requested": 75000,
+                 *       "industry": "Food service",
+                 *       "owner_name": "Maria Lopez"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateDealDto"];
             };
         };
@@ -2515,6 +2656,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "avg_daily_balance": null,
+                     *       "avg_monthly_deposits": null,
+                     *       "business_name": "Sunrise Bakery LLC",
+                     *       "created_at": "2026-11-26T06:31:14.676Z",
+                     *       "dba_name": "Sunrise Bakery",
+                     *       "decided_at": null,
+                     *       "decision": null,
+                     *       "document_count": 0,
+                     *       "ein": "841234567",
+                     *       "entity_type": "llc",
+                     *       "funding_amount_requested": 75000,
+                     *       "health_grade": null,
+                     *       "health_score": null,
+                     *       "id": 1,
+                     *       "industry": "Food service",
+                     *       "mode": "live",
+                     *       "owner_name": "Maria Lopez",
+                     *       "screening_flags": 0,
+                     *       "source_type": null,
+                     *       "status": "new",
+                     *       "updated_at": "2026-11-26T06:31:14.676Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DealSummaryDto"];
                 };
             };
@@ -2556,6 +2722,18 @@ export interface operations {
         /** @description Up to 50 deals; `{"deals": [...]}` is accepted too */
         requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "business_name": "Harbor Auto Repair Inc",
+                 *         "funding_amount_requested": 40000
+                 *       },
+                 *       {
+                 *         "business_name": "Green Leaf Landscaping LLC",
+                 *         "funding_amount_requested": 25000
+                 *       }
+                 *     ]
+                 */
                 "application/json": components["schemas"]["CreateDealDto"][];
             };
         };
@@ -2565,6 +2743,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created": [
+                     *         {
+                     *           "business_name": "Harbor Auto Repair Inc",
+                     *           "created_at": "2026-11-26T06:31:14.803Z",
+                     *           "funding_amount_requested": 40000,
+                     *           "id": 2,
+                     *           "index": 0,
+                     *           "status": "new"
+                     *         },
+                     *         {
+                     *           "business_name": "Green Leaf Landscaping LLC",
+                     *           "created_at": "2026-11-26T06:31:14.803Z",
+                     *           "funding_amount_requested": 25000,
+                     *           "id": 3,
+                     *           "index": 1,
+                     *           "status": "new"
+                     *         }
+                     *       ],
+                     *       "errors": [],
+                     *       "total_created": 2,
+                     *       "total_errors": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["BatchCreateResultDto"];
                 };
             };
@@ -2602,6 +2805,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "avg_funding_requested": 40000,
+                     *       "avg_health_score": 91.17,
+                     *       "deals_by_status": {
+                     *         "failed": 0,
+                     *         "new": 2,
+                     *         "processing": 0,
+                     *         "ready": 2,
+                     *         "under_review": 0
+                     *       },
+                     *       "deals_this_month": 4,
+                     *       "deals_this_week": 4,
+                     *       "total_approved": 0,
+                     *       "total_deals": 4,
+                     *       "total_declined": 0,
+                     *       "total_funded": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["DealStatsDto"];
                 };
             };
@@ -2641,6 +2863,333 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ai_summary": "Sunrise Bakery LLC (Food service) requests $75,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 89.59 (grade A). Recommendation under the Default ruleset: APPROVE with a total score of 89.03, a maximum advance of $90,754.83 and a cash flow coverage ratio of 2.01.",
+                     *       "authenticity": {
+                     *         "documents": [
+                     *           {
+                     *             "document_id": 1,
+                     *             "filename": "sunrise-march.pdf",
+                     *             "reasons": [],
+                     *             "risk_level": "low"
+                     *           },
+                     *           {
+                     *             "document_id": 2,
+                     *             "filename": "sunrise-april.pdf",
+                     *             "reasons": [],
+                     *             "risk_level": "low"
+                     *           }
+                     *         ],
+                     *         "high_risk_document_ids": [],
+                     *         "reasons": [],
+                     *         "risk_level": "low"
+                     *       },
+                     *       "avg_daily_balance": 88609.68,
+                     *       "avg_monthly_deposits": 108464.97,
+                     *       "business": {
+                     *         "business_name": "Sunrise Bakery LLC",
+                     *         "dba_name": "Sunrise Bakery",
+                     *         "ein": "841234567",
+                     *         "entity_type": "llc",
+                     *         "id": 1,
+                     *         "industry": "Food service",
+                     *         "owner_name": "Maria Lopez",
+                     *         "source_type": null,
+                     *         "status": "ready"
+                     *       },
+                     *       "business_name": "Sunrise Bakery LLC",
+                     *       "coverage": {
+                     *         "days_covered": 61,
+                     *         "months_covered": 2,
+                     *         "period_end": "2025-12-31",
+                     *         "period_start": "2024-06-01",
+                     *         "statement_count": 2
+                     *       },
+                     *       "created_at": "2026-11-26T06:31:14.676Z",
+                     *       "cross_doc": {
+                     *         "findings": [
+                     *           {
+                     *             "deduction": 10,
+                     *             "message": "no statement covers the 518 days between 2024-06-30 and 2025-12-01",
+                     *             "severity": "warning",
+                     *             "statement_ids": [
+                     *               2,
+                     *               1
+                     *             ],
+                     *             "statements": [
+                     *               1,
+                     *               0
+                     *             ],
+                     *             "type": "coverage_gap"
+                     *           }
+                     *         ],
+                     *         "score": 90
+                     *       },
+                     *       "currency": {
+                     *         "currencies": [
+                     *           "USD"
+                     *         ],
+                     *         "excluded_statement_ids": [],
+                     *         "reporting_currency": "USD"
+                     *       },
+                     *       "daily_balances": [
+                     *         {
+                     *           "balance": 82021.95,
+                     *           "date": "2024-06-01"
+                     *         },
+                     *         {
+                     *           "balance": 83472.77,
+                     *           "date": "2024-06-02"
+                     *         },
+                     *         {
+                     *           "balance": 82855.93,
+                     *           "date": "2024-06-03"
+                     *         }
+                     *       ],
+                     *       "dba_name": "Sunrise Bakery",
+                     *       "decided_at": null,
+                     *       "decision": null,
+                     *       "document_count": 2,
+                     *       "ein": "841234567",
+                     *       "entity_type": "llc",
+                     *       "financials": {
+                     *         "avg_daily_balance": 88609.68,
+                     *         "avg_deposit_amount": 4615.53,
+                     *         "avg_monthly_deposits": 108464.97,
+                     *         "avg_monthly_revenue": 90754.83,
+                     *         "deposit_count": 47,
+                     *         "deposit_days": 30,
+                     *         "deposit_frequency_per_month": 23.5,
+                     *         "ending_balance": 231014.73,
+                     *         "largest_deposit": 8898.97,
+                     *         "low_balance_days": 0,
+                     *         "low_balance_threshold": 500,
+                     *         "max_daily_balance": 123350.61,
+                     *         "min_daily_balance": 45201.26,
+                     *         "negative_balance_days": 0,
+                     *         "net_cash_flow": 101755.54,
+                     *         "revenue_deposit_days": 29,
+                     *         "total_debt_service": 8128.19,
+                     *         "total_deposits": 216929.93,
+                     *         "total_operating_expenses": 97461.98,
+                     *         "total_revenue": 181509.66,
+                     *         "total_withdrawals": 115174.39,
+                     *         "withdrawal_count": 68
+                     *       },
+                     *       "funding_amount_requested": 75000,
+                     *       "health": {
+                     *         "factors": {
+                     *           "balance_health": 100,
+                     *           "debt_service": 91.04,
+                     *           "deposit_frequency": 100,
+                     *           "nsf_overdraft": 100,
+                     *           "revenue": 80.67,
+                     *           "revenue_trend": 57.68
+                     *         },
+                     *         "grade": "A",
+                     *         "score": 89.59
+                     *       },
+                     *       "health_grade": "A",
+                     *       "health_score": 89.59,
+                     *       "id": 1,
+                     *       "industry": "Food service",
+                     *       "lender_positions": {
+                     *         "active_count": 0,
+                     *         "estimated_monthly_total": 1721.68,
+                     *         "position_count": 2,
+                     *         "positions": [
+                     *           {
+                     *             "counterparty": "pearl capital",
+                     *             "estimated_daily_debit": 73.47,
+                     *             "estimated_monthly_total": 1597.87,
+                     *             "estimated_weekly_debit": 368.74,
+                     *             "first_seen": "2025-12-01",
+                     *             "frequency": "irregular",
+                     *             "is_active": false,
+                     *             "known_lender": true,
+                     *             "last_seen": "2025-12-01",
+                     *             "payment_amount": 3195.73,
+                     *             "payment_count": 1,
+                     *             "share_of_deposits": 0.0147,
+                     *             "total_paid": 3195.73
+                     *           },
+                     *           {
+                     *             "counterparty": "yellowstone capital",
+                     *             "estimated_daily_debit": 5.69,
+                     *             "estimated_monthly_total": 123.81,
+                     *             "estimated_weekly_debit": 28.57,
+                     *             "first_seen": "2024-06-16",
+                     *             "frequency": "irregular",
+                     *             "is_active": false,
+                     *             "known_lender": true,
+                     *             "last_seen": "2024-06-16",
+                     *             "payment_amount": 247.62,
+                     *             "payment_count": 1,
+                     *             "share_of_deposits": 0.0011,
+                     *             "total_paid": 247.62
+                     *           }
+                     *         ],
+                     *         "stacking_count": 1
+                     *       },
+                     *       "mode": "live",
+                     *       "monthly": [
+                     *         {
+                     *           "avg_daily_balance": 101946.99,
+                     *           "days_covered": 30,
+                     *           "deposit_count": 22,
+                     *           "deposits": 90565.06,
+                     *           "ending_balance": 118861.18,
+                     *           "month": "2024-06",
+                     *           "nsf_count": 0,
+                     *           "overdraft_count": 0,
+                     *           "revenue": 76750.08,
+                     *           "revenue_deposit_days": 16,
+                     *           "revenue_rate": 77869.35,
+                     *           "withdrawals": 47231.35
+                     *         },
+                     *         {
+                     *           "avg_daily_balance": 75702.61,
+                     *           "days_covered": 31,
+                     *           "deposit_count": 25,
+                     *           "deposits": 126364.87,
+                     *           "ending_balance": 112153.55,
+                     *           "month": "2025-12",
+                     *           "nsf_count": 0,
+                     *           "overdraft_count": 0,
+                     *           "revenue": 104759.58,
+                     *           "revenue_deposit_days": 13,
+                     *           "revenue_rate": 102858.7,
+                     *           "withdrawals": 67943.04
+                     *         }
+                     *       ],
+                     *       "nsf_events": [],
+                     *       "nsf_overdraft": {
+                     *         "nsf_fee_amount": 0,
+                     *         "nsf_months": 0,
+                     *         "overdraft_fee_amount": 0,
+                     *         "overdraft_months": 0,
+                     *         "total_nsf_fees": 0,
+                     *         "total_overdraft_fees": 0
+                     *       },
+                     *       "owner_name": "Maria Lopez",
+                     *       "recommendation": {
+                     *         "cfcr": 2.01,
+                     *         "decision": "approve",
+                     *         "grade": "A",
+                     *         "max_advance": 90754.83,
+                     *         "reasons": [
+                     *           "Approve: total score 89.03 is at or above the approval threshold 60",
+                     *           "Strength - Balances: average daily balance $88,609.68, ending balance $231,014.73, 0 of 61 days below $500.00 (score 100)",
+                     *           "Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 2 months (score 100)"
+                     *         ],
+                     *         "ruleset_id": 1,
+                     *         "ruleset_name": "Default",
+                     *         "total_score": 89.03
+                     *       },
+                     *       "related_deals": [
+                     *         {
+                     *           "document_id": 1,
+                     *           "message": "sunrise-march.pdf is the same file as document 3 of deal 4 (Northside Florist LLC)",
+                     *           "other_business_name": "Northside Florist LLC",
+                     *           "other_deal_id": 4,
+                     *           "other_document_id": 3,
+                     *           "severity": "error",
+                     *           "type": "same_file"
+                     *         }
+                     *       ],
+                     *       "report_date": "2026-11-26",
+                     *       "revenue_sources": [
+                     *         {
+                     *           "counterparty": "shopify payout",
+                     *           "deposit_count": 6,
+                     *           "first_seen": "2024-06-05",
+                     *           "last_seen": "2025-12-21",
+                     *           "share_of_revenue": 0.1789,
+                     *           "total": 32463.06
+                     *         },
+                     *         {
+                     *           "counterparty": "mobile deposit",
+                     *           "deposit_count": 7,
+                     *           "first_seen": "2024-06-01",
+                     *           "last_seen": "2025-12-25",
+                     *           "share_of_revenue": 0.1756,
+                     *           "total": 31876.2
+                     *         },
+                     *         {
+                     *           "counterparty": "deposit branch",
+                     *           "deposit_count": 6,
+                     *           "first_seen": "2024-06-04",
+                     *           "last_seen": "2025-12-29",
+                     *           "share_of_revenue": 0.1702,
+                     *           "total": 30896.83
+                     *         }
+                     *       ],
+                     *       "review": {
+                     *         "documents": [],
+                     *         "needs_review_count": 0
+                     *       },
+                     *       "screening": {
+                     *         "buckets": {
+                     *           "cash_withdrawal": 0,
+                     *           "duplicate_transaction": 0,
+                     *           "gambling": 0,
+                     *           "large_unusual_deposit": 0,
+                     *           "mca_payment": 2,
+                     *           "nsf_fee": 0,
+                     *           "overdraft_fee": 0,
+                     *           "repeat_charge": 0,
+                     *           "returned_item": 0,
+                     *           "round_number_deposit": 0
+                     *         },
+                     *         "flagged_ratio": 0.0174,
+                     *         "total_flags": 2,
+                     *         "transaction_count": 115
+                     *       },
+                     *       "screening_flags": 2,
+                     *       "source_type": null,
+                     *       "statements": [
+                     *         {
+                     *           "account_holder": "Metro Print Shop Inc",
+                     *           "account_number_last4": "9715",
+                     *           "bank_name": "First Harbor Bank",
+                     *           "closing_balance": 112153.55,
+                     *           "currency": null,
+                     *           "document_id": 1,
+                     *           "filename": "sunrise-march.pdf",
+                     *           "included": true,
+                     *           "opening_balance": 53731.72,
+                     *           "period_end": "2025-12-31",
+                     *           "period_start": "2025-12-01",
+                     *           "reconciled": true,
+                     *           "risk_level": "low",
+                     *           "total_deposits": 126364.87,
+                     *           "total_withdrawals": 67943.04,
+                     *           "transaction_count": 60
+                     *         },
+                     *         {
+                     *           "account_holder": "LUCKY STAR NAIL SALON LLC",
+                     *           "account_number_last4": "2152",
+                     *           "bank_name": "Redwood Valley Credit Union",
+                     *           "closing_balance": 118861.18,
+                     *           "currency": null,
+                     *           "document_id": 2,
+                     *           "filename": "sunrise-april.pdf",
+                     *           "included": true,
+                     *           "opening_balance": 75527.47,
+                     *           "period_end": "2024-06-30",
+                     *           "period_start": "2024-06-01",
+                     *           "reconciled": true,
+                     *           "risk_level": "low",
+                     *           "total_deposits": 90565.06,
+                     *           "total_withdrawals": 47231.35,
+                     *           "transaction_count": 55
+                     *         }
+                     *       ],
+                     *       "status": "ready",
+                     *       "updated_at": "2026-11-26T06:31:19.627Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DealDetailDto"];
                 };
             };
@@ -2688,6 +3237,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 5,
+                     *       "message": "Deal 5 and all its data were deleted",
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AckDto"];
                 };
             };
@@ -2730,6 +3287,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "funding_amount_requested": 80000,
+                 *       "industry": "Bakery"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateDealDto"];
             };
         };
@@ -2739,6 +3302,333 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ai_summary": "Sunrise Bakery LLC (Food service) requests $75,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 89.59 (grade A). Recommendation under the Default ruleset: APPROVE with a total score of 89.03, a maximum advance of $90,754.83 and a cash flow coverage ratio of 2.01.",
+                     *       "authenticity": {
+                     *         "documents": [
+                     *           {
+                     *             "document_id": 1,
+                     *             "filename": "sunrise-march.pdf",
+                     *             "reasons": [],
+                     *             "risk_level": "low"
+                     *           },
+                     *           {
+                     *             "document_id": 2,
+                     *             "filename": "sunrise-april.pdf",
+                     *             "reasons": [],
+                     *             "risk_level": "low"
+                     *           }
+                     *         ],
+                     *         "high_risk_document_ids": [],
+                     *         "reasons": [],
+                     *         "risk_level": "low"
+                     *       },
+                     *       "avg_daily_balance": 88609.68,
+                     *       "avg_monthly_deposits": 108464.97,
+                     *       "business": {
+                     *         "business_name": "Sunrise Bakery LLC",
+                     *         "dba_name": "Sunrise Bakery",
+                     *         "ein": "841234567",
+                     *         "entity_type": "llc",
+                     *         "id": 1,
+                     *         "industry": "Bakery",
+                     *         "owner_name": "Maria Lopez",
+                     *         "source_type": null,
+                     *         "status": "ready"
+                     *       },
+                     *       "business_name": "Sunrise Bakery LLC",
+                     *       "coverage": {
+                     *         "days_covered": 61,
+                     *         "months_covered": 2,
+                     *         "period_end": "2025-12-31",
+                     *         "period_start": "2024-06-01",
+                     *         "statement_count": 2
+                     *       },
+                     *       "created_at": "2026-11-26T06:31:14.676Z",
+                     *       "cross_doc": {
+                     *         "findings": [
+                     *           {
+                     *             "deduction": 10,
+                     *             "message": "no statement covers the 518 days between 2024-06-30 and 2025-12-01",
+                     *             "severity": "warning",
+                     *             "statement_ids": [
+                     *               2,
+                     *               1
+                     *             ],
+                     *             "statements": [
+                     *               1,
+                     *               0
+                     *             ],
+                     *             "type": "coverage_gap"
+                     *           }
+                     *         ],
+                     *         "score": 90
+                     *       },
+                     *       "currency": {
+                     *         "currencies": [
+                     *           "USD"
+                     *         ],
+                     *         "excluded_statement_ids": [],
+                     *         "reporting_currency": "USD"
+                     *       },
+                     *       "daily_balances": [
+                     *         {
+                     *           "balance": 82021.95,
+                     *           "date": "2024-06-01"
+                     *         },
+                     *         {
+                     *           "balance": 83472.77,
+                     *           "date": "2024-06-02"
+                     *         },
+                     *         {
+                     *           "balance": 82855.93,
+                     *           "date": "2024-06-03"
+                     *         }
+                     *       ],
+                     *       "dba_name": "Sunrise Bakery",
+                     *       "decided_at": null,
+                     *       "decision": null,
+                     *       "document_count": 2,
+                     *       "ein": "841234567",
+                     *       "entity_type": "llc",
+                     *       "financials": {
+                     *         "avg_daily_balance": 88609.68,
+                     *         "avg_deposit_amount": 4615.53,
+                     *         "avg_monthly_deposits": 108464.97,
+                     *         "avg_monthly_revenue": 90754.83,
+                     *         "deposit_count": 47,
+                     *         "deposit_days": 30,
+                     *         "deposit_frequency_per_month": 23.5,
+                     *         "ending_balance": 231014.73,
+                     *         "largest_deposit": 8898.97,
+                     *         "low_balance_days": 0,
+                     *         "low_balance_threshold": 500,
+                     *         "max_daily_balance": 123350.61,
+                     *         "min_daily_balance": 45201.26,
+                     *         "negative_balance_days": 0,
+                     *         "net_cash_flow": 101755.54,
+                     *         "revenue_deposit_days": 29,
+                     *         "total_debt_service": 8128.19,
+                     *         "total_deposits": 216929.93,
+                     *         "total_operating_expenses": 97461.98,
+                     *         "total_revenue": 181509.66,
+                     *         "total_withdrawals": 115174.39,
+                     *         "withdrawal_count": 68
+                     *       },
+                     *       "funding_amount_requested": 80000,
+                     *       "health": {
+                     *         "factors": {
+                     *           "balance_health": 100,
+                     *           "debt_service": 91.04,
+                     *           "deposit_frequency": 100,
+                     *           "nsf_overdraft": 100,
+                     *           "revenue": 80.67,
+                     *           "revenue_trend": 57.68
+                     *         },
+                     *         "grade": "A",
+                     *         "score": 89.59
+                     *       },
+                     *       "health_grade": "A",
+                     *       "health_score": 89.59,
+                     *       "id": 1,
+                     *       "industry": "Bakery",
+                     *       "lender_positions": {
+                     *         "active_count": 0,
+                     *         "estimated_monthly_total": 1721.68,
+                     *         "position_count": 2,
+                     *         "positions": [
+                     *           {
+                     *             "counterparty": "pearl capital",
+                     *             "estimated_daily_debit": 73.47,
+                     *             "estimated_monthly_total": 1597.87,
+                     *             "estimated_weekly_debit": 368.74,
+                     *             "first_seen": "2025-12-01",
+                     *             "frequency": "irregular",
+                     *             "is_active": false,
+                     *             "known_lender": true,
+                     *             "last_seen": "2025-12-01",
+                     *             "payment_amount": 3195.73,
+                     *             "payment_count": 1,
+                     *             "share_of_deposits": 0.0147,
+                     *             "total_paid": 3195.73
+                     *           },
+                     *           {
+                     *             "counterparty": "yellowstone capital",
+                     *             "estimated_daily_debit": 5.69,
+                     *             "estimated_monthly_total": 123.81,
+                     *             "estimated_weekly_debit": 28.57,
+                     *             "first_seen": "2024-06-16",
+                     *             "frequency": "irregular",
+                     *             "is_active": false,
+                     *             "known_lender": true,
+                     *             "last_seen": "2024-06-16",
+                     *             "payment_amount": 247.62,
+                     *             "payment_count": 1,
+                     *             "share_of_deposits": 0.0011,
+                     *             "total_paid": 247.62
+                     *           }
+                     *         ],
+                     *         "stacking_count": 1
+                     *       },
+                     *       "mode": "live",
+                     *       "monthly": [
+                     *         {
+                     *           "avg_daily_balance": 101946.99,
+                     *           "days_covered": 30,
+                     *           "deposit_count": 22,
+                     *           "deposits": 90565.06,
+                     *           "ending_balance": 118861.18,
+                     *           "month": "2024-06",
+                     *           "nsf_count": 0,
+                     *           "overdraft_count": 0,
+                     *           "revenue": 76750.08,
+                     *           "revenue_deposit_days": 16,
+                     *           "revenue_rate": 77869.35,
+                     *           "withdrawals": 47231.35
+                     *         },
+                     *         {
+                     *           "avg_daily_balance": 75702.61,
+                     *           "days_covered": 31,
+                     *           "deposit_count": 25,
+                     *           "deposits": 126364.87,
+                     *           "ending_balance": 112153.55,
+                     *           "month": "2025-12",
+                     *           "nsf_count": 0,
+                     *           "overdraft_count": 0,
+                     *           "revenue": 104759.58,
+                     *           "revenue_deposit_days": 13,
+                     *           "revenue_rate": 102858.7,
+                     *           "withdrawals": 67943.04
+                     *         }
+                     *       ],
+                     *       "nsf_events": [],
+                     *       "nsf_overdraft": {
+                     *         "nsf_fee_amount": 0,
+                     *         "nsf_months": 0,
+                     *         "overdraft_fee_amount": 0,
+                     *         "overdraft_months": 0,
+                     *         "total_nsf_fees": 0,
+                     *         "total_overdraft_fees": 0
+                     *       },
+                     *       "owner_name": "Maria Lopez",
+                     *       "recommendation": {
+                     *         "cfcr": 2.01,
+                     *         "decision": "approve",
+                     *         "grade": "A",
+                     *         "max_advance": 90754.83,
+                     *         "reasons": [
+                     *           "Approve: total score 89.03 is at or above the approval threshold 60",
+                     *           "Strength - Balances: average daily balance $88,609.68, ending balance $231,014.73, 0 of 61 days below $500.00 (score 100)",
+                     *           "Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 2 months (score 100)"
+                     *         ],
+                     *         "ruleset_id": 1,
+                     *         "ruleset_name": "Default",
+                     *         "total_score": 89.03
+                     *       },
+                     *       "related_deals": [
+                     *         {
+                     *           "document_id": 1,
+                     *           "message": "sunrise-march.pdf is the same file as document 3 of deal 4 (Northside Florist LLC)",
+                     *           "other_business_name": "Northside Florist LLC",
+                     *           "other_deal_id": 4,
+                     *           "other_document_id": 3,
+                     *           "severity": "error",
+                     *           "type": "same_file"
+                     *         }
+                     *       ],
+                     *       "report_date": "2026-11-26",
+                     *       "revenue_sources": [
+                     *         {
+                     *           "counterparty": "shopify payout",
+                     *           "deposit_count": 6,
+                     *           "first_seen": "2024-06-05",
+                     *           "last_seen": "2025-12-21",
+                     *           "share_of_revenue": 0.1789,
+                     *           "total": 32463.06
+                     *         },
+                     *         {
+                     *           "counterparty": "mobile deposit",
+                     *           "deposit_count": 7,
+                     *           "first_seen": "2024-06-01",
+                     *           "last_seen": "2025-12-25",
+                     *           "share_of_revenue": 0.1756,
+                     *           "total": 31876.2
+                     *         },
+                     *         {
+                     *           "counterparty": "deposit branch",
+                     *           "deposit_count": 6,
+                     *           "first_seen": "2024-06-04",
+                     *           "last_seen": "2025-12-29",
+                     *           "share_of_revenue": 0.1702,
+                     *           "total": 30896.83
+                     *         }
+                     *       ],
+                     *       "review": {
+                     *         "documents": [],
+                     *         "needs_review_count": 0
+                     *       },
+                     *       "screening": {
+                     *         "buckets": {
+                     *           "cash_withdrawal": 0,
+                     *           "duplicate_transaction": 0,
+                     *           "gambling": 0,
+                     *           "large_unusual_deposit": 0,
+                     *           "mca_payment": 2,
+                     *           "nsf_fee": 0,
+                     *           "overdraft_fee": 0,
+                     *           "repeat_charge": 0,
+                     *           "returned_item": 0,
+                     *           "round_number_deposit": 0
+                     *         },
+                     *         "flagged_ratio": 0.0174,
+                     *         "total_flags": 2,
+                     *         "transaction_count": 115
+                     *       },
+                     *       "screening_flags": 2,
+                     *       "source_type": null,
+                     *       "statements": [
+                     *         {
+                     *           "account_holder": "Metro Print Shop Inc",
+                     *           "account_number_last4": "9715",
+                     *           "bank_name": "First Harbor Bank",
+                     *           "closing_balance": 112153.55,
+                     *           "currency": null,
+                     *           "document_id": 1,
+                     *           "filename": "sunrise-march.pdf",
+                     *           "included": true,
+                     *           "opening_balance": 53731.72,
+                     *           "period_end": "2025-12-31",
+                     *           "period_start": "2025-12-01",
+                     *           "reconciled": true,
+                     *           "risk_level": "low",
+                     *           "total_deposits": 126364.87,
+                     *           "total_withdrawals": 67943.04,
+                     *           "transaction_count": 60
+                     *         },
+                     *         {
+                     *           "account_holder": "LUCKY STAR NAIL SALON LLC",
+                     *           "account_number_last4": "2152",
+                     *           "bank_name": "Redwood Valley Credit Union",
+                     *           "closing_balance": 118861.18,
+                     *           "currency": null,
+                     *           "document_id": 2,
+                     *           "filename": "sunrise-april.pdf",
+                     *           "included": true,
+                     *           "opening_balance": 75527.47,
+                     *           "period_end": "2024-06-30",
+                     *           "period_start": "2024-06-01",
+                     *           "reconciled": true,
+                     *           "risk_level": "low",
+                     *           "total_deposits": 90565.06,
+                     *           "total_withdrawals": 47231.35,
+                     *           "transaction_count": 55
+                     *         }
+                     *       ],
+                     *       "status": "ready",
+                     *       "updated_at": "2026-11-26T06:31:20.597Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DealDetailDto"];
                 };
             };
@@ -2781,6 +3671,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "decision": "approve"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DecisionDto"];
             };
         };
@@ -2790,6 +3685,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 1,
+                     *       "decided_at": "2026-11-26T06:31:21.795Z",
+                     *       "decision": "approve",
+                     *       "message": "Decision approve recorded",
+                     *       "previous_decision": null,
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DecisionResultDto"];
                 };
             };
@@ -2851,6 +3757,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "account_last_four": "9715",
+                     *           "account_number_last4": "9715",
+                     *           "bank_name": "First Harbor Bank",
+                     *           "created_at": "2026-11-26T06:31:14.982Z",
+                     *           "deal_id": 1,
+                     *           "document_type": "bank_statement",
+                     *           "file_size": 15986,
+                     *           "filename": "sunrise-march.pdf",
+                     *           "id": 1,
+                     *           "label": "Operating account",
+                     *           "mime_type": "application/pdf",
+                     *           "page_count": 2,
+                     *           "statement_end_date": "2025-12-31",
+                     *           "statement_period_end": "2025-12-31",
+                     *           "statement_period_start": "2025-12-01",
+                     *           "statement_start_date": "2025-12-01",
+                     *           "status": "completed",
+                     *           "transaction_count": 60,
+                     *           "updated_at": "2026-11-26T06:31:18.699Z",
+                     *           "uploaded_at": "2026-11-26T06:31:14.982Z"
+                     *         },
+                     *         {
+                     *           "account_last_four": "2152",
+                     *           "account_number_last4": "2152",
+                     *           "bank_name": "Redwood Valley Credit Union",
+                     *           "created_at": "2026-11-26T06:31:15.523Z",
+                     *           "deal_id": 1,
+                     *           "document_type": "bank_statement",
+                     *           "file_size": 16292,
+                     *           "filename": "sunrise-april.pdf",
+                     *           "id": 2,
+                     *           "label": null,
+                     *           "mime_type": "application/pdf",
+                     *           "page_count": 2,
+                     *           "statement_end_date": "2024-06-30",
+                     *           "statement_period_end": "2024-06-30",
+                     *           "statement_period_start": "2024-06-01",
+                     *           "statement_start_date": "2024-06-01",
+                     *           "status": "completed",
+                     *           "transaction_count": 55,
+                     *           "updated_at": "2026-11-26T06:31:19.167Z",
+                     *           "uploaded_at": "2026-11-26T06:31:15.523Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 25,
+                     *         "total": 2,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentListDto"];
                 };
             };
@@ -2931,6 +3893,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "account_last_four": null,
+                     *       "account_number_last4": null,
+                     *       "bank_name": null,
+                     *       "created_at": "2026-11-26T06:31:14.982Z",
+                     *       "deal_id": 1,
+                     *       "document_type": null,
+                     *       "file_size": 15986,
+                     *       "filename": "sunrise-march.pdf",
+                     *       "id": 1,
+                     *       "label": "Operating account",
+                     *       "message": "Document uploaded; processing has started",
+                     *       "mime_type": "application/pdf",
+                     *       "page_count": null,
+                     *       "statement_end_date": null,
+                     *       "statement_period_end": null,
+                     *       "statement_period_start": null,
+                     *       "statement_start_date": null,
+                     *       "status": "uploaded",
+                     *       "transaction_count": null,
+                     *       "updated_at": "2026-11-26T06:31:14.982Z",
+                     *       "uploaded_at": "2026-11-26T06:31:14.982Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UploadedDocumentDto"];
                 };
             };
@@ -3005,6 +3992,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 1,
+                     *       "errors": [],
+                     *       "total_errors": 0,
+                     *       "total_uploaded": 1,
+                     *       "uploaded": [
+                     *         {
+                     *           "file_size": 16292,
+                     *           "filename": "sunrise-april.pdf",
+                     *           "id": 2,
+                     *           "mime_type": "application/pdf",
+                     *           "status": "uploaded"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["BulkUploadResultDto"];
                 };
             };
@@ -3066,6 +4070,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 1,
+                     *       "evaluations": [
+                     *         {
+                     *           "cfcr": 2.01,
+                     *           "cfcr_below_target": false,
+                     *           "cfcr_target": 1.25,
+                     *           "decision": "approve",
+                     *           "factor_scores": {
+                     *             "nsf_frequency": {
+                     *               "passed": true,
+                     *               "score": 100,
+                     *               "threshold": 60,
+                     *               "weight": 0.5,
+                     *               "weighted": 50
+                     *             },
+                     *             "revenue_stability": {
+                     *               "passed": true,
+                     *               "score": 86.17,
+                     *               "threshold": 50,
+                     *               "weight": 0.5,
+                     *               "weighted": 43.09
+                     *             }
+                     *           },
+                     *           "failed_factors": [],
+                     *           "grade": "A",
+                     *           "is_default": false,
+                     *           "max_advance": 90754.83,
+                     *           "reasons": [
+                     *             "Approve: total score 93.09 is at or above 75",
+                     *             "Strength - NSF frequency: 0 NSF and 0 overdraft fees over 2 months (score 100)",
+                     *             "Strength - Revenue stability: monthly revenue went from $77,869.35 (2024-06) to $102,858.70 (2025-12) (score 86.17)"
+                     *           ],
+                     *           "ruleset_id": 2,
+                     *           "ruleset_kind": "factors",
+                     *           "ruleset_name": "Conservative restaurants",
+                     *           "total_score": 93.09
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["EvaluationResultDto"];
                 };
             };
@@ -3124,6 +4170,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cached": true,
+                     *       "cfcr": 2.01,
+                     *       "cfcr_below_target": false,
+                     *       "cfcr_target": 1.25,
+                     *       "deal_id": 1,
+                     *       "decision": "approve",
+                     *       "factor_scores": {
+                     *         "balance_health": {
+                     *           "score": 100,
+                     *           "weight": 15,
+                     *           "weighted": 15
+                     *         },
+                     *         "cross_doc": {
+                     *           "score": 90,
+                     *           "weight": 5,
+                     *           "weighted": 4.5
+                     *         },
+                     *         "debt_service": {
+                     *           "score": 91.04,
+                     *           "weight": 10,
+                     *           "weighted": 9.1
+                     *         },
+                     *         "deposit_frequency": {
+                     *           "score": 100,
+                     *           "weight": 10,
+                     *           "weighted": 10
+                     *         },
+                     *         "health_score": {
+                     *           "score": 89.59,
+                     *           "weight": 10,
+                     *           "weighted": 8.96
+                     *         },
+                     *         "nsf_overdraft": {
+                     *           "score": 100,
+                     *           "weight": 15,
+                     *           "weighted": 15
+                     *         },
+                     *         "revenue": {
+                     *           "score": 80.67,
+                     *           "weight": 20,
+                     *           "weighted": 16.13
+                     *         },
+                     *         "revenue_trend": {
+                     *           "score": 57.68,
+                     *           "weight": 10,
+                     *           "weighted": 5.77
+                     *         },
+                     *         "transaction_screening": {
+                     *           "score": 91.3,
+                     *           "weight": 5,
+                     *           "weighted": 4.57
+                     *         }
+                     *       },
+                     *       "failed_factors": [],
+                     *       "generated_at": "2026-11-26T06:31:19.626Z",
+                     *       "grade": "A",
+                     *       "max_advance": 90754.83,
+                     *       "reasons": [
+                     *         "Approve: total score 89.03 is at or above the approval threshold 60",
+                     *         "Strength - Balances: average daily balance $88,609.68, ending balance $231,014.73, 0 of 61 days below $500.00 (score 100)",
+                     *         "Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 2 months (score 100)"
+                     *       ],
+                     *       "ruleset_id": 1,
+                     *       "ruleset_kind": "flat",
+                     *       "ruleset_name": "Default",
+                     *       "total_score": 89.03
+                     *     }
+                     */
                     "application/json": components["schemas"]["RecommendationDto"];
                 };
             };
@@ -3181,6 +4297,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 1,
+                     *       "message": "The AI summary of deal 1 is being regenerated; GET /v1/deals/1 shows it when done",
+                     *       "status": "accepted",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["SummaryAcceptedDto"];
                 };
             };
@@ -3237,6 +4361,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 1,
+                     *       "message": "No failed or cancelled documents to reprocess",
+                     *       "queued_document_ids": [],
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReprocessFailedDto"];
                 };
             };
@@ -3300,6 +4433,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "amount": 2113.33,
+                     *           "balance": null,
+                     *           "category": "revenue",
+                     *           "corrected": false,
+                     *           "corrected_at": null,
+                     *           "corrected_by": null,
+                     *           "correction_count": 0,
+                     *           "date": "2024-06-01",
+                     *           "deal_id": 1,
+                     *           "description": "Mobile Deposit",
+                     *           "document_id": 2,
+                     *           "flag_reason": null,
+                     *           "id": 61,
+                     *           "is_large_deposit": false,
+                     *           "is_large_strange": false,
+                     *           "is_nsf_fee": false,
+                     *           "is_overdraft_fee": false,
+                     *           "is_repeat_charge": false,
+                     *           "is_suspicious": false,
+                     *           "last_corrected_at": null,
+                     *           "screening_bucket": null,
+                     *           "transaction_type": "credit"
+                     *         },
+                     *         {
+                     *           "amount": 7911.4,
+                     *           "balance": null,
+                     *           "category": "revenue",
+                     *           "corrected": false,
+                     *           "corrected_at": null,
+                     *           "corrected_by": null,
+                     *           "correction_count": 0,
+                     *           "date": "2024-06-01",
+                     *           "deal_id": 1,
+                     *           "description": "Remote Online Deposit",
+                     *           "document_id": 2,
+                     *           "flag_reason": null,
+                     *           "id": 62,
+                     *           "is_large_deposit": false,
+                     *           "is_large_strange": false,
+                     *           "is_nsf_fee": false,
+                     *           "is_overdraft_fee": false,
+                     *           "is_repeat_charge": false,
+                     *           "is_suspicious": false,
+                     *           "last_corrected_at": null,
+                     *           "screening_bucket": null,
+                     *           "transaction_type": "credit"
+                     *         },
+                     *         {
+                     *           "amount": -3530.25,
+                     *           "balance": null,
+                     *           "category": "operating_expense",
+                     *           "corrected": false,
+                     *           "corrected_at": null,
+                     *           "corrected_by": null,
+                     *           "correction_count": 0,
+                     *           "date": "2024-06-01",
+                     *           "deal_id": 1,
+                     *           "description": "Wire Transfer Out To Sysco Foods Fed Ref 648281",
+                     *           "document_id": 2,
+                     *           "flag_reason": null,
+                     *           "id": 105,
+                     *           "is_large_deposit": false,
+                     *           "is_large_strange": false,
+                     *           "is_nsf_fee": false,
+                     *           "is_overdraft_fee": false,
+                     *           "is_repeat_charge": false,
+                     *           "is_suspicious": false,
+                     *           "last_corrected_at": null,
+                     *           "screening_bucket": null,
+                     *           "transaction_type": "debit"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 115,
+                     *         "total_pages": 39
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TransactionListDto"];
                 };
             };
@@ -3340,6 +4557,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "document_ids": [
+                 *         1
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["BatchStatusRequestDto"];
             };
         };
@@ -3349,6 +4573,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "documents": [
+                     *         {
+                     *           "document_type": "bank_statement",
+                     *           "error": null,
+                     *           "id": 1,
+                     *           "status": "completed",
+                     *           "updated_at": "2026-11-26T06:31:18.699Z"
+                     *         }
+                     *       ],
+                     *       "statuses": [
+                     *         {
+                     *           "document_type": "bank_statement",
+                     *           "error": null,
+                     *           "id": 1,
+                     *           "status": "completed",
+                     *           "updated_at": "2026-11-26T06:31:18.699Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["BatchStatusDto"];
                 };
             };
@@ -3388,6 +4634,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "account_holder": "Metro Print Shop Inc",
+                     *       "account_last_four": "9715",
+                     *       "account_number_last4": "9715",
+                     *       "account_type": "Business Checking",
+                     *       "analysis": {
+                     *         "analyzed_at": "2026-11-26T06:31:18.699Z",
+                     *         "avg_daily_balance": 75702.61,
+                     *         "deposit_count": 25,
+                     *         "deposit_days": 13,
+                     *         "ending_balance": 112153.55,
+                     *         "nsf_count": 0,
+                     *         "overdraft_count": 0,
+                     *         "screening_flags": 1,
+                     *         "total_credits": 126364.87,
+                     *         "total_debits": 67943.04,
+                     *         "total_deposits": 126364.87,
+                     *         "total_withdrawals": 67943.04,
+                     *         "transaction_count": 60
+                     *       },
+                     *       "bank_name": "First Harbor Bank",
+                     *       "classification_confidence": 0.99,
+                     *       "closing_balance": 112153.55,
+                     *       "created_at": "2026-11-26T06:31:14.982Z",
+                     *       "currency": null,
+                     *       "deal_id": 1,
+                     *       "document_type": "bank_statement",
+                     *       "error": null,
+                     *       "extraction": {
+                     *         "confidence": 0.99,
+                     *         "extracted_at": "2026-11-26T06:31:18.699Z",
+                     *         "method": "text",
+                     *         "model": null,
+                     *         "parser": "rule",
+                     *         "parser_fallback_reason": null
+                     *       },
+                     *       "extraction_confidence": 0.99,
+                     *       "extraction_method": "text",
+                     *       "file_size": 15986,
+                     *       "filename": "sunrise-march.pdf",
+                     *       "id": 1,
+                     *       "label": "Operating account",
+                     *       "mime_type": "application/pdf",
+                     *       "needs_review": false,
+                     *       "opening_balance": 53731.72,
+                     *       "page_count": 2,
+                     *       "pdf_risk_level": "low",
+                     *       "prescreen": {
+                     *         "buckets": {
+                     *           "cash_withdrawal": 0,
+                     *           "duplicate_transaction": 0,
+                     *           "gambling": 0,
+                     *           "large_unusual_deposit": 0,
+                     *           "mca_payment": 1,
+                     *           "nsf_fee": 0,
+                     *           "overdraft_fee": 0,
+                     *           "repeat_charge": 0,
+                     *           "returned_item": 0,
+                     *           "round_number_deposit": 0
+                     *         },
+                     *         "flagged_transactions": 1
+                     *       },
+                     *       "processing_completed_at": "2026-11-26T06:31:18.699Z",
+                     *       "processing_started_at": "2026-11-26T06:31:15.127Z",
+                     *       "reconciliation": {
+                     *         "balance_checks": 60,
+                     *         "balance_checks_passed": 60,
+                     *         "confidence": 1,
+                     *         "difference": 0,
+                     *         "expected_closing": 112153.55,
+                     *         "first_broken_row": null,
+                     *         "reconciled": true,
+                     *         "total_credits": 126364.87,
+                     *         "total_debits": 67943.04,
+                     *         "totals_match": true
+                     *       },
+                     *       "review_reasons": [],
+                     *       "risk_reasons": [],
+                     *       "statement_end_date": "2025-12-31",
+                     *       "statement_period_end": "2025-12-31",
+                     *       "statement_period_start": "2025-12-01",
+                     *       "statement_start_date": "2025-12-01",
+                     *       "status": "completed",
+                     *       "transaction_count": 60,
+                     *       "updated_at": "2026-11-26T06:31:18.699Z",
+                     *       "uploaded_at": "2026-11-26T06:31:14.982Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentDetailDto"];
                 };
             };
@@ -3435,6 +4770,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "analyzed_at": "2026-11-26T06:31:18.699Z",
+                     *       "avg_daily_balance": 75702.61,
+                     *       "avg_deposit_amount": 5054.59,
+                     *       "deposit_count": 25,
+                     *       "deposit_frequency_per_month": 25,
+                     *       "document_id": 1,
+                     *       "ending_balance": 112153.55,
+                     *       "largest_deposit": 8898.97,
+                     *       "max_daily_balance": 112153.55,
+                     *       "min_daily_balance": 45201.26,
+                     *       "net_cash_flow": 58421.83,
+                     *       "nsf_count": 0,
+                     *       "nsf_total_fees": 0,
+                     *       "overdraft_count": 0,
+                     *       "overdraft_total_fees": 0,
+                     *       "screening_buckets": {
+                     *         "cash_withdrawal": 0,
+                     *         "duplicate_transaction": 0,
+                     *         "gambling": 0,
+                     *         "large_unusual_deposit": 0,
+                     *         "mca_payment": 1,
+                     *         "nsf_fee": 0,
+                     *         "overdraft_fee": 0,
+                     *         "repeat_charge": 0,
+                     *         "returned_item": 0,
+                     *         "round_number_deposit": 0
+                     *       },
+                     *       "screening_flags": 1,
+                     *       "total_deposits": 126364.87,
+                     *       "total_withdrawals": 67943.04,
+                     *       "withdrawal_count": 35
+                     *     }
+                     */
                     "application/json": components["schemas"]["AnalysisRecordDto"];
                 };
             };
@@ -3483,6 +4853,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "document_id": 4,
+                     *       "document_status": "cancelled",
+                     *       "message": "Processing cancelled",
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentActionDto"];
                 };
             };
@@ -3579,6 +4958,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "account_holder": "Metro Print Shop Inc",
+                     *       "account_number_last_four": "9715",
+                     *       "bank_name": "First Harbor Bank",
+                     *       "closing_balance": 112153.55,
+                     *       "confidence": 0.99,
+                     *       "document_id": 1,
+                     *       "extracted_at": "2026-11-26T06:31:18.699Z",
+                     *       "method": "text",
+                     *       "model": null,
+                     *       "opening_balance": 53731.72,
+                     *       "raw_text_pages": 2,
+                     *       "statement_period_end": "2025-12-31",
+                     *       "statement_period_start": "2025-12-01",
+                     *       "transaction_count": 60,
+                     *       "warnings": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExtractionRecordDto"];
                 };
             };
@@ -3673,6 +5071,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "document_type": "bank_statement"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     document_type?: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | "pnl_statement";
@@ -3685,6 +5088,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "document_id": 1,
+                     *       "document_status": "uploaded",
+                     *       "document_type": "bank_statement",
+                     *       "message": "Document reclassified as bank_statement and queued for reprocessing",
+                     *       "new_document_type": "bank_statement",
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentActionDto"];
                 };
             };
@@ -3732,6 +5146,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "document_id": 5,
+                     *       "document_status": "uploaded",
+                     *       "message": "Document queued for reprocessing",
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentActionDto"];
                 };
             };
@@ -3779,6 +5202,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "document_type": null,
+                     *       "error": null,
+                     *       "id": 1,
+                     *       "processing_step": "Extracting text",
+                     *       "progress_pct": 15,
+                     *       "status": "extracting_text",
+                     *       "steps": [
+                     *         {
+                     *           "completed_at": null,
+                     *           "name": "extracting_text",
+                     *           "started_at": "2026-11-26T06:31:15.127Z"
+                     *         }
+                     *       ],
+                     *       "updated_at": "2026-11-26T06:31:15.127Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentStatusDto"];
                 };
             };
@@ -3842,6 +5283,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "amount": -747.65,
+                     *           "balance": 52984.07,
+                     *           "category": "operating_expense",
+                     *           "corrected": false,
+                     *           "corrected_at": null,
+                     *           "corrected_by": null,
+                     *           "correction_count": 0,
+                     *           "date": "2025-12-01",
+                     *           "deal_id": 1,
+                     *           "description": "Card Purchase Staples 703 Office Supplies",
+                     *           "document_id": 1,
+                     *           "flag_reason": null,
+                     *           "id": 1,
+                     *           "is_large_deposit": false,
+                     *           "is_large_strange": false,
+                     *           "is_nsf_fee": false,
+                     *           "is_overdraft_fee": false,
+                     *           "is_repeat_charge": false,
+                     *           "is_suspicious": false,
+                     *           "last_corrected_at": null,
+                     *           "screening_bucket": null,
+                     *           "transaction_type": "debit"
+                     *         },
+                     *         {
+                     *           "amount": -291.55,
+                     *           "balance": 52692.52,
+                     *           "category": "transfer",
+                     *           "corrected": false,
+                     *           "corrected_at": null,
+                     *           "corrected_by": null,
+                     *           "correction_count": 0,
+                     *           "date": "2025-12-01",
+                     *           "deal_id": 1,
+                     *           "description": "Online Transfer To Savings XXXXXX3082",
+                     *           "document_id": 1,
+                     *           "flag_reason": null,
+                     *           "id": 2,
+                     *           "is_large_deposit": false,
+                     *           "is_large_strange": false,
+                     *           "is_nsf_fee": false,
+                     *           "is_overdraft_fee": false,
+                     *           "is_repeat_charge": false,
+                     *           "is_suspicious": false,
+                     *           "last_corrected_at": null,
+                     *           "screening_bucket": null,
+                     *           "transaction_type": "debit"
+                     *         },
+                     *         {
+                     *           "amount": -3195.73,
+                     *           "balance": 49496.79,
+                     *           "category": "debt_service",
+                     *           "corrected": false,
+                     *           "corrected_at": null,
+                     *           "corrected_by": null,
+                     *           "correction_count": 0,
+                     *           "date": "2025-12-01",
+                     *           "deal_id": 1,
+                     *           "description": "ACH Debit Pearl Capital Daily Payment 782992",
+                     *           "document_id": 1,
+                     *           "flag_reason": "Payment to lender 'pearl capital' (known lender)",
+                     *           "id": 3,
+                     *           "is_large_deposit": false,
+                     *           "is_large_strange": false,
+                     *           "is_nsf_fee": false,
+                     *           "is_overdraft_fee": false,
+                     *           "is_repeat_charge": false,
+                     *           "is_suspicious": false,
+                     *           "last_corrected_at": null,
+                     *           "screening_bucket": "mca_payment",
+                     *           "transaction_type": "debit"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 60,
+                     *         "total_pages": 20
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TransactionListDto"];
                 };
             };
@@ -3894,6 +5419,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "category": "operating_expense",
+                 *       "correction_reason": "Supplier payment, not a loan payment"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CorrectTransactionDto"];
             };
         };
@@ -3903,6 +5434,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "amount": -747.65,
+                     *       "balance": 52984.07,
+                     *       "category": "operating_expense",
+                     *       "corrected": false,
+                     *       "corrected_at": null,
+                     *       "corrected_by": null,
+                     *       "correction_count": 0,
+                     *       "date": "2025-12-01",
+                     *       "deal_id": 1,
+                     *       "description": "Card Purchase Staples 703 Office Supplies",
+                     *       "document_id": 1,
+                     *       "flag_reason": null,
+                     *       "id": 1,
+                     *       "is_large_deposit": false,
+                     *       "is_large_strange": false,
+                     *       "is_nsf_fee": false,
+                     *       "is_overdraft_fee": false,
+                     *       "is_repeat_charge": false,
+                     *       "is_suspicious": false,
+                     *       "last_corrected_at": null,
+                     *       "screening_bucket": null,
+                     *       "transaction_type": "debit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TransactionDto"];
                 };
             };
@@ -3963,6 +5520,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example retry: 3000
+                     *     : connected
+                     *
+                     *     id: 43
+                     *     event: deal.ready
+                     *     data: {"deal_id":3,"status":"ready","event_id":"evt_8a2d...","type":"deal.ready","created_at":"2026-11-26T06:29:41.517Z"}
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -4017,6 +5582,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example retry: 3000
+                     *     : connected
+                     *
+                     *     id: 42
+                     *     event: document.processed
+                     *     data: {"document_id":7,"status":"completed","deal_id":3,"event_id":"evt_1f0c...","type":"document.completed","created_at":"2026-11-26T06:29:40.102Z"}
+                     *
+                     *     id: 43
+                     *     event: deal.ready
+                     *     data: {"deal_id":3,"status":"ready","event_id":"evt_8a2d...","type":"deal.ready","created_at":"2026-11-26T06:29:41.517Z"}
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -4059,6 +5636,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-26T06:31:12.338Z",
+                     *           "expires_at": null,
+                     *           "id": 1,
+                     *           "key_masked": "ll_live_a9jI...veY9",
+                     *           "key_prefix": "ll_live_a9jI",
+                     *           "label": "Bootstrap live key",
+                     *           "last_used_at": "2026-11-26T06:31:14.625Z",
+                     *           "mode": "live",
+                     *           "name": "Bootstrap live key",
+                     *           "prefix": "ll_live_a9jI",
+                     *           "scopes": [
+                     *             "read",
+                     *             "write",
+                     *             "keys:manage"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-26T06:31:12.339Z",
+                     *           "expires_at": null,
+                     *           "id": 2,
+                     *           "key_masked": "ll_test_wJIA...F7NH",
+                     *           "key_prefix": "ll_test_wJIA",
+                     *           "label": "Bootstrap test key",
+                     *           "last_used_at": null,
+                     *           "mode": "test",
+                     *           "name": "Bootstrap test key",
+                     *           "prefix": "ll_test_wJIA",
+                     *           "scopes": [
+                     *             "read",
+                     *             "write",
+                     *             "keys:manage"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-26T06:31:24.098Z",
+                     *           "expires_at": null,
+                     *           "id": 3,
+                     *           "key_masked": "ll_live_3DOx...TgPL",
+                     *           "key_prefix": "ll_live_3DOx",
+                     *           "label": "CRM sync",
+                     *           "last_used_at": null,
+                     *           "mode": "live",
+                     *           "name": "CRM sync",
+                     *           "prefix": "ll_live_3DOx",
+                     *           "scopes": [
+                     *             "deals:read",
+                     *             "deals:write"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 25,
+                     *         "total": 3,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeyListDto"];
                 };
             };
@@ -4091,6 +5730,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "CRM sync",
+                 *       "scopes": [
+                 *         "deals:read",
+                 *         "deals:write"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateKeyDto"];
             };
         };
@@ -4100,6 +5748,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-26T06:31:24.098Z",
+                     *       "expires_at": null,
+                     *       "id": 3,
+                     *       "key": "ll_live_3kF9xQ2mV7pL8sT1wZ4cB6nD0hJ5yR",
+                     *       "key_masked": "ll_live_3DOx...TgPL",
+                     *       "key_prefix": "ll_live_3DOx",
+                     *       "label": "CRM sync",
+                     *       "last_used_at": null,
+                     *       "message": "Store this key now: it will not be shown again.",
+                     *       "mode": "live",
+                     *       "name": "CRM sync",
+                     *       "prefix": "ll_live_3DOx",
+                     *       "scopes": [
+                     *         "deals:read",
+                     *         "deals:write"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedKeyDto"];
                 };
             };
@@ -4139,6 +5807,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "message": "API key revoked",
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AckDto"];
                 };
             };
@@ -4195,6 +5871,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-26T06:31:24.098Z",
+                     *       "expires_at": null,
+                     *       "id": 3,
+                     *       "key": "ll_live_3kF9xQ2mV7pL8sT1wZ4cB6nD0hJ5yR",
+                     *       "key_masked": "ll_live_9WOc...fJ8Q",
+                     *       "key_prefix": "ll_live_9WOc",
+                     *       "label": "CRM sync",
+                     *       "last_used_at": null,
+                     *       "message": "Key rotated: the previous value no longer works. Store this key now.",
+                     *       "mode": "live",
+                     *       "name": "CRM sync",
+                     *       "prefix": "ll_live_9WOc",
+                     *       "scopes": [
+                     *         "deals:read",
+                     *         "deals:write"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedKeyDto"];
                 };
             };
@@ -4235,7 +5931,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_id": "llc_4f9a2c7e1b",
+                 *       "client_secret": "llcs_Xq8vR2nK5pW7zT1mC9bL3dF6",
+                 *       "grant_type": "client_credentials"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OAuthTokenRequestDto"];
+                /**
+                 * @example {
+                 *       "client_id": "llc_4f9a2c7e1b",
+                 *       "client_secret": "llcs_Xq8vR2nK5pW7zT1mC9bL3dF6",
+                 *       "grant_type": "client_credentials"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenRequestDto"];
             };
         };
@@ -4245,6 +5955,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOi.example-token.placeholder",
+                     *       "expires_in": 3600,
+                     *       "scope": "read write",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthTokenResponseDto"];
                 };
             };
@@ -4288,6 +6006,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "approval_threshold": null,
+                     *           "approve_threshold": 60,
+                     *           "cfcr_target": 1.25,
+                     *           "created_at": "2026-11-26T06:31:19.588Z",
+                     *           "decline_threshold": null,
+                     *           "description": "Balanced default: revenue and cash position first, then fee history, consistency and debt load.",
+                     *           "factors": null,
+                     *           "grade_a_min": 80,
+                     *           "grade_b_min": 65,
+                     *           "grade_c_min": 50,
+                     *           "grade_d_min": 35,
+                     *           "id": 1,
+                     *           "is_default": true,
+                     *           "kind": "flat",
+                     *           "max_advance_multiplier": 1,
+                     *           "mode": "live",
+                     *           "name": "Default",
+                     *           "updated_at": "2026-11-26T06:31:19.588Z",
+                     *           "weight_balance_health": 15,
+                     *           "weight_cross_doc": 5,
+                     *           "weight_debt_service": 10,
+                     *           "weight_deposit_frequency": 10,
+                     *           "weight_health_score": 10,
+                     *           "weight_nsf_overdraft": 15,
+                     *           "weight_revenue": 20,
+                     *           "weight_revenue_trend": 10,
+                     *           "weight_transaction_screening": 5
+                     *         },
+                     *         {
+                     *           "approval_threshold": 72,
+                     *           "approve_threshold": null,
+                     *           "cfcr_target": null,
+                     *           "created_at": "2026-11-26T06:31:21.083Z",
+                     *           "decline_threshold": 45,
+                     *           "description": "Higher balance and NSF bars for food service",
+                     *           "factors": [
+                     *             {
+                     *               "name": "revenue_stability",
+                     *               "threshold": 50,
+                     *               "weight": 0.3
+                     *             },
+                     *             {
+                     *               "name": "average_daily_balance",
+                     *               "threshold": 40,
+                     *               "weight": 0.3
+                     *             },
+                     *             {
+                     *               "name": "nsf_frequency",
+                     *               "threshold": 60,
+                     *               "weight": 0.25
+                     *             }
+                     *           ],
+                     *           "grade_a_min": null,
+                     *           "grade_b_min": null,
+                     *           "grade_c_min": null,
+                     *           "grade_d_min": null,
+                     *           "id": 2,
+                     *           "is_default": false,
+                     *           "kind": "factors",
+                     *           "max_advance_multiplier": null,
+                     *           "mode": "live",
+                     *           "name": "Conservative restaurants",
+                     *           "updated_at": "2026-11-26T06:31:21.083Z",
+                     *           "weight_balance_health": null,
+                     *           "weight_cross_doc": null,
+                     *           "weight_debt_service": null,
+                     *           "weight_deposit_frequency": null,
+                     *           "weight_health_score": null,
+                     *           "weight_nsf_overdraft": null,
+                     *           "weight_revenue": null,
+                     *           "weight_revenue_trend": null,
+                     *           "weight_transaction_screening": null
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 25,
+                     *         "total": 2,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetListDto"];
                 };
             };
@@ -4320,6 +6124,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "approval_threshold": 72,
+                 *       "decline_threshold": 45,
+                 *       "description": "Higher balance and NSF bars for food service",
+                 *       "factors": [
+                 *         {
+                 *           "name": "revenue_stability",
+                 *           "threshold": 50,
+                 *           "weight": 0.3
+                 *         },
+                 *         {
+                 *           "name": "average_daily_balance",
+                 *           "threshold": 40,
+                 *           "weight": 0.3
+                 *         },
+                 *         {
+                 *           "name": "nsf_frequency",
+                 *           "threshold": 60,
+                 *           "weight": 0.25
+                 *         }
+                 *       ],
+                 *       "name": "Conservative restaurants"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateRulesetDto"];
             };
         };
@@ -4329,6 +6158,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approval_threshold": 72,
+                     *       "approve_threshold": null,
+                     *       "cfcr_target": null,
+                     *       "created_at": "2026-11-26T06:31:21.083Z",
+                     *       "decline_threshold": 45,
+                     *       "description": "Higher balance and NSF bars for food service",
+                     *       "factors": [
+                     *         {
+                     *           "name": "revenue_stability",
+                     *           "threshold": 50,
+                     *           "weight": 0.3
+                     *         },
+                     *         {
+                     *           "name": "average_daily_balance",
+                     *           "threshold": 40,
+                     *           "weight": 0.3
+                     *         },
+                     *         {
+                     *           "name": "nsf_frequency",
+                     *           "threshold": 60,
+                     *           "weight": 0.25
+                     *         }
+                     *       ],
+                     *       "grade_a_min": null,
+                     *       "grade_b_min": null,
+                     *       "grade_c_min": null,
+                     *       "grade_d_min": null,
+                     *       "id": 2,
+                     *       "is_default": false,
+                     *       "kind": "factors",
+                     *       "max_advance_multiplier": null,
+                     *       "mode": "live",
+                     *       "name": "Conservative restaurants",
+                     *       "updated_at": "2026-11-26T06:31:21.083Z",
+                     *       "weight_balance_health": null,
+                     *       "weight_cross_doc": null,
+                     *       "weight_debt_service": null,
+                     *       "weight_deposit_frequency": null,
+                     *       "weight_health_score": null,
+                     *       "weight_nsf_overdraft": null,
+                     *       "weight_revenue": null,
+                     *       "weight_revenue_trend": null,
+                     *       "weight_transaction_screening": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetDto"];
                 };
             };
@@ -4386,6 +6262,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approval_threshold": 72,
+                     *       "approve_threshold": null,
+                     *       "cfcr_target": null,
+                     *       "created_at": "2026-11-26T06:31:21.083Z",
+                     *       "decline_threshold": 45,
+                     *       "description": "Higher balance and NSF bars for food service",
+                     *       "factors": [
+                     *         {
+                     *           "name": "revenue_stability",
+                     *           "threshold": 50,
+                     *           "weight": 0.3
+                     *         },
+                     *         {
+                     *           "name": "average_daily_balance",
+                     *           "threshold": 40,
+                     *           "weight": 0.3
+                     *         },
+                     *         {
+                     *           "name": "nsf_frequency",
+                     *           "threshold": 60,
+                     *           "weight": 0.25
+                     *         }
+                     *       ],
+                     *       "grade_a_min": null,
+                     *       "grade_b_min": null,
+                     *       "grade_c_min": null,
+                     *       "grade_d_min": null,
+                     *       "id": 2,
+                     *       "is_default": false,
+                     *       "kind": "factors",
+                     *       "max_advance_multiplier": null,
+                     *       "mode": "live",
+                     *       "name": "Conservative restaurants",
+                     *       "updated_at": "2026-11-26T06:31:21.083Z",
+                     *       "weight_balance_health": null,
+                     *       "weight_cross_doc": null,
+                     *       "weight_debt_service": null,
+                     *       "weight_deposit_frequency": null,
+                     *       "weight_health_score": null,
+                     *       "weight_nsf_overdraft": null,
+                     *       "weight_revenue": null,
+                     *       "weight_revenue_trend": null,
+                     *       "weight_transaction_screening": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetDto"];
                 };
             };
@@ -4428,6 +6351,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "approval_threshold": 75,
+                 *       "decline_threshold": 45,
+                 *       "factors": [
+                 *         {
+                 *           "name": "revenue_stability",
+                 *           "threshold": 50,
+                 *           "weight": 0.5
+                 *         },
+                 *         {
+                 *           "name": "nsf_frequency",
+                 *           "threshold": 60,
+                 *           "weight": 0.5
+                 *         }
+                 *       ],
+                 *       "name": "Conservative restaurants"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateRulesetDto"];
             };
         };
@@ -4438,6 +6380,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approval_threshold": 75,
+                     *       "approve_threshold": null,
+                     *       "cfcr_target": null,
+                     *       "created_at": "2026-11-26T06:31:21.083Z",
+                     *       "decline_threshold": 45,
+                     *       "description": null,
+                     *       "factors": [
+                     *         {
+                     *           "name": "revenue_stability",
+                     *           "threshold": 50,
+                     *           "weight": 0.5
+                     *         },
+                     *         {
+                     *           "name": "nsf_frequency",
+                     *           "threshold": 60,
+                     *           "weight": 0.5
+                     *         }
+                     *       ],
+                     *       "grade_a_min": null,
+                     *       "grade_b_min": null,
+                     *       "grade_c_min": null,
+                     *       "grade_d_min": null,
+                     *       "id": 2,
+                     *       "is_default": false,
+                     *       "kind": "factors",
+                     *       "max_advance_multiplier": null,
+                     *       "mode": "live",
+                     *       "name": "Conservative restaurants",
+                     *       "updated_at": "2026-11-26T06:31:21.449Z",
+                     *       "weight_balance_health": null,
+                     *       "weight_cross_doc": null,
+                     *       "weight_debt_service": null,
+                     *       "weight_deposit_frequency": null,
+                     *       "weight_health_score": null,
+                     *       "weight_nsf_overdraft": null,
+                     *       "weight_revenue": null,
+                     *       "weight_revenue_trend": null,
+                     *       "weight_transaction_screening": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetDto"];
                 };
             };
@@ -4503,6 +6487,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "message": "Ruleset 3 was deleted; recommendations made with it keep their snapshot",
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AckDto"];
                 };
             };
@@ -4554,6 +6546,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "approval_threshold": 75
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateRulesetDto"];
             };
         };
@@ -4563,6 +6560,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approval_threshold": 75,
+                     *       "approve_threshold": null,
+                     *       "cfcr_target": null,
+                     *       "created_at": "2026-11-26T06:31:21.083Z",
+                     *       "decline_threshold": 45,
+                     *       "description": "Higher balance and NSF bars for food service",
+                     *       "factors": [
+                     *         {
+                     *           "name": "revenue_stability",
+                     *           "threshold": 50,
+                     *           "weight": 0.3
+                     *         },
+                     *         {
+                     *           "name": "average_daily_balance",
+                     *           "threshold": 40,
+                     *           "weight": 0.3
+                     *         },
+                     *         {
+                     *           "name": "nsf_frequency",
+                     *           "threshold": 60,
+                     *           "weight": 0.25
+                     *         }
+                     *       ],
+                     *       "grade_a_min": null,
+                     *       "grade_b_min": null,
+                     *       "grade_c_min": null,
+                     *       "grade_d_min": null,
+                     *       "id": 2,
+                     *       "is_default": false,
+                     *       "kind": "factors",
+                     *       "max_advance_multiplier": null,
+                     *       "mode": "live",
+                     *       "name": "Conservative restaurants",
+                     *       "updated_at": "2026-11-26T06:31:21.367Z",
+                     *       "weight_balance_health": null,
+                     *       "weight_cross_doc": null,
+                     *       "weight_debt_service": null,
+                     *       "weight_deposit_frequency": null,
+                     *       "weight_health_score": null,
+                     *       "weight_nsf_overdraft": null,
+                     *       "weight_revenue": null,
+                     *       "weight_revenue_trend": null,
+                     *       "weight_transaction_screening": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetDto"];
                 };
             };
@@ -4629,6 +6673,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approval_threshold": 75,
+                     *       "approve_threshold": null,
+                     *       "cfcr_target": null,
+                     *       "created_at": "2026-11-26T06:31:21.083Z",
+                     *       "decline_threshold": 45,
+                     *       "description": null,
+                     *       "factors": [
+                     *         {
+                     *           "name": "revenue_stability",
+                     *           "threshold": 50,
+                     *           "weight": 0.5
+                     *         },
+                     *         {
+                     *           "name": "nsf_frequency",
+                     *           "threshold": 60,
+                     *           "weight": 0.5
+                     *         }
+                     *       ],
+                     *       "grade_a_min": null,
+                     *       "grade_b_min": null,
+                     *       "grade_c_min": null,
+                     *       "grade_d_min": null,
+                     *       "id": 2,
+                     *       "is_default": true,
+                     *       "kind": "factors",
+                     *       "max_advance_multiplier": null,
+                     *       "mode": "live",
+                     *       "name": "Conservative restaurants",
+                     *       "updated_at": "2026-11-26T06:31:21.612Z",
+                     *       "weight_balance_health": null,
+                     *       "weight_cross_doc": null,
+                     *       "weight_debt_service": null,
+                     *       "weight_deposit_frequency": null,
+                     *       "weight_health_score": null,
+                     *       "weight_nsf_overdraft": null,
+                     *       "weight_revenue": null,
+                     *       "weight_revenue_trend": null,
+                     *       "weight_transaction_screening": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetDto"];
                 };
             };
@@ -4676,6 +6762,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "corrections": [],
+                     *       "total": 0,
+                     *       "total_corrections": 0,
+                     *       "transaction_id": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["CorrectionTrailDto"];
                 };
             };
@@ -4721,6 +6815,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "active": true,
+                     *         "created_at": "2026-11-26T06:31:23.208Z",
+                     *         "enabled": true,
+                     *         "events": [
+                     *           "deal.ready",
+                     *           "deal.decision"
+                     *         ],
+                     *         "mode": "live",
+                     *         "updated_at": "2026-11-26T06:31:23.272Z",
+                     *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookConfigResponseDto"];
                 };
             };
@@ -4762,6 +6872,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": true,
+                 *       "events": [
+                 *         "deal.ready",
+                 *         "deal.decision",
+                 *         "document.failed"
+                 *       ],
+                 *       "secret": "eyJhbGciOi.example-token.placeholder",
+                 *       "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookConfigInputDto"];
             };
         };
@@ -4771,6 +6893,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "active": true,
+                     *         "created_at": "2026-11-26T06:31:23.208Z",
+                     *         "enabled": true,
+                     *         "events": [
+                     *           "deal.ready",
+                     *           "deal.decision",
+                     *           "document.failed"
+                     *         ],
+                     *         "mode": "live",
+                     *         "updated_at": "2026-11-26T06:31:23.208Z",
+                     *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookConfigResponseDto"];
                 };
             };
@@ -4812,6 +6951,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "active": true,
+                 *       "events": [
+                 *         "deal.ready",
+                 *         "deal.decision"
+                 *       ],
+                 *       "secret": "eyJhbGciOi.example-token.placeholder",
+                 *       "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookConfigInputDto"];
             };
         };
@@ -4821,6 +6971,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "active": true,
+                     *         "created_at": "2026-11-26T06:31:23.208Z",
+                     *         "enabled": true,
+                     *         "events": [
+                     *           "deal.ready",
+                     *           "deal.decision"
+                     *         ],
+                     *         "mode": "live",
+                     *         "updated_at": "2026-11-26T06:31:23.272Z",
+                     *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookConfigResponseDto"];
                 };
             };
@@ -4866,6 +7032,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Webhook configuration deleted; pending deliveries were stopped",
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AckDto"];
                 };
             };
@@ -4920,6 +7093,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "attempt_number": 1,
+                     *           "created_at": "2026-11-26T06:31:23.650Z",
+                     *           "deal_id": 4,
+                     *           "delivered_at": "2026-11-26T06:31:23.853Z",
+                     *           "event": "deal.decision",
+                     *           "event_id": "evt_695d9c443b9e465580ab6db8388709c2",
+                     *           "event_type": "deal.decision",
+                     *           "id": "whd_85b4f3f1efb6dca154f968da",
+                     *           "max_attempts": 4,
+                     *           "next_attempt_at": null,
+                     *           "redelivery_of": null,
+                     *           "response_status": 200,
+                     *           "status": "delivered",
+                     *           "status_code": 200,
+                     *           "success": true,
+                     *           "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                     *         },
+                     *         {
+                     *           "attempt": 1,
+                     *           "attempt_number": 1,
+                     *           "created_at": "2026-11-26T06:31:23.487Z",
+                     *           "deal_id": null,
+                     *           "delivered_at": "2026-11-26T06:31:23.566Z",
+                     *           "event": "webhook.test",
+                     *           "event_id": "evt_a4340337dfd00b3e0abbe13a92bfb700",
+                     *           "event_type": "webhook.test",
+                     *           "id": "whd_cca2784de7f8d74735346b2e",
+                     *           "max_attempts": 1,
+                     *           "next_attempt_at": null,
+                     *           "redelivery_of": null,
+                     *           "response_status": 200,
+                     *           "status": "delivered",
+                     *           "status_code": 200,
+                     *           "success": true,
+                     *           "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 2,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeliveryListDto"];
                 };
             };
@@ -4959,6 +7182,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "attempt": 1,
+                     *         "attempt_number": 1,
+                     *         "attempts": [
+                     *           {
+                     *             "attempt_number": 1,
+                     *             "error": null,
+                     *             "request": {
+                     *               "body": "{\"id\":\"evt_695d9c443b9e465580ab6db8388709c2\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T06:31:23.625Z\",\"timestamp\":\"2026-11-26T06:31:23.625Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *               "headers": {
+                     *                 "Content-Type": "application/json",
+                     *                 "User-Agent": "Ledgerlens-Webhooks/1.0",
+                     *                 "X-Service-Delivery": "whd_85b4f3f1efb6dca154f968da",
+                     *                 "X-Service-Event": "deal.decision",
+                     *                 "X-Service-Signature": "sha256=3ab381cb0006e918f1018b3fdf1fd77aab089bfcbb3fac75d1f534304ae94510",
+                     *                 "webhook-id": "evt_695d9c443b9e465580ab6db8388709c2",
+                     *                 "webhook-signature": "v1,EvsM7L7Z/AH5VGy2oNZwbzdDSBMfJo1AK6XJRMsAljk=",
+                     *                 "webhook-timestamp": "1795674683"
+                     *               },
+                     *               "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                     *             },
+                     *             "response": {
+                     *               "body": "{\"received\":true}",
+                     *               "headers": {
+                     *                 "connection": "keep-alive",
+                     *                 "content-type": "application/json",
+                     *                 "date": "Thu, 26 Nov 2026 06:31:23 GMT",
+                     *                 "keep-alive": "timeout=5",
+                     *                 "transfer-encoding": "chunked"
+                     *               },
+                     *               "status_code": 200,
+                     *               "time_ms": 113
+                     *             },
+                     *             "started_at": "2026-11-26T06:31:23.678Z",
+                     *             "success": true
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-26T06:31:23.650Z",
+                     *         "deal_id": 4,
+                     *         "delivered_at": "2026-11-26T06:31:23.853Z",
+                     *         "error": null,
+                     *         "event": "deal.decision",
+                     *         "event_id": "evt_695d9c443b9e465580ab6db8388709c2",
+                     *         "event_type": "deal.decision",
+                     *         "id": "whd_85b4f3f1efb6dca154f968da",
+                     *         "max_attempts": 4,
+                     *         "next_attempt_at": null,
+                     *         "redelivery_of": null,
+                     *         "request": {
+                     *           "body": "{\"id\":\"evt_695d9c443b9e465580ab6db8388709c2\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T06:31:23.625Z\",\"timestamp\":\"2026-11-26T06:31:23.625Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *           "headers": {
+                     *             "Content-Type": "application/json",
+                     *             "User-Agent": "Ledgerlens-Webhooks/1.0",
+                     *             "X-Service-Delivery": "whd_85b4f3f1efb6dca154f968da",
+                     *             "X-Service-Event": "deal.decision",
+                     *             "X-Service-Signature": "sha256=3ab381cb0006e918f1018b3fdf1fd77aab089bfcbb3fac75d1f534304ae94510",
+                     *             "webhook-id": "evt_695d9c443b9e465580ab6db8388709c2",
+                     *             "webhook-signature": "v1,EvsM7L7Z/AH5VGy2oNZwbzdDSBMfJo1AK6XJRMsAljk=",
+                     *             "webhook-timestamp": "1795674683"
+                     *           },
+                     *           "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                     *         },
+                     *         "response": {
+                     *           "body": "{\"received\":true}",
+                     *           "headers": {
+                     *             "connection": "keep-alive",
+                     *             "content-type": "application/json",
+                     *             "date": "Thu, 26 Nov 2026 06:31:23 GMT",
+                     *             "keep-alive": "timeout=5",
+                     *             "transfer-encoding": "chunked"
+                     *           },
+                     *           "status_code": 200,
+                     *           "time_ms": 113
+                     *         },
+                     *         "response_status": 200,
+                     *         "status": "delivered",
+                     *         "status_code": 200,
+                     *         "success": true,
+                     *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeliveryDetailResponseDto"];
                 };
             };
@@ -5006,6 +7313,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "attempt": 1,
+                     *         "attempt_number": 1,
+                     *         "created_at": "2026-11-26T06:31:02.114Z",
+                     *         "deal_id": 1,
+                     *         "delivered_at": null,
+                     *         "event": "deal.ready",
+                     *         "event_id": "evt_3b507eae620c435ca09de5239b0b0020",
+                     *         "event_type": "deal.ready",
+                     *         "id": "whd_9c1e7b2a5d3f8e6b4a0c2d1f",
+                     *         "max_attempts": 4,
+                     *         "next_attempt_at": "2026-11-26T06:31:02.114Z",
+                     *         "redelivery_of": "whd_fee74ded4c4b72d4a1c0d6ba",
+                     *         "response_status": null,
+                     *         "status": "pending",
+                     *         "status_code": null,
+                     *         "success": false,
+                     *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                     *       },
+                     *       "message": "Redelivery queued"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RedeliveryResponseDto"];
                 };
             };
@@ -5055,6 +7386,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "event_type": "deal.ready"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookTestInputDto"];
             };
         };
@@ -5064,6 +7400,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "delivered_at": "2026-11-26T06:31:23.566Z",
+                     *         "delivery_id": "whd_cca2784de7f8d74735346b2e",
+                     *         "error": null,
+                     *         "event": "webhook.test",
+                     *         "response_status": 200,
+                     *         "response_time_ms": 32,
+                     *         "status": "delivered"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookTestResponseDto"];
                 };
             };
