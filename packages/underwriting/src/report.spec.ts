@@ -451,6 +451,15 @@ describe('summary template and number grounding', () => {
     expect(templateSummary(summaryFacts(deal, report as unknown as Record<string, unknown>, analysis))).not.toContain('Caution');
   });
 
+  it('writes a negative amount with its sign before the dollar sign, and grounds it', () => {
+    const facts = summaryFacts(deal, report as unknown as Record<string, unknown>, analysis);
+    const negative = { ...facts, balances: { ...facts.balances!, ending_balance: -2677.39 } };
+    const text = templateSummary(negative);
+    expect(text).toContain('-$2,677.39');
+    expect(text).not.toContain('$-');
+    expect(ungroundedNumbers(text, negative)).toEqual([]);
+  });
+
   it('flags a figure that is in no fact, accepts rounding, "k" and percentages of ratios', () => {
     const facts = summaryFacts(deal, report as unknown as Record<string, unknown>, analysis);
     const deposits = analysis!.financials.total_deposits;

@@ -116,8 +116,11 @@ export function summaryFacts(
   };
 }
 
+/** `$1,234.50`, `-$2,677.39` (the sign before the currency symbol, as people write it). */
 const usd = (n: unknown) =>
-  typeof n === 'number' ? `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}` : 'not available';
+  typeof n === 'number'
+    ? `${n < 0 ? '-' : ''}$${Math.abs(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+    : 'not available';
 const num = (n: unknown) => (typeof n === 'number' ? String(n) : 'not available');
 const plural = (n: unknown, word: string) => `${num(n)} ${word}${n === 1 ? '' : 's'}`;
 
@@ -199,7 +202,8 @@ export function templateSummary(f: SummaryFacts): string {
 export function ungroundedNumbers(text: string, facts: SummaryFacts): string[] {
   const known: number[] = [];
   const walk = (v: unknown): void => {
-    if (typeof v === 'number' && Number.isFinite(v)) known.push(v, v * 100);
+    // magnitudes: the text carries the sign apart from the digits ("-$2,677.39", "a deficit of 2,677.39")
+    if (typeof v === 'number' && Number.isFinite(v)) known.push(Math.abs(v), Math.abs(v * 100));
     else if (typeof v === 'string') for (const m of v.match(/\d+(?:\.\d+)?/g) ?? []) known.push(Number(m));
     else if (v && typeof v === 'object') Object.values(v).forEach(walk);
   };
