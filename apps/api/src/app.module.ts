@@ -9,6 +9,8 @@ import { TransactionsModule } from './modules/transactions/transactions.module';
 import { RulesetsModule } from './modules/rulesets/rulesets.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { StreamModule } from './modules/stream/stream.module';
+import { SharesModule } from './modules/shares/shares.module';
+import { ExportsModule } from './modules/exports/exports.module';
 
 @Module({})
 export class AppModule {
@@ -26,6 +28,8 @@ export class AppModule {
         RulesetsModule,
         WebhooksModule,
         StreamModule,
+        SharesModule,
+        ExportsModule,
       ],
     };
   }

@@ -7,6 +7,7 @@ import { DomainEventRecord } from './platform/events/outbox.entity';
 import { IdempotencyRecord } from './platform/idempotency/idempotency.entity';
 import { RecommendationRecord, Ruleset } from './modules/rulesets/rulesets.entities';
 import { WebhookAttempt, WebhookConfig, WebhookDelivery } from './modules/webhooks/webhooks.entities';
+import { ShareLink } from './modules/shares/shares.entities';
 
 /** Every entity of the server, for MikroORM discovery (explicit: works compiled, in jest and bundled). */
 export const ENTITIES = [
@@ -28,4 +29,5 @@ export const ENTITIES = [
   WebhookConfig,
   WebhookDelivery,
   WebhookAttempt,
+  ShareLink,
 ];

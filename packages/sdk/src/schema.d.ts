@@ -44,6 +44,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/share/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["showSharePage"];
+        put?: never;
+        post: operations["unlockSharePage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -260,6 +276,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deals/{deal_id}/export/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["exportDealCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/export/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["exportDealPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/deals/{deal_id}/recommendation": {
         parameters: {
             query?: never;
@@ -300,6 +348,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deals/{deal_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getDealReportPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/deals/{deal_id}/reprocess-failed": {
         parameters: {
             query?: never;
@@ -320,6 +384,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deals/{deal_id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listActiveShareLinks"];
+        put?: never;
+        post: operations["createShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listShareLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/deals/{deal_id}/transactions": {
         parameters: {
             query?: never;
@@ -332,6 +428,22 @@ export interface paths {
          * @description Every transaction of the deal’s statements; `flagged=true` returns exactly the transactions the deal’s screening counted. Filter by type and date range.
          */
         get: operations["listDealTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/transactions/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["exportDealTransactionsCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -432,6 +544,38 @@ export interface paths {
          * @description The file as uploaded, with its media type.
          */
         get: operations["downloadDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["exportDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{document_id}/export/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["exportDocumentCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -780,6 +924,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/share/{share_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["revokeShareLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/share/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["viewSharedDeal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/transactions/{transaction_id}/corrections": {
         parameters: {
             query?: never;
@@ -924,6 +1100,10 @@ export interface components {
             status: "ok";
             /** @enum {boolean} */
             success: true;
+        };
+        ActiveShareLinksDto: {
+            /** @description Active (not expired, not revoked) links */
+            data: components["schemas"]["ShareLinkDto"][];
         };
         AnalysisRecordDto: {
             /** Format: date-time */
@@ -1148,6 +1328,19 @@ export interface components {
             weight_revenue_trend?: number;
             /** @description Form A: weight of transaction_screening, 0-100; the nine weights sum to exactly 100 */
             weight_transaction_screening?: number;
+        };
+        CreateShareDto: {
+            /**
+             * Format: date-time
+             * @description Form A: ISO 8601 UTC; after it viewers get 404. Omit for none
+             */
+            expires_at?: string | null;
+            /** @description Form B: the link expires this many hours after creation */
+            expires_in_hours?: number;
+            /** @description Form A: a name for the link */
+            label?: string | null;
+            /** @description Form B: viewers must send it in `X-Share-Password`; stored only as a hash */
+            password?: string;
         };
         CreatedKeyDto: {
             /** Format: date-time */
@@ -1538,6 +1731,17 @@ export interface components {
             /** Format: date-time */
             uploaded_at: string;
         };
+        DocumentExportDto: {
+            /** @description null unless a completed bank statement */
+            analysis: components["schemas"]["AnalysisRecordDto"] | null;
+            document: components["schemas"]["ExportedDocumentDto"];
+            /** Format: date-time */
+            exported_at: string;
+            /** @description null before extraction */
+            extraction: components["schemas"]["ExtractionRecordDto"] | null;
+            screening: components["schemas"]["ExportScreeningDto"];
+            transactions: components["schemas"]["ExportTransactionsRefDto"];
+        };
         DocumentListDto: {
             data: components["schemas"]["DocumentSummaryDto"][];
             meta: components["schemas"]["PageMetaDto"];
@@ -1605,6 +1809,28 @@ export interface components {
         EvaluationResultDto: {
             deal_id: number;
             evaluations: components["schemas"]["RulesetEvaluationDto"][];
+        };
+        ExportScreeningDto: {
+            buckets: components["schemas"]["ScreeningBucketsDto"];
+            flagged_transactions: components["schemas"]["FlaggedTransactionDto"][];
+            total_flags: number;
+        };
+        ExportTransactionsRefDto: {
+            /** @description The CSV export of this document */
+            download_url: string;
+            /**
+             * @description Transactions are not inlined: download them as CSV
+             * @enum {boolean}
+             */
+            included: false;
+            total: number;
+        };
+        ExportedDocumentDto: {
+            deal_id: number;
+            document_type: string | null;
+            filename: string;
+            id: number;
+            status: string;
         };
         ExtractionInfoDto: {
             confidence: number | null;
@@ -1684,6 +1910,15 @@ export interface components {
             total_revenue: number;
             total_withdrawals: number;
             withdrawal_count: number;
+        };
+        FlaggedTransactionDto: {
+            amount: number;
+            /** Format: date */
+            date: string;
+            description: string;
+            flag_reason: string | null;
+            id: number;
+            screening_bucket: string;
         };
         HealthDto: {
             factors: components["schemas"]["HealthFactorsDto"];
@@ -2024,6 +2259,74 @@ export interface components {
             /** @description Equals the number of the deal's transactions served by `transactions?flagged=true` */
             total_flags: number;
             transaction_count: number;
+        };
+        ShareLinkDto: {
+            /** @description false once expired or revoked */
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Audit name of the creator (`user:12`, `api_key:3`) */
+            created_by: string;
+            deal_id: number;
+            /** Format: date-time */
+            expires_at: string | null;
+            id: number;
+            label: string | null;
+            /** Format: date-time */
+            last_viewed_at: string | null;
+            password_protected: boolean;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /**
+             * @description Opaque token, `shr_` prefix
+             * @example shr_3kT9...
+             */
+            token: string;
+            /** @description `{share_url}/share/<token>`: a human page; the JSON view is `/v1/share/<token>` */
+            url: string;
+            view_count: number;
+        };
+        ShareLinkListDto: {
+            data: components["schemas"]["ShareLinkDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        SharePasswordFormDto: {
+            /** @description The link password (the HTML page posts it) */
+            password?: string;
+        };
+        ShareViewDto: {
+            deal: components["schemas"]["SharedDealDto"];
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the link was created
+             */
+            shared_at: string;
+            token: string;
+        };
+        SharedDealDto: {
+            ai_summary: string | null;
+            avg_daily_balance: number | null;
+            avg_monthly_deposits: number | null;
+            business_name: string;
+            dba_name: string | null;
+            /** @description The recorded decision, else the recommendation */
+            decision: string | null;
+            ending_balance: number | null;
+            entity_type: string | null;
+            funding_amount_requested: number;
+            health_score: number | null;
+            id: number;
+            industry: string | null;
+            max_advance: number | null;
+            months_covered: number | null;
+            nsf_count: number | null;
+            /** @description Letter grade of the recommendation (health grade without one) */
+            paper_grade: string | null;
+            /** Format: date */
+            report_date: string | null;
+            total_deposits: number | null;
         };
         StatementRowDto: {
             account_holder: string | null;
@@ -2373,6 +2676,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    showSharePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Password form (protected link) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unknown, expired or revoked link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    unlockSharePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SharePasswordFormDto"];
+            };
+        };
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Password form again (wrong password) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unknown, expired or revoked link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };
@@ -4153,6 +4540,111 @@ export interface operations {
             };
         };
     };
+    exportDealCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Form A columns: Statement, Date, Description, Amount, Balance, Type, NSF Fee, ... Flag Reason; streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope exports:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    exportDealPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF underwriting report (attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope exports:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The deal is not ready */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     getDealRecommendation: {
         parameters: {
             query?: never;
@@ -4345,6 +4837,63 @@ export interface operations {
             };
         };
     };
+    getDealReportPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF underwriting report (attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope exports:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The deal is not ready */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     reprocessFailedDocuments: {
         parameters: {
             query?: never;
@@ -4383,6 +4932,159 @@ export interface operations {
                 };
             };
             /** @description FORBIDDEN: needs scope documents:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listActiveShareLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Form B: the active links (not expired, not revoked) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveShareLinksDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateShareDto"];
+            };
+        };
+        responses: {
+            /** @description A new link with view_count 0; several links per deal are allowed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLinkDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listShareLinks: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Form A: every link, expired and revoked ones included */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLinkListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4544,6 +5246,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    exportDealTransactionsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Form B columns: date, description, amount, balance, transaction_type, ... document_id; streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope exports:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -4938,6 +5688,110 @@ export interface operations {
                     "image/jpeg": components["schemas"]["ErrorEnvelopeDto"];
                     "image/png": components["schemas"]["ErrorEnvelopeDto"];
                     "image/tiff": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    exportDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentExportDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope exports:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    exportDocumentCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deal CSV columns for one document; streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope exports:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The document is not completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -6737,6 +7591,106 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    revokeShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                share_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked: the link answers 404 from now on */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown or already revoked link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    viewSharedDeal: {
+        parameters: {
+            query?: never;
+            header: {
+                "x-share-password": string;
+                /** @description The password of a protected link */
+                "X-Share-Password"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No credential needed. Counts one view. No transactions, flags or notes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareViewDto"];
+                };
+            };
+            /** @description SHARE_PASSWORD_REQUIRED or SHARE_PASSWORD_INVALID */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown, expired or revoked link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description 60 requests per minute per token */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,6 +5,7 @@ import { Migration20261125020000_rulesets } from './Migration20261125020000_rule
 import { Migration20261125030000_documents } from './Migration20261125030000_documents';
 import { Migration20261126020000_report } from './Migration20261126020000_report';
 import { Migration20261126021300_webhooks } from './Migration20261126021300_webhooks';
+import { Migration20261126053600_shares } from './Migration20261126053600_shares';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125030000_documents', class: Migration20261125030000_documents },
   { name: 'Migration20261126020000_report', class: Migration20261126020000_report },
   { name: 'Migration20261126021300_webhooks', class: Migration20261126021300_webhooks },
+  { name: 'Migration20261126053600_shares', class: Migration20261126053600_shares },
 ];

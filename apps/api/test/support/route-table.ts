@@ -56,10 +56,10 @@ export function nestRoutes(app: NestFastifyApplication): RouteInfo[] {
  * Every (method, path) in Fastify's router, parsed from `printRoutes()`: catches a route added
  * outside a Nest controller (a plugin, a raw handler), which the Nest table would not show.
  */
-export function fastifyRoutes(app: NestFastifyApplication): { method: string; path: string }[] {
+export function fastifyRoutes(app: NestFastifyApplication): { method: string; path: string; alternatives: string[] }[] {
   const tree = app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false });
   const stack: string[] = [];
-  const routes: { method: string; path: string }[] = [];
+  const routes: { method: string; path: string; alternatives: string[] }[] = [];
   for (const line of tree.split('\n')) {
     const match = /^(.*?)(?:├── |└── )(.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
     if (!match) continue;
@@ -67,7 +67,21 @@ export function fastifyRoutes(app: NestFastifyApplication): { method: string; pa
     stack.length = depth;
     stack.push(match[2]);
     const path = stack.join('');
-    for (const method of match[3]?.split(', ') ?? []) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, path });
+    // Fastify prints one node for routes that differ only in a parameter's name (`:share_id|:token`,
+    // one name per method): each spelling is a candidate, matched against the Nest table.
+    const alternatives = expand(path);
+    for (const method of match[3]?.split(', ') ?? [])
+      if (method !== 'HEAD' && method !== 'OPTIONS') for (const alt of alternatives) routes.push({ method, path: alt, alternatives });
   }
   return routes;
+}
+
+/** `/a/:x|:y/b` -> [`/a/:x/b`, `/a/:y/b`]; a path without alternatives as it is. */
+function expand(path: string): string[] {
+  if (!path.includes('|')) return [path];
+  return path
+    .split('/')
+    .map((segment) => segment.split('|'))
+    .reduce<string[]>((acc, options) => acc.flatMap((prefix) => options.map((o) => `${prefix}/${o}`)), [''])
+    .map((p) => p.replace(/^\/\//, '/'));
 }

@@ -17,6 +17,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { Auth, Authenticated } from '../../platform/auth/decorators';
 import { ErrorEnvelopeDto } from '../../platform/errors/error.dto';
+import { contentDisposition } from '../../platform/http/content-disposition';
 import { IdParam } from '../../platform/http/id-param';
 import { Idempotent } from '../../platform/idempotency/idempotency.interceptor';
 import { PageQueryDto } from '../../platform/pagination/pagination';
@@ -69,11 +70,6 @@ const FILES_BODY = (withDeal: boolean) => ({
     },
   },
 });
-
-function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 @ApiTags('Documents')
 @Controller('v1')

@@ -77,13 +77,15 @@ export class RateLimiter {
 
 const UPLOAD_PATHS = [/^\/v1\/deals\/[^/]+\/documents(\/bulk)?\/?$/, /^\/v1\/bulk-upload\/?$/, /^\/v1\/ingest\/?$/];
 const AUTH_PATHS = [/^\/(v1\/)?auth\/login\/?$/, /^\/(v1\/)?oauth\/token\/?$/];
-const SHARE_VIEW = /^\/v1\/share\/([^/]+)\/?$/;
+/** The public share view: JSON (`/v1/share/{token}`) and the human page (`/share/{token}`, GET and its password POST). */
+const SHARE_VIEW = /^\/(?:v1\/)?share\/([^/]+)\/?$/;
+const SHARE_PAGE_POST = /^\/share\/[^/]+\/?$/;
 
 /** Endpoint class of a request, from method and path (spec Limits, Form B). */
 export function endpointClass(method: string, path: string): EndpointClass {
   if (AUTH_PATHS.some((re) => re.test(path))) return 'auth';
   if (method === 'POST' && UPLOAD_PATHS.some((re) => re.test(path))) return 'upload';
-  if (method === 'GET' && SHARE_VIEW.test(path)) return 'shareView';
+  if ((method === 'GET' && SHARE_VIEW.test(path)) || (method === 'POST' && SHARE_PAGE_POST.test(path))) return 'shareView';
   if (method === 'POST' || method === 'PUT') return 'write';
   return 'standard';
 }

@@ -1,0 +1,129 @@
+import type { ShareViewDto } from './dto/share.dto';
+
+/**
+ * The human page behind a share link's `url`: one self-contained HTML document (inline CSS, no
+ * script, no external request), readable on a phone. Every value is escaped.
+ */
+
+const esc = (value: unknown): string =>
+  String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+const usd = (n: number | null | undefined, digits = 0): string =>
+  n === null || n === undefined
+    ? '—'
+    : n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+const DECISION_LABEL: Record<string, string> = {
+  approve: 'Approve',
+  decline: 'Decline',
+  review: 'Review',
+  funded: 'Funded',
+};
+
+const TONE: Record<string, string> = { approve: 'good', funded: 'good', review: 'warn', decline: 'bad' };
+
+const longDate = (iso: string | null): string | null => {
+  if (!iso) return null;
+  const d = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
+  return Number.isNaN(d.getTime())
+    ? null
+    : d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+};
+
+const STYLE = `
+:root{--ink:#14213d;--muted:#5c677d;--line:#e3e7ee;--bg:#f5f7fa;--card:#fff;--accent:#1f4e9c;--good:#1b7f4b;--warn:#a86b00;--bad:#b42318}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-text-size-adjust:100%}
+header{background:var(--ink);color:#fff;padding:20px 16px 28px}
+.wrap{max-width:880px;margin:0 auto}
+.brand{font-size:13px;letter-spacing:.08em;text-transform:uppercase;opacity:.75}
+h1{font-size:26px;line-height:1.2;margin:6px 0 4px;word-wrap:break-word}
+.sub{opacity:.85;font-size:15px}
+main{padding:16px 16px 32px}
+.hero{display:grid;grid-template-columns:1fr;gap:12px}
+.card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:16px}
+.score{display:flex;align-items:center;gap:16px}
+.ring{flex:none;width:72px;height:72px;border-radius:50%;display:grid;place-items:center;font-weight:700;font-size:24px;color:var(--accent);background:conic-gradient(var(--accent) calc(var(--p)*1%),#e8edf5 0)}
+.ring span{width:58px;height:58px;border-radius:50%;background:#fff;display:grid;place-items:center}
+.label{color:var(--muted);font-size:13px;text-transform:uppercase;letter-spacing:.05em}
+.big{font-size:22px;font-weight:700}
+.pill{display:inline-block;padding:3px 12px;border-radius:999px;font-weight:600;font-size:15px;color:#fff;background:var(--muted)}
+.pill.good{background:var(--good)}.pill.warn{background:var(--warn)}.pill.bad{background:var(--bad)}
+.grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px;margin-top:12px}
+.metric .value{font-size:19px;font-weight:650;margin-top:2px;word-wrap:break-word}
+h2{font-size:17px;margin:24px 0 8px}
+.summary{white-space:pre-line}
+footer{color:var(--muted);font-size:13px;text-align:center;padding:8px 16px 28px}
+form{display:grid;gap:12px;margin-top:8px}
+input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
+button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
+.error{color:var(--bad);font-weight:600}
+@media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
+<title>${esc(title)}</title><style>${STYLE}</style></head>
+<body>${body}</body></html>`;
+}
+
+export function renderSharePage(view: ShareViewDto): string {
+  const d = view.deal;
+  const decision = d.decision ? (DECISION_LABEL[d.decision] ?? d.decision) : 'Pending';
+  const tone = d.decision ? (TONE[d.decision] ?? '') : '';
+  const score = d.health_score === null ? null : Math.round(d.health_score);
+  const subtitle = [d.dba_name ? `DBA ${d.dba_name}` : null, d.industry, d.entity_type?.replace(/_/g, ' ')].filter(Boolean).join(' · ');
+  const metric = (label: string, value: string) =>
+    `<div class="card metric"><div class="label">${esc(label)}</div><div class="value">${esc(value)}</div></div>`;
+  const reportDate = longDate(d.report_date);
+  const expires = longDate(view.expires_at);
+  return page(
+    `${d.business_name}: underwriting summary`,
+    `<header><div class="wrap"><div class="brand">Underwriting summary</div>
+<h1>${esc(d.business_name)}</h1>${subtitle ? `<div class="sub">${esc(subtitle)}</div>` : ''}</div></header>
+<main class="wrap">
+<section class="hero">
+<div class="card score" aria-label="Health score">
+<div class="ring" style="--p:${score ?? 0}"><span>${score ?? '—'}</span></div>
+<div><div class="label">Health score</div><div class="big">${score === null ? 'Not scored yet' : `${score} / 100`}</div>
+<div>Paper grade <strong>${esc(d.paper_grade ?? '—')}</strong></div></div></div>
+<div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill ${tone}">${esc(decision)}</span></div>
+<div>Requested <strong>${esc(usd(d.funding_amount_requested))}</strong></div>
+<div>Max advance <strong>${esc(usd(d.max_advance))}</strong></div></div>
+</section>
+<section class="grid" aria-label="Key figures">
+${metric('Avg monthly deposits', usd(d.avg_monthly_deposits))}
+${metric('Avg daily balance', usd(d.avg_daily_balance))}
+${metric('Ending balance', usd(d.ending_balance))}
+${metric('Total deposits', usd(d.total_deposits))}
+${metric('Months covered', d.months_covered === null ? '—' : String(d.months_covered))}
+${metric('NSF fees', d.nsf_count === null ? '—' : String(d.nsf_count))}
+</section>
+${d.ai_summary ? `<h2>Summary</h2><div class="card summary">${esc(d.ai_summary)}</div>` : ''}
+</main>
+<footer>${reportDate ? `Report of ${esc(reportDate)} · ` : ''}Read-only link${expires ? ` · expires ${esc(expires)}` : ''}</footer>`,
+  );
+}
+
+export function renderPasswordPage(opts: { wrong: boolean }): string {
+  return page(
+    'Protected underwriting summary',
+    `<header><div class="wrap"><div class="brand">Underwriting summary</div><h1>This link is protected</h1>
+<div class="sub">Enter the password you were given to see the summary.</div></div></header>
+<main class="wrap"><div class="card">
+${opts.wrong ? '<p class="error" role="alert">That password is not right. Try again.</p>' : ''}
+<form method="post" autocomplete="off"><label class="label" for="password">Password</label>
+<input id="password" name="password" type="password" required autofocus>
+<button type="submit">View summary</button></form></div></main>`,
+  );
+}
+
+export function renderNotFoundPage(): string {
+  return page(
+    'Link not available',
+    `<header><div class="wrap"><div class="brand">Underwriting summary</div><h1>This link is not available</h1>
+<div class="sub">It may have expired or been revoked. Ask the sender for a new link.</div></div></header>`,
+  );
+}

@@ -1,0 +1,34 @@
+import { Entity, Index, OptionalProps, PrimaryKey } from '@mikro-orm/core';
+import { Bool, Int, Text, Timestamp } from '../../platform/database/columns';
+import { TenantScoped } from '../../platform/database/tenant';
+
+/** Token prefix (CONTRACT.md: Form A's `shr_` wins over Form B's `sh_`). */
+export const SHARE_TOKEN_PREFIX = 'shr_';
+
+/**
+ * A read-only link to a deal's summary. The token is the link itself (shown in lists, like a URL);
+ * the optional password is stored only as a scrypt hash. Revoked links are kept for the audit trail.
+ */
+@TenantScoped()
+@Entity({ tableName: 'share_links' })
+@Index({ properties: ['dealId', 'id'] })
+export class ShareLink {
+  [OptionalProps]?: 'label' | 'passwordHash' | 'expiresAt' | 'revokedAt' | 'viewCount' | 'lastViewedAt' | 'createdAt';
+  @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
+  @Int() organizationId: number;
+  @Bool() livemode: boolean;
+  @Int() dealId: number;
+  @Text({ length: 64, unique: true }) token: string;
+  @Text({ length: 255, nullable: true }) label: string | null = null;
+  @Text({ nullable: true }) passwordHash: string | null = null;
+  @Timestamp({ nullable: true }) expiresAt: Date | null = null;
+  @Timestamp({ nullable: true }) revokedAt: Date | null = null;
+  @Int({ default: 0 }) viewCount: number = 0;
+  @Timestamp({ nullable: true }) lastViewedAt: Date | null = null;
+  @Text({ length: 64 }) createdBy: string;
+  @Timestamp() createdAt: Date = new Date();
+}
+
+export function isActive(link: Pick<ShareLink, 'expiresAt' | 'revokedAt'>, now: Date): boolean {
+  return link.revokedAt === null && (link.expiresAt === null || link.expiresAt.getTime() > now.getTime());
+}

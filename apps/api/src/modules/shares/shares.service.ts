@@ -1,0 +1,128 @@
+import { raw } from '@mikro-orm/core';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AuthContext } from '../../platform/auth/auth-context';
+import { Clock } from '../../platform/clock/clock';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { Database } from '../../platform/database/database.service';
+import { scopeFields } from '../../platform/database/tenant';
+import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
+import { Page, paginate, PageQueryDto, pageWindow } from '../../platform/pagination/pagination';
+import { hashPassword, randomToken, verifyPassword } from '../auth/credentials';
+import { findDealOr404 } from '../deals/deal-lookup';
+import { Deal } from '../deals/deals.entities';
+import { isActive, SHARE_TOKEN_PREFIX, ShareLink } from './shares.entities';
+import { mapShareLink, mapShareView } from './shares.mapper';
+import { ActiveShareLinksDto, CreateShareDto, ShareLinkDto, ShareViewDto } from './dto/share.dto';
+
+const HOUR_MS = 3_600_000;
+/** A token that cannot be one of ours is answered without touching the database. */
+const TOKEN_SHAPE = /^shr_[A-Za-z0-9_-]{16,60}$/;
+
+const notFound = () => ApiError.notFound('Share link');
+
+@Injectable()
+export class SharesService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(auth: AuthContext, dealId: number, dto: CreateShareDto): Promise<ShareLinkDto> {
+    const now = this.clock.now();
+    if (dto.expires_at && dto.expires_in_hours !== undefined) {
+      throw ApiError.validation([
+        validationEntry('body', ['expires_in_hours'], 'Send either expires_at or expires_in_hours, not both', 'value_error.conflict'),
+      ]);
+    }
+    const expiresAt = dto.expires_at
+      ? new Date(dto.expires_at)
+      : dto.expires_in_hours !== undefined
+        ? new Date(now.getTime() + dto.expires_in_hours * HOUR_MS)
+        : null;
+    if (expiresAt && expiresAt.getTime() <= now.getTime()) {
+      throw ApiError.validation([validationEntry('body', ['expires_at'], 'expires_at must be in the future', 'value_error.date.past')]);
+    }
+    const passwordHash = dto.password ? await hashPassword(dto.password) : null;
+    const em = this.db.forScope(auth);
+    const link = await em.transactional(async (tx) => {
+      await findDealOr404(tx, dealId);
+      const created = tx.create(ShareLink, {
+        ...scopeFields(auth),
+        dealId,
+        token: `${SHARE_TOKEN_PREFIX}${randomToken(24)}`,
+        label: dto.label ?? null,
+        passwordHash,
+        expiresAt,
+        createdBy: auth.actor,
+        createdAt: now,
+      });
+      tx.persist(created);
+      return created;
+    });
+    return mapShareLink(link, this.config.publicUrl, now);
+  }
+
+  /** Form A: every link of the deal, expired and revoked ones included, oldest first. */
+  async list(auth: AuthContext, dealId: number, query: PageQueryDto): Promise<Page<ShareLinkDto>> {
+    const em = this.db.forScope(auth);
+    await findDealOr404(em, dealId);
+    const now = this.clock.now();
+    return paginate(
+      pageWindow(query),
+      () => em.count(ShareLink, { dealId }),
+      async (offset, limit) =>
+        (await em.find(ShareLink, { dealId }, { orderBy: { id: 'asc' }, offset, limit })).map((l) =>
+          mapShareLink(l, this.config.publicUrl, now),
+        ),
+    );
+  }
+
+  /** Form B: the links a viewer can still open. */
+  async listActive(auth: AuthContext, dealId: number): Promise<ActiveShareLinksDto> {
+    const em = this.db.forScope(auth);
+    await findDealOr404(em, dealId);
+    const now = this.clock.now();
+    const links = await em.find(
+      ShareLink,
+      { dealId, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
+      { orderBy: { id: 'asc' } },
+    );
+    return { data: links.map((l) => mapShareLink(l, this.config.publicUrl, now)) };
+  }
+
+  /** Revokes for good; a revoked (or foreign) link is 404, so a second revoke is too. */
+  async revoke(auth: AuthContext, shareId: number): Promise<void> {
+    const em = this.db.forScope(auth);
+    const revoked = await em.nativeUpdate(ShareLink, { id: shareId, revokedAt: null }, { revokedAt: this.clock.now() });
+    if (revoked === 0) throw notFound();
+  }
+
+  /**
+   * The public view: no credential; the link's own organization and mode scope the deal. Every
+   * successful view is counted by one conditional UPDATE (atomic under concurrency, and a link
+   * revoked or expired in between is not counted and answers 404).
+   */
+  async view(token: string, password: string | undefined): Promise<ShareViewDto> {
+    if (!TOKEN_SHAPE.test(token)) throw notFound();
+    const system = this.db.system();
+    const now = this.clock.now();
+    const link = await system.findOne(ShareLink, { token }, { filters: false });
+    if (!link || !isActive(link, now)) throw notFound();
+    if (link.passwordHash) {
+      if (!password) throw new ApiError(ErrorCode.SHARE_PASSWORD_REQUIRED, 'This share link is password protected: send X-Share-Password');
+      if (!(await verifyPassword(password, link.passwordHash)))
+        throw new ApiError(ErrorCode.SHARE_PASSWORD_INVALID, 'Wrong share link password');
+    }
+    const counted = await system.nativeUpdate(
+      ShareLink,
+      { id: link.id, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
+      { viewCount: raw('view_count + 1'), lastViewedAt: now },
+      { filters: false },
+    );
+    if (counted === 0) throw notFound();
+    const deal = await this.db.forScope(link).findOne(Deal, { id: link.dealId });
+    if (!deal) throw notFound();
+    return mapShareView(link, deal);
+  }
+}

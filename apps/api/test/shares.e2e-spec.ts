@@ -1,0 +1,293 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { ShareLink } from '../src/modules/shares/shares.entities';
+import { Clock } from '../src/platform/clock/clock';
+import { Database } from '../src/platform/database/database.service';
+import { TestApp } from './support/harness';
+import { newReadyDeal } from './support/ready-deal';
+
+const DEAL_FIELDS = [
+  'ai_summary',
+  'avg_daily_balance',
+  'avg_monthly_deposits',
+  'business_name',
+  'dba_name',
+  'decision',
+  'ending_balance',
+  'entity_type',
+  'funding_amount_requested',
+  'health_score',
+  'id',
+  'industry',
+  'max_advance',
+  'months_covered',
+  'nsf_count',
+  'paper_grade',
+  'report_date',
+  'total_deposits',
+];
+const HOUR = 3_600_000;
+/** Debian's chromium (installed by .ci/run when missing). */
+const CHROMIUM = '/usr/bin/chromium';
+
+describe('share links', () => {
+  let app: TestApp;
+  let org: Awaited<ReturnType<TestApp['newOrg']>>;
+  let key: string;
+  let dealId: number;
+  let now: number;
+
+  beforeAll(async () => {
+    // A long window: the per-token limit test cannot straddle a window boundary.
+    app = await TestApp.start({ RATE_LIMIT_WINDOW_SECONDS: '3600', RATE_LIMIT_STANDARD: '100000', RATE_LIMIT_WRITE: '100000' });
+    org = await app.newOrg('Share Org');
+    key = org.api_key;
+    dealId = (await newReadyDeal(app, key, { businessName: 'Harbor Coffee Roasters LLC', recommend: true })).id;
+    now = Date.parse('2026-03-02T10:00:00Z');
+    jest.spyOn(app.get(Clock), 'now').mockImplementation(() => new Date(now));
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const create = (body: Record<string, unknown> = {}) => app.request('POST', `/v1/deals/${dealId}/share`, { key, body });
+  const view = (token: string, password?: string) =>
+    app.request('GET', `/v1/share/${token}`, { headers: password === undefined ? {} : { 'X-Share-Password': password } });
+
+  it('Form A create: 201, shr_ token, url of the human page, view_count 0; several links per deal', async () => {
+    const a = await create({ label: 'For the broker', expires_at: '2026-03-09T10:00:00Z' });
+    expect(a.status).toBe(201);
+    expect(a.body).toMatchObject({
+      deal_id: dealId,
+      label: 'For the broker',
+      expires_at: '2026-03-09T10:00:00.000Z',
+      view_count: 0,
+      password_protected: false,
+      active: true,
+      revoked_at: null,
+    });
+    expect(a.body.token).toMatch(/^shr_[A-Za-z0-9_-]{32}$/);
+    expect(a.body.url).toBe(`${app.running.config.publicUrl}/share/${a.body.token}`);
+    const b = await create();
+    expect(b.status).toBe(201);
+    expect(b.body.expires_at).toBeNull();
+    expect(b.body.token).not.toBe(a.body.token);
+  });
+
+  it('rejects a label over 255 characters, an expiry in the past, and both expiry forms at once (422)', async () => {
+    for (const body of [
+      { label: 'x'.repeat(256) },
+      { expires_at: '2026-03-01T00:00:00Z' },
+      { expires_at: 'next tuesday' },
+      { expires_in_hours: 0 },
+      { expires_at: '2026-03-09T10:00:00Z', expires_in_hours: 5 },
+      { password: 'abc' },
+    ]) {
+      const res = await create(body);
+      expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 422, code: 'VALIDATION_ERROR' });
+    }
+    expect((await app.request('POST', `/v1/deals/999999/share`, { key, body: {} })).status).toBe(404);
+  });
+
+  it('public view without a credential: the listed fields only, each view counted', async () => {
+    const link = (await create({ label: 'public' })).body;
+    const res = await view(link.token);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['deal', 'expires_at', 'shared_at', 'token']);
+    expect(Object.keys(res.body.deal).sort()).toEqual(DEAL_FIELDS);
+    const deal = (await app.request('GET', `/v1/deals/${dealId}`, { key })).body;
+    expect(res.body.deal).toMatchObject({
+      id: dealId,
+      business_name: 'Harbor Coffee Roasters LLC',
+      health_score: deal.health.score,
+      paper_grade: deal.recommendation.grade,
+      decision: deal.recommendation.decision,
+      avg_monthly_deposits: deal.financials.avg_monthly_deposits,
+      ending_balance: deal.financials.ending_balance,
+      total_deposits: deal.financials.total_deposits,
+      months_covered: deal.coverage.months_covered,
+      nsf_count: deal.nsf_overdraft.total_nsf_fees,
+      max_advance: deal.recommendation.max_advance,
+      report_date: deal.report_date,
+    });
+    // no transactions, flags or notes anywhere in the body
+    expect(JSON.stringify(res.body)).not.toMatch(/transactions|flag|screening|review|notes|statements/i);
+    expect(res.body.shared_at).toBe(link.created_at);
+    await view(link.token);
+    const listed = (await app.request('GET', `/v1/deals/${dealId}/shares?per_page=100`, { key })).body.data;
+    expect(listed.find((l: { id: number }) => l.id === link.id)).toMatchObject({
+      view_count: 2,
+      last_viewed_at: new Date(now).toISOString(),
+    });
+  });
+
+  it('counts concurrent views atomically', async () => {
+    const link = (await create()).body;
+    const results = await Promise.all(Array.from({ length: 25 }, () => view(link.token)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const row = await app.get(Database).system().findOneOrFail(ShareLink, { id: link.id }, { filters: false });
+    expect(row.viewCount).toBe(25);
+  });
+
+  it('Form B create with expires_in_hours and a password: hashed at rest, X-Share-Password required', async () => {
+    const res = await create({ expires_in_hours: 48, password: 'harbor-2026' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ password_protected: true, expires_at: new Date(now + 48 * HOUR).toISOString() });
+    const row = await app.get(Database).system().findOneOrFail(ShareLink, { id: res.body.id }, { filters: false });
+    expect(row.passwordHash).toMatch(/^scrypt\$/);
+    expect(row.passwordHash).not.toContain('harbor-2026');
+    const missing = await view(res.body.token);
+    expect([missing.status, missing.body.code]).toEqual([401, 'SHARE_PASSWORD_REQUIRED']);
+    const wrong = await view(res.body.token, 'harbor-2025');
+    expect([wrong.status, wrong.body.code]).toEqual([401, 'SHARE_PASSWORD_INVALID']);
+    const right = await view(res.body.token, 'harbor-2026');
+    expect(right.status).toBe(200);
+    expect(right.body.deal.business_name).toBe('Harbor Coffee Roasters LLC');
+    const again = await app.get(Database).system().findOneOrFail(ShareLink, { id: res.body.id }, { filters: false, refresh: true });
+    expect(again.viewCount).toBe(1); // failed attempts are not views
+  });
+
+  it('expiry: 404 once expires_at passes; Form A lists expired links, Form B only active ones', async () => {
+    const expiring = (await create({ expires_in_hours: 1 })).body;
+    expect((await view(expiring.token)).status).toBe(200);
+    now += 2 * HOUR;
+    try {
+      const gone = await view(expiring.token);
+      expect([gone.status, gone.body.code]).toEqual([404, 'NOT_FOUND']);
+      const page = await app.request('GET', `/share/${expiring.token}`);
+      expect(page.status).toBe(404);
+      const all = (await app.request('GET', `/v1/deals/${dealId}/shares?per_page=100`, { key })).body.data;
+      expect(all.find((l: { id: number }) => l.id === expiring.id)).toMatchObject({ active: false, view_count: 1 });
+      const active = (await app.request('GET', `/v1/deals/${dealId}/share`, { key })).body.data;
+      expect(active.map((l: { id: number }) => l.id)).not.toContain(expiring.id);
+      expect(active.length).toBeGreaterThan(0);
+      expect(active.every((l: { active: boolean }) => l.active)).toBe(true);
+    } finally {
+      now -= 2 * HOUR;
+    }
+  });
+
+  it('revoke: 204, then the link is 404 to viewers and to a second revoke; Form A keeps it with revoked_at', async () => {
+    const link = (await create({ label: 'to revoke' })).body;
+    expect((await view(link.token)).status).toBe(200);
+    const res = await app.request('DELETE', `/v1/share/${link.id}`, { key });
+    expect(res.status).toBe(204);
+    expect((await view(link.token)).status).toBe(404);
+    expect((await app.request('DELETE', `/v1/share/${link.id}`, { key })).status).toBe(404);
+    const all = (await app.request('GET', `/v1/deals/${dealId}/shares?per_page=100`, { key })).body.data;
+    expect(all.find((l: { id: number }) => l.id === link.id)).toMatchObject({ active: false, revoked_at: new Date(now).toISOString() });
+    const active = (await app.request('GET', `/v1/deals/${dealId}/share`, { key })).body.data;
+    expect(active.map((l: { id: number }) => l.id)).not.toContain(link.id);
+  });
+
+  it("another organization cannot list, create or revoke this deal's links (404); unknown tokens are 404", async () => {
+    const other = await app.newOrg('Other Share Org');
+    const link = (await create()).body;
+    expect((await app.request('GET', `/v1/deals/${dealId}/shares`, { key: other.api_key })).status).toBe(404);
+    expect((await app.request('GET', `/v1/deals/${dealId}/share`, { key: other.api_key })).status).toBe(404);
+    expect((await app.request('POST', `/v1/deals/${dealId}/share`, { key: other.api_key, body: {} })).status).toBe(404);
+    expect((await app.request('DELETE', `/v1/share/${link.id}`, { key: other.api_key })).status).toBe(404);
+    expect((await app.request('DELETE', `/v1/share/${link.id}`, { key: org.test_api_key })).status).toBe(404);
+    expect((await view(link.token)).status).toBe(200);
+    for (const token of ['shr_doesnotexistdoesnotexist00', 'nope', `${link.token}x`]) expect((await view(token)).status).toBe(404);
+  });
+
+  it('60 views per minute per token: the 61st is 429 with Retry-After; another token is not affected', async () => {
+    const limited = (await create()).body;
+    const other = (await create()).body;
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await view(limited.token)).status);
+    expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+    const last = await view(limited.token);
+    expect(statuses[60]).toBe(429);
+    expect(last.body.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(last.headers.get('x-ratelimit-limit')).toBe('60');
+    expect((await view(other.token)).status).toBe(200);
+    // the human page of the same token shares the budget
+    expect((await app.request('GET', `/share/${limited.token}`)).status).toBe(429);
+  });
+
+  describe('the human page in headless Chromium', () => {
+    let browser: Browser;
+    const shots = join(tmpdir(), `ledgerlens-share-shots-${process.pid}`);
+    beforeAll(async () => {
+      mkdirSync(shots, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('shows the same data as the JSON view, fits a phone screen, and loads nothing from elsewhere', async () => {
+      const link = (await create({ label: 'page' })).body;
+      const json = (await view(link.token)).body.deal;
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true });
+      const page = await context.newPage();
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      const res = await page.goto(link.url.replace(app.running.config.publicUrl, app.url));
+      expect(res?.status()).toBe(200);
+      expect(res?.headers()['content-type']).toBe('text/html; charset=utf-8');
+      expect(await page.locator('h1').innerText()).toBe('Harbor Coffee Roasters LLC');
+      const body = await page.locator('body').innerText();
+      const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+      expect(body).toContain(`${Math.round(json.health_score)} / 100`);
+      expect(body).toContain(usd(json.avg_monthly_deposits));
+      expect(body).toContain(usd(json.funding_amount_requested));
+      expect(body).toContain(usd(json.max_advance));
+      expect(body.toLowerCase()).toContain(json.decision);
+      // mobile: nothing wider than the screen
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(requests.every((u) => u.startsWith(app.url))).toBe(true);
+      await page.screenshot({ path: join(shots, 'share-page.png'), fullPage: true });
+      await context.close();
+      const row = await app.get(Database).system().findOneOrFail(ShareLink, { id: link.id }, { filters: false, refresh: true });
+      expect(row.viewCount).toBe(2);
+    });
+
+    it('asks for the password of a protected link, refuses a wrong one, then shows the summary', async () => {
+      const link = (await create({ expires_in_hours: 24, password: 'open-sesame' })).body;
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+      const page = await context.newPage();
+      const first = await page.goto(`${app.url}/share/${link.token}`);
+      expect(first?.status()).toBe(401);
+      await expect(page.locator('input[type=password]').count()).resolves.toBe(1);
+      await page.fill('input[type=password]', 'wrong-one');
+      await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+      expect(await page.locator('[role=alert]').innerText()).toContain('not right');
+      await page.fill('input[type=password]', 'open-sesame');
+      await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+      expect(await page.locator('h1').innerText()).toBe('Harbor Coffee Roasters LLC');
+      await page.screenshot({ path: join(shots, 'share-password.png') });
+      await context.close();
+      const row = await app.get(Database).system().findOneOrFail(ShareLink, { id: link.id }, { filters: false, refresh: true });
+      expect(row.viewCount).toBe(1);
+    });
+
+    it('escapes what it shows: a business name with markup stays text', async () => {
+      const created = await app.request('POST', '/v1/deals', {
+        key,
+        body: { business_name: '<script>alert(1)</script> & Sons', funding_amount_requested: 1000 },
+      });
+      const link = (await app.request('POST', `/v1/deals/${created.body.id}/share`, { key, body: {} })).body;
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      let dialogs = 0;
+      page.on('dialog', (d) => {
+        dialogs++;
+        void d.dismiss();
+      });
+      await page.goto(`${app.url}/share/${link.token}`);
+      expect(await page.locator('h1').innerText()).toBe('<script>alert(1)</script> & Sons');
+      expect(dialogs).toBe(0);
+      await context.close();
+    });
+  });
+});
