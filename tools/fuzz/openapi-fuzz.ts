@@ -32,7 +32,12 @@ type Schema = {
   pattern?: string;
 };
 type Parameter = { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema?: Schema };
-type Operation = { operationId?: string; parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: Schema }> } };
+type Operation = {
+  operationId?: string;
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses?: Record<string, { content?: Record<string, unknown> }>;
+};
 export type OpenApiDoc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
 export interface FuzzTarget {
@@ -74,6 +79,8 @@ export interface FuzzSummary {
 
 interface FuzzRequest {
   operation: string;
+  /** Error statuses the operation documents as an HTML page (the share link's human page), not the JSON envelope. */
+  htmlStatuses: string[];
   label: string;
   method: string;
   url: string;
@@ -215,6 +222,7 @@ export class OpenApiFuzzer {
     const fail = (problem: string) => summary.failures.push({ request: label, status: res.status, problem, body: text.slice(0, 300) });
     if (res.status >= 500) return void fail('server error');
     if (res.status >= 400) {
+      if (res.headers.get('content-type')?.startsWith('text/html') && req.htmlStatuses.includes(String(res.status))) return;
       if (!res.headers.get('content-type')?.includes('application/json'))
         return void fail(`4xx without JSON (${res.headers.get('content-type')})`);
       let body: unknown;
@@ -315,6 +323,9 @@ export class OpenApiFuzzer {
     const qs = query.toString();
     return {
       operation: entry.op.operationId ?? `${entry.method} ${entry.template}`,
+      htmlStatuses: Object.entries(entry.op.responses ?? {})
+        .filter(([, r]) => r.content && 'text/html' in r.content)
+        .map(([status]) => status),
       label: `${entry.op.operationId ?? entry.template}${mutations.length ? ` [${mutations.join(', ')}]` : ''}`,
       method: entry.method,
       url: qs ? `${path}?${qs}` : path,

@@ -243,7 +243,8 @@ describe('share links', () => {
       expect(body).toContain(usd(json.max_advance));
       expect(body.toLowerCase()).toContain(json.decision);
       // mobile: nothing wider than the screen
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      // (a string: the test project compiles without the DOM library)
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
       expect(overflow).toBeLessThanOrEqual(0);
       expect(requests.every((u) => u.startsWith(app.url))).toBe(true);
       await page.screenshot({ path: join(shots, 'share-page.png'), fullPage: true });
