@@ -63,6 +63,11 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Webhooks', description: 'Signed event deliveries to your endpoint, with a delivery log.' },
   { name: 'Event stream', description: 'The same events live, as server-sent events.' },
   { name: 'API keys', description: 'Create, rotate and revoke API keys (scope `keys:manage`).' },
+  { name: 'Exports', description: 'The PDF underwriting report, transaction CSVs and the document JSON export, streamed as files.' },
+  {
+    name: 'Share links',
+    description: 'Read-only links to a deal summary for people without an account, with expiry, password and revocation.',
+  },
 ];
 
 /** [summary, description] by operationId. */
@@ -182,6 +187,37 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
   createKey: ['Create an API key', 'The full key is in this answer only: store it. A key never gets scopes its creator does not hold.'],
   revokeKey: ['Revoke an API key', 'The key stops working at once. A key cannot revoke itself.'],
   rotateKey: ['Rotate an API key', 'Issues a new value for the key; the old value stops working at once.'],
+  exportDealPdf: [
+    'Download the PDF underwriting report',
+    'Business, recommendation and health score, financials, AI summary, charts (monthly revenue, daily balance, factor scores), NSF/overdraft, lender positions, screening with flagged transactions, statements, authenticity and needs-review notes; 409 until the deal is ready.',
+  ],
+  getDealReportPdf: ['Download the PDF report (Form B path)', 'The same as `GET /v1/deals/{deal_id}/export/pdf`.'],
+  exportDealCsv: [
+    'Export the deal’s transactions as CSV',
+    "Every transaction by date, then upload order, with the screening flags; streamed. Text that a spreadsheet would run as a formula is prefixed with `'`.",
+  ],
+  exportDealTransactionsCsv: ['Export transactions as CSV (Form B columns)', 'Snake-case columns with category and document_id; streamed.'],
+  exportDocumentCsv: ['Export a document’s transactions as CSV', 'The deal CSV’s columns for one completed document (409 otherwise).'],
+  exportDocument: [
+    'Export a document as JSON',
+    'Document, extraction, analysis and screening with the flagged transactions; the transactions themselves by link to the CSV.',
+  ],
+  createShareLink: [
+    'Create a share link',
+    'A read-only link to the deal’s summary: optional label, expiry (`expires_at` or `expires_in_hours`) and password (stored hashed).',
+  ],
+  listShareLinks: ['List a deal’s share links', 'Every link, expired and revoked ones included, with view counts.'],
+  listActiveShareLinks: ['List active share links', 'The links a viewer can still open.'],
+  revokeShareLink: ['Revoke a share link', 'The link answers 404 from now on (204).'],
+  viewSharedDeal: [
+    'View a shared deal (no credential)',
+    'The summary fields only (no transactions, flags or notes); `X-Share-Password` for a protected link. Counts one view; 60 requests per minute per token.',
+  ],
+  showSharePage: [
+    'Share link page (HTML)',
+    'The page a share link’s `url` opens: the same data for people, mobile-friendly, with a password form when protected.',
+  ],
+  unlockSharePage: ['Unlock a protected share page (HTML form)', 'The password form’s POST; answers the page, or the form again.'],
 };
 
 interface Example {

@@ -51,8 +51,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Share link page (HTML)
+         * @description The page a share link’s `url` opens: the same data for people, mobile-friendly, with a password form when protected.
+         */
         get: operations["showSharePage"];
         put?: never;
+        /**
+         * Unlock a protected share page (HTML form)
+         * @description The password form’s POST; answers the page, or the form again.
+         */
         post: operations["unlockSharePage"];
         delete?: never;
         options?: never;
@@ -283,6 +291,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Export the deal’s transactions as CSV
+         * @description Every transaction by date, then upload order, with the screening flags; streamed. Text that a spreadsheet would run as a formula is prefixed with `'`.
+         */
         get: operations["exportDealCsv"];
         put?: never;
         post?: never;
@@ -299,6 +311,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Download the PDF underwriting report
+         * @description Business, recommendation and health score, financials, AI summary, charts (monthly revenue, daily balance, factor scores), NSF/overdraft, lender positions, screening with flagged transactions, statements, authenticity and needs-review notes; 409 until the deal is ready.
+         */
         get: operations["exportDealPdf"];
         put?: never;
         post?: never;
@@ -355,6 +371,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Download the PDF report (Form B path)
+         * @description The same as `GET /v1/deals/{deal_id}/export/pdf`.
+         */
         get: operations["getDealReportPdf"];
         put?: never;
         post?: never;
@@ -391,8 +411,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List active share links
+         * @description The links a viewer can still open.
+         */
         get: operations["listActiveShareLinks"];
         put?: never;
+        /**
+         * Create a share link
+         * @description A read-only link to the deal’s summary: optional label, expiry (`expires_at` or `expires_in_hours`) and password (stored hashed).
+         */
         post: operations["createShareLink"];
         delete?: never;
         options?: never;
@@ -407,6 +435,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a deal’s share links
+         * @description Every link, expired and revoked ones included, with view counts.
+         */
         get: operations["listShareLinks"];
         put?: never;
         post?: never;
@@ -443,6 +475,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Export transactions as CSV (Form B columns)
+         * @description Snake-case columns with category and document_id; streamed.
+         */
         get: operations["exportDealTransactionsCsv"];
         put?: never;
         post?: never;
@@ -559,6 +595,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Export a document as JSON
+         * @description Document, extraction, analysis and screening with the flagged transactions; the transactions themselves by link to the CSV.
+         */
         get: operations["exportDocument"];
         put?: never;
         post?: never;
@@ -575,6 +615,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Export a document’s transactions as CSV
+         * @description The deal CSV’s columns for one completed document (409 otherwise).
+         */
         get: operations["exportDocumentCsv"];
         put?: never;
         post?: never;
@@ -934,6 +978,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Revoke a share link
+         * @description The link answers 404 from now on (204).
+         */
         delete: operations["revokeShareLink"];
         options?: never;
         head?: never;
@@ -947,6 +995,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * View a shared deal (no credential)
+         * @description The summary fields only (no transactions, flags or notes); `X-Share-Password` for a protected link. Counts one view; 60 requests per minute per token.
+         */
         get: operations["viewSharedDeal"];
         put?: never;
         post?: never;

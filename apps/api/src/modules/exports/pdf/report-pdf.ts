@@ -418,13 +418,13 @@ function documents(w: ReportWriter, deal: DealDetailDto): void {
   w.heading('Statements', deal.coverage ? `${deal.coverage.statement_count} statements` : undefined);
   w.table(
     [
-      { title: 'Document', width: 128 },
-      { title: 'Bank', width: 92 },
+      { title: 'Document', width: 122 },
+      { title: 'Bank', width: 88 },
       { title: 'Acct', width: 44 },
-      { title: 'Period', width: 118 },
+      { title: 'Period', width: 116 },
       { title: 'Deposits', width: 70, align: 'right' },
       { title: 'Txns', width: 36, align: 'right' },
-      { title: 'Balanced', width: 50 },
+      { title: 'Reconciled', width: 62 },
       { title: 'Risk', width: 52 },
     ],
     deal.statements.map((s) => [
