@@ -218,8 +218,9 @@ describe('share links', () => {
       browser = await chromium.launch({
         executablePath: CHROMIUM,
         args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+        timeout: 170_000,
       });
-    }, 60_000);
+    }, 180_000); // starting chromium takes seconds on an idle machine, over a minute on a loaded CI box
     afterAll(async () => {
       await browser?.close();
     });
@@ -251,7 +252,7 @@ describe('share links', () => {
       await context.close();
       const row = await app.get(Database).system().findOneOrFail(ShareLink, { id: link.id }, { filters: false, refresh: true });
       expect(row.viewCount).toBe(2);
-    });
+    }, 120_000);
 
     it('asks for the password of a protected link, refuses a wrong one, then shows the summary', async () => {
       const link = (await create({ expires_in_hours: 24, password: 'open-sesame' })).body;
@@ -270,7 +271,7 @@ describe('share links', () => {
       await context.close();
       const row = await app.get(Database).system().findOneOrFail(ShareLink, { id: link.id }, { filters: false, refresh: true });
       expect(row.viewCount).toBe(1);
-    });
+    }, 120_000);
 
     it('escapes what it shows: a business name with markup stays text', async () => {
       const created = await app.request('POST', '/v1/deals', {
@@ -289,6 +290,6 @@ describe('share links', () => {
       expect(await page.locator('h1').innerText()).toBe('<script>alert(1)</script> & Sons');
       expect(dialogs).toBe(0);
       await context.close();
-    });
+    }, 120_000);
   });
 });
