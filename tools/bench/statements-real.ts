@@ -9,7 +9,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseStatementFile, ParseResult, shutdownOcr } from '@ledgerlens/statements';
+import { apiFieldName, HeaderFieldName, parseStatementFile, ParseResult, shutdownOcr } from '@ledgerlens/statements';
 
 const TARGETS = { f1Text: 0.99, f1Scan: 0.95, ocrPagesPerSec: 1 };
 
@@ -21,8 +21,49 @@ interface Meta {
   period_start: string | null;
   period_end: string | null;
   transactions: number;
-  account_last4?: string;
-  currency?: string;
+  account_last4?: string | null;
+  currency?: string | null;
+}
+
+/** Header facts the meta files do not carry (last4, currency), read by hand from the PDFs: tools/bench/statements-devset-header.json */
+interface HeaderTruth {
+  account_last4: string | null;
+  currency: string | null;
+}
+
+function headerTruths(): Record<string, HeaderTruth> {
+  const file = path.join(projectRoot(), 'tools', 'bench', 'statements-devset-header.json');
+  if (!fs.existsSync(file)) return {};
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { files: Record<string, HeaderTruth> }).files;
+}
+
+const HEADER_COLUMNS = ['bank', 'last4', 'period', 'opening', 'closing', 'currency'] as const;
+type HeaderColumn = (typeof HEADER_COLUMNS)[number];
+const COLUMN_FIELDS: Record<HeaderColumn, HeaderFieldName[]> = {
+  bank: ['bankName'],
+  last4: ['accountNumberLast4'],
+  period: ['periodStart', 'periodEnd'],
+  opening: ['openingBalance'],
+  closing: ['closingBalance'],
+  currency: ['currency'],
+};
+
+/** Per header field: right or wrong against the meta (and the supplement where the meta has no such field). */
+export function scoreHeader(res: ParseResult, meta: Meta, extra: HeaderTruth | undefined): Record<HeaderColumn, boolean | null> {
+  const squash = (x: string) => x.toLowerCase().replace(/[^a-z0-9]/g, '');
+  // the meta's bank is a description ("'Kauri Bank New Zealand' (fictional; ...)"): the name read must appear in it;
+  // "no bank named" expects none
+  const noBank = /^no bank named/i.test(meta.bank);
+  const last4 = meta.account_last4 !== undefined ? meta.account_last4 : extra ? extra.account_last4 : undefined;
+  const currency = meta.currency !== undefined ? meta.currency : extra ? extra.currency : undefined;
+  return {
+    bank: noBank ? res.bankName === null : !!res.bankName && squash(meta.bank).includes(squash(res.bankName)),
+    last4: last4 === undefined ? null : res.accountNumberLast4 === last4,
+    period: res.periodStart === meta.period_start && res.periodEnd === meta.period_end,
+    opening: same(res.openingBalance, meta.opening_balance),
+    closing: same(res.closingBalance, meta.closing_balance),
+    currency: currency === undefined ? null : res.currency === currency,
+  };
 }
 
 interface GtRow {
@@ -130,6 +171,9 @@ async function main() {
   let textPages = 0;
   let textMs = 0;
   const summary: string[] = [];
+  const headerRows: string[] = [];
+  const headerTotals = { ok: 0, total: 0 };
+  const truths = headerTruths();
   for (const name of names) {
     const meta = JSON.parse(fs.readFileSync(path.join(dir, `${name}.meta.json`), 'utf8')) as Meta;
     const csv = readCsv(fs.readFileSync(path.join(dir, `${name}.csv`), 'utf8'));
@@ -184,22 +228,31 @@ async function main() {
       `  opening: read ${money(res.openingBalance)} ${mark(same(res.openingBalance, meta.opening_balance))} meta ${money(meta.opening_balance)} | closing: read ${money(res.closingBalance)} ${mark(same(res.closingBalance, meta.closing_balance))} meta ${money(meta.closing_balance)}`,
     );
     const currency = res.currency;
-    // the meta's bank is a description ("'Kauri Bank New Zealand' (fictional; ...)"): the name read must appear in it
-    const squash = (x: string) => x.toLowerCase().replace(/[^a-z0-9]/g, '');
-    const bankOk = !!res.bankName && squash(meta.bank).includes(squash(res.bankName));
-    const periodOk = res.periodStart === meta.period_start && res.periodEnd === meta.period_end;
-    const header = [
-      bankOk,
-      periodOk,
-      same(res.openingBalance, meta.opening_balance),
-      same(res.closingBalance, meta.closing_balance),
-      ...(meta.account_last4 ? [res.accountNumberLast4 === meta.account_last4] : []),
-    ];
-    const headerOk = header.filter(Boolean).length;
-    console.log(`  bank: read ${JSON.stringify(res.bankName)} ${mark(bankOk)} meta ${JSON.stringify(meta.bank.slice(0, 70))}`);
-    console.log(
-      `  last4: read ${res.accountNumberLast4 ?? '-'}${meta.account_last4 ? ` meta ${meta.account_last4}` : ''} | currency: read ${currency ?? '-'}${meta.currency ? ` meta ${meta.currency}` : ''}`,
+    const extra = truths[name];
+    const hs = scoreHeader(res, meta, extra);
+    const scored = HEADER_COLUMNS.filter((c) => hs[c] !== null);
+    const headerOk = scored.filter((c) => hs[c]).length;
+    headerTotals.ok += headerOk;
+    headerTotals.total += scored.length;
+    headerRows.push(
+      `${name.padEnd(36)} ${HEADER_COLUMNS.map((c) => (hs[c] === null ? '-' : hs[c] ? 'ok' : 'MISS').padEnd(c.length + 1)).join(' ')} ${headerOk}/${scored.length}`,
     );
+    console.log(`  bank: read ${JSON.stringify(res.bankName)} ${mark(hs.bank)} meta ${JSON.stringify(meta.bank.slice(0, 70))}`);
+    const l4 = meta.account_last4 ?? extra?.account_last4;
+    const cur = meta.currency ?? extra?.currency;
+    console.log(
+      `  last4: read ${res.accountNumberLast4 ?? '-'} ${mark(hs.last4)} truth ${l4 ?? '-'} | currency: read ${currency ?? '-'} ${mark(hs.currency)} truth ${cur ?? '-'}`,
+    );
+    console.log(`  holder: read ${JSON.stringify(res.accountHolder)} | type: read ${JSON.stringify(res.accountType)}`);
+    for (const c of HEADER_COLUMNS) {
+      for (const f of COLUMN_FIELDS[c]) {
+        const s = res.fieldSources[f];
+        if (s)
+          console.log(
+            `  source ${apiFieldName(f)}: ${s.via}${s.page === null ? '' : ` p${s.page}${s.line === null ? '' : ` l${s.line}`}`} confidence ${s.confidence.toFixed(2)}`,
+          );
+      }
+    }
     for (const w of res.warnings) console.log(`  warning: ${w}`);
     if (verbose || f1 < 1) {
       for (const x of s.misses.slice(0, verbose ? 1000 : 8)) console.log(`    missing ${x}`);
@@ -210,13 +263,21 @@ async function main() {
     if (meta.kind === 'text' && !reconciledToMeta && !(needsReview && reviewReasons.some((x) => /misprint/i.test(x))))
       failures.push(`${name}: does not reconcile (and no misprint named)`);
     summary.push(
-      `${name.padEnd(36)} ${String(truth.length).padStart(4)} ${String(res.transactions.length).padStart(4)} ${String(s.tp).padStart(4)}  ${(f1 * 100).toFixed(2).padStart(6)}  ${String(reconciledToMeta).padEnd(5)}  ${String(periodFound).padEnd(5)}  ${`${headerOk}/${header.length}`.padEnd(6)} ${String(res.currency ?? '-').padEnd(4)} ${String(needsReview)}`,
+      `${name.padEnd(36)} ${String(truth.length).padStart(4)} ${String(res.transactions.length).padStart(4)} ${String(s.tp).padStart(4)}  ${(f1 * 100).toFixed(2).padStart(6)}  ${String(reconciledToMeta).padEnd(5)}  ${String(periodFound).padEnd(5)}  ${`${headerOk}/${scored.length}`.padEnd(6)} ${String(res.currency ?? '-').padEnd(4)} ${String(needsReview)}`,
     );
   }
   await shutdownOcr();
   console.log(`\n${'file'.padEnd(36)} want read  hit      F1  recon  period header cur  needs_review`);
-  console.log('(header: bank name found in the meta description, period, opening, closing, and last4 where the meta has one)');
+  console.log('(header: bank, last4, period, opening, closing, currency; see the table below)');
   for (const l of summary) console.log(l);
+  console.log(
+    `\nheader fields per file (against the meta; last4 and currency from tools/bench/statements-devset-header.json where the meta has none)`,
+  );
+  console.log(`${'file'.padEnd(36)} ${HEADER_COLUMNS.join(' ')} right`);
+  for (const l of headerRows) console.log(l);
+  console.log(
+    `header-field accuracy: ${headerTotals.ok}/${headerTotals.total} (${((headerTotals.ok / Math.max(1, headerTotals.total)) * 100).toFixed(1)}%)`,
+  );
   if (textPages) console.log(`\ntext pages/s (cold, per file incl. parse): ${((textPages / textMs) * 1000).toFixed(1)}`);
   if (ocrPages) {
     const pps = (ocrPages / ocrMs) * 1000;

@@ -94,10 +94,31 @@ describe('documents, the pipeline and transactions', () => {
         extraction_method: 'text',
       });
       expect(doc.reconciliation.reconciled).toBe(true);
+      // every header field says where it was read and how sure the reading is
+      expect(doc.field_sources).toMatchObject({
+        bank_name: { page: 1, line: expect.any(Number), via: 'logo text', text: truth.bankName, confidence: expect.any(Number) },
+        account_number_last4: { page: 1, via: 'Account Number', confidence: 0.95 },
+        account_holder: { page: 1, via: 'mailing block', text: truth.accountHolder },
+        statement_period_start: { page: 1, via: expect.stringMatching(/period|range/) },
+        opening_balance: { page: 1, via: 'Beginning Balance', confidence: 0.95 },
+        closing_balance: { page: 1, via: 'Ending Balance', confidence: 0.95 },
+      });
       const credits = round2(truth.transactions!.filter((t) => t.amount > 0).reduce((s, t) => s + t.amount, 0));
       expect(doc.analysis.total_credits).toBeCloseTo(credits, 2);
       expect(doc.analysis.total_deposits).toBeCloseTo(credits, 2);
       expect(doc.extraction).toMatchObject({ method: 'text', parser: 'rule', model: null });
+    });
+
+    it('lists the document with its statement period and currency', async () => {
+      const list = await app.request('GET', `/v1/deals/${dealId}/documents`, { key });
+      expect(list.body.data).toEqual([
+        expect.objectContaining({
+          id: docId,
+          statement_period_start: statement.truth.periodStart,
+          statement_period_end: statement.truth.periodEnd,
+          currency: null,
+        }),
+      ]);
     });
 
     it('lists every transaction chronologically with signed amounts', async () => {

@@ -1748,6 +1748,8 @@ export interface components {
             extraction: components["schemas"]["ExtractionInfoDto"] | null;
             extraction_confidence: number | null;
             extraction_method: string | null;
+            /** @description Where each header field was read (page, line, label or rule) and with what confidence; a field is null when it was not read */
+            field_sources: components["schemas"]["FieldSourcesDto"];
             file_size: number;
             filename: string;
             id: number;
@@ -1826,6 +1828,8 @@ export interface components {
             bank_name: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description ISO 4217 code of the statement (read or declared); null when unknown */
+            currency: string | null;
             deal_id: number;
             /** @enum {string|null} */
             document_type: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | null;
@@ -1937,6 +1941,29 @@ export interface components {
             statement_id: number | null;
             /** @enum {string} */
             type: "nsf" | "overdraft";
+        };
+        FieldSourceDto: {
+            /** @description Below 0.7 the value comes with a warning in the extraction warnings */
+            confidence: number;
+            /** @description 1-based line on the page, top to bottom */
+            line: number | null;
+            /** @description 1-based page; null when not read from one place (the transactions, an LLM) */
+            page: number | null;
+            /** @description The printed text the value was read from */
+            text: string;
+            /** @description The label printed beside the value ("Account Number"), or the rule that found it ("mailing block") */
+            via: string;
+        };
+        FieldSourcesDto: {
+            account_holder: components["schemas"]["FieldSourceDto"] | null;
+            account_number_last4: components["schemas"]["FieldSourceDto"] | null;
+            account_type: components["schemas"]["FieldSourceDto"] | null;
+            bank_name: components["schemas"]["FieldSourceDto"] | null;
+            closing_balance: components["schemas"]["FieldSourceDto"] | null;
+            currency: components["schemas"]["FieldSourceDto"] | null;
+            opening_balance: components["schemas"]["FieldSourceDto"] | null;
+            statement_period_end: components["schemas"]["FieldSourceDto"] | null;
+            statement_period_start: components["schemas"]["FieldSourceDto"] | null;
         };
         FinancialsDto: {
             avg_daily_balance: number;
@@ -2516,6 +2543,8 @@ export interface components {
             bank_name: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description ISO 4217 code of the statement (read or declared); null when unknown */
+            currency: string | null;
             deal_id: number;
             /** @enum {string|null} */
             document_type: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | null;

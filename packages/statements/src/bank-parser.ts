@@ -6,7 +6,7 @@
  * from rows that start with a date.
  */
 import { daysBetween, fmtDate, isValidDate, ParsedAmount, ParsedDate, parseAmount, parseDateToken, resolveYear, round2 } from './tokens';
-import { findPeriod, fullDatesIn } from './period';
+import { FieldSources, linePhrases, lowConfidenceWarnings, readHeader } from './header';
 import { BankStatementFields, Line, PageLayout, StatementTransaction, Word } from './types';
 
 export type { BankStatementFields } from './types';
@@ -20,6 +20,10 @@ export interface AmountCell {
 }
 
 export interface BankParseResult extends BankStatementFields {
+  /** ISO 4217 code the statement names (see currency.ts); null when nothing names one */
+  currency: string | null;
+  /** where each header field was read, with a confidence */
+  sources: FieldSources;
   transactions: StatementTransaction[];
   warnings: string[];
   /** fonts of the amount cells, for tamper checks */
@@ -98,23 +102,7 @@ function tokenize(line: Line): Tok[] {
 }
 
 /** Splits a line into phrases separated by wide gaps (columns). */
-function segments(line: Line): Array<{ text: string; words: Word[]; x0: number; x1: number; size: number }> {
-  const segs: Word[][] = [];
-  for (const w of line.words) {
-    const cur = segs[segs.length - 1];
-    const prev = cur?.[cur.length - 1];
-    const sameStyle = prev && (w.font === 'ocr' || Math.max(prev.size, w.size) / Math.max(1, Math.min(prev.size, w.size)) < 1.3);
-    if (cur && prev && sameStyle && w.x0 - prev.x1 < Math.max(w.size, 4) * 1.6) cur.push(w);
-    else segs.push([w]);
-  }
-  return segs.map((ws) => ({
-    text: ws.map((w) => w.text).join(' '),
-    words: ws,
-    x0: ws[0].x0,
-    x1: ws[ws.length - 1].x1,
-    size: Math.max(...ws.map((w) => w.size)),
-  }));
-}
+const segments = (line: Line) => linePhrases(line);
 
 // ---------------------------------------------------------------- table headers
 
@@ -317,203 +305,6 @@ function classifyHeading(line: Line): Section | null {
   if (best) return { sign: best.sign, skip: false, name: t };
   if (/transaction|activity|details?|history|account detail/.test(l)) return { sign: 0, skip: false, name: t };
   return null;
-}
-
-// ---------------------------------------------------------------- header fields
-
-const BANK_RE = /\b(bank|banking|credit union|bancorp|banc|savings|trust|federal|financial|n\.a\.?|fcu)\b/i;
-const NOT_BANK_RE = /statement|account|member fdic|www\.|\.com|p\.?\s?o\.? box|customer|service|call|page|questions|visit|equal housing/i;
-const BIZ_RE =
-  /\b(LLC|L\.L\.C\.|INC|INCORPORATED|CORP|CORPORATION|CO|COMPANY|LTD|LP|LLP|PLLC|PC|GROUP|ENTERPRISES|HOLDINGS|PARTNERS|SERVICES|DBA)\b\.?/i;
-const OPEN_RE =
-  /\b(beginning|opening|previous|starting|start|prior|last statement)\b[\w\s]{0,12}\bbalance\b|\bbalance (forward|brought forward|last statement)\b/i;
-const CLOSE_RE = /\b(ending|closing|new|current|end of period)\b[\w\s]{0,12}\bbalance\b|\bbalance (this statement|at end)\b/i;
-
-function findLabelAmount(lines: Line[], re: RegExp, exclude?: RegExp): number | null {
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const m = re.exec(line.text);
-    if (!m || (exclude && exclude.test(line.text))) continue;
-    if (/daily/i.test(line.text)) continue;
-    const toks = tokenize(line);
-    // label end x: find the words that make up the match
-    let pos = 0;
-    let labelX1 = line.words[0]?.x0 ?? 0;
-    let labelX0 = labelX1;
-    let started = false;
-    for (const w of line.words) {
-      const start = line.text.indexOf(w.text, pos);
-      pos = start + w.text.length;
-      if (start + w.text.length > m.index && start < m.index + m[0].length) {
-        if (!started) labelX0 = w.x0;
-        started = true;
-        labelX1 = w.x1;
-      }
-    }
-    const after = toks.filter((t) => t.kind === 'amount' && t.x0 >= labelX1 - 1);
-    if (after.length) {
-      const a = after[0].amount!;
-      return round2(a.sign < 0 ? -a.value : a.value);
-    }
-    // values printed on the next line, under the label
-    const next = lines[i + 1];
-    if (next && next.base - line.base < Math.max(line.words[0].size, 6) * 3.2 && !re.test(next.text)) {
-      const cands = tokenize(next).filter((t) => t.kind === 'amount');
-      const mid = (labelX0 + labelX1) / 2;
-      let best: Tok | null = null;
-      for (const c of cands) {
-        const overlap = Math.min(c.x1, labelX1 + 20) - Math.max(c.x0, labelX0 - 20);
-        if (overlap > 0 && (!best || Math.abs((c.x0 + c.x1) / 2 - mid) < Math.abs((best.x0 + best.x1) / 2 - mid))) best = c;
-      }
-      if (best) return round2(best.amount!.sign < 0 ? -best.amount!.value : best.amount!.value);
-    }
-  }
-  return null;
-}
-
-function cleanName(s: string): string {
-  return s
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s:,-]+|[\s:,;-]+$/g, '')
-    .trim();
-}
-
-function extractFields(
-  pages: PageLayout[],
-  firstTableLine: { page: number; line: number } | null,
-): BankStatementFields & { periodDayFirst: boolean | null } {
-  const first = pages.slice(0, 2);
-  const p1 = pages[0];
-  const p1Lines = p1 ? p1.lines : [];
-  const beforeTable = p1Lines.filter((_, i) => !firstTableLine || firstTableLine.page > 0 || i < firstTableLine.line);
-  const allLines = first.flatMap((p) => p.lines);
-  const segs = beforeTable.flatMap((l) => segments(l));
-  const allSegs = allLines.flatMap((l) => segments(l));
-
-  // bank name: the most prominent bank-like phrase near the top of page 1
-  let bankName: string | null = null;
-  let bestScore = -Infinity;
-  for (const s of segs) {
-    if (
-      !BANK_RE.test(s.text) ||
-      NOT_BANK_RE.test(s.text) ||
-      /\d/.test(s.text) ||
-      s.text.length > 60 ||
-      BIZ_RE.test(s.text.replace(/\bco\b/i, ''))
-    )
-      continue;
-    const score = s.size * 10 - (s.words[0].base / (p1?.height || 800)) * 20;
-    if (score > bestScore) {
-      bestScore = score;
-      bankName = cleanName(s.text);
-    }
-  }
-
-  // account holder: labelled, else the business name in the address block
-  let accountHolder: string | null = null;
-  const holderLabel = /^(account (holder|name|owner|title)|customer( name)?|prepared for|business name|name)\s*:?\s*/i;
-  for (let i = 0; i < allSegs.length && !accountHolder; i++) {
-    const m = holderLabel.exec(allSegs[i].text);
-    if (!m) continue;
-    const rest = cleanName(allSegs[i].text.slice(m[0].length));
-    if (rest) accountHolder = rest;
-    else if (allSegs[i + 1] && !/\d{3}/.test(allSegs[i + 1].text)) accountHolder = cleanName(allSegs[i + 1].text);
-  }
-  if (!accountHolder) {
-    for (const s of segs) {
-      if (
-        BIZ_RE.test(s.text) &&
-        !/\d/.test(s.text) &&
-        (!bankName || s.text !== bankName) &&
-        !/statement|account|page/i.test(s.text) &&
-        s.text.length < 70
-      ) {
-        accountHolder = cleanName(s.text);
-        break;
-      }
-    }
-  }
-
-  // account number last 4
-  let accountNumberLast4: string | null = null;
-  for (const s of [...allSegs, ...allLines]) {
-    const m = /\b(?:acc(?:oun)?t|acct)\b\.?(?:[^\d*Xx•]|\bx)*?((?:[Xx*•.]{2,}|\d)(?:[Xx*•.\d]|[ -](?=[Xx*•.\d])){3,30})(?![\d/])/i.exec(
-      s.text,
-    );
-    if (m) {
-      const digits = m[1].replace(/\D/g, '');
-      if (digits.length >= 4) {
-        accountNumberLast4 = digits.slice(-4);
-        break;
-      }
-    }
-  }
-
-  // account type / product: prefer the area above the first table
-  let accountType: string | null = null;
-  const typeStop = /^(your|account|type|summary|statement|of|for|the|product|acct|name|plan|primary|to|from|transfer|online|and|in|on)$/i;
-  for (const s of [...segs, ...allSegs]) {
-    if (bankName && s.text.includes(bankName)) continue;
-    const m =
-      /((?:[A-Za-z][A-Za-z&+'-]*\s+){0,4})(checking|savings|money market)\b(?!\s*(bank|credit union|&|and trust|x{2,}|#|\d|account\s*(#|no|number|ending)))/i.exec(
-        s.text,
-      );
-    if (!m) continue;
-    let words = m[1].trim().split(/\s+/).filter(Boolean);
-    let cut = 0;
-    words.forEach((w, i) => {
-      if (typeStop.test(w.replace(/:$/, '')) || /:$/.test(w)) cut = i + 1;
-    });
-    words = words.slice(cut);
-    const cand = [...words, m[2]].join(' ');
-    if (words.length) {
-      accountType = cand;
-      break;
-    }
-    accountType ??= cand;
-  }
-
-  // statement period: a printed range first, then single labelled dates
-  let periodStart: string | null = null;
-  let periodEnd: string | null = null;
-  let periodDayFirst: boolean | null = null;
-  const found = findPeriod(allLines.map((l) => l.text));
-  if (found) {
-    periodStart = found.start;
-    periodEnd = found.end;
-    periodDayFirst = found.dayFirst;
-  } else {
-    for (const l of allLines) {
-      const ds = fullDatesIn(l.text);
-      if (!ds.length) continue;
-      if (
-        !periodStart &&
-        /(begin|start|opening|from)\w*\s+(date|period)|period (begin|start)|\b(beginning|opening|starting) balance\b/i.test(l.text)
-      )
-        periodStart = ds[0].date;
-      if (
-        !periodEnd &&
-        /(end|ending|closing|statement|through|thru)\w*\s+(date|period)|period end|statement (ending|end|closing|closes)|\b(ending|closing) balance\b|\bas of\b/i.test(
-          l.text,
-        )
-      )
-        periodEnd = ds[ds.length - 1].date;
-    }
-    if (periodStart && periodEnd && periodStart > periodEnd) periodStart = null;
-  }
-  const openingBalance = findLabelAmount(allLines, OPEN_RE);
-  const closingBalance = findLabelAmount(allLines, CLOSE_RE, /\bdaily\b/i);
-  return {
-    bankName,
-    accountHolder,
-    accountNumberLast4,
-    accountType,
-    periodStart,
-    periodEnd,
-    openingBalance,
-    closingBalance,
-    periodDayFirst,
-  };
 }
 
 // ---------------------------------------------------------------- rows
@@ -722,7 +513,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       }
     }
   }
-  const fields = extractFields(pages, firstTable);
+  const fields = readHeader(pages, { firstTable });
+  const sources: FieldSources = { ...fields.sources };
 
   const rows: RawRow[] = [];
   let header: Header | null = null;
@@ -732,6 +524,18 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   let lastPage = -1;
   let openingFromRow: number | null = null;
   let closingFromRow: number | null = null;
+  const rowSource = (page: number, li: number, via: string) => ({
+    page: page + 1,
+    line: li + 1,
+    via,
+    text: pages
+      .find((x) => x.index === page)!
+      .lines[li].text.trim()
+      .slice(0, 120),
+    confidence: 0.9,
+  });
+  let openingRowSource: FieldSources['openingBalance'] | null = null;
+  let closingRowSource: FieldSources['closingBalance'] | null = null;
 
   // the date rows without one inherit: from the row above, a dated line without amount ("01 Jan" on the
   // first row of the day only), across description lines and page breaks; null after totals and headings
@@ -857,13 +661,17 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         if (!r) continue;
         const d = r.desc.join(' ');
         if (OPEN_ROW_RE.test(d)) {
-          if (openingFromRow === null) openingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
+          if (openingFromRow === null) {
+            openingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
+            openingRowSource = rowSource(p.index, li, 'opening balance row of the table');
+          }
           // the rows below a dated "brought forward" row may print no date of their own
           if (r.balanceOnly) chain = { page: p.index, base: line.base, date: r.date, size: r.size, weak: true };
           continue;
         }
         if (CLOSE_ROW_RE.test(d)) {
           closingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
+          closingRowSource = rowSource(p.index, li, 'closing balance row of the table');
           continue;
         }
         if (r.balanceOnly) {
@@ -886,6 +694,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
 
   let openingBalance = fields.openingBalance ?? openingFromRow;
   let closingBalance = fields.closingBalance ?? closingFromRow;
+  if (fields.openingBalance === null && openingFromRow !== null && openingRowSource) sources.openingBalance = openingRowSource;
+  if (fields.closingBalance === null && closingFromRow !== null && closingRowSource) sources.closingBalance = closingRowSource;
 
   // day-first or month-first numeric dates: decided once for the whole document
   if (decideDayFirst(rows, fields.periodDayFirst, fields.periodStart, fields.periodEnd, pages)) {
@@ -906,6 +716,15 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       periodStart = ds[0];
       periodEnd = ds[ds.length - 1];
       warnings.push(`statement period not printed: taken from the transaction dates (${periodStart} .. ${periodEnd})`);
+      const fromRows = {
+        page: null,
+        line: null,
+        via: 'first and last transaction dates',
+        text: `${periodStart} .. ${periodEnd}`,
+        confidence: 0.7,
+      };
+      sources.periodStart = fromRows;
+      sources.periodEnd = fromRows;
     } else if (withYear.length) fallbackYear = withYear[0].date.year!;
     else if (opts.fallbackYear === undefined && yearless && rows.length) {
       refDate = opts.documentDate ?? opts.uploadDate ?? new Date().toISOString().slice(0, 10);
@@ -978,21 +797,39 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   if (openingBalance === null && first && first.balance !== null) {
     openingBalance = round2(first.balance - first.amount);
     warnings.push(`opening balance not printed: implied by the first row (${openingBalance.toFixed(2)})`);
+    sources.openingBalance = {
+      page: null,
+      line: null,
+      via: "first row's balance less its amount",
+      text: `${first.date} ${first.description}`.slice(0, 120),
+      confidence: 0.8,
+    };
   }
   const lastTx = txs[txs.length - 1];
   if (closingBalance === null && lastTx && lastTx.balance !== null) {
     closingBalance = lastTx.balance;
     warnings.push(`closing balance not printed: taken from the last row's balance (${closingBalance.toFixed(2)})`);
+    sources.closingBalance = {
+      page: null,
+      line: null,
+      via: "last row's balance",
+      text: `${lastTx.date} ${lastTx.description}`.slice(0, 120),
+      confidence: 0.8,
+    };
   }
   const misprints = findMisprints(txs, openingBalance);
   for (const m of misprints) warnings.push(m);
-  const { periodDayFirst: _dayFirst, ...headerFields } = fields;
+  const { periodDayFirst: _dayFirst, sources: _read, currencySuggestion, ...headerFields } = fields;
+  if (currencySuggestion) warnings.push(currencySuggestion);
+  for (const w of lowConfidenceWarnings({ ...headerFields, periodStart, periodEnd, openingBalance, closingBalance }, sources))
+    warnings.push(w);
   return {
     ...headerFields,
     periodStart,
     periodEnd,
     openingBalance,
     closingBalance,
+    sources,
     transactions: txs,
     warnings,
     amountCells: cells,

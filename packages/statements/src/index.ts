@@ -1,12 +1,12 @@
 import { BankParseResult, parseBankStatement } from './bank-parser';
+import { apiFieldName } from './header';
 import { classifyText } from './classify';
 import { extractLayout } from './layout';
 import { parseWithLlm, pageText } from './llm';
 import { openDocument } from './open';
 import { reconcile } from './reconcile';
 import { assessTamperRisk, parsePdfDate } from './tamper';
-import { detectCurrency } from './currency';
-import { ParseOptions, ParseResult, Reconciliation, StatementError } from './types';
+import { BankStatementFields, FieldSources, HEADER_FIELDS, ParseOptions, ParseResult, Reconciliation, StatementError } from './types';
 
 export * from './types';
 export { openDocument, openDocument as inspectDocument, sniffMimeType } from './open';
@@ -19,7 +19,10 @@ export type { Classification } from './classify';
 export { parseBankStatement } from './bank-parser';
 export type { BankParseResult, BankStatementFields, AmountCell } from './bank-parser';
 export { reconcile } from './reconcile';
-export { detectCurrency } from './currency';
+export { detectCurrency, readCurrency } from './currency';
+export type { CurrencyReading } from './currency';
+export { readHeader, lowConfidenceWarnings, last4Of, apiFieldName, LOW_CONFIDENCE } from './header';
+export type { StatementHeader } from './header';
 export { findPeriod } from './period';
 export { assessTamperRisk, parsePdfDate } from './tamper';
 export type { TamperAssessment, TamperInput } from './tamper';
@@ -77,7 +80,14 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
           const llm = await parseWithLlm(layout.pages, opts.llm, opts.signal);
           const rec = reconcile(llm.openingBalance, llm.closingBalance, llm.transactions);
           if (rec.reconciled) {
-            parsed = { ...llm, warnings: parsed.warnings, amountCells: parsed.amountCells, misprints: [] };
+            parsed = {
+              ...llm,
+              currency: parsed.currency,
+              sources: llmSources(parsed, llm),
+              warnings: parsed.warnings,
+              amountCells: parsed.amountCells,
+              misprints: [],
+            };
             reconciliation = rec;
             parser.method = 'llm';
             parser.model = opts.llm.model;
@@ -112,7 +122,8 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       periodEnd: parsed?.periodEnd ?? null,
       openingBalance: parsed?.openingBalance ?? null,
       closingBalance: parsed?.closingBalance ?? null,
-      currency: cls.documentType === 'bank_statement' ? detectCurrency(fullText) : null,
+      currency: parsed?.currency ?? null,
+      fieldSources: parsed?.sources ?? {},
       transactions: parsed?.transactions ?? [],
       reconciliation,
       pdfRiskLevel: risk.level,
@@ -129,6 +140,22 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
 }
 
 const money = (n: number) => n.toFixed(2);
+
+/** Provenance of an LLM reading: the rule parser's source where both read the same value, else the LLM's word. */
+function llmSources(rule: BankParseResult, llm: BankStatementFields): FieldSources {
+  const out: FieldSources = {};
+  for (const f of HEADER_FIELDS) {
+    if (f === 'currency') {
+      if (rule.sources.currency) out.currency = rule.sources.currency;
+      continue;
+    }
+    const v = llm[f];
+    if (v === null || v === undefined) continue;
+    out[f] =
+      v === rule[f] && rule.sources[f] ? rule.sources[f] : { page: null, line: null, via: 'LLM reading', text: String(v), confidence: 0.7 };
+  }
+  return out;
+}
 
 /**
  * A bank statement read without transactions, or whose figures do not reconcile, is never a silent
@@ -176,6 +203,7 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     opening_balance: r.openingBalance,
     closing_balance: r.closingBalance,
     currency: r.currency,
+    field_sources: fieldSourcesToApiJson(r.fieldSources),
     transactions: r.transactions.map((t) => ({
       date: t.date,
       description: t.description,
@@ -203,6 +231,25 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     needs_review: r.needsReview,
     review_reasons: r.reviewReasons,
   };
+}
+
+/** A header field's provenance in the API's words. */
+export interface FieldSourceJson {
+  page: number | null;
+  line: number | null;
+  via: string;
+  text: string;
+  confidence: number;
+}
+
+/** Where each header field was read, keyed by the API's field names (bank_name, statement_period_start, ...); null when not read. */
+export function fieldSourcesToApiJson(sources: FieldSources): Record<string, FieldSourceJson | null> {
+  const out: Record<string, FieldSourceJson | null> = {};
+  for (const f of HEADER_FIELDS) {
+    const s = sources[f];
+    out[apiFieldName(f)] = s ? { page: s.page, line: s.line, via: s.via, text: s.text, confidence: s.confidence } : null;
+  }
+  return out;
 }
 
 /** Serialises a StatementError for the API/CLI. */

@@ -21,6 +21,10 @@ export interface FoundPeriod {
   end: string;
   /** true when the period was printed day-first (DD/MM), false when month-first, null when not numeric or not telling */
   dayFirst: boolean | null;
+  /** index of the line it was read from */
+  line: number;
+  /** a period label ("statement period", "from", ...) on the line or the line above */
+  labelled: boolean;
 }
 
 const MON =
@@ -116,7 +120,7 @@ function resolvePair(a: DateExpr, b: DateExpr): FoundPeriod | null {
       if (span > 400) continue;
       const score = Math.abs(span - 30);
       const dayFirst = ma.dayFirst ?? mb.dayFirst;
-      if (!best || score < best.score) best = { p: { start, end, dayFirst }, score };
+      if (!best || score < best.score) best = { p: { start, end, dayFirst, line: -1, labelled: false }, score };
     }
   }
   return best?.p ?? null;
@@ -143,7 +147,7 @@ export function findPeriod(lines: string[]): FoundPeriod | null {
       const p = resolvePair(ex[k], ex[k + 1]);
       if (!p) continue;
       const score = (/period|cycle/i.test(text) ? 2 : 0) + (context ? 1 : 0) + (WORD_SEP_RE.test(between) ? 1 : 0);
-      if (!best || score > best.score) best = { p, score, at: li };
+      if (!best || score > best.score) best = { p: { ...p, line: li, labelled: context }, score, at: li };
     }
     if (best && best.score >= 3) break;
   }

@@ -47,6 +47,35 @@ export interface ParserInfo {
   fallbackReason: string | null;
 }
 
+export const HEADER_FIELDS = [
+  'bankName',
+  'accountHolder',
+  'accountNumberLast4',
+  'accountType',
+  'currency',
+  'periodStart',
+  'periodEnd',
+  'openingBalance',
+  'closingBalance',
+] as const;
+export type HeaderFieldName = (typeof HEADER_FIELDS)[number];
+
+/** Where a header value was read. */
+export interface FieldSource {
+  /** 1-based page; null when the value was not read from one place (the transactions, an LLM reading) */
+  page: number | null;
+  /** 1-based line on the page, top to bottom; null when not read from one line */
+  line: number | null;
+  /** the label printed beside the value ("Account Number"), or the rule that found it ("mailing block") */
+  via: string;
+  /** the printed text the value was read from */
+  text: string;
+  /** 0..1; below 0.7 the value comes with a warning */
+  confidence: number;
+}
+
+export type FieldSources = Partial<Record<HeaderFieldName, FieldSource>>;
+
 /** The header fields a bank statement parser reads. */
 export interface BankStatementFields {
   bankName: string | null;
@@ -63,6 +92,8 @@ export interface ParseResult extends BankStatementFields {
   documentType: DocumentType;
   /** ISO 4217 code from codes, symbols or country marks in the text; null when nothing names one */
   currency: string | null;
+  /** where each header field was read (page, line, label or rule) and with what confidence */
+  fieldSources: FieldSources;
   classificationConfidence: number;
   pageCount: number;
   extractionMethod: 'text' | 'ocr' | 'mixed';

@@ -73,7 +73,8 @@ export class Document {
     | 'label'
     | 'currency'
     | 'needsReview'
-    | 'reviewReasons';
+    | 'reviewReasons'
+    | 'fieldSources';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -115,6 +116,8 @@ export class Document {
   /** The parser's verdict: a person should look at this document (reasons in reviewReasons). */
   @Bool({ nullable: true }) needsReview: boolean | null = null;
   @Json({ nullable: true }) reviewReasons: string[] | null = null;
+  /** Where each header field was read (packages/statements `FieldSources`, keyed by the API field name). */
+  @Json({ nullable: true }) fieldSources: Record<string, unknown> | null = null;
   /** Per-statement metrics (StatementMetrics of @ledgerlens/underwriting, snake_case, without the daily series). */
   @Json({ nullable: true }) analysis: Record<string, unknown> | null = null;
   @Int({ nullable: true }) transactionCount: number | null = null;

@@ -10,6 +10,8 @@ import {
   DocumentStatusDto,
   DocumentSummaryDto,
   ExtractionRecordDto,
+  FieldSourceDto,
+  FieldSourcesDto,
 } from './dto/document.dto';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -41,6 +43,31 @@ export function mapReconciliation(stored: Record<string, unknown> | null): Recon
   };
 }
 
+const FIELD_SOURCE_KEYS = [
+  'bank_name',
+  'account_holder',
+  'account_number_last4',
+  'account_type',
+  'currency',
+  'statement_period_start',
+  'statement_period_end',
+  'opening_balance',
+  'closing_balance',
+] as const satisfies ReadonlyArray<keyof FieldSourcesDto>;
+
+/** The stored provenance (every field null for documents parsed before provenance existed). */
+export function mapFieldSources(stored: Record<string, unknown> | null): FieldSourcesDto {
+  const out = {} as FieldSourcesDto;
+  for (const k of FIELD_SOURCE_KEYS) {
+    const s = stored?.[k] as Partial<FieldSourceDto> | null | undefined;
+    out[k] =
+      s && typeof s === 'object'
+        ? { page: s.page ?? null, line: s.line ?? null, via: s.via ?? '', text: s.text ?? '', confidence: s.confidence ?? 0 }
+        : null;
+  }
+  return out;
+}
+
 export function mapDocumentSummary(doc: Document): DocumentSummaryDto {
   return {
     id: doc.id,
@@ -60,6 +87,7 @@ export function mapDocumentSummary(doc: Document): DocumentSummaryDto {
     statement_period_start: doc.statementStartDate,
     statement_period_end: doc.statementEndDate,
     transaction_count: doc.transactionCount,
+    currency: doc.currency,
     uploaded_at: doc.createdAt.toISOString(),
     created_at: doc.createdAt.toISOString(),
     updated_at: doc.updatedAt.toISOString(),
@@ -82,7 +110,7 @@ export function mapDocumentDetail(doc: Document): DocumentDetailDto {
     risk_reasons: doc.riskReasons ?? [],
     needs_review: doc.needsReview,
     review_reasons: doc.reviewReasons ?? [],
-    currency: doc.currency,
+    field_sources: mapFieldSources(doc.fieldSources),
     reconciliation: mapReconciliation(doc.reconciliation),
     error: doc.error,
     processing_started_at: iso(doc.processingStartedAt),

@@ -28,6 +28,8 @@ export class DocumentSummaryDto {
   @ApiProperty({ ...NULLABLE_DATE }) statement_period_start: string | null;
   @ApiProperty({ ...NULLABLE_DATE }) statement_period_end: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) transaction_count: number | null;
+  @ApiProperty({ ...NULLABLE_STRING, description: 'ISO 4217 code of the statement (read or declared); null when unknown' }) currency:
+    string | null;
   @ApiProperty({ type: String, format: 'date-time' }) uploaded_at: string;
   @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at: string;
@@ -72,6 +74,35 @@ export class ReconciliationDto {
   @ApiProperty({ type: Boolean, nullable: true }) totals_match: boolean | null;
 }
 
+/** Where one header field was read. */
+export class FieldSourceDto {
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: '1-based page; null when not read from one place (the transactions, an LLM)',
+  })
+  page: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: '1-based line on the page, top to bottom' }) line: number | null;
+  @ApiProperty({ description: 'The label printed beside the value ("Account Number"), or the rule that found it ("mailing block")' })
+  via: string;
+  @ApiProperty({ description: 'The printed text the value was read from' }) text: string;
+  @ApiProperty({ minimum: 0, maximum: 1, description: 'Below 0.7 the value comes with a warning in the extraction warnings' })
+  confidence: number;
+}
+
+/** Provenance of every header field, by the API field name. */
+export class FieldSourcesDto {
+  @ApiProperty({ type: FieldSourceDto, nullable: true }) bank_name: FieldSourceDto | null;
+  @ApiProperty({ type: FieldSourceDto, nullable: true }) account_holder: FieldSourceDto | null;
+  @ApiProperty({ type: FieldSourceDto, nullable: true }) account_number_last4: FieldSourceDto | null;
+  @ApiProperty({ type: FieldSourceDto, nullable: true }) account_type: FieldSourceDto | null;
+  @ApiProperty({ type: FieldSourceDto, nullable: true }) currency: FieldSourceDto | null;
+  @ApiProperty({ type: FieldSourceDto, nullable: true }) statement_period_start: FieldSourceDto | null;
+  @ApiProperty({ type: FieldSourceDto, nullable: true }) statement_period_end: FieldSourceDto | null;
+  @ApiProperty({ type: FieldSourceDto, nullable: true }) opening_balance: FieldSourceDto | null;
+  @ApiProperty({ type: FieldSourceDto, nullable: true }) closing_balance: FieldSourceDto | null;
+}
+
 /** Document detail `analysis` (Form A and Form B fields together). */
 export class DocumentAnalysisDto {
   @ApiProperty() total_credits: number;
@@ -107,8 +138,12 @@ export class DocumentDetailDto extends DocumentSummaryDto {
   })
   needs_review: boolean | null;
   @ApiProperty({ type: [String] }) review_reasons: string[];
-  @ApiProperty({ ...NULLABLE_STRING, description: 'ISO 4217 code of the statement (read or declared); null when unknown' }) currency:
-    string | null;
+  @ApiProperty({
+    type: FieldSourcesDto,
+    description:
+      'Where each header field was read (page, line, label or rule) and with what confidence; a field is null when it was not read',
+  })
+  field_sources: FieldSourcesDto;
   @ApiProperty({ type: ReconciliationDto, nullable: true }) reconciliation: ReconciliationDto | null;
   @ApiProperty({ ...NULLABLE_STRING }) error: string | null;
   @ApiProperty({ ...NULLABLE_TS }) processing_started_at: string | null;
