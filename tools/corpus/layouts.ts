@@ -36,6 +36,13 @@ function dailyBalances(m: StatementModel): Array<[string, number]> {
 }
 const noBal = (t: TruthTransaction): TruthTransaction => ({ ...t, balance: null });
 
+/** A customer-service block printed beside the address: headings and contact lines, no holder. */
+function serviceBlock(w: Writer, m: StatementModel, x: number, cy: number) {
+  w.text('CUSTOMER SERVICE INFORMATION', x, cy, 8, true);
+  w.text(`Service Center: 1-800-555-${m.accountNumber.slice(-4)}`, x, cy + 11, 7.5);
+  w.text('Hearing Impaired: 711', x, cy + 22, 7.5);
+}
+
 /** Address block used by several layouts. */
 function addressBlock(w: Writer, m: StatementModel, x: number, cy: number, size = 9.5, upper = false) {
   const f = (s: string) => (upper ? s.toUpperCase() : s);
@@ -61,6 +68,8 @@ const sectioned: Layout = {
     w.text(`${d.long(m.periodStart)} through ${d.long(m.periodEnd)}`, 330, 48, 8.5);
     w.text(`Account Number: ${m.accountNumber}`, 330, 60, 8.5);
     addressBlock(w, m, 60, 110, 9.5, true);
+    // a service block beside the address (large US banks): a heading, never the holder
+    serviceBlock(w, m, 330, 110);
     w.cy = 175;
     w.text('CHECKING SUMMARY', 40, w.cy, 10, true);
     w.text(m.accountType, 200, w.cy, 10, true);
@@ -785,13 +794,20 @@ const randomised: Layout = {
       () => `Account # ${masked(m.accountNumber, '*')}`,
       () => `Acct: ${m.accountNumber}`,
       () => `Account ending in ${last4(m.accountNumber)}`,
+      () => `Account No. ****${last4(m.accountNumber)}`,
+      () => `Primary Account: ...${last4(m.accountNumber)}`,
+      () => `Acct # XXXX-XXXX-${last4(m.accountNumber)}`,
     ])();
     const labelled = r.chance(0.5);
     w.text(per, 330, 50, 8.5);
     w.text(acct, 330, 62, 8.5);
     w.text(`${m.accountType}`, 330, 74, 8.5);
     if (labelled) w.text(`Account Name: ${m.accountHolder}`, 40, 90, 9);
-    else addressBlock(w, m, 40, 90, 9);
+    else {
+      addressBlock(w, m, 40, 90, 9);
+      // half of them print a contact block beside the address (chosen from the account number: no extra draw)
+      if (Number(m.accountNumber.slice(-1)) % 2 === 0) serviceBlock(w, m, 330, 90);
+    }
     w.cy = 140;
     w.text(`${openL}`, 40, w.cy, 8.5);
     w.right(dollars(m.openingBalance), 260, w.cy, 8.5);

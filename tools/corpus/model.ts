@@ -51,6 +51,10 @@ const BIZ = [
   'Evergreen Trucking LLC',
   'Lucky Star Nail Salon LLC',
   'Metro Print Shop Inc',
+  // digits in the name: the account number must still come from its label, never from the holder line
+  'ACME 2066 Bakery LLC',
+  'Route 66 Diner LLC',
+  '1st Choice Plumbing LLC',
 ];
 const TYPES = [
   'Business Checking',

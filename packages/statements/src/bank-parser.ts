@@ -368,13 +368,13 @@ function rowFromTokens(
   let dateIdx = -1;
   if (cols) {
     const dateCol = cols.find((c) => c.role === 'date');
-    for (let i = 0; i < toks.length && i < 3; i++) {
-      if (toks[i].kind === 'date') {
-        const bc = bestColumn(toks[i], cols);
-        if (!dateCol || bc === dateCol || i === 0) {
-          dateIdx = i;
-          break;
-        }
+    for (let i = 0; i < toks.length; i++) {
+      if (toks[i].kind !== 'date') continue;
+      const bc = bestColumn(toks[i], cols);
+      // description fragments may be printed left of the date: further along the line, only a date in the date column counts
+      if (i < 3 ? !dateCol || bc === dateCol || i === 0 : !!dateCol && bc === dateCol) {
+        dateIdx = i;
+        break;
       }
     }
   } else if (toks[0].kind === 'date') dateIdx = 0;
@@ -547,7 +547,16 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   let sinceTotal = 0;
   type Chain = { page: number; base: number | null; date: ParsedDate; size: number; weak?: boolean };
   let chain = null as Chain | null;
+  // description fragments of a row that starts on a dated line without an amount ("17 Jan Transaction 31",
+  // "Goes over multiple", then "pages 0.00"): they belong to the row whose amount line takes that date
+  let pending = null as { words: string[]; x0: number } | null;
+  // the last row of an earlier page: a wrapped line printed at the top of the next page, under its table header
+  let carry = null as { row: RawRow; open: boolean } | null;
+  // the line last appended to a row as its continuation (a row with an empty description may claim it)
+  let appended = null as { row: RawRow; text: string; base: number; page: number } | null;
   for (const p of pages) {
+    if (last) carry = { row: last, open: false };
+    else if (carry) carry = { ...carry, open: false };
     last = null;
     const prevChain = chain as Chain | null;
     chain = prevChain && prevChain.page === p.index - 1 ? { ...prevChain, page: p.index, base: null } : null;
@@ -569,6 +578,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         if (h.balanceOnly) section = { ...section, skip: true };
         else if (section.skip && describes && !section.hard) section = { sign: 0, skip: false, name: '' };
         if (chain) chain = { ...chain, page: p.index, base: line.base };
+        if (carry && carry.row.page < p.index) carry.open = true;
         last = null;
         continue;
       }
@@ -585,14 +595,31 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         const dateFirst = toks[0].kind === 'date';
         if (!dateFirst && startsInDesc && gap > 0 && gap <= last.size * 2.1) {
           last.desc.push(line.text.trim());
+          appended = { row: last, text: line.text.trim(), base: line.base, page: p.index };
           lastLineBase = line.base;
           if (chain && chain.page === p.index) chain.base = line.base;
           continue;
         }
       }
+      if (!hasAmount && carry?.open) {
+        // the first lines under the header of a new page, aligned with the description of the previous page's last row
+        const r = carry.row;
+        if (
+          toks[0].kind !== 'date' &&
+          Number.isFinite(r.descX0) &&
+          Math.abs(line.words[0].x0 - r.descX0) <= 3 &&
+          !classifyHeading(line) &&
+          !/^(total|subtotal|page \d)/i.test(lower)
+        ) {
+          r.desc.push(line.text.trim());
+          continue;
+        }
+      }
+      if (carry?.open) carry.open = false;
       if (!hasAmount) {
         // "transactions to ignore", "for information only": a block that repeats or lists non-transactions
         if (IGNORE_RE.test(line.text.replace(/\s+/g, '').toLowerCase())) {
+          pending = null;
           section = { sign: 0, skip: true, hard: true, name: line.text };
           last = null;
           chain = null;
@@ -600,6 +627,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         }
         const sec = classifyHeading(line);
         if (sec && !hasDateFirst) {
+          pending = null;
           section = sec;
           block++;
           if (!/continued/i.test(sec.name)) sinceTotal = rows.length;
@@ -608,13 +636,17 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         } else if (header && !section.skip && toks[0].kind === 'date' && toks.some((t) => t.kind === 'text')) {
           // a dated line without an amount: the day's date for the rows below
           chain = { page: p.index, base: line.base, date: toks[0].date!, size: toks[0].size };
+          const rest = toks.slice(1);
+          pending = { words: [rest.map((t) => t.text).join(' ')], x0: rest[0].x0 };
           last = null;
         } else if (chain && chain.page === p.index && (chain.base === null || line.base - chain.base <= chain.size * 3)) {
           if (chain.base !== null) chain.base = line.base;
+          if (pending && toks[0].kind !== 'date' && Math.abs(line.words[0].x0 - pending.x0) <= 3) pending.words.push(line.text.trim());
         }
         continue;
       }
       if (/^(total|subtotal)\b/i.test(lower)) {
+        pending = null;
         checkPrintedTotal(line.text, toks, rows.slice(sinceTotal), warnings);
         sinceTotal = rows.length;
         last = null;
@@ -679,6 +711,17 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
           continue;
         }
         if (r.inherited && chain?.weak && r.balance === null) continue;
+        if (pending && r.inherited) r.desc.unshift(...pending.words);
+        else if (!r.desc.join('').trim() && appended && appended.page === p.index && line.base - appended.base <= r.size * 1.8) {
+          // the description printed just above an amount line that has none: it was taken as the row above's wrapped line
+          const k = appended.row.desc.lastIndexOf(appended.text);
+          if (k > 0) {
+            appended.row.desc.splice(k, 1);
+            r.desc.push(appended.text);
+          }
+        }
+        pending = null;
+        appended = null;
         r.block = block;
         rows.push(r);
         made = r;
@@ -785,6 +828,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     if (r.balance !== null) prevBal = r.balance;
     else if (prevBal !== null) prevBal = round2(prevBal + amount);
     const description = r.desc.join(' ').replace(/\s+/g, ' ').trim();
+    if (!description)
+      warnings.push(`row ${txs.length + 1} (${date}, ${round2(amount).toFixed(2)}) on page ${r.page + 1} has no description`);
     for (const c of r.cells) cells.push({ ...c, row: txs.length });
     txBlock.push(r.block);
     txs.push({ date, description, amount: round2(amount), balance: r.balance, transactionType: amount >= 0 ? 'credit' : 'debit' });
@@ -819,8 +864,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   }
   const misprints = findMisprints(txs, openingBalance);
   for (const m of misprints) warnings.push(m);
-  const { periodDayFirst: _dayFirst, sources: _read, currencySuggestion, ...headerFields } = fields;
-  if (currencySuggestion) warnings.push(currencySuggestion);
+  const { periodDayFirst: _dayFirst, sources: _read, ...headerFields } = fields;
   for (const w of lowConfidenceWarnings({ ...headerFields, periodStart, periodEnd, openingBalance, closingBalance }, sources))
     warnings.push(w);
   return {

@@ -223,13 +223,10 @@ describe('currency: ISO code, symbol, words; country marks only with a low confi
     if (code) expect(r?.confidence).toBe(confidence);
   });
 
-  it('a suggestion is not the currency: it is a warning, and the declared currency applies', () => {
+  it('a suggestion is not the currency: the currency declared at upload applies', () => {
     const h = read(stack(['Harbor Bank', 'JOHN DOE', 'Baltimore, MD 21224', 'Beginning Balance $1,000.00']));
     expect(h.currency).toBeNull();
     expect(h.sources.currency).toBeUndefined();
-    expect(h.currencySuggestion).toBe(
-      'currency not named by the statement: US address or FDIC membership on page 1, line 3 ("Baltimore, MD 21224") suggests USD; the currency declared at upload applies',
-    );
   });
 
   it('carries the line it was read from', () => {

@@ -27,8 +27,6 @@ export interface StatementHeader {
   closingBalance: number | null;
   /** the period was printed day-first (DD/MM) */
   periodDayFirst: boolean | null;
-  /** a warning when the text only suggests a currency (an address, FDIC membership) without naming it */
-  currencySuggestion: string | null;
   sources: FieldSources;
 }
 
@@ -344,10 +342,12 @@ function accountNumber(header: At[], all: At[]): Found<string> | null {
   return null;
 }
 
+/** "1st Choice Plumbing LLC": a business name may start with digits, a street line ("17 Mill Road") is not one */
+const digitName = (s: string) => /^\d/.test(s) && BIZ.test(s) && !STREET.test(s);
 const holderOk = (s: string, bank: string | null) =>
   s.length >= 3 &&
   s.length <= 70 &&
-  /^[A-Za-z]/.test(s) &&
+  (/^[A-Za-z]/.test(s) || digitName(s)) &&
   /[A-Za-z]{2}/.test(s) &&
   !s.split(' ').some((w) => parseAmount(w)) &&
   !NOT_HOLDER.test(s) &&
@@ -382,7 +382,7 @@ function mailingBlock(header: At[], bank: string | null): Found<string> | null {
       let top: (typeof list)[number] | null = null;
       for (const o of column) {
         if (prevBase - o.base > Math.max(4, addr.ph.size) * 2.3) break;
-        if (/^\d/.test(o.ph.text) || /^p\.?\s?o\.?\s+box\b/i.test(o.ph.text)) {
+        if ((/^\d/.test(o.ph.text) && !digitName(o.ph.text)) || /^p\.?\s?o\.?\s+box\b/i.test(o.ph.text)) {
           prevBase = o.base; // a second address line
           continue;
         }
@@ -650,13 +650,10 @@ export function readHeader(pages: PageLayout[], opts: ReadHeaderOptions = {}): S
   const closingBalance = take('closingBalance', closing);
   const cur = readCurrency(everywhere.map((at) => at.page.lines[at.li].text));
   let currency: string | null = null;
-  let currencySuggestion: string | null = null;
+  // an address or FDIC membership only suggests a currency: not read (the currency declared at upload applies)
   if (cur && cur.confidence >= CURRENCY_SUGGESTION) {
     currency = cur.code;
     sources.currency = src(everywhere[cur.line], cur.via, cur.text, cur.confidence);
-  } else if (cur) {
-    const at = everywhere[cur.line];
-    currencySuggestion = `currency not named by the statement: ${cur.via} on page ${at.page.index + 1}, line ${at.li + 1} ("${cur.text}") suggests ${cur.code}; the currency declared at upload applies`;
   }
   return {
     bankName,
@@ -670,6 +667,5 @@ export function readHeader(pages: PageLayout[], opts: ReadHeaderOptions = {}): S
     closingBalance,
     periodDayFirst: p.dayFirst,
     sources,
-    currencySuggestion,
   };
 }
