@@ -4,8 +4,10 @@ import {
   DealsResource,
   DocumentsResource,
   EventsResource,
+  ExportsResource,
   KeysResource,
   RulesetsResource,
+  SharesResource,
   TransactionsResource,
   WebhooksResource,
 } from './resources/index.js';
@@ -112,6 +114,8 @@ export class Ledgerlens {
   readonly rulesets: RulesetsResource;
   readonly webhooks: WebhooksResource;
   readonly events: EventsResource;
+  readonly exports: ExportsResource;
+  readonly shares: SharesResource;
   readonly keys: KeysResource;
   private readonly transport: Transport;
 
@@ -145,6 +149,8 @@ export class Ledgerlens {
     this.rulesets = new RulesetsResource(this);
     this.webhooks = new WebhooksResource(this);
     this.events = new EventsResource(this);
+    this.exports = new ExportsResource(this);
+    this.shares = new SharesResource(this);
     this.keys = new KeysResource(this);
   }
 

@@ -170,6 +170,30 @@ describe('@ledgerlens/sdk resources against the real API', () => {
     expect(replay).toEqual(expect.arrayContaining(['deal.created', 'document.uploaded', 'deal.ready']));
   });
 
+  it('exports as streams and share links, viewed without a credential', async () => {
+    const deal = await client.deals.create({ business_name: 'Exports And Shares LLC', funding_amount_requested: 15000 });
+    await client.documents.upload(deal.id, statement.bytes, { filename: 'exp.pdf' });
+    await client.deals.waitUntilReady(deal.id, { timeoutMs: 120_000 });
+
+    const pdf = await client.exports.dealPdf(deal.id);
+    expect(pdf.contentType).toContain('application/pdf');
+    const bytes = Buffer.from(await new Response(pdf.stream).arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const csv = await new Response((await client.exports.dealTransactionsCsv(deal.id)).stream).text();
+    expect(csv.trim().split('\n')).toHaveLength(statement.truth.transactions!.length + 1);
+
+    const link = await client.shares.create(deal.id, { expires_in_hours: 24, password: 'open sesame' });
+    const anonymous = new Ledgerlens({ baseUrl: app.url, sleep: async () => undefined });
+    const locked = await anonymous.shares.view(link.token).catch((e: unknown) => e);
+    expect(locked).toBeInstanceOf(LedgerlensError);
+    const view = await anonymous.shares.view(link.token, { password: 'open sesame' });
+    expect(view.deal).toMatchObject({ business_name: 'Exports And Shares LLC', decision: 'approve' });
+    expect((await client.shares.listActive(deal.id)).data.map((l: { id: number }) => l.id)).toContain(link.id);
+    await client.shares.revoke(link.id);
+    const gone = (await anonymous.shares.view(link.token, { password: 'open sesame' }).catch((e: unknown) => e)) as LedgerlensError;
+    expect(gone.status).toBe(404);
+  });
+
   it('rulesets and webhooks: create, read, change, delete', async () => {
     const rs = await client.rulesets.create({
       name: 'SDK rules',

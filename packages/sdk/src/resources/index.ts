@@ -8,3 +8,5 @@ export { KeysResource } from './keys.js';
 export { RulesetsResource } from './rulesets.js';
 export { TransactionsResource } from './transactions.js';
 export { WebhooksResource } from './webhooks.js';
+export { ExportsResource } from './exports.js';
+export { SharesResource } from './shares.js';
