@@ -8,11 +8,16 @@ const contract = { ...full, paths: { '/v1/deals': full.paths['/v1/deals'], '/v1/
 const copy = () => JSON.parse(JSON.stringify(contract));
 
 describe('openapi breaking-change check', () => {
-  it('finds no break between a document and itself, nor in an added operation', () => {
+  it('finds no break between a document and itself, nor in an added operation or a new response field', () => {
     expect(breakingChanges(contract, copy())).toEqual([]);
     const added = copy();
     added.paths['/v1/brand-new'] = { get: { operationId: 'brandNew', responses: { 200: { description: 'ok' } } } };
     expect(breakingChanges(contract, added)).toEqual([]);
+    const richer = copy();
+    const summary = richer.components.schemas.DealSummaryDto;
+    summary.properties.currency = { type: 'string' };
+    summary.required = [...summary.required, 'currency'];
+    expect(breakingChanges(contract, richer)).toEqual([]);
   });
 
   it('flags a removed operation, a new required parameter and a response field no longer required', () => {

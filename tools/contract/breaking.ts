@@ -35,8 +35,11 @@ export interface BreakingChange {
 /** The breaking differences from `before` to `after`, each with the listing that accepts it (or null). */
 export function breakingChanges(before: object, after: object, intended: IntendedChange[] = []): BreakingChange[] {
   const { diffs } = apiCompare(before, after);
+  // Only operations count: a component schema is seen through the requests and responses that
+  // use it (api-smart-diff resolves the $refs there, knowing the direction), while at the
+  // component level a new required field is "breaking" even when only responses carry it.
   return diffs
-    .filter((d) => d.type === 'breaking')
+    .filter((d) => d.type === 'breaking' && d.path?.[0] === 'paths')
     .map((d) => {
       const path = (d.path ?? []) as (string | number)[];
       const match = intended.find((i) => i.path.length <= path.length && i.path.every((p, k) => String(p) === String(path[k]))) ?? null;

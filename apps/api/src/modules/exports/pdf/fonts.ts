@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 
 /**
- * IBM Plex Sans (SIL Open Font License), read once from its npm package and embedded (subset) in
- * every report, so the PDF looks the same in every viewer and carries no system-font dependency.
+ * IBM Plex Sans (SIL Open Font License 1.1, apps/api/assets/fonts/OFL-LICENSE.txt), read once and
+ * embedded (subset) in every report, so the PDF looks the same in every viewer and carries no
+ * system-font dependency. The four weights are kept in the repository: the npm package of the font
+ * runs a telemetry program on install, which a self-hosted install must not do.
  */
 export interface FontFiles {
   regular: Uint8Array;
@@ -17,7 +19,8 @@ let cached: FontFiles | null = null;
 
 export function fontFiles(): FontFiles {
   if (cached) return cached;
-  const root = join(dirname(require.resolve('@ibm/plex-sans/package.json')), 'fonts', 'complete', 'woff');
+  // apps/api/assets/fonts, from src/modules/exports/pdf (tests) and dist/modules/exports/pdf alike
+  const root = join(__dirname, '..', '..', '..', '..', 'assets', 'fonts');
   const read = (name: string) => woffToSfnt(readFileSync(join(root, `IBMPlexSans-${name}.woff`)));
   cached = { regular: read('Regular'), medium: read('Medium'), semibold: read('SemiBold'), bold: read('Bold') };
   return cached;
