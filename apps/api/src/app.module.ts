@@ -11,6 +11,7 @@ import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { StreamModule } from './modules/stream/stream.module';
 import { SharesModule } from './modules/shares/shares.module';
 import { ExportsModule } from './modules/exports/exports.module';
+import { CrmModule } from './modules/crm/crm.module';
 
 @Module({})
 export class AppModule {
@@ -30,6 +31,7 @@ export class AppModule {
         StreamModule,
         SharesModule,
         ExportsModule,
+        CrmModule,
       ],
     };
   }

@@ -8,6 +8,7 @@ import { IdempotencyRecord } from './platform/idempotency/idempotency.entity';
 import { RecommendationRecord, Ruleset } from './modules/rulesets/rulesets.entities';
 import { WebhookAttempt, WebhookConfig, WebhookDelivery } from './modules/webhooks/webhooks.entities';
 import { ShareLink } from './modules/shares/shares.entities';
+import { CrmConfig, CrmFieldMapping, CrmLink, CrmSyncLog, CrmSyncRun } from './modules/crm/crm.entities';
 
 /** Every entity of the server, for MikroORM discovery (explicit: works compiled, in jest and bundled). */
 export const ENTITIES = [
@@ -30,4 +31,9 @@ export const ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   ShareLink,
+  CrmConfig,
+  CrmFieldMapping,
+  CrmLink,
+  CrmSyncLog,
+  CrmSyncRun,
 ];

@@ -108,6 +108,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crm/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The single CRM configuration (Form B); credentials are never returned */
+        get: operations["getCrmConfig"];
+        /** Create or replace the single CRM configuration, validated by a test call before saving */
+        put: operations["putCrmConfig"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/config/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getCrmProviderConfig"];
+        /** Replace the configuration of one provider; credentials are encrypted at rest */
+        put: operations["putCrmProviderConfig"];
+        post?: never;
+        delete: operations["deleteCrmProviderConfig"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/config/{provider}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test the stored credentials with an authenticated call; changes nothing */
+        post: operations["testCrmProviderConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/field-mapping/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getCrmProviderFieldMapping"];
+        /** Overwrite the whole mapping set of one provider (omitted mappings are deleted; [] clears) */
+        put: operations["putCrmProviderFieldMapping"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/field-mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getCrmFieldMappings"];
+        /** Replace all field mappings of the single configuration (JSON array) */
+        put: operations["putCrmFieldMappings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** With `{deal_id}`: push the deal to every enabled provider now (200). Without a body: start a full sync (202, Form B) */
+        post: operations["syncCrm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/sync-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listCrmSyncLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/sync/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listCrmSyncRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/sync/logs/{log_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getCrmSyncRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A change made in a CRM: `{provider, event, record_id, fields, timestamp}`, or a native HubSpot/Pipedrive payload. Maps changed fields to the deal and starts a partial sync */
+        post: operations["receiveCrmWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/deals": {
         parameters: {
             query?: never;
@@ -1333,7 +1501,7 @@ export interface components {
              *       "write"
              *     ]
              */
-            scopes?: ("read" | "write" | "deals:read" | "deals:write" | "documents:read" | "documents:write" | "transactions:read" | "transactions:write" | "rulesets:read" | "rulesets:write" | "webhooks:read" | "webhooks:write" | "exports:read" | "exports:write" | "keys:manage")[];
+            scopes?: ("read" | "write" | "deals:read" | "deals:write" | "documents:read" | "documents:write" | "transactions:read" | "transactions:write" | "rulesets:read" | "rulesets:write" | "webhooks:read" | "webhooks:write" | "exports:read" | "exports:write" | "crm:read" | "crm:write" | "keys:manage")[];
         };
         CreateRulesetDto: {
             /** @description Form B: total score at or above which a deal is approved */
@@ -1417,6 +1585,232 @@ export interface components {
             /** @description Same as key_prefix (Form C) */
             prefix: string;
             scopes: string[];
+        };
+        CrmConfigDto: {
+            enabled: boolean;
+            /** @description Credentials are stored (their values are never returned) */
+            has_credentials: boolean;
+            /** Format: date-time */
+            last_sync_at: string | null;
+            /** @enum {string|null} */
+            last_sync_status: "success" | "error" | null;
+            /** Format: date-time */
+            next_sync_at: string | null;
+            /** @enum {string} */
+            provider: "salesforce" | "hubspot" | "pipedrive" | "custom";
+            sync_interval_minutes: number;
+        };
+        CrmConfigInputDto: {
+            /** @description salesforce: client_id, client_secret, refresh_token, instance_url (My Domain; optional organization_id). hubspot: access_token (private app token; optional client_secret to verify webhook signatures, base_url). pipedrive: api_token (optional base_url `https://<company>.pipedrive.com`, deal_ref_field). Stored encrypted, never returned. */
+            credentials: {
+                [key: string]: string;
+            };
+            /** @description Syncs run only while enabled (default true) */
+            enabled?: boolean;
+            /** @description Minutes between automatic full syncs (default 60) */
+            sync_interval_minutes?: number;
+        };
+        CrmMappingDto: {
+            banklyze_field: string;
+            crm_field: string;
+            /** @enum {string} */
+            direction: "to_crm" | "from_crm" | "both";
+        };
+        CrmMappingFormBDto: {
+            banklyze_field: string;
+            /** @description object.field form */
+            crm_field: string;
+            /** @enum {string} */
+            direction: "banklyze_to_crm" | "crm_to_banklyze" | "bidirectional";
+        };
+        CrmMappingInputDto: {
+            /** @description Deal field (business_name, funding_amount_requested, health_score, ...) */
+            banklyze_field: string;
+            /** @description CRM field; `Object.field` accepted (Opportunity.Amount) */
+            crm_field: string;
+            /**
+             * @description to_crm, from_crm, both (or banklyze_to_crm, crm_to_banklyze, bidirectional)
+             * @enum {string}
+             */
+            direction: "to_crm" | "from_crm" | "both" | "banklyze_to_crm" | "crm_to_banklyze" | "bidirectional";
+        };
+        CrmMappingListDto: {
+            data: components["schemas"]["CrmMappingFormBDto"][];
+        };
+        CrmMappingSetDto: {
+            mappings: components["schemas"]["CrmMappingDto"][];
+            /** @enum {string} */
+            provider: "salesforce" | "hubspot" | "pipedrive";
+        };
+        CrmMappingSetInputDto: {
+            mappings: components["schemas"]["CrmMappingInputDto"][];
+        };
+        CrmProviderResultDto: {
+            error: string | null;
+            external_id: string | null;
+            /** @enum {string} */
+            provider: "salesforce" | "hubspot" | "pipedrive" | "custom";
+            /** @enum {string} */
+            status: "success" | "error";
+        };
+        CrmRunDetailDto: {
+            /** Format: date-time */
+            completed_at: string | null;
+            deal_id: number | null;
+            details: components["schemas"]["CrmRunDetailsDto"];
+            /** @enum {string} */
+            direction: "banklyze_to_crm" | "crm_to_banklyze" | "bidirectional";
+            duration_ms: number | null;
+            id: number;
+            /** @enum {string|null} */
+            provider: "salesforce" | "hubspot" | "pipedrive" | "custom" | null;
+            records_failed: number;
+            records_queued: number;
+            records_synced: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            /** @enum {string} */
+            trigger: "manual" | "interval" | "webhook" | "event";
+        };
+        CrmRunDetailResponseDto: {
+            data: components["schemas"]["CrmRunDetailDto"];
+        };
+        CrmRunDetailsDto: {
+            created_in_banklyze: number;
+            created_in_crm: number;
+            errors: components["schemas"]["CrmRunErrorDto"][];
+            skipped: number;
+            updated_in_banklyze: number;
+            updated_in_crm: number;
+        };
+        CrmRunDto: {
+            /** Format: date-time */
+            completed_at: string | null;
+            deal_id: number | null;
+            /** @enum {string} */
+            direction: "banklyze_to_crm" | "crm_to_banklyze" | "bidirectional";
+            duration_ms: number | null;
+            id: number;
+            /** @enum {string|null} */
+            provider: "salesforce" | "hubspot" | "pipedrive" | "custom" | null;
+            records_failed: number;
+            records_queued: number;
+            records_synced: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            /** @enum {string} */
+            trigger: "manual" | "interval" | "webhook" | "event";
+        };
+        CrmRunErrorDto: {
+            /** @enum {string} */
+            direction: "banklyze_to_crm" | "crm_to_banklyze" | "bidirectional";
+            error: string;
+            field: string | null;
+            /** @enum {string} */
+            provider?: "salesforce" | "hubspot" | "pipedrive" | "custom";
+            record_id: string;
+        };
+        CrmRunListDto: {
+            data: components["schemas"]["CrmRunDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        CrmRunStartedDto: {
+            /** @enum {string} */
+            direction: "banklyze_to_crm" | "crm_to_banklyze" | "bidirectional";
+            records_queued: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            sync_id: number;
+        };
+        CrmSingleConfigDto: {
+            base_url: string | null;
+            /** Format: date-time */
+            connected_at: string;
+            enabled: boolean;
+            /** Format: date-time */
+            last_sync_at: string | null;
+            /** @enum {string} */
+            provider: "salesforce" | "hubspot" | "pipedrive" | "custom";
+            sync_interval_minutes: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CrmSingleConfigInputDto: {
+            /** @description Token of the provider (HubSpot private app token, Pipedrive API token, custom bearer key; Salesforce: the refresh token) */
+            api_key: string;
+            /** @description API base URL (HTTPS); Salesforce: the My Domain URL */
+            base_url: string;
+            /** @description Salesforce only: connected app client id */
+            client_id?: string;
+            /** @description Salesforce only: connected app client secret */
+            client_secret?: string;
+            /** @description Default true */
+            enabled?: boolean;
+            /** @enum {string} */
+            provider: "salesforce" | "hubspot" | "pipedrive" | "custom";
+            /** @description Minutes between automatic full syncs (default 60) */
+            sync_interval_minutes?: number;
+        };
+        CrmSingleConfigResponseDto: {
+            data: components["schemas"]["CrmSingleConfigDto"];
+        };
+        CrmSyncInputDto: {
+            /** @description With a deal: synchronous push to every enabled provider. Without a body: asynchronous full sync (202) */
+            deal_id?: number;
+        };
+        CrmSyncLogDto: {
+            deal_id: number;
+            /** @enum {string} */
+            direction: "to_crm" | "from_crm";
+            error: string | null;
+            external_id: string | null;
+            id: number;
+            /** @enum {string} */
+            provider: "salesforce" | "hubspot" | "pipedrive" | "custom";
+            /** @enum {string} */
+            status: "success" | "error";
+            sync_id: number | null;
+            /** Format: date-time */
+            synced_at: string;
+        };
+        CrmSyncLogListDto: {
+            data: components["schemas"]["CrmSyncLogDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        CrmSyncResponseDto: {
+            data?: components["schemas"]["CrmRunStartedDto"];
+            deal_id?: number;
+            error?: string | null;
+            external_id?: string | null;
+            results?: components["schemas"]["CrmProviderResultDto"][];
+            /** @enum {string} */
+            status?: "success" | "error";
+        };
+        CrmTestResultDto: {
+            message: string;
+            success: boolean;
+        };
+        CrmWebhookResponseDto: {
+            data: components["schemas"]["CrmWebhookResultDto"];
+        };
+        CrmWebhookResultDto: {
+            /**
+             * @description updated: fields applied; skipped: stale or our own echo; ignored: no linked deal
+             * @enum {string}
+             */
+            action: "updated" | "skipped" | "ignored";
+            deal_id: number | null;
+            /** @description Deal fields changed */
+            fields_mapped: string[];
+            received: boolean;
+            /** @description The partial sync started (Form B run id) */
+            sync_id: number | null;
         };
         CrossDocDto: {
             findings: components["schemas"]["CrossDocFindingDto"][];
@@ -2966,6 +3360,693 @@ export interface operations {
                 };
             };
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getCrmConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmSingleConfigResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CRM_NOT_CONFIGURED */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    putCrmConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrmSingleConfigInputDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmSingleConfigResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Invalid field, or CRM_CONNECTION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getCrmProviderConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmConfigDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    putCrmProviderConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrmConfigInputDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmConfigDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteCrmProviderConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AckDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    testCrmProviderConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmTestResultDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getCrmProviderFieldMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmMappingSetDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    putCrmProviderFieldMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrmMappingSetInputDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmMappingSetDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getCrmFieldMappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmMappingListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    putCrmFieldMappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrmMappingInputDto"][];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmMappingListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    syncCrm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CrmSyncInputDto"];
+            };
+        };
+        responses: {
+            /** @description Form A: `{status, external_id, error}` plus per-provider results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmSyncResponseDto"];
+                };
+            };
+            /** @description Form B: `{data: {sync_id, status, started_at, direction, records_queued}}` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmSyncResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listCrmSyncLog: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+                deal_id?: number;
+                provider?: "salesforce" | "hubspot" | "pipedrive";
+                status?: "success" | "error";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmSyncLogListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listCrmSyncRuns: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+                status?: "running" | "completed" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmRunListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getCrmSyncRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                log_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmRunDetailResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    receiveCrmWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmWebhookResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope crm:write */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ import { Migration20261126020000_report } from './Migration20261126020000_report
 import { Migration20261126021300_webhooks } from './Migration20261126021300_webhooks';
 import { Migration20261126053600_shares } from './Migration20261126053600_shares';
 import { Migration20261126055000_field_sources } from './Migration20261126055000_field_sources';
+import { Migration20261126073200_crm } from './Migration20261126073200_crm';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126021300_webhooks', class: Migration20261126021300_webhooks },
   { name: 'Migration20261126053600_shares', class: Migration20261126053600_shares },
   { name: 'Migration20261126055000_field_sources', class: Migration20261126055000_field_sources },
+  { name: 'Migration20261126073200_crm', class: Migration20261126073200_crm },
 ];

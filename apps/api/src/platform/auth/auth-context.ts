@@ -31,6 +31,8 @@ export const FINE_SCOPES = [
   'webhooks:write',
   'exports:read',
   'exports:write',
+  'crm:read',
+  'crm:write',
   'keys:manage',
 ] as const;
 export const COARSE_SCOPES = ['read', 'write'] as const;

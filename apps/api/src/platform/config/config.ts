@@ -65,6 +65,8 @@ export interface AppConfig {
    */
   outbound: { allowlist: string[] };
   webhooks: { timeoutMs: number };
+  /** CRM calls: per-request timeout; 429/5xx retried up to `maxRetries` times (Retry-After honoured up to `maxRetryDelayMs`). */
+  crm: { timeoutMs: number; maxRetries: number; retryBaseMs: number; maxRetryDelayMs: number };
   sse: { heartbeatSeconds: number };
 }
 
@@ -216,6 +218,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     secretsKey,
     outbound: { allowlist },
     webhooks: { timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000) },
+    crm: {
+      timeoutMs: int('CRM_TIMEOUT_MS', 15_000, 100, 120_000),
+      maxRetries: int('CRM_MAX_RETRIES', 3, 0, 10),
+      retryBaseMs: int('CRM_RETRY_BASE_MS', 1000, 1, 60_000),
+      maxRetryDelayMs: int('CRM_MAX_RETRY_DELAY_MS', 60_000, 1, 3_600_000),
+    },
     sse: { heartbeatSeconds: int('SSE_HEARTBEAT_SECONDS', 15, 1, 300) },
     ...overrides,
   };

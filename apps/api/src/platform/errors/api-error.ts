@@ -24,6 +24,9 @@ export enum ErrorCode {
   PROCESSING_FAILED = 'PROCESSING_FAILED',
   WEIGHT_SUM_INVALID = 'WEIGHT_SUM_INVALID',
   INVALID_DECISION = 'INVALID_DECISION',
+  CRM_NOT_CONFIGURED = 'CRM_NOT_CONFIGURED',
+  CRM_CONNECTION_FAILED = 'CRM_CONNECTION_FAILED',
+  CRM_SIGNATURE_INVALID = 'CRM_SIGNATURE_INVALID',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
 }
@@ -35,6 +38,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.INVALID_CREDENTIALS:
     case ErrorCode.SHARE_PASSWORD_REQUIRED:
     case ErrorCode.SHARE_PASSWORD_INVALID:
+    case ErrorCode.CRM_SIGNATURE_INVALID:
       return 401;
     case ErrorCode.FORBIDDEN:
     case ErrorCode.HTTPS_REQUIRED:
@@ -42,6 +46,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.NOT_FOUND:
     case ErrorCode.DEAL_NOT_FOUND:
     case ErrorCode.DOCUMENT_NOT_FOUND:
+    case ErrorCode.CRM_NOT_CONFIGURED:
       return 404;
     case ErrorCode.CONFLICT:
     case ErrorCode.DUPLICATE_RESOURCE:
@@ -55,6 +60,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.PROCESSING_FAILED:
     case ErrorCode.WEIGHT_SUM_INVALID:
     case ErrorCode.INVALID_DECISION:
+    case ErrorCode.CRM_CONNECTION_FAILED:
       return 422;
     case ErrorCode.RATE_LIMIT_EXCEEDED:
     case ErrorCode.QUOTA_EXCEEDED:

@@ -15,6 +15,8 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    // Kept for receivers that check a provider's signature over the exact bytes (CRM webhooks).
+    (request as FastifyRequest & { rawBody?: string }).rawBody = text;
     if (text.trim() === '') return done(null, undefined);
     if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
       return done(

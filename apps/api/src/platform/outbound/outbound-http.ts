@@ -15,7 +15,7 @@ export class OutboundBlockedError extends Error {
 }
 
 export interface OutboundRequest {
-  method: 'POST' | 'GET' | 'PUT';
+  method: 'POST' | 'GET' | 'PUT' | 'PATCH' | 'DELETE';
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 
-export const QUEUES = { documents: 'documents', webhooks: 'webhooks' } as const;
+export const QUEUES = { documents: 'documents', webhooks: 'webhooks', crm: 'crm' } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export interface DocumentJob {
@@ -27,7 +27,7 @@ export interface EnqueueOptions {
  * Queues whose delayed jobs are scheduled future work (webhook retries), not work in progress:
  * idle() does not wait for them. Their owners persist the schedule, so a restart re-enqueues it.
  */
-const SCHEDULED_QUEUES: ReadonlySet<QueueName> = new Set([QUEUES.webhooks]);
+const SCHEDULED_QUEUES: ReadonlySet<QueueName> = new Set([QUEUES.webhooks, QUEUES.crm]);
 
 /**
  * Port for background jobs. BullMQ on Redis when REDIS_URL is set (retries with backoff, stalled
