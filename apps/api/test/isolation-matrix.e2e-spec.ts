@@ -113,9 +113,15 @@ describe('isolation matrix over every route with an id', () => {
     await app.request('POST', '/v1/deals', { key: a, body: { business_name: 'A hooked deal', funding_amount_requested: 5000 } });
     await app.settle();
     ids.delivery_id = (await app.request('GET', '/v1/webhooks/deliveries', { key: a })).body.data[0].id;
+    // Disabled: the matrix needs the records, never a call to a real CRM.
     ids.provider = 'hubspot';
     expect(
-      (await app.request('PUT', '/v1/crm/config/hubspot', { key: a, body: { credentials: { access_token: 'pat-matrix' } } })).status,
+      (
+        await app.request('PUT', '/v1/crm/config/hubspot', {
+          key: a,
+          body: { credentials: { access_token: 'pat-matrix' }, enabled: false },
+        })
+      ).status,
     ).toBe(200);
     ids.log_id = (await app.request('POST', '/v1/crm/sync', { key: a })).body.data.sync_id;
     for (const scope of new Set(routes.map((r) => r.scope).filter((s): s is string => !!s))) {

@@ -125,6 +125,21 @@ describe('security: the API edge holds against hostile and careless clients', ()
       });
       expect(token.status).toBe(422);
     });
+
+    it('an unpaired surrogate (JSON "\\ud800", not valid Unicode, unstorable) is a 422 too, not a 500', async () => {
+      const res = await app.request('POST', '/v1/deals', {
+        key: org.api_key,
+        rawBody: '{"business_name":"\\ud800","funding_amount_requested":1}',
+        headers: { 'Content-Type': 'application/json' },
+      });
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0]).toMatchObject({ loc: ['body', 'business_name'], type: 'value_error.str.surrogate' });
+      const paired = await app.request('POST', '/v1/deals', {
+        key: org.api_key,
+        body: { business_name: 'Emoji \u{1F950} Bakery', funding_amount_requested: 1 },
+      });
+      expect(paired.status).toBe(201);
+    });
   });
 
   it('JSON nested 5,000 deep is a 400 in the envelope, and 64 levels still parse (8)', async () => {

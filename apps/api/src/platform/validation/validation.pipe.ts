@@ -17,7 +17,11 @@ export class ApiValidationPipe implements PipeTransform {
     const source = SOURCES[type] ?? 'body';
     const nul = type === 'custom' ? null : findNul(value, metadata.data ? [metadata.data] : []);
     if (nul)
-      throw ApiError.validation([validationEntry(source, nul, 'must not contain the NUL character (\\u0000)', 'value_error.str.nul')]);
+      throw ApiError.validation([
+        nul.surrogate
+          ? validationEntry(source, nul.path, 'must be valid Unicode (an unpaired surrogate such as \\ud800)', 'value_error.str.surrogate')
+          : validationEntry(source, nul.path, 'must not contain the NUL character (\\u0000)', 'value_error.str.nul'),
+      ]);
     if (!metatype || PRIMITIVES.includes(metatype)) return value;
     if (type === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw ApiError.validation([validationEntry('body', [], 'Request body must be a JSON object', 'type_error.object')]);
@@ -29,22 +33,27 @@ export class ApiValidationPipe implements PipeTransform {
   }
 }
 
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
- * The path to the first string (or key) holding U+0000, which PostgreSQL cannot store in text:
- * checked here, for every body, query and path value of every route, so it is a 422 and never
- * a driver error.
+ * The path to the first string (or key) holding U+0000 or an unpaired surrogate (JSON `"\ud800"`),
+ * which PostgreSQL cannot store in text: checked here, for every body, query and path value of
+ * every route, so it is a 422 and never a driver error.
  */
-function findNul(value: unknown, root: (string | number)[]): (string | number)[] | null {
+function findNul(value: unknown, root: (string | number)[]): { path: (string | number)[]; surrogate: boolean } | null {
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: root }];
   while (stack.length) {
     const { value: v, path } = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return path;
+      if (v.includes('\u0000')) return { path, surrogate: false };
+      if (UNPAIRED_SURROGATE.test(v)) return { path, surrogate: true };
     } else if (Array.isArray(v)) {
       v.forEach((item, i) => stack.push({ value: item, path: [...path, i] }));
     } else if (v && typeof v === 'object') {
       for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
-        if (key.includes('\u0000')) return [...path, key.split('\u0000').join('\\u0000')];
+        if (key.includes('\u0000')) return { path: [...path, key.split('\u0000').join('\\u0000')], surrogate: false };
+        if (UNPAIRED_SURROGATE.test(key))
+          return { path: [...path, key.replace(new RegExp(UNPAIRED_SURROGATE, 'g'), '\uFFFD')], surrogate: true };
         stack.push({ value: item, path: [...path, key] });
       }
     }
