@@ -7,6 +7,7 @@ import { CrmHttp } from '../src/modules/crm/adapters/crm-http';
 import { CrmConfig, CrmSyncLog, CrmSyncRun } from '../src/modules/crm/crm.entities';
 import { CrmSyncService } from '../src/modules/crm/crm-sync.service';
 import { Deal } from '../src/modules/deals/deals.entities';
+import { recordEvent } from '../src/platform/events/events';
 import {
   FakeCustomCrm,
   FakeHubspot,
@@ -383,6 +384,26 @@ describe('CRM integration', () => {
       expect(pd.deals.get(Number(log.body.data[0].external_id))).toMatchObject({ title: 'Decided Co', status: 'won' });
       const runs = await req('GET', '/crm/sync/logs', o.api_key);
       expect(runs.body.data[0]).toMatchObject({ trigger: 'event', deal_id: deal.id, status: 'completed', records_synced: 1 });
+    });
+
+    it.each(['deal.ready', 'recommendation.generated'] as const)('runs automatically after %s; other events do not push', async (type) => {
+      const o = await newOrg(`Auto ${type}`);
+      await req('PUT', '/crm/config/hubspot', o.api_key, { credentials: hubspotCredentials() });
+      const deal = await o.f.deal({ businessName: `After ${type}` });
+      const em = app.get(Database).forScope(scope(o));
+      recordEvent(em, scope(o), 'deal.updated', { dealId: deal.id, data: { deal_id: deal.id } });
+      await em.flush();
+      await app.settle();
+      await app.settle();
+      expect((await req('GET', `/crm/sync-log?deal_id=${deal.id}`, o.api_key)).body.meta.total).toBe(0);
+      recordEvent(em, scope(o), type, { dealId: deal.id, data: { deal_id: deal.id } });
+      await em.flush();
+      await app.settle();
+      await app.settle();
+      expect((await req('GET', `/crm/sync-log?deal_id=${deal.id}`, o.api_key)).body.data).toEqual([
+        expect.objectContaining({ provider: 'hubspot', status: 'success', direction: 'to_crm' }),
+      ]);
+      expect(hs.byExternalId(`LL-${deal.id}`)!.properties.dealname).toBe(`After ${type}`);
     });
 
     it("runs on each provider's interval: the sweep claims a due configuration once", async () => {
