@@ -68,6 +68,7 @@ export const TAGS: { name: string; description: string }[] = [
     name: 'Share links',
     description: 'Read-only links to a deal summary for people without an account, with expiry, password and revocation.',
   },
+  { name: 'CRM', description: 'Deals synced with Salesforce, HubSpot, Pipedrive or a custom endpoint (scopes `crm:read`, `crm:write`).' },
 ];
 
 /** [summary, description] by operationId. */
@@ -218,6 +219,60 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
     'The page a share link’s `url` opens: the same data for people, mobile-friendly, with a password form when protected.',
   ],
   unlockSharePage: ['Unlock a protected share page (HTML form)', 'The password form’s POST; answers the page, or the form again.'],
+  getCrmConfig: [
+    'Get the single CRM configuration',
+    'Provider, base URL, state and last sync of the single configuration; credentials are never returned. 404 `CRM_NOT_CONFIGURED` when there is none.',
+  ],
+  putCrmConfig: [
+    'Set the single CRM configuration',
+    'Provider (`salesforce`, `hubspot`, `pipedrive` or `custom`), `api_key` and `base_url`. The credentials are tested with an authenticated call first: a failed test is 422 `CRM_CONNECTION_FAILED` and saves nothing. Credentials are stored encrypted.',
+  ],
+  getCrmFieldMappings: [
+    'List field mappings (single configuration)',
+    'Mappings of the single configuration, `crm_field` in `Object.field` form, Form B direction names.',
+  ],
+  putCrmFieldMappings: [
+    'Replace field mappings (single configuration)',
+    'A JSON array that becomes the whole set (an empty array clears it).',
+  ],
+  getCrmProviderConfig: ['Get a provider configuration', 'State, interval and last sync of one provider; credentials are never returned.'],
+  putCrmProviderConfig: [
+    'Replace a provider configuration',
+    '`enabled`, `credentials` (per provider) and `sync_interval_minutes` (15-1440, default 60). Credentials are encrypted at rest and never returned.',
+  ],
+  deleteCrmProviderConfig: [
+    'Delete a provider configuration',
+    'Removes the configuration, its credentials, field mappings and deal links; syncs stop. Irreversible.',
+  ],
+  testCrmProviderConfig: [
+    'Test a provider connection',
+    'An authenticated call with the stored credentials: `{success, message}`. Changes nothing.',
+  ],
+  getCrmProviderFieldMapping: [
+    'Get a provider’s field mappings',
+    '`{provider, mappings: [{banklyze_field, crm_field, direction}]}`; an empty list when none.',
+  ],
+  putCrmProviderFieldMapping: [
+    'Replace a provider’s field mappings',
+    'The given list becomes the whole set. Directions `to_crm`, `from_crm`, `both` (last write wins); computed deal fields can only go to the CRM.',
+  ],
+  syncCrm: [
+    'Sync with the CRMs',
+    'With `{deal_id}`: pushes the deal to every enabled provider now and answers per provider. Without a body: starts a full sync (202), pull then push per provider, followed in `GET /v1/crm/sync/logs/{log_id}`.',
+  ],
+  listCrmSyncLog: [
+    'List the sync log',
+    'Every push and pull per deal and provider, newest first; filter by `deal_id`, `provider`, `status`. Kept 90 days.',
+  ],
+  listCrmSyncRuns: ['List sync runs', 'Full and partial sync runs with their counts, newest first; filter by `status`. Kept 90 days.'],
+  getCrmSyncRun: [
+    'Get a sync run',
+    'The run with `details`: records created and updated on each side, skipped, and every error with its record and field.',
+  ],
+  receiveCrmWebhook: [
+    'Receive a CRM change',
+    '`{provider, event, record_id, fields, timestamp}` or a native HubSpot (signature checked) or Pipedrive payload. Maps the changed fields to the linked deal when the change is newer, then syncs the deal to the other providers.',
+  ],
 };
 
 interface Example {

@@ -115,9 +115,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The single CRM configuration (Form B); credentials are never returned */
+        /**
+         * Get the single CRM configuration
+         * @description Provider, base URL, state and last sync of the single configuration; credentials are never returned. 404 `CRM_NOT_CONFIGURED` when there is none.
+         */
         get: operations["getCrmConfig"];
-        /** Create or replace the single CRM configuration, validated by a test call before saving */
+        /**
+         * Set the single CRM configuration
+         * @description Provider (`salesforce`, `hubspot`, `pipedrive` or `custom`), `api_key` and `base_url`. The credentials are tested with an authenticated call first: a failed test is 422 `CRM_CONNECTION_FAILED` and saves nothing. Credentials are stored encrypted.
+         */
         put: operations["putCrmConfig"];
         post?: never;
         delete?: never;
@@ -133,10 +139,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a provider configuration
+         * @description State, interval and last sync of one provider; credentials are never returned.
+         */
         get: operations["getCrmProviderConfig"];
-        /** Replace the configuration of one provider; credentials are encrypted at rest */
+        /**
+         * Replace a provider configuration
+         * @description `enabled`, `credentials` (per provider) and `sync_interval_minutes` (15-1440, default 60). Credentials are encrypted at rest and never returned.
+         */
         put: operations["putCrmProviderConfig"];
         post?: never;
+        /**
+         * Delete a provider configuration
+         * @description Removes the configuration, its credentials, field mappings and deal links; syncs stop. Irreversible.
+         */
         delete: operations["deleteCrmProviderConfig"];
         options?: never;
         head?: never;
@@ -152,7 +169,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test the stored credentials with an authenticated call; changes nothing */
+        /**
+         * Test a provider connection
+         * @description An authenticated call with the stored credentials: `{success, message}`. Changes nothing.
+         */
         post: operations["testCrmProviderConfig"];
         delete?: never;
         options?: never;
@@ -167,8 +187,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a provider’s field mappings
+         * @description `{provider, mappings: [{banklyze_field, crm_field, direction}]}`; an empty list when none.
+         */
         get: operations["getCrmProviderFieldMapping"];
-        /** Overwrite the whole mapping set of one provider (omitted mappings are deleted; [] clears) */
+        /**
+         * Replace a provider’s field mappings
+         * @description The given list becomes the whole set. Directions `to_crm`, `from_crm`, `both` (last write wins); computed deal fields can only go to the CRM.
+         */
         put: operations["putCrmProviderFieldMapping"];
         post?: never;
         delete?: never;
@@ -184,8 +211,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List field mappings (single configuration)
+         * @description Mappings of the single configuration, `crm_field` in `Object.field` form, Form B direction names.
+         */
         get: operations["getCrmFieldMappings"];
-        /** Replace all field mappings of the single configuration (JSON array) */
+        /**
+         * Replace field mappings (single configuration)
+         * @description A JSON array that becomes the whole set (an empty array clears it).
+         */
         put: operations["putCrmFieldMappings"];
         post?: never;
         delete?: never;
@@ -203,7 +237,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** With `{deal_id}`: push the deal to every enabled provider now (200). Without a body: start a full sync (202, Form B) */
+        /**
+         * Sync with the CRMs
+         * @description With `{deal_id}`: pushes the deal to every enabled provider now and answers per provider. Without a body: starts a full sync (202), pull then push per provider, followed in `GET /v1/crm/sync/logs/{log_id}`.
+         */
         post: operations["syncCrm"];
         delete?: never;
         options?: never;
@@ -218,6 +255,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List the sync log
+         * @description Every push and pull per deal and provider, newest first; filter by `deal_id`, `provider`, `status`. Kept 90 days.
+         */
         get: operations["listCrmSyncLog"];
         put?: never;
         post?: never;
@@ -234,6 +275,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List sync runs
+         * @description Full and partial sync runs with their counts, newest first; filter by `status`. Kept 90 days.
+         */
         get: operations["listCrmSyncRuns"];
         put?: never;
         post?: never;
@@ -250,6 +295,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a sync run
+         * @description The run with `details`: records created and updated on each side, skipped, and every error with its record and field.
+         */
         get: operations["getCrmSyncRun"];
         put?: never;
         post?: never;
@@ -268,7 +317,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A change made in a CRM: `{provider, event, record_id, fields, timestamp}`, or a native HubSpot/Pipedrive payload. Maps changed fields to the deal and starts a partial sync */
+        /**
+         * Receive a CRM change
+         * @description `{provider, event, record_id, fields, timestamp}` or a native HubSpot (signature checked) or Pipedrive payload. Maps the changed fields to the linked deal when the change is newer, then syncs the deal to the other providers.
+         */
         post: operations["receiveCrmWebhook"];
         delete?: never;
         options?: never;

@@ -1,13 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBody,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { Auth, Authenticated } from '../../platform/auth/decorators';
@@ -72,7 +64,6 @@ export class CrmController {
 
   @Get('config')
   @Authenticated('crm:read')
-  @ApiOperation({ summary: 'The single CRM configuration (Form B); credentials are never returned' })
   @ApiOkResponse({ type: CrmSingleConfigResponseDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'CRM_NOT_CONFIGURED' })
   getCrmConfig(@Auth() auth: AuthContext): Promise<CrmSingleConfigResponseDto> {
@@ -81,7 +72,6 @@ export class CrmController {
 
   @Put('config')
   @Authenticated('crm:write')
-  @ApiOperation({ summary: 'Create or replace the single CRM configuration, validated by a test call before saving' })
   @ApiOkResponse({ type: CrmSingleConfigResponseDto })
   @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'Invalid field, or CRM_CONNECTION_FAILED' })
   putCrmConfig(@Auth() auth: AuthContext, @Body() dto: CrmSingleConfigInputDto): Promise<CrmSingleConfigResponseDto> {
@@ -97,7 +87,6 @@ export class CrmController {
 
   @Put('field-mappings')
   @Authenticated('crm:write')
-  @ApiOperation({ summary: 'Replace all field mappings of the single configuration (JSON array)' })
   @ApiBody({ type: [CrmMappingInputDto] })
   @ApiOkResponse({ type: CrmMappingListDto })
   putCrmFieldMappings(@Auth() auth: AuthContext, @Body() body: unknown): Promise<CrmMappingListDto> {
@@ -116,7 +105,6 @@ export class CrmController {
 
   @Put('config/:provider')
   @Authenticated('crm:write')
-  @ApiOperation({ summary: 'Replace the configuration of one provider; credentials are encrypted at rest' })
   @ApiOkResponse({ type: CrmConfigDto })
   @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto })
   putCrmProviderConfig(
@@ -138,7 +126,6 @@ export class CrmController {
   @Post('config/:provider/test')
   @HttpCode(200)
   @Authenticated('crm:write')
-  @ApiOperation({ summary: 'Test the stored credentials with an authenticated call; changes nothing' })
   @ApiOkResponse({ type: CrmTestResultDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   testCrmProviderConfig(@Auth() auth: AuthContext, @Param('provider') provider: string): Promise<CrmTestResultDto> {
@@ -155,7 +142,6 @@ export class CrmController {
 
   @Put('field-mapping/:provider')
   @Authenticated('crm:write')
-  @ApiOperation({ summary: 'Overwrite the whole mapping set of one provider (omitted mappings are deleted; [] clears)' })
   @ApiBody({ type: CrmMappingSetInputDto })
   @ApiOkResponse({ type: CrmMappingSetDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
@@ -172,9 +158,6 @@ export class CrmController {
   @Post('sync')
   @HttpCode(200)
   @Authenticated('crm:write')
-  @ApiOperation({
-    summary: 'With `{deal_id}`: push the deal to every enabled provider now (200). Without a body: start a full sync (202, Form B)',
-  })
   @ApiBody({ type: CrmSyncInputDto, required: false })
   @ApiOkResponse({ type: CrmSyncResponseDto, description: 'Form A: `{status, external_id, error}` plus per-provider results' })
   @ApiAcceptedResponse({
@@ -240,10 +223,6 @@ export class CrmController {
   @Post('webhooks')
   @HttpCode(200)
   @Authenticated('crm:write')
-  @ApiOperation({
-    summary:
-      'A change made in a CRM: `{provider, event, record_id, fields, timestamp}`, or a native HubSpot/Pipedrive payload. Maps changed fields to the deal and starts a partial sync',
-  })
   @ApiOkResponse({ type: CrmWebhookResponseDto })
   receiveCrmWebhook(@Auth() auth: AuthContext, @Body() body: unknown, @Req() req: FastifyRequest): Promise<CrmWebhookResponseDto> {
     return this.inbound.receive(auth, {
