@@ -16,6 +16,7 @@ import { installJsonBodyParser } from './platform/http/json-body';
 import { clientErrorHandler, frameworkErrors } from './platform/http/framework-errors';
 import { Authenticator } from './platform/auth/authenticator';
 import { RateLimiter } from './platform/rate-limit/rate-limit';
+import { UsageMeter } from './platform/usage/usage-meter';
 import { setupOpenApi } from './openapi';
 import multipart from '@fastify/multipart';
 
@@ -75,6 +76,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       config,
       authenticator: app.get(Authenticator),
       limiter: app.get(RateLimiter),
+      usage: app.get(UsageMeter),
     });
     setupOpenApi(app, config);
     await app.init();

@@ -12,6 +12,7 @@ import { StreamModule } from './modules/stream/stream.module';
 import { SharesModule } from './modules/shares/shares.module';
 import { ExportsModule } from './modules/exports/exports.module';
 import { CrmModule } from './modules/crm/crm.module';
+import { UsageModule } from './modules/usage/usage.module';
 
 @Module({})
 export class AppModule {
@@ -32,6 +33,7 @@ export class AppModule {
         SharesModule,
         ExportsModule,
         CrmModule,
+        UsageModule,
       ],
     };
   }

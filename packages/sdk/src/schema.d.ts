@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/v1/usage/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Same as GET /v1/usage/me (the path the spec refers to) */
+        get: operations["getUsageAlias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/login": {
         parameters: {
             query?: never;
@@ -1240,6 +1257,23 @@ export interface paths {
          * @description Every correction of a transaction: who, when, the field, before and after.
          */
         get: operations["listTransactionCorrections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This month's requests and documents against the plan's limits (not itself counted) */
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3017,6 +3051,39 @@ export interface components {
             /** Format: date-time */
             uploaded_at: string;
         };
+        UsageCounterDto: {
+            /** @description Monthly limit of the plan; null = unlimited */
+            limit: number | null;
+            /** @description used / limit, 0-1; null = unlimited */
+            percent_used: number | null;
+            /** @description limit - used; null = unlimited */
+            remaining: number | null;
+            /** @description Used this month */
+            used: number;
+        };
+        UsageDto: {
+            /** @description Documents uploaded in live mode */
+            documents: components["schemas"]["UsageCounterDto"];
+            organization_id: number;
+            /**
+             * @description Month counted, YYYY-MM (UTC)
+             * @example 2026-11
+             */
+            period: string;
+            /**
+             * Format: date-time
+             * @description When the counters reset (start of next month, UTC)
+             */
+            period_end: string;
+            /** Format: date-time */
+            period_start: string;
+            /** @description Plan the limits come from */
+            plan: string;
+            /** @description True once either quota is used up: further calls get 429 QUOTA_EXCEEDED */
+            quota_exceeded: boolean;
+            /** @description API requests made with live keys (and OAuth tokens) */
+            requests: components["schemas"]["UsageCounterDto"];
+        };
         ValidationEntryDto: {
             /** @example business_name */
             field: string;
@@ -3095,6 +3162,34 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getUsageAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -8960,6 +9055,34 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,6 +19,16 @@ import { Clock } from './clock/clock';
 import { EventBus, InProcessEventBus, RedisEventBus } from './events/event-bus';
 import { SecretBox } from './crypto/secret-box';
 import { OutboundHttp } from './outbound/outbound-http';
+import { DatabaseUsageStore, RedisUsageStore, UsageMeter } from './usage/usage-meter';
+
+/** Adds the last batched usage counts before the database closes. */
+@Injectable()
+class UsageShutdown implements OnApplicationShutdown {
+  constructor(private readonly usage: UsageMeter) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.usage.close();
+  }
+}
 
 /** Closes the live event fan-out (Redis subscriber connection). */
 @Injectable()
@@ -81,6 +91,14 @@ export class PlatformModule {
       },
       QueueShutdown,
       {
+        provide: UsageMeter,
+        useFactory: () =>
+          resources.redis
+            ? new UsageMeter(new RedisUsageStore(resources.redis, resources.config.redisPrefix), resources.config.usage, false)
+            : new UsageMeter(new DatabaseUsageStore(resources.orm.orm), resources.config.usage, true),
+      },
+      UsageShutdown,
+      {
         provide: EventBus,
         useFactory: () => (resources.redis ? new RedisEventBus(resources.redis, resources.config.redisPrefix) : new InProcessEventBus()),
       },
@@ -106,6 +124,7 @@ export class PlatformModule {
         MikroORM,
         REDIS,
         RateLimiter,
+        UsageMeter,
         Database,
         EventDispatcher,
         JobQueue,

@@ -6,6 +6,7 @@ import { Scope, scopeFields } from '../../platform/database/tenant';
 import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { FileStore, FileTooLargeError, sniffMime, StoredFile } from '../../platform/storage/file-store';
+import { UsageMeter } from '../../platform/usage/usage-meter';
 import { DealLifecycleService } from '../deals/deal-lifecycle.service';
 import { findDealOr404 } from '../deals/deal-lookup';
 import { DocumentProducer } from '../processing/processing.producer';
@@ -53,6 +54,7 @@ export class CreateDocumentsCommand {
     private readonly lifecycle: DealLifecycleService,
     private readonly events: EventDispatcher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly usage: UsageMeter,
   ) {}
 
   async stage(scope: Scope, file: PlainFile): Promise<StagedFile> {
@@ -96,36 +98,45 @@ export class CreateDocumentsCommand {
   async execute(caller: Caller, dealId: number, staged: StagedFile[]): Promise<Document[]> {
     const good = staged.filter((f) => f.stored && !f.error);
     if (!good.length) return [];
-    const docs = await this.db.forScope(caller).transactional(async (tx) => {
-      const deal = await findDealOr404(tx, dealId, { lock: true });
-      const now = new Date();
-      const created = good.map((f) =>
-        tx.create(Document, {
-          ...scopeFields(caller),
-          dealId,
-          filename: f.filename,
-          label: f.label,
-          fileSize: f.stored!.size,
-          mimeType: f.mimeType!,
-          sha256: f.stored!.sha256,
-          storageKey: f.stored!.key,
-          documentTypeHint: f.typeHint,
-          currency: f.currency,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      );
-      await tx.flush();
-      this.lifecycle.documentsQueued(tx, caller, deal, created.length, now);
-      for (const doc of created) {
-        recordEvent(tx, caller, 'document.uploaded', {
-          dealId,
-          actor: caller.actor,
-          data: { document_id: doc.id, deal_id: dealId, filename: doc.filename, document_type: doc.documentTypeHint },
-        });
-      }
-      return created;
-    });
+    // Live documents count against the monthly quota (429 QUOTA_EXCEEDED, nothing created).
+    const metered = caller.livemode ? good.length : 0;
+    await this.usage.reserveDocuments(caller.organizationId, metered);
+    const docs = await this.db
+      .forScope(caller)
+      .transactional(async (tx) => {
+        const deal = await findDealOr404(tx, dealId, { lock: true });
+        const now = new Date();
+        const created = good.map((f) =>
+          tx.create(Document, {
+            ...scopeFields(caller),
+            dealId,
+            filename: f.filename,
+            label: f.label,
+            fileSize: f.stored!.size,
+            mimeType: f.mimeType!,
+            sha256: f.stored!.sha256,
+            storageKey: f.stored!.key,
+            documentTypeHint: f.typeHint,
+            currency: f.currency,
+            createdAt: now,
+            updatedAt: now,
+          }),
+        );
+        await tx.flush();
+        this.lifecycle.documentsQueued(tx, caller, deal, created.length, now);
+        for (const doc of created) {
+          recordEvent(tx, caller, 'document.uploaded', {
+            dealId,
+            actor: caller.actor,
+            data: { document_id: doc.id, deal_id: dealId, filename: doc.filename, document_type: doc.documentTypeHint },
+          });
+        }
+        return created;
+      })
+      .catch(async (err: unknown) => {
+        await this.usage.releaseDocuments(caller.organizationId, metered);
+        throw err;
+      });
     this.events.notify();
     for (const doc of docs) await this.producer.enqueue(doc);
     return docs;

@@ -20,8 +20,9 @@ export class AuthGuard implements CanActivate {
     if (request.authError) throw request.authError;
     const auth = request.auth;
     if (!auth) throw new ApiError(ErrorCode.AUTH_REQUIRED, 'Authentication required: send X-API-Key or Authorization: Bearer');
-    const scope = this.reflector.getAllAndOverride<RequiredScope | undefined>(REQUIRED_SCOPE, targets);
+    const scope = this.reflector.getAllAndOverride<RequiredScope | 'any' | undefined>(REQUIRED_SCOPE, targets);
     if (!scope) throw new Error(`Route ${request.method} ${request.url} declares neither @Public() nor @Authenticated(scope)`);
+    if (scope === 'any') return true;
     if (!hasScope(auth, scope)) throw ApiError.forbidden(`This credential lacks the scope ${scope}`);
     return true;
   }

@@ -10,14 +10,17 @@ export const REQUIRED_SCOPE = 'll:scope';
 /** No credential needed (login, OAuth token, health, public share view). */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 
-/** The route needs a credential holding this scope; documents the security scheme and 401/403. */
-export function Authenticated(scope: RequiredScope) {
+/**
+ * The route needs a credential holding this scope; documents the security scheme and 401/403.
+ * `any`: any valid credential (e.g. reading one's own usage).
+ */
+export function Authenticated(scope: RequiredScope | 'any') {
   return applyDecorators(
     SetMetadata(REQUIRED_SCOPE, scope),
     ApiSecurity('api_key'),
     ApiSecurity('bearer'),
     ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'AUTH_REQUIRED or INVALID_API_KEY' }),
-    ApiForbiddenResponse({ type: ErrorEnvelopeDto, description: `FORBIDDEN: needs scope ${scope}` }),
+    ...(scope === 'any' ? [] : [ApiForbiddenResponse({ type: ErrorEnvelopeDto, description: `FORBIDDEN: needs scope ${scope}` })]),
   );
 }
 

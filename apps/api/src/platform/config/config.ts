@@ -68,6 +68,12 @@ export interface AppConfig {
   /** CRM calls: per-request timeout; 429/5xx retried up to `maxRetries` times (Retry-After honoured up to `maxRetryDelayMs`). */
   crm: { timeoutMs: number; maxRetries: number; retryBaseMs: number; maxRetryDelayMs: number };
   sse: { heartbeatSeconds: number };
+  /**
+   * Monthly quota of the deployment's plan, counted per organization for live credentials only
+   * (test keys are free). Null = unlimited. Request counts are kept in Redis when configured
+   * (exact across replicas), else in the database, batched every `flushMs` per process.
+   */
+  usage: { plan: string; requestsPerMonth: number | null; documentsPerMonth: number | null; flushMs: number };
 }
 
 /** Development-only default: a fixed, public key, so secrets written by `npm start` survive restarts. */
@@ -225,6 +231,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       maxRetryDelayMs: int('CRM_MAX_RETRY_DELAY_MS', 60_000, 1, 3_600_000),
     },
     sse: { heartbeatSeconds: int('SSE_HEARTBEAT_SECONDS', 15, 1, 300) },
+    usage: {
+      plan: str('QUOTA_PLAN', 'standard'),
+      requestsPerMonth: int('QUOTA_MONTHLY_REQUESTS', 1_000_000, 0, 2_000_000_000) || null,
+      documentsPerMonth: int('QUOTA_MONTHLY_DOCUMENTS', 10_000, 0, 2_000_000_000) || null,
+      flushMs: int('USAGE_FLUSH_MS', 1000, 10, 60_000),
+    },
     ...overrides,
   };
   if (config.pipeline.stuckSeconds * 1000 <= config.pipeline.timeoutMs) {

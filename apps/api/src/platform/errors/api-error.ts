@@ -91,6 +91,9 @@ export function validationEntry(
 }
 
 export class ApiError extends Error {
+  /** Seconds to send as Retry-After (429). */
+  retryAfter?: number;
+
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,

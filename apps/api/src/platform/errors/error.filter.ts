@@ -80,6 +80,7 @@ export class ErrorFilter implements ExceptionFilter {
       this.logger.error(`${request?.method} ${redactUrl(request?.url)} failed: ${(safe as Error)?.stack ?? String(safe)}`);
     }
     if (reply.sent) return;
+    if (exception instanceof ApiError && exception.retryAfter) void reply.header('Retry-After', exception.retryAfter);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }

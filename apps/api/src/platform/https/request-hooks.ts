@@ -4,9 +4,12 @@ import { ApiError, ErrorCode } from '../errors/api-error';
 import { toEnvelope } from '../errors/error.filter';
 import { Authenticator, PresentedCredential } from '../auth/authenticator';
 import { endpointClass, RateLimiter, shareToken } from '../rate-limit/rate-limit';
+import { UsageMeter } from '../usage/usage-meter';
 
 const SSE_PATH = /^\/v1\/events\//;
 const PROBES = new Set(['/health', '/ready']);
+/** Reading one's usage is free, so a client that ran out can still see why. */
+const UNMETERED = /^\/(api\/)?v1\/usage\/me\/?$/;
 
 /**
  * The front of the request pipeline (ARCHITECTURE.md, data flow 1), as Fastify hooks so they also
@@ -16,9 +19,9 @@ const PROBES = new Set(['/health', '/ready']);
  */
 export function installRequestHooks(
   fastify: FastifyInstance,
-  deps: { config: AppConfig; authenticator: Authenticator; limiter: RateLimiter },
+  deps: { config: AppConfig; authenticator: Authenticator; limiter: RateLimiter; usage: UsageMeter },
 ): void {
-  const { config, authenticator, limiter } = deps;
+  const { config, authenticator, limiter, usage } = deps;
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('X-Request-Id', request.id);
@@ -52,6 +55,18 @@ export function installRequestHooks(
     if (!result.allowed) {
       reply.header('Retry-After', result.retryAfter);
       return send(reply, new ApiError(ErrorCode.RATE_LIMIT_EXCEEDED, `Rate limit exceeded. Try again in ${result.retryAfter} seconds.`));
+    }
+
+    // Monthly quota: live API keys and OAuth clients (not test keys, not dashboard sessions).
+    const auth = request.auth;
+    if (auth?.livemode && auth.credential.type !== 'session' && !UNMETERED.test(path)) {
+      try {
+        await usage.countRequest(auth.organizationId);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        if (err.retryAfter) reply.header('Retry-After', err.retryAfter);
+        return send(reply, err);
+      }
     }
   });
 }

@@ -21,7 +21,7 @@ export class FileTooLargeError extends Error {
 
 /**
  * Port for original uploads, stored unmodified. Local disk under DATA_DIR by default; an
- * S3-compatible adapter is the planned alternative (ARCHITECTURE.md).
+ * S3-compatible bucket with STORAGE_URL=s3://bucket/prefix (s3-file-store.ts).
  */
 export abstract class FileStore {
   /** Streams `source` into the store; rejects (and keeps nothing) past `maxBytes`. */
@@ -29,6 +29,33 @@ export abstract class FileStore {
   abstract read(key: string): Promise<Buffer>;
   abstract stream(key: string): Readable;
   abstract delete(key: string): Promise<void>;
+}
+
+/** Passes bytes through while counting, hashing and keeping the first 16; fails past `maxBytes`. */
+export class SizeMeter extends Transform {
+  private readonly hash = createHash('sha256');
+  private size = 0;
+  private readonly headChunks: Buffer[] = [];
+  private headLength = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) return done(new FileTooLargeError(this.maxBytes));
+    this.hash.update(chunk);
+    if (this.headLength < 16) {
+      this.headChunks.push(chunk.subarray(0, 16 - this.headLength));
+      this.headLength += Math.min(chunk.length, 16 - this.headLength);
+    }
+    done(null, chunk);
+  }
+
+  result(): Omit<StoredFile, 'key'> {
+    return { size: this.size, sha256: this.hash.digest('hex'), head: Buffer.concat(this.headChunks) };
+  }
 }
 
 export class LocalFileStore extends FileStore {
@@ -41,22 +68,7 @@ export class LocalFileStore extends FileStore {
     const path = this.path(key);
     const partial = `${path}.partial`;
     await mkdir(dirname(path), { recursive: true });
-    const hash = createHash('sha256');
-    let size = 0;
-    const headChunks: Buffer[] = [];
-    let headLength = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        if (size > maxBytes) return done(new FileTooLargeError(maxBytes));
-        hash.update(chunk);
-        if (headLength < 16) {
-          headChunks.push(chunk.subarray(0, 16 - headLength));
-          headLength += Math.min(chunk.length, 16 - headLength);
-        }
-        done(null, chunk);
-      },
-    });
+    const meter = new SizeMeter(maxBytes);
     try {
       await pipeline(source, meter, createWriteStream(partial));
       await rename(partial, path);
@@ -66,7 +78,7 @@ export class LocalFileStore extends FileStore {
       source.resume();
       throw err;
     }
-    return { key, size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
+    return { key, ...meter.result() };
   }
 
   read(key: string): Promise<Buffer> {
