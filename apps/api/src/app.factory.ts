@@ -92,6 +92,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
         await app.close();
         await orm.close();
         redis?.disconnect();
+        await new Promise<void>((resolve) => logger.flush(() => resolve()));
       },
     };
   } catch (err) {

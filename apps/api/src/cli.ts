@@ -14,6 +14,7 @@ import { ProvisioningService } from './modules/auth/provisioning.service';
 import { CreateDocumentsCommand } from './modules/documents/create-documents.command';
 import { parseCurrency, parseDocumentType } from './modules/documents/documents.service';
 import { buildOpenApiDocument } from './openapi';
+import { heartbeatAge } from './platform/health/heartbeat';
 
 /** Each command's synopsis and description: `--help` prints them (all, or one with `<command> --help`). */
 const COMMANDS: Record<string, { synopsis: string; description: string; example: string }> = {
@@ -45,6 +46,13 @@ const COMMANDS: Record<string, { synopsis: string; description: string; example:
     synopsis: 'openapi --write | --check [--file openapi/openapi.json]',
     description: 'Write the OpenAPI document the server emits, or fail (exit 1) if the committed one differs.',
     example: 'npm run cli -- openapi --check',
+  },
+  heartbeat: {
+    synopsis: 'heartbeat [--max-age SECONDS]',
+    description:
+      'Health check of a worker (no HTTP port): fails (exit 1) when HEARTBEAT_FILE is missing or older than --max-age ' +
+      '(default three HEARTBEAT_SECONDS). Opens no connection.',
+    example: 'node apps/api/dist/cli.js heartbeat --max-age 30',
   },
 };
 
@@ -91,6 +99,7 @@ async function main(argv: string[]): Promise<number> {
       write: { type: 'boolean', default: false },
       check: { type: 'boolean', default: false },
       file: { type: 'string', default: 'openapi/openapi.json' },
+      'max-age': { type: 'string' },
     },
     strict: true,
   });
@@ -149,6 +158,20 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         await running.close();
       }
+    }
+    case 'heartbeat': {
+      const { heartbeat } = loadConfig();
+      if (!heartbeat.file) throw new UsageError('HEARTBEAT_FILE is not set: this process writes no heartbeat');
+      const maxAge = values['max-age'] ? Number(values['max-age']) : heartbeat.seconds * 3;
+      const age = await heartbeatAge(heartbeat.file);
+      if (age === null || age > maxAge) {
+        process.stderr.write(
+          `unhealthy: ${age === null ? 'no heartbeat yet' : `last heartbeat ${Math.round(age)} s ago`} (limit ${maxAge} s)\n`,
+        );
+        return 1;
+      }
+      process.stdout.write(`healthy: last heartbeat ${Math.round(age)} s ago\n`);
+      return 0;
     }
     case 'migrate': {
       const running = await createApp(cliConfig(), { logTo: 'stderr' });

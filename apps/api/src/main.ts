@@ -5,16 +5,25 @@ import { DataDirLockedError } from './platform/database/data-dir-lock';
 import { ProvisioningService } from './modules/auth/provisioning.service';
 import { randomToken } from './modules/auth/credentials';
 import { DocumentProducer } from './modules/processing/processing.producer';
+import { Heartbeat } from './platform/health/heartbeat';
+import { Database } from './platform/database/database.service';
 
 /** `npm start`: the API (ROLE=all|api) or the workers only (ROLE=worker) on the configured database. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const running = await createApp(config);
   const { app } = running;
+  const heartbeat = config.heartbeat.file
+    ? new Heartbeat(config.heartbeat.file, config.heartbeat.seconds, async () => {
+        await app.get(Database).ping();
+        await running.redis?.ping();
+      })
+    : null;
   // Graceful stop: finish in-flight requests and jobs, close the database (releasing DATA_DIR).
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       setTimeout(() => process.exit(1), 15_000).unref();
+      void heartbeat?.stop();
       running.close().then(
         () => process.exit(0),
         () => process.exit(1),
@@ -24,12 +33,14 @@ async function main(): Promise<void> {
   if (config.demoBootstrap) await demoBootstrap(app.get(ProvisioningService), config.publicUrl);
   if (config.role === 'worker') {
     await app.get(DocumentProducer).recover();
+    await heartbeat?.start();
     process.stdout.write(`Ledgerlens worker running (database: ${running.orm.engine})\n`);
     return;
   }
   await app.listen({ port: config.port, host: config.host });
   // resumed documents are queued once /health answers (parsing runs in the parser processes anyway)
   await app.get(DocumentProducer).recover();
+  await heartbeat?.start();
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = config.publicUrl.replace(/:\d+$/, `:${port}`);

@@ -1,3 +1,4 @@
+import { CredentialCache } from '../src/platform/auth/credential-cache';
 import { TestApp } from './support/harness';
 import { Session } from '../src/modules/auth/auth.entities';
 import { sha256 } from '../src/modules/auth/credentials';
@@ -221,6 +222,8 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
         .get(Database)
         .system()
         .nativeUpdate(ApiKey, { id: created.id }, { expiresAt: new Date(Date.now() - 1000) }, { filters: false });
+      // An edit behind the server's back: resolved keys are reused for AUTH_CACHE_SECONDS.
+      app.get(CredentialCache).forget('api_key', created.id);
       const expired = await app.request('GET', '/v1/deals', { key: created.key });
       expect(expired.status).toBe(401);
       expect(expired.body.detail).toMatch(/expired/);

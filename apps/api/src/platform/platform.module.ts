@@ -15,10 +15,12 @@ import { REDIS } from './redis/redis';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './rate-limit/rate-limit';
 import { BullJobQueue, InProcessJobQueue, JobQueue } from './queue/job-queue';
 import { FileStore, localFileStore } from './storage/file-store';
+import { S3FileStore, s3Client } from './storage/s3-file-store';
 import { Clock } from './clock/clock';
 import { EventBus, InProcessEventBus, RedisEventBus } from './events/event-bus';
 import { SecretBox } from './crypto/secret-box';
 import { OutboundHttp } from './outbound/outbound-http';
+import { CredentialCache } from './auth/credential-cache';
 import { DatabaseUsageStore, RedisUsageStore, UsageMeter } from './usage/usage-meter';
 
 /** Adds the last batched usage counts before the database closes. */
@@ -98,12 +100,21 @@ export class PlatformModule {
             : new UsageMeter(new DatabaseUsageStore(resources.orm.orm), resources.config.usage, true),
       },
       UsageShutdown,
+      { provide: CredentialCache, useFactory: () => new CredentialCache(resources.config.authCacheSeconds * 1000) },
       {
         provide: EventBus,
         useFactory: () => (resources.redis ? new RedisEventBus(resources.redis, resources.config.redisPrefix) : new InProcessEventBus()),
       },
       EventBusShutdown,
-      { provide: FileStore, useFactory: () => localFileStore(resources.config.dataDir) },
+      {
+        provide: FileStore,
+        useFactory: () => {
+          const storage = resources.config.storage;
+          return storage.kind === 's3'
+            ? new S3FileStore(s3Client(storage.s3), storage.location, storage.s3)
+            : localFileStore(resources.config.dataDir);
+        },
+      },
       Database,
       EventDispatcher,
       Clock,
@@ -125,6 +136,7 @@ export class PlatformModule {
         REDIS,
         RateLimiter,
         UsageMeter,
+        CredentialCache,
         Database,
         EventDispatcher,
         JobQueue,

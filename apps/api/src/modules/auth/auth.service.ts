@@ -4,6 +4,7 @@ import { Database } from '../../platform/database/database.service';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { AuthContext, roleScopes } from '../../platform/auth/auth-context';
 import { Authenticator, PresentedCredential } from '../../platform/auth/authenticator';
+import { CredentialCache } from '../../platform/auth/credential-cache';
 import { ApiKey } from '../keys/keys.entities';
 import { OAuthClient, OAuthToken, Session, User } from './auth.entities';
 import {
@@ -24,6 +25,7 @@ export class AuthService extends Authenticator {
   constructor(
     private readonly db: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly cache: CredentialCache,
   ) {
     super();
   }
@@ -40,17 +42,28 @@ export class AuthService extends Authenticator {
     if (!value.startsWith(`${prefix}live_`) && !value.startsWith(`${prefix}test_`)) {
       throw new ApiError(ErrorCode.INVALID_API_KEY, 'Invalid API key');
     }
-    const em = this.db.system();
-    const key = await em.findOne(ApiKey, { keyHash: sha256(value) }, { filters: false });
+    const hash = sha256(value);
     const now = new Date();
+    const cached = this.cache.get(hash);
+    if (cached) {
+      if (now.getTime() - cached.touchedAt > TOUCH_INTERVAL_MS) {
+        cached.touchedAt = now.getTime();
+        await this.db.system().nativeUpdate(ApiKey, { id: cached.auth.credential.id }, { lastUsedAt: now }, { filters: false });
+      }
+      return cached.auth;
+    }
+    const em = this.db.system();
+    const key = await em.findOne(ApiKey, { keyHash: hash }, { filters: false });
     if (!key || key.revokedAt) throw new ApiError(ErrorCode.INVALID_API_KEY, 'Invalid or revoked API key');
     if (key.expiresAt && key.expiresAt <= now) throw new ApiError(ErrorCode.INVALID_API_KEY, 'API key has expired');
     let role: AuthContext['role'] = null;
     if (key.userId) role = (await em.findOne(User, { id: key.userId }))?.role ?? null;
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+    let touchedAt = key.lastUsedAt?.getTime() ?? 0;
+    if (now.getTime() - touchedAt > TOUCH_INTERVAL_MS) {
       await em.nativeUpdate(ApiKey, { id: key.id }, { lastUsedAt: now }, { filters: false });
+      touchedAt = now.getTime();
     }
-    return {
+    const auth: AuthContext = {
       organizationId: key.organizationId,
       livemode: key.livemode,
       userId: key.userId,
@@ -59,6 +72,8 @@ export class AuthService extends Authenticator {
       scopes: key.scopes,
       actor: key.userId ? `user:${key.userId}` : `api_key:${key.id}`,
     };
+    this.cache.set(hash, auth, key.expiresAt, touchedAt);
+    return auth;
   }
 
   private async fromSession(value: string): Promise<AuthContext> {

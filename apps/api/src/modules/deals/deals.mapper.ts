@@ -12,7 +12,7 @@ import {
   StatementRowDto,
 } from './dto/report.dto';
 
-export function mapDealSummary(deal: Deal): DealSummaryDto {
+export function mapDealSummary(deal: Omit<Deal, 'report' | 'analysis'>): DealSummaryDto {
   return {
     id: deal.id,
     business_name: deal.businessName,
@@ -49,7 +49,7 @@ export type StoredReport = Omit<DealReport, 'statements'> & {
 const withDefaults = <T extends object>(stored: T, defaults: Partial<T>): T => ({ ...defaults, ...stored });
 
 /** The report sections are served only when the deal is ready (spec: Deal report). */
-export function mapDealDetail(deal: Deal): DealDetailDto {
+export function mapDealDetail(deal: Omit<Deal, 'analysis'>): DealDetailDto {
   // Reports are stored JSON written by buildDealReport; older ones may lack the newer sections.
   const report: Partial<StoredReport> = deal.status === 'ready' ? ((deal.report ?? {}) as Partial<StoredReport>) : {};
   return {

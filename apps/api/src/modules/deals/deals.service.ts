@@ -9,7 +9,7 @@ import { scopeFields } from '../../platform/database/tenant';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
-import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
+import { Page, pageWindow, toPage } from '../../platform/pagination/pagination';
 import { flatten } from '../../platform/validation/validation.pipe';
 import { Deal, DealDecision, DECISIONS, Decision, DEAL_STATUSES } from './deals.entities';
 import { findDealOr404 } from './deal-lookup';
@@ -26,6 +26,9 @@ import {
 } from './dto/deal.dto';
 
 export const MAX_BATCH_DEALS = 50;
+
+/** Large JSON columns a deal summary does not show. */
+const SUMMARY_EXCLUDES = ['report', 'analysis'] as const;
 
 const SORT_FIELDS = {
   created_at: 'createdAt',
@@ -68,12 +71,19 @@ export class DealsService {
     }
     const field = SORT_FIELDS[query.sort ?? 'updated_at'];
     const direction = query.order === 'asc' ? QueryOrder.ASC_NULLS_LAST : QueryOrder.DESC_NULLS_LAST;
-    return paginate(
-      pageWindow(query),
-      () => em.count(Deal, where),
-      async (offset, limit) =>
-        (await em.find(Deal, where, { orderBy: [{ [field]: direction }, { id: direction }], offset, limit })).map(mapDealSummary),
-    );
+    // The count and the page in parallel (two connections), and without the report and analysis
+    // JSON, which a summary does not show (docs/performance.md).
+    const window = pageWindow(query);
+    const [total, deals] = await Promise.all([
+      em.count(Deal, where),
+      this.db.forScope(auth).find(Deal, where, {
+        orderBy: [{ [field]: direction }, { id: direction }],
+        offset: window.offset,
+        limit: window.perPage,
+        exclude: SUMMARY_EXCLUDES,
+      }),
+    ]);
+    return toPage(window, total, deals.map(mapDealSummary));
   }
 
   /** One aggregate query, scoped by the same filters as every other read. */
@@ -134,7 +144,9 @@ export class DealsService {
   }
 
   async get(auth: AuthContext, id: number): Promise<DealDetailDto> {
-    return mapDealDetail(await findDealOr404(this.db.forScope(auth), id));
+    const deal = await this.db.forScope(auth).findOne(Deal, { id }, { exclude: ['analysis'] });
+    if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
+    return mapDealDetail(deal);
   }
 
   async update(auth: AuthContext, id: number, dto: UpdateDealDto): Promise<DealDetailDto> {

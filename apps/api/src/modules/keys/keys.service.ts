@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
 import { ApiError, validationEntry } from '../../platform/errors/api-error';
 import { AuthContext, hasScope, RequiredScope } from '../../platform/auth/auth-context';
+import { CredentialCache } from '../../platform/auth/credential-cache';
 import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
@@ -50,6 +51,7 @@ export class KeysService {
     private readonly db: Database,
     private readonly events: EventDispatcher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly credentials: CredentialCache,
   ) {}
 
   /** Generates `<prefix>live_<secret>` / `<prefix>test_<secret>`; only its hash is kept. */
@@ -120,6 +122,7 @@ export class KeysService {
       key.revokedAt = new Date();
       recordEvent(tx, auth, 'key.revoked', { actor: auth.actor, data: { key_id: key.id } });
     });
+    this.credentials.forget('api_key', key.id);
     this.events.notify();
     return { status: 'ok', success: true, message: 'API key revoked', id: key.id };
   }
@@ -134,6 +137,7 @@ export class KeysService {
       Object.assign(key, { keyHash: generated.hash, keyPrefix: generated.keyPrefix, last4: generated.last4, lastUsedAt: null });
       recordEvent(tx, auth, 'key.rotated', { actor: auth.actor, data: { key_id: key.id } });
     });
+    this.credentials.forget('api_key', key.id);
     this.events.notify();
     return { ...mapKey(key), key: generated.plaintext, message: 'Key rotated: the previous value no longer works. Store this key now.' };
   }

@@ -119,8 +119,10 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
     const doc = await em.findOne(Document, { id: job.documentId }, { filters: false });
     if (!doc || doc.attempt !== job.attempt || !isInFlight(doc.status)) return;
     const scope: Scope = { organizationId: doc.organizationId, livemode: doc.livemode };
+    const started = Date.now();
     try {
       await this.process(doc, scope, job.attempt);
+      this.logger.log(`Document ${doc.id} processed (attempt ${job.attempt}) in ${Date.now() - started} ms`);
     } catch (err) {
       if (err instanceof StaleJob) return;
       if (err instanceof StatementError) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseAllowlist } from '../outbound/address-policy';
+import { parseStorageUrl, S3Location, S3Options } from '../storage/storage-url';
 
 /**
  * The one place that reads process.env. Everything else receives a typed, validated AppConfig.
@@ -36,6 +37,8 @@ export interface AppConfig {
   rateLimit: RateLimitConfig;
   idempotencyTtlSeconds: number;
   sessionTtlSeconds: number;
+  /** How long a resolved API key is reused without a database lookup (0: every request looks it up). */
+  authCacheSeconds: number;
   oauthTokenTtlSeconds: number;
   /** Seconds between outbox polls; events written in this process are dispatched at once anyway. */
   outboxPollSeconds: number;
@@ -68,11 +71,18 @@ export interface AppConfig {
   /** CRM calls: per-request timeout; 429/5xx retried up to `maxRetries` times (Retry-After honoured up to `maxRetryDelayMs`). */
   crm: { timeoutMs: number; maxRetries: number; retryBaseMs: number; maxRetryDelayMs: number };
   sse: { heartbeatSeconds: number };
+  /** Liveness file of a process without an HTTP port (ROLE=worker): written every `seconds` while healthy. */
+  heartbeat: { file: string | null; seconds: number };
   /**
    * Monthly quota of the deployment's plan, counted per organization for live credentials only
    * (test keys are free). Null = unlimited. Request counts are kept in Redis when configured
    * (exact across replicas), else in the database, batched every `flushMs` per process.
    */
+  /**
+   * Where original uploads are kept: `local` under DATA_DIR (the embedded default), or an
+   * S3-compatible bucket (STORAGE_URL=s3://bucket/prefix with the standard AWS variables).
+   */
+  storage: { kind: 'local' } | { kind: 's3'; location: S3Location; s3: S3Options };
   usage: { plan: string; requestsPerMonth: number | null; documentsPerMonth: number | null; flushMs: number };
 }
 
@@ -172,6 +182,33 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     .map((s) => s.trim())
     .filter(Boolean);
   for (const problem of parseAllowlist(allowlist).problems) problems.push(`OUTBOUND_ALLOWLIST: ${problem}`);
+  const storageUrl = optional('STORAGE_URL');
+  let storage: AppConfig['storage'] = { kind: 'local' };
+  if (storageUrl) {
+    const location = parseStorageUrl(storageUrl);
+    if (!location)
+      problems.push('STORAGE_URL must be s3://bucket or s3://bucket/prefix (bucket: 3-63 lowercase letters, digits, dots, dashes)');
+    const endpoint = optional('AWS_ENDPOINT_URL_S3') ?? optional('AWS_ENDPOINT_URL');
+    if (endpoint && !/^https?:\/\//.test(endpoint)) problems.push('AWS_ENDPOINT_URL(_S3) must be an http:// or https:// URL');
+    const accessKeyId = optional('AWS_ACCESS_KEY_ID');
+    const secretAccessKey = optional('AWS_SECRET_ACCESS_KEY');
+    if ((accessKeyId === null) !== (secretAccessKey === null))
+      problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
+    const partMb = int('S3_PART_SIZE_MB', 8, 5, 512);
+    storage = {
+      kind: 's3',
+      location: location ?? { bucket: 'invalid', prefix: '' },
+      s3: {
+        endpoint,
+        region: optional('AWS_REGION') ?? optional('AWS_DEFAULT_REGION') ?? 'us-east-1',
+        // MinIO and most S3-compatible servers want path-style URLs; AWS itself does not.
+        forcePathStyle: bool('S3_FORCE_PATH_STYLE', endpoint !== null),
+        credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+        partSize: partMb * 1024 * 1024,
+        queueSize: int('S3_UPLOAD_QUEUE_SIZE', 2, 1, 16),
+      },
+    };
+  }
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 
   const config: AppConfig = {
@@ -198,6 +235,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     },
     idempotencyTtlSeconds: int('IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+    authCacheSeconds: int('AUTH_CACHE_SECONDS', 5, 0, 300),
     oauthTokenTtlSeconds: int('OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
     outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
     demoBootstrap: bool('DEMO_BOOTSTRAP', !production),
@@ -231,6 +269,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       maxRetryDelayMs: int('CRM_MAX_RETRY_DELAY_MS', 60_000, 1, 3_600_000),
     },
     sse: { heartbeatSeconds: int('SSE_HEARTBEAT_SECONDS', 15, 1, 300) },
+    heartbeat: { file: optional('HEARTBEAT_FILE'), seconds: int('HEARTBEAT_SECONDS', 10, 1, 3600) },
+    storage,
     usage: {
       plan: str('QUOTA_PLAN', 'standard'),
       requestsPerMonth: int('QUOTA_MONTHLY_REQUESTS', 1_000_000, 0, 2_000_000_000) || null,

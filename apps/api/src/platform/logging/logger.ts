@@ -20,7 +20,14 @@ export function createLogger(config: AppConfig, destination: 'stdout' | 'stderr'
       },
       serializers: { req: serializeRequest },
     },
-    typeof destination === 'string' ? pino.destination(destination === 'stderr' ? 2 : 1) : destination,
+    typeof destination !== 'string'
+      ? destination
+      : destination === 'stderr'
+        ? pino.destination(2)
+        : // Asynchronous: a synchronous write per line cost more CPU than the request it logs
+          // (docs/performance.md). Lines written while a write is in flight go out together;
+          // RunningApp.close() flushes, and pino flushes on a fatal exit.
+          pino.destination({ dest: 1, sync: false }),
   );
 }
 

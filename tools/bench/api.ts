@@ -1,0 +1,307 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { Client } from 'pg';
+import { Pool as HttpPool } from 'undici';
+
+/**
+ * `npm run bench:api`: API throughput on PostgreSQL against a bare Fastify + pg anchor answering
+ * the same queries, in the same run (so machine load affects both alike; compare the ratios).
+ *
+ * Seeds 10,000 deals in the benchmarked organization (plus BENCH_OTHER_DEALS in nine others),
+ * starts the built server (`apps/api/dist/main.js`) and the anchor (`tools/dist/bench/anchor.js`),
+ * then alternates them route by route: list (25 per page with total), get by id, stats and an
+ * authenticated no-op (a credential check, then 404). Prints req/s, p50 and p99 per route and
+ * server, and the ratios; exits non-zero when list or get-by-id is below BENCH_MIN_RATIO (0.7).
+ *
+ * Env: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_DEALS (10000),
+ * BENCH_OTHER_DEALS (90000), BENCH_SECONDS per measurement (4), BENCH_ROUNDS (2),
+ * BENCH_CONNECTIONS (16), BENCH_REDIS_URL (unset: the server runs without Redis), BENCH_MIN_RATIO.
+ */
+const ROOT = resolve(__dirname, '../../..');
+const MAIN = resolve(ROOT, 'apps/api/dist/main.js');
+const CLI = resolve(ROOT, 'apps/api/dist/cli.js');
+const ANCHOR = resolve(__dirname, 'anchor.js');
+
+const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEALS = num('BENCH_DEALS', 10_000);
+const OTHER_DEALS = num('BENCH_OTHER_DEALS', 90_000);
+const SECONDS = num('BENCH_SECONDS', 4);
+const ROUNDS = num('BENCH_ROUNDS', 2);
+const CONNECTIONS = num('BENCH_CONNECTIONS', 16);
+const MIN_RATIO = num('BENCH_MIN_RATIO', 0.7);
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => res(port));
+    });
+    srv.on('error', rej);
+  });
+}
+
+async function waitFor(url: string, proc: ChildProcess, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`${what} exited with ${proc.exitCode}`);
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not answer ${url} within 60 s`);
+}
+
+function stop(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null) return Promise.resolve();
+  return new Promise((r) => {
+    proc.once('exit', () => r());
+    proc.kill('SIGTERM');
+  });
+}
+
+/** Deterministic PRNG (mulberry32): the same ids and pages for both servers. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** Closed-loop load: CONNECTIONS clients, each sending its next request when the last one answered. */
+async function load(base: string, key: string, path: (r: () => number) => string, seconds: number): Promise<Result> {
+  const pool = new HttpPool(base, { connections: CONNECTIONS, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = Date.now() + seconds * 1000;
+  const warmEnd = Date.now() + 500;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, i) => {
+      const random = rng(1000 + i);
+      while (Date.now() < end) {
+        const started = process.hrtime.bigint();
+        const res = await pool.request({ method: 'GET', path: path(random), headers: { 'x-api-key': key } });
+        await res.body.arrayBuffer();
+        if (res.statusCode >= 500 || res.statusCode === 429) errors++;
+        if (Date.now() > warmEnd) latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+      }
+    }),
+  );
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return { rps: latencies.length / (seconds - 0.5), p50: at(0.5), p99: at(0.99), errors };
+}
+
+/** A ready deal's stored report (about 6 KB) and analysis (about 25 KB), shaped like the real ones. */
+const month = (i: number) => `2026-${String(1 + (i % 12)).padStart(2, '0')}`;
+const REPORT = {
+  report_date: '2026-11-20',
+  ai_summary: 'Steady deposits with two NSF events in the last quarter; existing MCA position detected. '.repeat(4),
+  coverage: { months: 6, period_start: '2026-05-01', period_end: '2026-10-31' },
+  financials: { avg_monthly_revenue: 84210.55, avg_daily_balance: 12903.1, total_deposits: 505263.3, true_revenue: 480100.2 },
+  health: { score: 71, grade: 'B', factors: Array.from({ length: 9 }, (_, i) => ({ name: `factor_${i}`, score: 50 + i, weight: 11 })) },
+  statements: Array.from({ length: 6 }, (_, i) => ({
+    document_id: i + 1,
+    bank_name: 'First Bank',
+    period_start: `${month(i)}-01`,
+    period_end: `${month(i)}-28`,
+    opening_balance: 1000 + i,
+    closing_balance: 2000 + i,
+    deposits: 80000 + i,
+    withdrawals: 79000 + i,
+  })),
+  monthly: Array.from({ length: 12 }, (_, i) => ({
+    month: month(i),
+    deposits: 80000 + i * 100,
+    withdrawals: 78000 + i * 90,
+    nsf_count: i % 3,
+    avg_balance: 12000 + i * 10,
+  })),
+  lender_positions: Array.from({ length: 3 }, (_, i) => ({
+    lender: `Funder ${i}`,
+    amount: 1250.5 + i,
+    frequency: 'daily',
+    first_seen: '2026-06-01',
+  })),
+};
+const ANALYSIS = {
+  daily_balances: Array.from({ length: 180 }, (_, i) => ({
+    date: `2026-05-${String(1 + (i % 28)).padStart(2, '0')}`,
+    balance: 10000 + ((i * 37) % 5000),
+  })),
+  recurring: Array.from({ length: 40 }, (_, i) => ({ description: `ACH PAYMENT VENDOR ${i}`, amount: 120.5 + i, count: 6 })),
+};
+
+async function main(): Promise<void> {
+  execFileSync('test', ['-f', MAIN]);
+  const name = `ledgerlens_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${name}`;
+  const procs: ChildProcess[] = [];
+  try {
+    const baseEnv = {
+      ...process.env,
+      DATABASE_URL: dbUrl.toString(),
+      REDIS_URL: process.env.BENCH_REDIS_URL ?? '',
+      REDIS_PREFIX: `llbench:${name}`,
+      NODE_ENV: 'development',
+      DEMO_BOOTSTRAP: 'false',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      RATE_LIMIT_STANDARD: '1000000',
+      QUOTA_MONTHLY_REQUESTS: '0',
+    };
+    // Migrate and create the organization through the CLI, as an operator would.
+    const boot = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [CLI, 'bootstrap', '--org-name', 'Bench Funding', '--email', 'bench@example.test', '--password', 'bench-password-1', '--json'],
+        { env: baseEnv, encoding: 'utf8' },
+      ),
+    ) as { organization: { id: number }; api_key: string };
+    const orgId = boot.organization.id;
+
+    const t0 = Date.now();
+    const db = new Client({ connectionString: dbUrl.toString() });
+    await db.connect();
+    await db.query(`insert into organizations (name, created_at) select 'Other ' || g, now() from generate_series(1, 9) g`);
+    const seed = (org: string, count: number) =>
+      db.query(
+        `insert into deals (organization_id, livemode, business_name, dba_name, owner_name, industry, entity_type, source_type,
+           status, funding_amount_requested, document_count, health_score, health_grade, decision, created_at, updated_at,
+           report, analysis)
+         select ${org}, g % 10 <> 0, 'Business ' || g || ' LLC', case when g % 3 = 0 then 'DBA ' || g end, 'Owner ' || g, 'retail',
+           'llc', 'direct', (array['new','processing','under_review','ready','failed'])[1 + g % 5], 10000 + (g % 90) * 1000,
+           g % 4, case when g % 5 = 3 then 40 + g % 60 end, case when g % 5 = 3 then 'B' end,
+           (array[null,'approve','decline','funded'])[1 + g % 4], now() - (g || ' minutes')::interval,
+           now() - ((g * 7) % 100000 || ' seconds')::interval,
+           case when g % 5 = 3 then $1::jsonb end, case when g % 5 = 3 then $2::jsonb end
+         from generate_series(1, ${count}) g`,
+        [JSON.stringify(REPORT), JSON.stringify(ANALYSIS)],
+      );
+    // DEALS live deals in the benchmarked organization (its test-mode rows come on top).
+    await seed(`${orgId}`, Math.round(DEALS / 0.9));
+    if (OTHER_DEALS > 0) await seed(`(select id from organizations where name = 'Other ' || (1 + g % 9))`, OTHER_DEALS);
+    await db.query('analyze deals');
+    const ids = (
+      await db.query<{ id: number }>('select id from deals where organization_id = $1 and livemode order by id', [orgId])
+    ).rows.map((r) => r.id);
+    const total = Number((await db.query('select count(*) from deals')).rows[0].count);
+    await db.end();
+    console.log(`seeded ${ids.length} live deals in organization ${orgId}, ${total} rows in deals, in ${Date.now() - t0} ms`);
+
+    const apiPort = await freePort();
+    const anchorPort = await freePort();
+    // BENCH_PROFILE=dir: a V8 CPU profile of the API process (open in Chrome DevTools or speedscope).
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.BENCH_PROFILE)] : [];
+    const api = spawn(process.execPath, [...profile, MAIN], {
+      env: { ...baseEnv, PORT: String(apiPort), HOST: '127.0.0.1' },
+      stdio: 'ignore',
+    });
+    const anchor = spawn(process.execPath, [ANCHOR], {
+      env: { ...baseEnv, PORT: String(anchorPort), ORG_ID: String(orgId) },
+      stdio: 'ignore',
+    });
+    procs.push(api, anchor);
+    await waitFor(`http://127.0.0.1:${apiPort}/health`, api, 'the API');
+    await waitFor(`http://127.0.0.1:${anchorPort}/v1/bench-noop`, anchor, 'the anchor');
+
+    const pages = Math.max(1, Math.floor(ids.length / 25));
+    const routes: { name: string; path: (r: () => number) => string; gate: boolean }[] = [
+      { name: 'list', path: (r) => `/v1/deals?page=${1 + Math.floor(r() * Math.min(pages, 40))}&per_page=25`, gate: true },
+      { name: 'get by id', path: (r) => `/v1/deals/${ids[Math.floor(r() * ids.length)]}`, gate: true },
+      { name: 'stats', path: () => '/v1/deals/stats', gate: false },
+      { name: 'auth no-op', path: () => '/v1/bench-noop', gate: false },
+    ];
+    const only = process.env.BENCH_ROUTES?.split(',');
+    if (only) routes.splice(0, routes.length, ...routes.filter((r) => only.includes(r.name)));
+    const servers = { api: `http://127.0.0.1:${apiPort}`, anchor: `http://127.0.0.1:${anchorPort}` };
+    // Both answer the same data: a benchmark of a server that fails fast would mean nothing.
+    for (const route of routes) {
+      const path = route.path(rng(7));
+      const [a, b] = await Promise.all(
+        Object.values(servers).map(async (base) => {
+          const res = await fetch(base + path, { headers: { 'x-api-key': boot.api_key } });
+          return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+        }),
+      );
+      const same =
+        route.name === 'auth no-op'
+          ? a.status === 404 && b.status === 404
+          : a.status === 200 &&
+            b.status === 200 &&
+            JSON.stringify(Object.keys(a.body).length > 0) === JSON.stringify(Object.keys(b.body).length > 0);
+      if (!same || (route.name === 'get by id' && a.body.business_name !== b.body.business_name))
+        throw new Error(`${route.name}: the servers disagree on ${path}: ${JSON.stringify([a, b]).slice(0, 600)}`);
+    }
+    // Warm both (JIT, connection pools, caches).
+    for (const route of routes) for (const base of Object.values(servers)) await load(base, boot.api_key, route.path, 1.5);
+
+    const rows: { route: string; api: Result; anchor: Result; ratio: number; gate: boolean }[] = [];
+    const loadBefore = loadavg()[0];
+    for (const route of routes) {
+      const best: Record<'api' | 'anchor', Result | null> = { api: null, anchor: null };
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternate which goes first, so a load spike does not always land on the same side.
+        const order = round % 2 === 0 ? (['anchor', 'api'] as const) : (['api', 'anchor'] as const);
+        for (const side of order) {
+          const r = await load(servers[side], boot.api_key, route.path, SECONDS);
+          if (!best[side] || r.rps > best[side].rps) best[side] = r;
+        }
+      }
+      rows.push({ route: route.name, api: best.api!, anchor: best.anchor!, ratio: best.api!.rps / best.anchor!.rps, gate: route.gate });
+    }
+    const loadAfter = loadavg()[0];
+
+    const f = (n: number, d = 0) => n.toFixed(d).padStart(8);
+    console.log(
+      `\n${CONNECTIONS} connections, best of ${ROUNDS} x ${SECONDS} s per server and route (server log level ${baseEnv.LOG_LEVEL})`,
+    );
+    console.log(
+      `${'route'.padEnd(12)}${'api rps'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'anchor'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}   ratio`,
+    );
+    for (const r of rows)
+      console.log(
+        `${r.route.padEnd(12)} ${f(r.api.rps)} ${f(r.api.p50, 1)} ${f(r.api.p99, 1)} ${f(r.anchor.rps)} ${f(r.anchor.p50, 1)} ${f(r.anchor.p99, 1)}   ${r.ratio.toFixed(2)}${r.gate ? ` (target >= ${MIN_RATIO})` : ''}${r.api.errors + r.anchor.errors ? ` errors ${r.api.errors}/${r.anchor.errors}` : ''}`,
+      );
+    const loaded = loadBefore > 1.5 || loadAfter > 1.5;
+    console.log(
+      `\nload average ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)} on ${cpus().length} cores${loaded ? ': measured under load from other processes; absolute req/s are low, compare the ratios' : ''}`,
+    );
+    console.log(JSON.stringify({ bench: 'api', deals: ids.length, rows: total, results: rows }));
+    const failed = rows.filter((r) => r.gate && r.ratio < MIN_RATIO);
+    if (failed.length) {
+      console.error(`FAIL: ${failed.map((r) => `${r.route} ratio ${r.ratio.toFixed(2)}`).join(', ')} below ${MIN_RATIO}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await Promise.all(procs.map(stop));
+    await admin.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
