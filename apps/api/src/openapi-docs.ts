@@ -43,6 +43,8 @@ Operations that list an \`Idempotency-Key\` header (creating a deal, uploading a
 
 Every answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix seconds). Over the limit: 429 \`RATE_LIMIT_EXCEEDED\` with \`Retry-After\` (seconds). Defaults per key and minute: 1,000 reads, 200 writes, 30 uploads; logins 10 per client address.
 
+Live keys also count against a monthly quota of requests and documents (test keys do not): \`GET /v1/usage/me\` shows it; once it is used up, 429 \`QUOTA_EXCEEDED\` with \`Retry-After\` until the next month (UTC).
+
 ## Webhooks
 
 Configure one endpoint per organization and mode with \`PUT /v1/webhooks/config\`. Each delivery is a JSON event \`{id, type, created_at, deal_id, data}\` signed over its exact body: \`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature: v1,<base64 HMAC-SHA256>\` (Standard Webhooks) and \`X-Service-Signature: sha256=<hex HMAC-SHA256>\`. Verify with \`@ledgerlens/webhooks\` (MIT) on the raw body:
@@ -69,10 +71,16 @@ export const TAGS: { name: string; description: string }[] = [
     description: 'Read-only links to a deal summary for people without an account, with expiry, password and revocation.',
   },
   { name: 'CRM', description: 'Deals synced with Salesforce, HubSpot, Pipedrive or a custom endpoint (scopes `crm:read`, `crm:write`).' },
+  { name: 'Usage', description: "This month's requests and documents against the plan's monthly quota." },
 ];
 
 /** [summary, description] by operationId. */
 export const OPERATION_DOCS: Record<string, [string, string]> = {
+  getUsage: [
+    "This month's usage",
+    'Requests made with live API keys and OAuth tokens, and documents created in live mode, this calendar month (UTC), against the plan limits (`limit` null: unlimited). Any credential may ask; the call itself is not counted. Past a limit, calls get 429 `QUOTA_EXCEEDED`.',
+  ],
+  getUsageAlias: ["This month's usage (alternate path)", 'The same as `GET /v1/usage/me`.'],
   login: ['Log in (unversioned path)', 'The same as `POST /v1/auth/login`.'],
   loginV1: [
     'Log in with email and password',

@@ -46,6 +46,8 @@ export const OPERATIONS = {
   getDocumentsBatchStatus: { method: 'POST', path: '/v1/documents/batch-status', idempotent: false, paginated: false },
   getDocumentStatus: { method: 'GET', path: '/v1/documents/{document_id}/status', idempotent: false, paginated: false },
   getRuleset: { method: 'GET', path: '/v1/rulesets/{ruleset_id}', idempotent: false, paginated: false },
+  getUsage: { method: 'GET', path: '/v1/usage/me', idempotent: false, paginated: false },
+  getUsageAlias: { method: 'GET', path: '/api/v1/usage/me', idempotent: false, paginated: false },
   getWebhookConfig: { method: 'GET', path: '/v1/webhooks/config', idempotent: false, paginated: false },
   getWebhookDelivery: { method: 'GET', path: '/v1/webhooks/deliveries/{delivery_id}', idempotent: false, paginated: false },
   listActiveShareLinks: { method: 'GET', path: '/v1/deals/{deal_id}/share', idempotent: false, paginated: false },

@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Same as GET /v1/usage/me (the path the spec refers to) */
+        /**
+         * This month's usage (alternate path)
+         * @description The same as `GET /v1/usage/me`.
+         */
         get: operations["getUsageAlias"];
         put?: never;
         post?: never;
@@ -1272,7 +1275,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This month's requests and documents against the plan's limits (not itself counted) */
+        /**
+         * This month's usage
+         * @description Requests made with live API keys and OAuth tokens, and documents created in live mode, this calendar month (UTC), against the plan limits (`limit` null: unlimited). Any credential may ask; the call itself is not counted. Past a limit, calls get 429 `QUOTA_EXCEEDED`.
+         */
         get: operations["getUsage"];
         put?: never;
         post?: never;

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, Authenticated } from '../../platform/auth/decorators';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { UsageMeter, UsageSnapshot } from '../../platform/usage/usage-meter';
@@ -12,7 +12,6 @@ export class UsageController {
 
   @Get('v1/usage/me')
   @Authenticated('any')
-  @ApiOperation({ summary: "This month's requests and documents against the plan's limits (not itself counted)" })
   @ApiOkResponse({ type: UsageDto })
   async getUsage(@Auth() auth: AuthContext): Promise<UsageDto> {
     return mapUsage(auth.organizationId, await this.usage.snapshot(auth.organizationId));
@@ -20,7 +19,6 @@ export class UsageController {
 
   @Get('api/v1/usage/me')
   @Authenticated('any')
-  @ApiOperation({ summary: 'Same as GET /v1/usage/me (the path the spec refers to)' })
   @ApiOkResponse({ type: UsageDto })
   async getUsageAlias(@Auth() auth: AuthContext): Promise<UsageDto> {
     return this.getUsage(auth);
