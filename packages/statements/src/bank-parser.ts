@@ -834,6 +834,14 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     txBlock.push(r.block);
     txs.push({ date, description, amount: round2(amount), balance: r.balance, transactionType: amount >= 0 ? 'credit' : 'debit' });
   }
+  const ocrPages = ocrPagesOf(pages, rows, txs);
+  if (ocrPages)
+    repairOcrCurrencyDigit(
+      txs,
+      openingBalance,
+      rows.map((r) => ocrPages.has(r.page)),
+      warnings,
+    );
   repairOcrSigns(txs, openingBalance, pages, rows, warnings);
   dropRepeatedListings(txs, txBlock, cells, openingBalance, closingBalance, warnings);
   chooseSignReading(txs, openingBalance, warnings);
@@ -1074,6 +1082,55 @@ function decideDayFirst(
   return /[£€₹]|\b(GBP|EUR|INR|AUD|NZD)\b|\bsort code\b|\bIFSC\b|\bBSB\b/i.test(text);
 }
 
+/** The OCR'd pages, when there are any and each transaction still has its row (for the repairs below). */
+function ocrPagesOf(pages: PageLayout[], rows: RawRow[], txs: StatementTransaction[]): Set<number> | null {
+  const ocr = new Set(pages.filter((p) => p.method === 'ocr').map((p) => p.index));
+  return ocr.size && rows.length === txs.length ? ocr : null;
+}
+
+/**
+ * On OCR pages a `$` read as a digit ("8751.69" for "$751.69") breaks the running balance by that
+ * digit's place value. Where dropping the leading 8 or 5 of the printed balance (or of the amount)
+ * makes the chain hold on that row, that reading is taken and named in a warning.
+ */
+function repairOcrCurrencyDigit(txs: StatementTransaction[], opening: number | null, ocrRows: boolean[], warnings: string[]): void {
+  const dropLead = (v: number): number | null => {
+    const s = Math.abs(v).toFixed(2);
+    if (!/^[85]\d/.test(s)) return null;
+    const r = Number(s.slice(1));
+    return v < 0 ? -r : r;
+  };
+  const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
+  let running = opening;
+  for (let i = 0; i < txs.length; i++) {
+    const t = txs[i];
+    const next = running === null ? null : round2(running + t.amount);
+    if (t.balance === null || next === null || near(next, t.balance)) {
+      running = t.balance ?? next;
+      continue;
+    }
+    if (ocrRows[i]) {
+      const b2 = dropLead(t.balance);
+      if (b2 !== null && near(b2, next)) {
+        warnings.push(
+          `OCR balance ${t.balance.toFixed(2)} on ${t.date} read as ${b2.toFixed(2)}: its first digit is a misread currency sign`,
+        );
+        t.balance = b2;
+        running = b2;
+        continue;
+      }
+      const a2 = dropLead(t.amount);
+      if (a2 !== null && running !== null && near(round2(running + a2), t.balance)) {
+        warnings.push(
+          `OCR amount ${t.amount.toFixed(2)} on ${t.date} read as ${a2.toFixed(2)}: its first digit is a misread currency sign`,
+        );
+        t.amount = a2;
+      }
+    }
+    running = t.balance;
+  }
+}
+
 /**
  * On OCR pages a dropped "-" or ")" flips an amount. Between two printed balances, if exactly one
  * OCR row explains the gap by its sign, that row's sign is corrected (and reported in warnings).
@@ -1085,8 +1142,8 @@ function repairOcrSigns(
   rows: RawRow[],
   warnings: string[],
 ): void {
-  const ocrPages = new Set(pages.filter((p) => p.method === 'ocr').map((p) => p.index));
-  if (!ocrPages.size || rows.length !== txs.length) return;
+  const ocrPages = ocrPagesOf(pages, rows, txs);
+  if (!ocrPages) return;
   let start = opening;
   let seg: number[] = [];
   for (let i = 0; i < txs.length; i++) {

@@ -157,28 +157,64 @@ export function extractPageText(opened: OpenedDocument, index: number, limits: P
   }
 }
 
-/** Renders a page to PNG for OCR. */
-export async function renderPagePng(
+type Pixmap = InstanceType<Awaited<ReturnType<typeof loadMupdf>>['Pixmap']>;
+
+/** Renders a page at `dpi` (bounded to ~12 MP of raster: memory) and hands the pixmap to `use`. */
+async function withPixmap<T>(
   opened: OpenedDocument,
   index: number,
-  dpi = 200,
-): Promise<{ png: Uint8Array; scale: number; width: number; height: number }> {
+  dpi: number,
+  gray: boolean,
+  use: (pix: Pixmap, scale: number, bounds: number[]) => T,
+): Promise<T> {
   const mupdf = await loadMupdf();
   const page = opened.doc.loadPage(index);
   try {
     const b = page.getBounds();
     let scale = dpi / 72;
-    // bound the raster size (memory): at most ~ 12 MP
     const maxPx = 12_000_000;
     const px = (b[2] - b[0]) * (b[3] - b[1]) * scale * scale;
     if (px > maxPx) scale *= Math.sqrt(maxPx / px);
-    const pix = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false, true);
+    const cs = gray ? mupdf.ColorSpace.DeviceGray : mupdf.ColorSpace.DeviceRGB;
+    const pix = page.toPixmap(mupdf.Matrix.scale(scale, scale), cs, false, true);
     try {
-      return { png: pix.asPNG(), scale, width: b[2] - b[0], height: b[3] - b[1] };
+      return use(pix, scale, b);
     } finally {
       pix.destroy?.();
     }
   } finally {
     page.destroy?.();
   }
+}
+
+/** Renders a page to PNG for OCR. */
+export function renderPagePng(
+  opened: OpenedDocument,
+  index: number,
+  dpi = 200,
+): Promise<{ png: Uint8Array; scale: number; width: number; height: number }> {
+  return withPixmap(opened, index, dpi, false, (pix, scale, b) => ({ png: pix.asPNG(), scale, width: b[2] - b[0], height: b[3] - b[1] }));
+}
+
+/** An 8-bit grayscale raster (one byte per pixel, rows top to bottom). */
+export interface GrayRaster {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Copies a one-component pixmap out of mupdf's memory, row by row (its stride may pad rows). */
+export function grayOf(pix: Pixmap): GrayRaster {
+  const width = pix.getWidth();
+  const height = pix.getHeight();
+  const stride = pix.getStride();
+  const src = pix.getPixels();
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) data.set(src.subarray(y * stride, y * stride + width), y * width);
+  return { data, width, height };
+}
+
+/** Renders a page to grayscale pixels for OCR. `scale` converts pixels back to PDF points. */
+export function renderPageGray(opened: OpenedDocument, index: number, dpi = 200): Promise<GrayRaster & { scale: number }> {
+  return withPixmap(opened, index, dpi, true, (pix, scale) => ({ ...grayOf(pix), scale }));
 }

@@ -27,7 +27,7 @@ export { findPeriod } from './period';
 export { assessTamperRisk, parsePdfDate } from './tamper';
 export type { TamperAssessment, TamperInput } from './tamper';
 export { parseWithLlm, validateLlmJson, LlmOutputError, LLM_SYSTEM_PROMPT, pageText, pageTextWithColumns } from './llm';
-export { shutdownOcr, tesseractLangPath, cleanOcrWord } from './ocr';
+export { shutdownOcr, warmOcr, OCR_WORKERS, tesseractLangPath, cleanOcrWord } from './ocr';
 export { parseAmount, parseDateToken, resolveYear, isValidDate } from './tokens';
 export { releaseMupdfCaches } from './mupdf';
 export { ParserPool, ParserCrashedError, processRss } from './pool';
@@ -130,6 +130,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       riskReasons: risk.reasons,
       parser,
       rawTextPages: layout.rawTextPages,
+      ocrPages: layout.ocrPages,
       warnings,
       needsReview: review.needsReview,
       reviewReasons: review.reasons,

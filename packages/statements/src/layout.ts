@@ -1,7 +1,7 @@
-import { OCR_WORKERS, ocrPng } from './ocr';
-import { extractPageText, groupLines, renderPagePng } from './extract';
+import { OCR_WORKERS, ocrImage, pgm } from './ocr';
+import { extractPageText, GrayRaster, groupLines, renderPageGray } from './extract';
 import { OpenedDocument } from './open';
-import { DEFAULT_LIMITS, Limits, PageLayout, ParseStep, StatementError } from './types';
+import { DEFAULT_LIMITS, Limits, Line, PageLayout, ParseStep, StatementError, Word } from './types';
 
 export interface LayoutResult {
   pages: PageLayout[];
@@ -25,16 +25,108 @@ function checkAbort(signal?: AbortSignal) {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }
 
-function needsOcr(p: PageLayout): boolean {
+const isBad = (ch: string) => ch === '\uFFFD' || (ch >= '\uE000' && ch <= '\uF8FF') || ch < ' ';
+const badChars = (l: Line) => {
+  let n = 0;
+  for (const ch of l.text) if (isBad(ch)) n++;
+  return n;
+};
+
+/** What a page needs from OCR: nothing, the whole page, or only the bands (PDF points) of its unreadable lines. */
+export type OcrNeed = null | { kind: 'page' } | { kind: 'lines'; bands: Array<[number, number]> };
+
+/**
+ * A page without text, or a scan with a token text layer, is read whole. A text layer without usable
+ * Unicode (fonts without ToUnicode) is read from the pixels too, but where most of the page reads
+ * fine only the bands of the unreadable lines are recognised (the readable lines are kept as they
+ * are: exact, and no OCR time spent on them).
+ */
+export function ocrNeed(p: PageLayout): OcrNeed {
   const chars = p.lines.reduce((n, l) => n + l.text.length, 0);
-  if (chars === 0) return true;
-  // a text layer without usable Unicode (fonts without ToUnicode): read the pixels instead
-  let bad = 0;
-  for (const l of p.lines) for (const ch of l.text) if (ch === '\uFFFD' || (ch >= '\uE000' && ch <= '\uF8FF') || ch < ' ') bad++;
-  if (bad / chars > 0.3) return true;
+  if (chars === 0) return { kind: 'page' };
+  const bad = p.lines.reduce((n, l) => n + badChars(l), 0);
+  if (bad / chars > 0.3) {
+    const garbled = p.lines.filter((l) => badChars(l) / Math.max(1, l.text.length) > 0.3);
+    const goodChars = p.lines.filter((l) => !garbled.includes(l)).reduce((n, l) => n + l.text.length, 0);
+    if (goodChars < 100 || garbled.length > p.lines.length * 0.6) return { kind: 'page' };
+    const bands: Array<[number, number]> = [];
+    for (const l of [...garbled].sort((x, y) => x.y0 - y.y0)) {
+      const pad = Math.max(1.5, (l.y1 - l.y0) * 0.25);
+      const y0 = Math.max(0, l.y0 - pad);
+      const y1 = Math.min(p.height, l.y1 + pad);
+      const last = bands[bands.length - 1];
+      if (last && y0 <= last[1] + 3) last[1] = Math.max(last[1], y1);
+      else bands.push([y0, y1]);
+    }
+    return { kind: 'lines', bands };
+  }
   const area = p.width * p.height;
   const imgArea = p.imageRects.reduce((s, r) => s + (r[2] - r[0]) * (r[3] - r[1]), 0);
-  return chars < 40 && imgArea > area * 0.5;
+  return chars < 40 && imgArea > area * 0.5 ? { kind: 'page' } : null;
+}
+
+/** One image handed to an OCR worker: a page, or a band of its unreadable lines. */
+interface Piece {
+  job: OcrJob;
+  image: Uint8Array;
+  offsetY: number;
+}
+
+interface OcrJob {
+  page: PageLayout;
+  need: Exclude<OcrNeed, null>;
+  words: Word[];
+  confSum: number;
+  confN: number;
+  pending: number;
+  failed: boolean;
+  /** pixels per PDF point of the rendered page */
+  scale: number;
+}
+
+/** The images the OCR workers recognise for a rendered page (each with its offset on the page). */
+function piecesOf(job: OcrJob, r: GrayRaster, scale: number): Piece[] {
+  if (job.need.kind === 'lines') {
+    return job.need.bands.map(([y0, y1]) => {
+      const a = Math.max(0, Math.floor(y0 * scale));
+      const b = Math.min(r.height, Math.ceil(y1 * scale));
+      return { job, image: pgm(r, a, b), offsetY: a };
+    });
+  }
+  return [{ job, image: pgm(r), offsetY: 0 }];
+}
+
+/** Puts the recognised words of a page in place: the whole page, or the unreadable bands only. */
+function finishJob(job: OcrJob): void {
+  const p = job.page;
+  const confidence = job.confN ? job.confSum / job.confN / 100 : 0;
+  if (job.need.kind === 'page') {
+    p.lines = groupLines(job.words);
+    p.method = job.words.length ? 'ocr' : 'none';
+    p.confidence = confidence;
+    return;
+  }
+  const { lines, ocrWords, textWords } = mergeOcrBands(p.lines, job.need.bands, job.words);
+  p.lines = lines;
+  if (ocrWords > textWords) {
+    p.method = 'ocr';
+    p.confidence = confidence;
+  }
+}
+
+/** The text layer's words outside the bands (PDF points, top..bottom) and the OCR words inside them, as lines. */
+export function mergeOcrBands(
+  lines: Line[],
+  bands: Array<[number, number]>,
+  ocr: Word[],
+): { lines: Line[]; ocrWords: number; textWords: number } {
+  const inBand = (w: Word) => {
+    const c = (w.y0 + w.y1) / 2;
+    return bands.some(([a, b]) => c >= a && c <= b);
+  };
+  const kept = lines.flatMap((l) => l.words).filter((w) => !inBand(w));
+  const read = ocr.filter(inBand);
+  return { lines: groupLines([...kept, ...read]), ocrWords: read.length, textWords: kept.length };
 }
 
 /** Extracts words with positions for every page; pages without a text layer go through OCR. */
@@ -53,46 +145,89 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
     if (Date.now() - started > lim.totalTimeMs) throw new StatementError('too_large', `text extraction exceeded ${lim.totalTimeMs} ms`);
     if (i % 8 === 7) await tick();
   }
-  const toOcr = pages.filter(needsOcr);
+  const toOcr: OcrJob[] = [];
+  for (const page of pages) {
+    const need = ocrNeed(page);
+    if (need) toOcr.push({ page, need, words: [], confSum: 0, confN: 0, pending: 0, failed: false, scale: 1 });
+  }
   let ocrPages = 0;
   if (toOcr.length) {
     if (opts.ocr === false) {
-      if (toOcr.length === pages.length) throw new StatementError('no_text', 'no page has a text layer and OCR is disabled');
-      warnings.push(`${toOcr.length} page(s) without a text layer were skipped (OCR disabled)`);
-      for (const p of toOcr) p.method = 'none';
+      const whole = toOcr.filter((j) => j.need.kind === 'page');
+      if (whole.length === pages.length) throw new StatementError('no_text', 'no page has a text layer and OCR is disabled');
+      if (whole.length) warnings.push(`${whole.length} page(s) without a text layer were skipped (OCR disabled)`);
+      if (whole.length < toOcr.length)
+        warnings.push(`${toOcr.length - whole.length} page(s) with unreadable lines were not OCR'd (OCR disabled)`);
+      for (const j of whole) j.page.method = 'none';
     } else {
       if (toOcr.length > lim.maxOcrPages) throw new StatementError('too_large', `${toOcr.length} pages need OCR, limit ${lim.maxOcrPages}`);
       opts.onStep?.('running_ocr');
-      // pages are rendered one at a time (mupdf is synchronous) and recognised OCR_WORKERS at a time
-      let next = 0;
+      // pages are rendered one at a time (mupdf is synchronous) and their pieces (the page, or the
+      // bands of its unreadable lines) recognised OCR_WORKERS at a time. A page is not cut in two for
+      // the workers: tesseract reads the halves of a noisy scan differently (its thresholds and line
+      // finding are per image), and that cost characters on the corpus scans and a dev-set file.
+      const queue: Piece[] = [];
+      let nextJob = 0;
+      let stop = false;
+      // a page being rendered: a runner with nothing to do waits for its pieces instead of leaving
+      let rendering: Promise<void> | null = null;
       const runOne = async (): Promise<void> => {
-        while (next < toOcr.length) {
-          const p = toOcr[next++];
+        while (!stop) {
           checkAbort(opts.signal);
           const remaining = lim.totalTimeMs - (Date.now() - started);
           if (remaining <= 0) throw new StatementError('too_large', `OCR exceeded ${lim.totalTimeMs} ms`);
-          let r;
+          const piece = queue.shift();
+          if (!piece) {
+            if (rendering) {
+              await rendering;
+              continue;
+            }
+            if (nextJob >= toOcr.length) return;
+            const job = toOcr[nextJob++];
+            let done = () => undefined as void;
+            rendering = new Promise<void>((r) => (done = r));
+            try {
+              const r = await renderPageGray(opened, job.page.index);
+              job.scale = r.scale;
+              const pieces = piecesOf(job, r, r.scale);
+              job.pending = pieces.length;
+              queue.push(...pieces);
+            } catch (e) {
+              if (e instanceof StatementError) throw e;
+              warnings.push(`OCR failed on page ${job.page.index + 1}: ${(e as Error).message}`);
+              if (job.need.kind === 'page') job.page.method = 'none';
+            } finally {
+              rendering = null;
+              done();
+            }
+            continue;
+          }
+          const job = piece.job;
           try {
-            const { png, scale } = await renderPagePng(opened, p.index);
-            r = await ocrPng(png, scale, Math.min(remaining, 60_000));
+            const res = await ocrImage(piece.image, job.scale, Math.min(remaining, 60_000), piece.offsetY);
+            job.words.push(...res.words);
+            job.confSum += res.confidence * 100 * res.words.length;
+            job.confN += res.words.length;
           } catch (e) {
             if (e instanceof StatementError) throw e;
-            warnings.push(`OCR failed on page ${p.index + 1}: ${(e as Error).message}`);
-            p.method = 'none';
+            if (!job.failed) warnings.push(`OCR failed on page ${job.page.index + 1}: ${(e as Error).message}`);
+            job.failed = true;
+          }
+          if (--job.pending > 0) continue;
+          if (job.failed) {
+            if (job.need.kind === 'page') job.page.method = 'none';
             continue;
           }
           ocrPages++;
-          p.lines = groupLines(r.words);
-          p.method = r.words.length ? 'ocr' : 'none';
-          p.confidence = r.confidence;
+          finishJob(job);
         }
       };
       const guarded = () =>
         runOne().catch((e) => {
-          next = toOcr.length; // stop the other runner too
+          stop = true; // stop the other runner too
           throw e;
         });
-      await Promise.all(Array.from({ length: Math.min(OCR_WORKERS, toOcr.length) }, guarded));
+      await Promise.all(Array.from({ length: OCR_WORKERS }, guarded));
       warnings.sort((a, b) => a.localeCompare(b));
     }
   }

@@ -96,6 +96,43 @@ describe('OCR repairs', () => {
   });
 });
 
+describe('a currency sign OCR read as a digit', () => {
+  const rows = (bal2: string, amt2 = '-150.00') =>
+    [
+      ...top,
+      [
+        [40, '07/05'],
+        [100, 'Card Purchase'],
+        [400, '-50.00'],
+        [500, '950.00'],
+      ],
+      [
+        [40, '07/09'],
+        [100, 'Transfer To Savings'],
+        [400, amt2],
+        [500, bal2],
+      ],
+    ] as Array<Array<[number, string]>>;
+
+  it('is dropped from a balance when the chain then holds ("8800.00" for "$800.00")', () => {
+    const r = parseBankStatement([page(rows('8800.00'), 'ocr')]);
+    expect(r.transactions.map((t) => t.balance)).toEqual([950, 800]);
+    expect(r.misprints).toEqual([]);
+    expect(r.warnings.join()).toMatch(/8800.00 .* read as 800.00: its first digit is a misread currency sign/);
+  });
+
+  it('is dropped from an amount when the chain then holds ("-5150.00" for "-$150.00")', () => {
+    const r = parseBankStatement([page(rows('800.00', '-5150.00'), 'ocr')]);
+    expect(r.transactions.map((t) => t.amount)).toEqual([-50, -150]);
+  });
+
+  it("is not touched on a text layer (a misprint there is the document's)", () => {
+    const r = parseBankStatement([page(rows('8800.00'), 'text')]);
+    expect(r.transactions.map((t) => t.balance)).toEqual([950, 8800]);
+    expect(r.warnings.join()).not.toMatch(/currency sign/);
+  });
+});
+
 describe('daily balance pairs under a transaction header', () => {
   it('are not transactions', () => {
     const rows = [

@@ -106,6 +106,8 @@ export interface ParseResult extends BankStatementFields {
   parser: ParserInfo;
   /** number of pages that carried a usable text layer */
   rawTextPages: number;
+  /** pages read (wholly or in part) by OCR */
+  ocrPages?: number;
   warnings: string[];
   /** a bank statement with no transactions, or that does not reconcile, or with misprinted balances */
   needsReview: boolean;
