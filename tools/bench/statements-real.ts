@@ -269,6 +269,7 @@ async function main() {
       }
     }
     for (const w of res.warnings) console.log(`  warning: ${w}`);
+    for (const c of res.readings ?? []) console.log(`  reading: ${c.question} -> ${c.chosen} (confidence ${c.confidence}; ${c.evidence})`);
     if (verbose || f1 < 1) {
       for (const x of s.misses.slice(0, verbose ? 1000 : 8)) console.log(`    missing ${x}`);
       for (const x of s.extras.slice(0, verbose ? 1000 : 8)) console.log(`    extra   ${x}`);

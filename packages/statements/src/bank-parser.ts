@@ -7,9 +7,22 @@
  */
 import { daysBetween, fmtDate, isValidDate, ParsedAmount, ParsedDate, parseAmount, parseDateToken, resolveYear, round2 } from './tokens';
 import { FieldSources, linePhrases, lowConfidenceWarnings, readHeader } from './header';
-import { BankStatementFields, Line, PageLayout, StatementTransaction, Word } from './types';
+import { BankStatementFields, Line, PageLayout, ReadingChoice, StatementTransaction, Word } from './types';
+import { findPeriod, fullDatesIn } from './period';
+import {
+  CellTok,
+  Column,
+  ColumnRole,
+  inferColumns,
+  InferredColumns,
+  pageShift,
+  shiftColumns,
+  TableGeometry,
+  tableGeometry,
+} from './columns';
 
 export type { BankStatementFields } from './types';
+export type { ColumnRole } from './columns';
 
 export interface AmountCell {
   page: number;
@@ -30,6 +43,8 @@ export interface BankParseResult extends BankStatementFields {
   amountCells: AmountCell[];
   /** printed running balances that contradict the arithmetic on their row only */
   misprints: string[];
+  /** the readings chosen among (columns, sign, date order, year) and how sure the parser is */
+  readings: ReadingChoice[];
 }
 
 // ---------------------------------------------------------------- tokens
@@ -106,14 +121,6 @@ const segments = (line: Line) => linePhrases(line);
 
 // ---------------------------------------------------------------- table headers
 
-export type ColumnRole = 'date' | 'date2' | 'desc' | 'debit' | 'credit' | 'amount' | 'balance' | 'checkno' | 'other';
-interface Column {
-  role: ColumnRole;
-  x0: number;
-  x1: number;
-  cx: number;
-}
-
 function roleOf(phrase: string, haveDate: boolean): ColumnRole | null {
   const p = phrase
     .toLowerCase()
@@ -134,6 +141,13 @@ function roleOf(phrase: string, haveDate: boolean): ColumnRole | null {
 interface Header {
   groups: Column[][];
   balanceOnly: boolean;
+  /** found from the cells (no header words on the page) */
+  inferred?: boolean;
+  /** the page it was printed on and where that page's table sits (to follow a table that moves) */
+  page?: number;
+  geo?: TableGeometry | null;
+  /** the header as printed, when this one was moved for a page */
+  origin?: Header;
 }
 
 function phrasesOf(line: Line): Array<{ text: string; x0: number; x1: number; words: Word[] }> {
@@ -516,6 +530,38 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   const fields = readHeader(pages, { firstTable });
   const sources: FieldSources = { ...fields.sources };
 
+  const readings: ReadingChoice[] = [];
+  // tokens per line, read once (the column inference and the row reading both need them)
+  const tokCache = new Map<Line, Tok[]>();
+  const toksOf = (l: Line): Tok[] => {
+    let t = tokCache.get(l);
+    if (!t) tokCache.set(l, (t = tokenize(l)));
+    return t;
+  };
+  const cellsOf = (p: PageLayout): CellTok[][] =>
+    p.lines.map((l) =>
+      toksOf(l).map((t) => ({
+        kind: t.kind,
+        x0: t.x0,
+        x1: t.x1,
+        size: t.size,
+        value: t.amount ? (t.amount.sign < 0 ? -t.amount.value : t.amount.value) : undefined,
+      })),
+    );
+  type PagesRead = { pages: number[]; candidates: number; scores: number[] };
+  const inferredPages = new Map<string, PagesRead>();
+  // header lines, found once per line (the page's columns are decided before its rows are read)
+  const headerCache = new Map<Line, Header | null>();
+  const headerOf = (l: Line): Header | null => {
+    if (!headerCache.has(l)) headerCache.set(l, detectHeader(l));
+    return headerCache.get(l)!;
+  };
+  const stackedCache = new Map<Line, Header | null>();
+  const stackedOf = (a: Line, b: Line): Header | null => {
+    if (!stackedCache.has(a)) stackedCache.set(a, detectStackedHeader(a, b));
+    return stackedCache.get(a)!;
+  };
+
   const rows: RawRow[] = [];
   let header: Header | null = null;
   let section: Section = { sign: 0, skip: false, name: '' };
@@ -560,19 +606,42 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     last = null;
     const prevChain = chain as Chain | null;
     chain = prevChain && prevChain.page === p.index - 1 ? { ...prevChain, page: p.index, base: null } : null;
+    // where this page's table sits, from its cells
+    const cells = cellsOf(p);
+    const geo = tableGeometry(cells);
+    const printsHeader = p.lines.some((l, i) => headerOf(l) || (p.lines[i + 1] && stackedOf(l, p.lines[i + 1])));
+    if (!printsHeader) {
+      // no header words on the page: columns from its cells (when they say more than "amount, balance",
+      // which rows are read as without columns), else the columns of an earlier page moved with this
+      // page's table (odd and even pages' margins)
+      const inf: InferredColumns | null = !header || header.inferred ? inferColumns(cells) : null;
+      if (inf && inf.reading !== 'amount' && inf.reading !== 'amount, balance') {
+        header = { groups: [inf.columns], balanceOnly: false, inferred: true, page: p.index, geo };
+        block++;
+        const seen: PagesRead = inferredPages.get(inf.reading) ?? { pages: [], candidates: inf.candidates, scores: [] };
+        seen.pages.push(p.index + 1);
+        if (inf.chainScore !== null) seen.scores.push(inf.chainScore);
+        inferredPages.set(inf.reading, seen);
+      } else if (header) {
+        const origin: Header = header.origin ?? header;
+        const dx = pageShift(origin.geo ?? null, geo);
+        header =
+          Math.abs(dx) >= 3 && Math.abs(dx) <= 150 ? { ...origin, groups: origin.groups.map((g) => shiftColumns(g, dx)), origin } : origin;
+      }
+    }
     for (let li = 0; li < p.lines.length; li++) {
       const line = p.lines[li];
-      let h = detectHeader(line);
+      let h = headerOf(line);
       if (!h && p.lines[li + 1]) {
         // a header printed on two stacked lines (the lower line may or may not be a header alone)
-        const stacked = detectStackedHeader(line, p.lines[li + 1]);
+        const stacked = stackedOf(line, p.lines[li + 1]);
         if (stacked) {
           h = stacked;
           li++;
         }
       }
       if (h) {
-        header = h;
+        header = { ...h, page: p.index, geo };
         block++;
         const describes = h.groups.some((g) => g.some((c) => c.role === 'desc' || c.role === 'checkno'));
         if (h.balanceOnly) section = { ...section, skip: true };
@@ -582,7 +651,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         last = null;
         continue;
       }
-      const toks = tokenize(line);
+      const toks = toksOf(line);
       const hasDateFirst = toks.slice(0, 3).some((t) => t.kind === 'date');
       const hasAmount = toks.some((t) => t.kind === 'amount');
       const lower = line.text.toLowerCase();
@@ -741,7 +810,16 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   if (fields.closingBalance === null && closingFromRow !== null && closingRowSource) sources.closingBalance = closingRowSource;
 
   // day-first or month-first numeric dates: decided once for the whole document
-  if (decideDayFirst(rows, fields.periodDayFirst, fields.periodStart, fields.periodEnd, pages)) {
+  const order = decideDayFirst(rows, fields.periodDayFirst, fields.periodStart, fields.periodEnd, pages);
+  if (order.evidence)
+    readings.push({
+      question: 'date_order',
+      chosen: order.dayFirst ? 'DD/MM' : 'MM/DD',
+      candidates: 2,
+      confidence: order.confidence,
+      evidence: order.evidence,
+    });
+  if (order.dayFirst) {
     for (const r of rows) if (r.date.ambiguous) r.date = { ...r.date, month: r.date.day, day: r.date.month, ambiguous: false };
     if (rows.some((r) => /^\d/.test(r.dateText))) warnings.push('numeric dates read day-first (DD/MM)');
   }
@@ -774,6 +852,26 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       const from = opts.documentDate ? "the PDF's creation date" : 'the upload date';
       warnings.push(`statement period not found; dates without a year placed in the 12 months up to ${from} (${refDate})`);
     }
+  }
+  if (yearless && rows.length) {
+    const source =
+      periodStart || periodEnd
+        ? [`the statement period (${periodStart ?? '?'} .. ${periodEnd ?? '?'})`, 0.95]
+        : refDate
+          ? [`${opts.documentDate ? "the PDF's creation date" : 'the upload date'} (${refDate}), no period printed`, 0.5]
+          : rows.some((r) => r.date.year !== null)
+            ? [`a year printed on other rows (${fallbackYear})`, 0.7]
+            : [`the default year ${fallbackYear}`, 0.3];
+    const crosses = !!(periodStart && periodEnd && periodStart.slice(0, 4) !== periodEnd.slice(0, 4));
+    readings.push({
+      question: 'year',
+      chosen: `yearless dates placed by ${source[0]}`,
+      candidates: crosses ? 2 : 1,
+      confidence: source[1] as number,
+      evidence: crosses
+        ? 'the period runs across the new year: December dates take its first year, January dates its second'
+        : 'dates printed without a year',
+    });
   }
   const yearOf = (month: number, day: number): number => {
     if (periodStart || periodEnd) return resolveYear(month, day, periodStart, periodEnd, fallbackYear);
@@ -844,7 +942,20 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     );
   repairOcrSigns(txs, openingBalance, pages, rows, warnings);
   dropRepeatedListings(txs, txBlock, cells, openingBalance, closingBalance, warnings);
-  chooseSignReading(txs, openingBalance, warnings);
+  chooseSignReading(txs, openingBalance, closingBalance, warnings, readings);
+  for (const [reading, seen] of inferredPages) {
+    const score = seen.scores.length ? seen.scores.reduce((a, b) => a + b, 0) / seen.scores.length : null;
+    readings.push({
+      question: 'columns',
+      chosen: `${reading} (no header words; page${seen.pages.length > 1 ? 's' : ''} ${seen.pages.join(', ')})`,
+      candidates: seen.candidates,
+      confidence: score === null ? 0.6 : Math.round(score * 1000) / 1000,
+      evidence:
+        score === null
+          ? 'columns from the cells: dates, text, and money bands never filled on the same row; no running balance to check them'
+          : `columns from the cells; ${Math.round(score * 100)}% of the running-balance checks hold under this reading`,
+    });
+  }
   // balances not printed in a header: implied by the first row, and the last row's balance
   const first = txs[0];
   if (openingBalance === null && first && first.balance !== null) {
@@ -886,6 +997,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     warnings,
     amountCells: cells,
     misprints,
+    readings,
   };
 }
 
@@ -1007,11 +1119,44 @@ function dropRepeatedListings(
 /**
  * The running balance as oracle for the sign convention: when the printed balances follow the amounts
  * only with every sign reversed (debit and credit columns named the other way round, or a bank that
- * prints debits as positive numbers), the reversed reading is taken and said in a warning.
+ * prints debits as positive numbers), the reversed reading is taken and said in a warning. Without
+ * printed balances the printed opening and closing balances decide the same way: the reading under
+ * which opening + amounts = closing.
  */
-function chooseSignReading(txs: StatementTransaction[], opening: number | null, warnings: string[]): void {
+function chooseSignReading(
+  txs: StatementTransaction[],
+  opening: number | null,
+  closing: number | null,
+  warnings: string[],
+  readings: ReadingChoice[],
+): void {
+  if (!txs.length) return;
   const printed = txs.filter((t) => t.balance !== null).length;
-  if (printed < 2) return;
+  const flip = () => {
+    for (const t of txs) {
+      t.amount = round2(-t.amount) || 0;
+      t.transactionType = t.amount >= 0 ? 'credit' : 'debit';
+    }
+  };
+  if (printed < 2) {
+    if (opening === null || closing === null) return;
+    const sum = round2(txs.reduce((s, t) => s + t.amount, 0));
+    const asRead = Math.abs(round2(opening + sum) - closing) < 0.005;
+    const reversed = Math.abs(round2(opening - sum) - closing) < 0.005;
+    if (asRead === reversed) return; // both (a net change of 0) or neither: the totals do not say
+    if (reversed) {
+      flip();
+      warnings.push('amounts read with the opposite sign: only that way do the opening balance and the amounts give the closing balance');
+    }
+    readings.push({
+      question: 'sign',
+      chosen: reversed ? 'reversed' : 'as printed',
+      candidates: 2,
+      confidence: 1,
+      evidence: `opening ${opening.toFixed(2)} + amounts = closing ${closing.toFixed(2)} only under this reading`,
+    });
+    return;
+  }
   const passed = (sign: 1 | -1): number => {
     let running = opening;
     let ok = 0;
@@ -1025,11 +1170,18 @@ function chooseSignReading(txs: StatementTransaction[], opening: number | null, 
   };
   const asRead = passed(1);
   const reversed = passed(-1);
-  if (reversed <= asRead || reversed < (printed - (opening === null ? 1 : 0)) * 0.9) return;
-  for (const t of txs) {
-    t.amount = round2(-t.amount) || 0;
-    t.transactionType = t.amount >= 0 ? 'credit' : 'debit';
-  }
+  const checks = printed - (opening === null ? 1 : 0);
+  const take = reversed > asRead && reversed >= checks * 0.9;
+  if (asRead !== reversed)
+    readings.push({
+      question: 'sign',
+      chosen: take ? 'reversed' : 'as printed',
+      candidates: 2,
+      confidence: checks > 0 ? Math.round((Math.max(asRead, reversed) / checks) * 1000) / 1000 : 0,
+      evidence: `running balance: ${asRead} of ${checks} checks hold as printed, ${reversed} with every sign reversed`,
+    });
+  if (!take) return;
+  flip();
   warnings.push(
     `amounts read with the opposite sign: the printed running balance follows them only that way (${reversed} of ${printed} balances, ${asRead} as printed)`,
   );
@@ -1042,7 +1194,7 @@ function decideDayFirst(
   ps: string | null,
   pe: string | null,
   pages: PageLayout[],
-): boolean {
+): { dayFirst: boolean; confidence: number; evidence: string | null } {
   let dmy = 0;
   let mdy = 0;
   for (const r of rows) {
@@ -1052,9 +1204,15 @@ function decideDayFirst(
     if (Number(m[1]) > 12) dmy++;
     else if (Number(m[2]) > 12) mdy++;
   }
-  if (dmy !== mdy) return dmy > mdy;
-  if (!rows.some((r) => r.date.ambiguous)) return false;
-  if (periodDayFirst !== null) return periodDayFirst;
+  if (dmy !== mdy)
+    return {
+      dayFirst: dmy > mdy,
+      confidence: Math.round((Math.max(dmy, mdy) / (dmy + mdy)) * 1000) / 1000,
+      evidence: `${dmy} printed date(s) read only day-first (day > 12), ${mdy} only month-first`,
+    };
+  if (!rows.some((r) => r.date.ambiguous)) return { dayFirst: false, confidence: 1, evidence: null };
+  if (periodDayFirst !== null)
+    return { dayFirst: periodDayFirst, confidence: 0.9, evidence: 'the printed statement period reads that way' };
   // the reading under which the dates fall in the period, then run in order
   const score = (swap: boolean) => {
     let inPeriod = 0;
@@ -1074,12 +1232,21 @@ function decideDayFirst(
   };
   const a = score(false);
   const b = score(true);
-  if (a !== b) return b > a;
+  if (a !== b)
+    return {
+      dayFirst: b > a,
+      confidence: Math.round((Math.max(a, b) / (a + b)) * 1000) / 1000,
+      evidence: 'the dates fall in the period and run in order under this reading',
+    };
   const text = pages
     .slice(0, 2)
     .flatMap((p) => p.lines.map((l) => l.text))
     .join(' ');
-  return /[£€₹]|\b(GBP|EUR|INR|AUD|NZD)\b|\bsort code\b|\bIFSC\b|\bBSB\b/i.test(text);
+  return {
+    dayFirst: /[£€₹]|\b(GBP|EUR|INR|AUD|NZD)\b|\bsort code\b|\bIFSC\b|\bBSB\b/i.test(text),
+    confidence: 0.6,
+    evidence: 'no date decides it: currency and locale marks on the first pages',
+  };
 }
 
 /** The OCR'd pages, when there are any and each transaction still has its row (for the repairs below). */

@@ -87,6 +87,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
               warnings: parsed.warnings,
               amountCells: parsed.amountCells,
               misprints: [],
+              readings: [],
             };
             reconciliation = rec;
             parser.method = 'llm';
@@ -131,6 +132,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       parser,
       rawTextPages: layout.rawTextPages,
       ocrPages: layout.ocrPages,
+      readings: parsed?.readings ?? [],
       warnings,
       needsReview: review.needsReview,
       reviewReasons: review.reasons,

@@ -76,6 +76,23 @@ export interface FieldSource {
 
 export type FieldSources = Partial<Record<HeaderFieldName, FieldSource>>;
 
+/**
+ * A reading the parser had to choose (which money column is which, the sign convention, DD/MM or
+ * MM/DD, the year of yearless dates) and how sure it is: the running balance, the printed totals,
+ * the period or the calendar decided it.
+ */
+export interface ReadingChoice {
+  question: 'columns' | 'sign' | 'date_order' | 'year';
+  /** the reading taken, in words */
+  chosen: string;
+  /** how many readings were weighed */
+  candidates: number;
+  /** 0..1 */
+  confidence: number;
+  /** what decided it, for a person */
+  evidence: string;
+}
+
 /** The header fields a bank statement parser reads. */
 export interface BankStatementFields {
   bankName: string | null;
@@ -108,6 +125,8 @@ export interface ParseResult extends BankStatementFields {
   rawTextPages: number;
   /** pages read (wholly or in part) by OCR */
   ocrPages?: number;
+  /** the readings the parser chose among (columns, sign, date order, year) and how sure it is */
+  readings?: ReadingChoice[];
   warnings: string[];
   /** a bank statement with no transactions, or that does not reconcile, or with misprinted balances */
   needsReview: boolean;
