@@ -8,7 +8,6 @@
 import { daysBetween, fmtDate, isValidDate, ParsedAmount, ParsedDate, parseAmount, parseDateToken, resolveYear, round2 } from './tokens';
 import { FieldSources, linePhrases, lowConfidenceWarnings, readHeader } from './header';
 import { BankStatementFields, Line, PageLayout, ReadingChoice, StatementTransaction, Word } from './types';
-import { findPeriod, fullDatesIn } from './period';
 import {
   CellTok,
   Column,
