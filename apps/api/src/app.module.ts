@@ -13,6 +13,7 @@ import { SharesModule } from './modules/shares/shares.module';
 import { ExportsModule } from './modules/exports/exports.module';
 import { CrmModule } from './modules/crm/crm.module';
 import { UsageModule } from './modules/usage/usage.module';
+import { CollaborationModule } from './modules/collaboration/collaboration.module';
 
 @Module({})
 export class AppModule {
@@ -34,6 +35,7 @@ export class AppModule {
         ExportsModule,
         CrmModule,
         UsageModule,
+        CollaborationModule,
       ],
     };
   }

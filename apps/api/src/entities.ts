@@ -6,6 +6,14 @@ import { Transaction, TransactionCorrection } from './modules/transactions/trans
 import { DomainEventRecord } from './platform/events/outbox.entity';
 import { IdempotencyRecord } from './platform/idempotency/idempotency.entity';
 import { RecommendationRecord, Ruleset } from './modules/rulesets/rulesets.entities';
+import {
+  Assignment,
+  Comment,
+  ConsumedEvent,
+  DocumentRequest,
+  Notification,
+  TimelineEntry,
+} from './modules/collaboration/collaboration.entities';
 import { WebhookAttempt, WebhookConfig, WebhookDelivery } from './modules/webhooks/webhooks.entities';
 import { ShareLink } from './modules/shares/shares.entities';
 import { CrmConfig, CrmFieldMapping, CrmLink, CrmSyncLog, CrmSyncRun } from './modules/crm/crm.entities';
@@ -36,4 +44,10 @@ export const ENTITIES = [
   CrmLink,
   CrmSyncLog,
   CrmSyncRun,
+  Assignment,
+  Comment,
+  DocumentRequest,
+  TimelineEntry,
+  Notification,
+  ConsumedEvent,
 ];

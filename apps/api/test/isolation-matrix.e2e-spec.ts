@@ -47,6 +47,11 @@ const BODIES: Record<string, unknown> = {
     decline_threshold: 40,
   },
   'PATCH /v1/rulesets/:ruleset_id': { description: 'edited' },
+  'POST /v1/deals/:deal_id/comments': { body: 'matrix' },
+  'PATCH /v1/deals/:deal_id/comments/:comment_id': { body: 'edited' },
+  'PATCH /v1/comments/:comment_id': { content: 'edited' },
+  'POST /v1/deals/:deal_id/doc-requests': { document_type: 'tax_return' },
+  'PATCH /v1/doc-requests/:request_id': { status: 'cancelled' },
 };
 
 describe('isolation matrix over every route with an id', () => {
@@ -101,6 +106,15 @@ describe('isolation matrix over every route with an id', () => {
     const share = (await app.request('POST', `/v1/deals/${ids.deal_id}/share`, { key: a, body: { label: 'A link' } })).body;
     ids.share_id = share.id;
     ids.token = share.token;
+    BODIES['POST /v1/deals/:deal_id/assignments'] = { user_id: orgA.user.id };
+    ids.user_id = orgA.user.id;
+    ids.assignment_id = (
+      await app.request('POST', `/v1/deals/${ids.deal_id}/assignments`, { key: a, body: { user_id: orgA.user.id } })
+    ).body.id;
+    ids.comment_id = (await app.request('POST', `/v1/deals/${ids.deal_id}/comments`, { key: a, body: { body: 'A comment' } })).body.id;
+    ids.request_id = (
+      await app.request('POST', `/v1/deals/${ids.deal_id}/doc-requests`, { key: a, body: { document_type: 'tax_return' } })
+    ).body.id;
     ids.key_id = (await app.request('POST', '/v1/keys', { key: a, body: { name: 'A spare key', scopes: ['read', 'write'] } })).body.id;
     expect(
       (

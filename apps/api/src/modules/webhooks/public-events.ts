@@ -17,6 +17,7 @@ export const PUBLIC_EVENT_TYPES = [
   'batch.completed',
   'recommendation.generated',
   'export.ready',
+  'notification.created',
   'webhook.test',
 ] as const;
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
@@ -40,6 +41,7 @@ const FIELDS: Record<Exclude<PublicEventType, 'webhook.test'>, readonly string[]
   'document.uploaded': ['document_id', 'deal_id', 'filename', 'document_type'],
   'document.completed': ['document_id', 'deal_id', 'document_type', 'transaction_count'],
   'document.failed': ['document_id', 'deal_id', 'error'],
+  'notification.created': ['notification_id', 'user_id', 'user_email', 'type', 'title', 'message', 'deal_id', 'created_at'],
   'recommendation.generated': ['deal_id', 'decision', 'total_score', 'max_advance', 'cfcr', 'ruleset_id', 'ruleset_name', 'grade'],
   // Emitted by the ingest and export modules; their data is already the public payload.
   'batch.completed': 'all',

@@ -25,7 +25,15 @@ export type DomainEventType =
   | 'export.ready'
   | 'key.created'
   | 'key.revoked'
-  | 'key.rotated';
+  | 'key.rotated'
+  | 'deal.assigned'
+  | 'deal.unassigned'
+  | 'comment.added'
+  | 'comment.updated'
+  | 'comment.deleted'
+  | 'document_request.created'
+  | 'document_request.updated'
+  | 'notification.created';
 
 export interface DomainEvent {
   id: string;

@@ -1,0 +1,205 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import type { AuthContext } from '../../platform/auth/auth-context';
+import { Auth, Authenticated } from '../../platform/auth/decorators';
+import { ErrorEnvelopeDto } from '../../platform/errors/error.dto';
+import { IdParam } from '../../platform/http/id-param';
+import { PageQueryDto } from '../../platform/pagination/pagination';
+import { AssignmentsService } from './assignments.service';
+import { CommentsService } from './comments.service';
+import { DocumentRequestsService } from './document-requests.service';
+import {
+  AssignedDealListDto,
+  AssignmentDto,
+  AssignmentListDto,
+  CommentDto,
+  CommentListDto,
+  CreateAssignmentDto,
+  CreateCommentDto,
+  CreateDocumentRequestDto,
+  DocumentRequestDto,
+  DocumentRequestListDto,
+  LongPageQueryDto,
+  UnassignAckDto,
+  UpdateCommentDto,
+  UpdateDocumentRequestDto,
+} from './dto/collaboration.dto';
+import { AckDto } from '../../platform/http/ack.dto';
+
+@ApiTags('Collaboration')
+@Controller('v1')
+export class AssignmentsController {
+  constructor(private readonly assignments: AssignmentsService) {}
+
+  @Post('deals/:deal_id/assignments')
+  @Authenticated('deals:write')
+  @ApiCreatedResponse({ type: AssignmentDto, description: 'The user was assigned' })
+  @ApiOkResponse({ type: AssignmentDto, description: "The user's existing assignment, with the role replaced" })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'No such deal, or no such user in the organization' })
+  async createAssignment(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') dealId: number,
+    @Body() dto: CreateAssignmentDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AssignmentDto> {
+    const { created, assignment } = await this.assignments.assign(auth, dealId, dto);
+    void reply.status(created ? 201 : 200);
+    return assignment;
+  }
+
+  @Get('deals/:deal_id/assignments')
+  @Authenticated('deals:read')
+  @ApiOkResponse({ type: AssignmentListDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  listAssignments(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') dealId: number,
+    @Query() query: LongPageQueryDto,
+  ): Promise<AssignmentListDto> {
+    return this.assignments.list(auth, dealId, query);
+  }
+
+  @Delete('deals/:deal_id/assignments/:user_id')
+  @Authenticated('deals:write')
+  @ApiOkResponse({ type: UnassignAckDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  deleteDealAssignment(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') dealId: number,
+    @IdParam('user_id') userId: number,
+  ): Promise<UnassignAckDto> {
+    return this.assignments.unassignUser(auth, dealId, userId);
+  }
+
+  @Delete('assignments/:assignment_id')
+  @HttpCode(204)
+  @Authenticated('deals:write')
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  async deleteAssignment(@Auth() auth: AuthContext, @IdParam('assignment_id') id: number): Promise<void> {
+    await this.assignments.unassign(auth, id);
+  }
+
+  @Get('me/assigned-deals')
+  @Authenticated('deals:read')
+  @ApiOkResponse({ type: AssignedDealListDto })
+  listMyAssignedDeals(@Auth() auth: AuthContext, @Query() query: PageQueryDto): Promise<AssignedDealListDto> {
+    return this.assignments.assignedDeals(auth, query);
+  }
+}
+
+@ApiTags('Collaboration')
+@Controller('v1')
+export class CommentsController {
+  constructor(private readonly comments: CommentsService) {}
+
+  @Get('deals/:deal_id/comments')
+  @Authenticated('deals:read')
+  @ApiOkResponse({ type: CommentListDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  listComments(@Auth() auth: AuthContext, @IdParam('deal_id') dealId: number, @Query() query: PageQueryDto): Promise<CommentListDto> {
+    return this.comments.list(auth, dealId, query);
+  }
+
+  @Post('deals/:deal_id/comments')
+  @Authenticated('deals:write')
+  @ApiCreatedResponse({ type: CommentDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'Blank text, unknown parent, or a reply to a reply' })
+  createComment(@Auth() auth: AuthContext, @IdParam('deal_id') dealId: number, @Body() dto: CreateCommentDto): Promise<CommentDto> {
+    return this.comments.create(auth, dealId, dto);
+  }
+
+  @Patch('deals/:deal_id/comments/:comment_id')
+  @Authenticated('deals:write')
+  @ApiOkResponse({ type: CommentDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  updateDealComment(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') dealId: number,
+    @IdParam('comment_id') id: number,
+    @Body() dto: UpdateCommentDto,
+  ): Promise<CommentDto> {
+    return this.comments.update(auth, id, dto, { dealId, adminMayDelete: false });
+  }
+
+  @Patch('comments/:comment_id')
+  @Authenticated('deals:write')
+  @ApiOkResponse({ type: CommentDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  updateComment(@Auth() auth: AuthContext, @IdParam('comment_id') id: number, @Body() dto: UpdateCommentDto): Promise<CommentDto> {
+    return this.comments.update(auth, id, dto, { adminMayDelete: true });
+  }
+
+  @Delete('deals/:deal_id/comments/:comment_id')
+  @Authenticated('deals:write')
+  @ApiOkResponse({ type: AckDto, description: 'Soft-deleted (author only)' })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  async deleteDealComment(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') dealId: number,
+    @IdParam('comment_id') id: number,
+  ): Promise<AckDto> {
+    await this.comments.remove(auth, id, { dealId, adminMayDelete: false });
+    return { status: 'ok', success: true, message: `Comment ${id} deleted`, id, deal_id: dealId };
+  }
+
+  @Delete('comments/:comment_id')
+  @HttpCode(204)
+  @Authenticated('deals:write')
+  @ApiNoContentResponse({ description: 'Soft-deleted (author or admin)' })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  async deleteComment(@Auth() auth: AuthContext, @IdParam('comment_id') id: number): Promise<void> {
+    await this.comments.remove(auth, id, { adminMayDelete: true });
+  }
+}
+
+@ApiTags('Collaboration')
+@Controller('v1')
+export class DocumentRequestsController {
+  constructor(private readonly requests: DocumentRequestsService) {}
+
+  @Post('deals/:deal_id/doc-requests')
+  @Authenticated('deals:write')
+  @ApiCreatedResponse({ type: DocumentRequestDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  createDocumentRequest(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') dealId: number,
+    @Body() dto: CreateDocumentRequestDto,
+  ): Promise<DocumentRequestDto> {
+    return this.requests.create(auth, dealId, dto);
+  }
+
+  @Get('deals/:deal_id/doc-requests')
+  @Authenticated('deals:read')
+  @ApiOkResponse({ type: DocumentRequestListDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  listDocumentRequests(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') dealId: number,
+    @Query() query: LongPageQueryDto,
+  ): Promise<DocumentRequestListDto> {
+    return this.requests.list(auth, dealId, query);
+  }
+
+  @Patch('doc-requests/:request_id')
+  @Authenticated('deals:write')
+  @ApiOkResponse({ type: DocumentRequestDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  updateDocumentRequest(
+    @Auth() auth: AuthContext,
+    @IdParam('request_id') id: number,
+    @Body() dto: UpdateDocumentRequestDto,
+  ): Promise<DocumentRequestDto> {
+    return this.requests.update(auth, id, dto);
+  }
+}
