@@ -7,6 +7,7 @@ import { EventDispatcher } from '../src/platform/events/event-dispatcher';
 import { DomainEventRecord } from '../src/platform/events/outbox.entity';
 import { recordEvent, toDomainEvent } from '../src/platform/events/events';
 import { JobQueue } from '../src/platform/queue/job-queue';
+import { KeysService } from '../src/modules/keys/keys.service';
 import { TestApp } from './support/harness';
 import { Receiver } from './support/receiver';
 
@@ -473,6 +474,71 @@ describe('collaboration', () => {
         422,
       );
       expect((await app.request('POST', '/v1/notifications/mark-read', { key: uw1.api_key, body: {} })).status).toBe(422);
+    });
+  });
+
+  describe('who and where', () => {
+    it('a credential that belongs to no user may assign, but not comment or read notifications (403)', async () => {
+      const em = app.get(Database).system();
+      const { plaintext } = app.get(KeysService).issue(em, {
+        organizationId: org.organization.id,
+        userId: null,
+        name: 'Integration key',
+        livemode: true,
+        scopes: ['read', 'write'],
+      });
+      await em.flush();
+      const dealId = await newDeal(plaintext, 'Keyed');
+      const assigned = await assign(plaintext, dealId, { user_id: uw1.user.id });
+      expect(assigned.status).toBe(201);
+      expect(assigned.body.assigned_by).toBeNull();
+      for (const res of [
+        await comment(plaintext, dealId, { body: 'from a key' }),
+        await app.request('GET', '/v1/notifications', { key: plaintext }),
+        await app.request('POST', '/v1/notifications/mark-read', { key: plaintext, body: { notification_ids: [1] } }),
+        await app.request('GET', '/v1/me/assigned-deals', { key: plaintext }),
+      ]) {
+        expect(res.status).toBe(403);
+        expect(res.body.code).toBe('FORBIDDEN');
+      }
+      expect((await timeline(dealId)).data.find((e) => e.event_type === 'deal.assigned')!.actor).toBe('API key Integration key');
+    });
+
+    it('sandbox (test-key) collaboration stays in the sandbox: the live side never sees it', async () => {
+      const testDeal = await newDeal(org.test_api_key, 'Sandbox Deal');
+      await assign(org.test_api_key, testDeal, { user_id: uw1.user.id });
+      await comment(org.test_api_key, testDeal, { body: `@${uw2.user.email} sandbox` });
+      expect((await timeline(testDeal, '', org.test_api_key)).data.map((e) => e.event_type)).toEqual([
+        'comment.added',
+        'deal.assigned',
+        'deal.created',
+      ]);
+      expect((await app.request('GET', `/v1/deals/${testDeal}/timeline`, { key: admin() })).status).toBe(404);
+      expect(
+        (await app.request('GET', '/v1/activity?per_page=100', { key: admin() })).body.data.map((e: { deal_id: number }) => e.deal_id),
+      ).not.toContain(testDeal);
+      expect((await notifications(uw1.api_key)).data.map((n) => n.deal_id)).not.toContain(testDeal);
+      expect((await notifications(uw2.api_key)).data.map((n) => n.deal_id)).not.toContain(testDeal);
+    });
+
+    it('deleting a deal deletes its collaboration records, and its late events are ignored', async () => {
+      const dealId = await newDeal(admin(), 'Short Lived');
+      await assign(admin(), dealId, { user_id: uw1.user.id });
+      await comment(uw1.api_key, dealId, { body: 'soon gone' });
+      await app.drainEvents();
+      expect((await notifications(uw1.api_key)).data.map((n) => n.deal_id)).toContain(dealId);
+      expect((await app.request('DELETE', `/v1/deals/${dealId}`, { key: admin() })).status).toBe(200);
+      const scope = { organizationId: org.organization.id, livemode: true };
+      const em = app.get(Database).forScope(scope);
+      recordEvent(em, scope, 'comment.added', { dealId, actor: `user:${uw1.user.id}`, data: { deal_id: dealId, comment_id: 1 } });
+      await em.flush();
+      await app.drainEvents();
+      expect(await app.get(Database).forScope(scope).count(TimelineEntry, { dealId })).toBe(0);
+      expect(await app.get(Database).forScope(scope).count(Comment, { dealId })).toBe(0);
+      expect((await notifications(uw1.api_key)).data.map((n) => n.deal_id)).not.toContain(dealId);
+      expect(
+        (await app.request('GET', '/v1/me/assigned-deals', { key: uw1.api_key })).body.data.map((d: { id: number }) => d.id),
+      ).not.toContain(dealId);
     });
   });
 

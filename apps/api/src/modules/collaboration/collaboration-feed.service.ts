@@ -26,6 +26,26 @@ interface NotificationDraft {
 
 const FULFILLING_EVENTS = new Set(['document.uploaded', 'document.completed']);
 
+/** Whether the event's only effect is its timeline line (no notification, no request to fulfil, no other user to name). */
+function lineOnly(event: DomainEvent): boolean {
+  const d = event.data;
+  switch (event.type) {
+    case 'deal.assigned':
+    case 'deal.unassigned':
+    case 'comment.added':
+      return false;
+    case 'document.uploaded':
+    case 'document.completed':
+      return !d.document_type;
+    case 'deal.updated':
+      return !(Array.isArray(d.changed_fields) && d.changed_fields.includes('status') && d.status !== undefined);
+    case 'comment.updated':
+      return !(Array.isArray(d.new_mentioned_user_ids) && d.new_mentioned_user_ids.length > 0);
+    default:
+      return true;
+  }
+}
+
 /**
  * The collaboration side effects, fed by the outbox (never inline in a request): timeline lines,
  * notifications (with a `notification.created` event each, for webhooks) and the automatic
@@ -51,6 +71,7 @@ export class CollaborationFeed implements OnModuleInit {
   async apply(event: DomainEvent): Promise<boolean> {
     if (event.dealId === null || !TIMELINE_EVENTS.includes(event.type)) return false;
     const scope: Scope = { organizationId: event.organizationId, livemode: event.livemode };
+    if (lineOnly(event)) return this.applyLineOnly(scope, event);
     let notified = false;
     const applied = await this.db.forScope(scope).transactional(async (tx) => {
       if (!(await this.claim(tx, event.id))) return false;
@@ -68,6 +89,38 @@ export class CollaborationFeed implements OnModuleInit {
     });
     if (notified) this.events.notify();
     return applied;
+  }
+
+  /**
+   * Most events (every deal.updated of a PATCH, processing results, decisions) only add their line:
+   * one statement, idempotent by the line's unique source key, and a no-op once the deal is gone.
+   */
+  private async applyLineOnly(scope: Scope, event: DomainEvent): Promise<boolean> {
+    const em = this.db.forScope(scope);
+    const actor = await this.actor(em, scope, event.actor);
+    const line = timelineLine(event, { actor: actor.name })!;
+    const rows: unknown[] = await em.execute(
+      `insert into timeline_entries (organization_id, livemode, deal_id, source_key, event_type, kind, actor, actor_id, actor_name, description, metadata, created_at)
+       select d.organization_id, d.livemode, d.id, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ? from deals d
+       where d.id = ? and d.organization_id = ? and d.livemode = ?
+       on conflict (source_key) do nothing returning id`,
+      [
+        event.id,
+        line.eventType,
+        line.kind,
+        event.actor ?? 'system',
+        actor.userId,
+        actor.name.slice(0, 320),
+        line.description.slice(0, 1000),
+        JSON.stringify(line.metadata),
+        event.createdAt,
+        event.dealId,
+        scope.organizationId,
+        scope.livemode,
+      ],
+      'all',
+    );
+    return rows.length === 1;
   }
 
   /** The ledger insert: false when this event was applied before (or is being applied by another process, which then wins). */
