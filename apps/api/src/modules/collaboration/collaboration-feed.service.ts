@@ -26,6 +26,9 @@ interface NotificationDraft {
 
 const FULFILLING_EVENTS = new Set(['document.uploaded', 'document.completed']);
 
+const isStatusChange = (event: DomainEvent) =>
+  Array.isArray(event.data.changed_fields) && event.data.changed_fields.includes('status') && event.data.status !== undefined;
+
 /** Whether the event's only effect is its timeline line (no notification, no request to fulfil, no other user to name). */
 function lineOnly(event: DomainEvent): boolean {
   const d = event.data;
@@ -38,7 +41,7 @@ function lineOnly(event: DomainEvent): boolean {
     case 'document.completed':
       return !d.document_type;
     case 'deal.updated':
-      return !(Array.isArray(d.changed_fields) && d.changed_fields.includes('status') && d.status !== undefined);
+      return !isStatusChange(event);
     case 'comment.updated':
       return !(Array.isArray(d.new_mentioned_user_ids) && d.new_mentioned_user_ids.length > 0);
     default:
@@ -70,6 +73,7 @@ export class CollaborationFeed implements OnModuleInit {
   /** Applies one domain event; returns whether it was new (false for a redelivery or an event without effects here). */
   async apply(event: DomainEvent): Promise<boolean> {
     if (event.dealId === null || !TIMELINE_EVENTS.includes(event.type)) return false;
+    if (event.type === 'deal.updated' && !isStatusChange(event)) return false;
     const scope: Scope = { organizationId: event.organizationId, livemode: event.livemode };
     if (lineOnly(event)) return this.applyLineOnly(scope, event);
     let notified = false;
@@ -92,7 +96,7 @@ export class CollaborationFeed implements OnModuleInit {
   }
 
   /**
-   * Most events (every deal.updated of a PATCH, processing results, decisions) only add their line:
+   * Most events (processing results, decisions, deletes, document requests) only add their line:
    * one statement, idempotent by the line's unique source key, and a no-op once the deal is gone.
    */
   private async applyLineOnly(scope: Scope, event: DomainEvent): Promise<boolean> {
@@ -214,7 +218,7 @@ export class CollaborationFeed implements OnModuleInit {
           }));
       }
       case 'deal.updated': {
-        if (!Array.isArray(d.changed_fields) || !d.changed_fields.includes('status') || d.status === undefined) return [];
+        if (!isStatusChange(event)) return [];
         const assignees = await tx.find(Assignment, { dealId: deal.id }, { orderBy: { id: 'asc' } });
         return assignees
           .filter((a) => a.userId !== actor.userId)

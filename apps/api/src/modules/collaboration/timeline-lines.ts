@@ -42,7 +42,7 @@ export const TIMELINE_EVENTS: readonly DomainEventType[] = [
  * Form A `deal.created`, `document.uploaded`, `deal.assigned`, `comment.added`,
  * `deal.decision_set` (metadata `{decision}`), `document.uploaded` (metadata `{document_id}`);
  * Form B `status_change`, `document_uploaded`, `comment`, `assignment`. Processing results,
- * status moves, edits and document requests are added in the same manner.
+ * status moves, comment edits and document requests are added in the same manner.
  */
 export function timelineLine(event: Pick<DomainEvent, 'type' | 'data'>, names: LineNames): TimelineLine | null {
   const d = event.data;
@@ -56,20 +56,14 @@ export function timelineLine(event: Pick<DomainEvent, 'type' | 'data'>, names: L
         metadata: { status: 'new', ...pick(d, ['business_name']) },
       };
     case 'deal.updated': {
+      // Field edits (PATCH) are not lines: the deal.updated webhook and stream event carry them.
       const changed = Array.isArray(d.changed_fields) ? (d.changed_fields as string[]) : [];
-      if (changed.includes('status') && d.status !== undefined) {
-        return {
-          eventType: 'deal.status_changed',
-          kind: 'status_change',
-          description: `Status changed from ${str(d.previous_status) || 'unknown'} to ${str(d.status)}`,
-          metadata: pick(d, ['status', 'previous_status']),
-        };
-      }
+      if (!changed.includes('status') || d.status === undefined) return null;
       return {
-        eventType: 'deal.updated',
-        kind: 'deal_updated',
-        description: `${who} updated ${changed.join(', ') || 'the deal'}`,
-        metadata: { changed_fields: changed },
+        eventType: 'deal.status_changed',
+        kind: 'status_change',
+        description: `Status changed from ${str(d.previous_status) || 'unknown'} to ${str(d.status)}`,
+        metadata: pick(d, ['status', 'previous_status']),
       };
     }
     case 'deal.decision':
