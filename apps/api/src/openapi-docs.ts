@@ -62,6 +62,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Documents', description: 'Statements and other documents of a deal: upload, processing status, extraction and analysis.' },
   { name: 'Transactions', description: 'Transactions read from statements, with categories, screening flags and corrections.' },
   { name: 'Rulesets', description: "The funder's underwriting rules; deals are evaluated against them." },
+  { name: 'Collaboration', description: 'Assignments, comments, document requests, the deal timeline and activity, notifications.' },
   { name: 'Webhooks', description: 'Signed event deliveries to your endpoint, with a delivery log.' },
   { name: 'Event stream', description: 'The same events live, as server-sent events.' },
   { name: 'API keys', description: 'Create, rotate and revoke API keys (scope `keys:manage`).' },

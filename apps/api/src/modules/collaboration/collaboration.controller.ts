@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
 import {
   ApiCreatedResponse,
+  ApiOperation,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -44,6 +45,11 @@ export class AssignmentsController {
   @ApiCreatedResponse({ type: AssignmentDto, description: 'The user was assigned' })
   @ApiOkResponse({ type: AssignmentDto, description: "The user's existing assignment, with the role replaced" })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'No such deal, or no such user in the organization' })
+  @ApiOperation({
+    summary: 'Assign a user to a deal',
+    description:
+      "One role per user per deal: 201 for a new assignment, 200 when the user's role was replaced. Only users of the organization (404 otherwise). The assignee is notified (`deal.assigned`).",
+  })
   async createAssignment(
     @Auth() auth: AuthContext,
     @IdParam('deal_id') dealId: number,
@@ -59,6 +65,7 @@ export class AssignmentsController {
   @Authenticated('deals:read')
   @ApiOkResponse({ type: AssignmentListDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({ summary: 'List the users assigned to a deal', description: 'With their role, email and name, oldest assignment first.' })
   listAssignments(
     @Auth() auth: AuthContext,
     @IdParam('deal_id') dealId: number,
@@ -71,6 +78,7 @@ export class AssignmentsController {
   @Authenticated('deals:write')
   @ApiOkResponse({ type: UnassignAckDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({ summary: 'Remove a user from a deal (by user id)', description: 'The user stops receiving the deal’s notifications.' })
   deleteDealAssignment(
     @Auth() auth: AuthContext,
     @IdParam('deal_id') dealId: number,
@@ -84,6 +92,10 @@ export class AssignmentsController {
   @Authenticated('deals:write')
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({
+    summary: 'Remove an assignment (by assignment id)',
+    description: '204 on success. The user stops receiving the deal’s notifications.',
+  })
   async deleteAssignment(@Auth() auth: AuthContext, @IdParam('assignment_id') id: number): Promise<void> {
     await this.assignments.unassign(auth, id);
   }
@@ -91,6 +103,7 @@ export class AssignmentsController {
   @Get('me/assigned-deals')
   @Authenticated('deals:read')
   @ApiOkResponse({ type: AssignedDealListDto })
+  @ApiOperation({ summary: 'Deals assigned to me', description: 'The calling user’s deals with their role, most recent assignment first.' })
   listMyAssignedDeals(@Auth() auth: AuthContext, @Query() query: PageQueryDto): Promise<AssignedDealListDto> {
     return this.assignments.assignedDeals(auth, query);
   }
@@ -105,6 +118,10 @@ export class CommentsController {
   @Authenticated('deals:read')
   @ApiOkResponse({ type: CommentListDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({
+    summary: 'List a deal’s comments',
+    description: 'Top-level comments, oldest first, each with its replies; deleted comments are hidden.',
+  })
   listComments(@Auth() auth: AuthContext, @IdParam('deal_id') dealId: number, @Query() query: PageQueryDto): Promise<CommentListDto> {
     return this.comments.list(auth, dealId, query);
   }
@@ -114,6 +131,11 @@ export class CommentsController {
   @ApiCreatedResponse({ type: CommentDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'Blank text, unknown parent, or a reply to a reply' })
+  @ApiOperation({
+    summary: 'Comment on a deal',
+    description:
+      '`body` or `content`; `parent_id` to reply to a top-level comment (one level deep). `@email` or `@handle` mentions notify those users.',
+  })
   createComment(@Auth() auth: AuthContext, @IdParam('deal_id') dealId: number, @Body() dto: CreateCommentDto): Promise<CommentDto> {
     return this.comments.create(auth, dealId, dto);
   }
@@ -122,6 +144,7 @@ export class CommentsController {
   @Authenticated('deals:write')
   @ApiOkResponse({ type: CommentDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({ summary: 'Edit a comment', description: 'The author only (403 otherwise); `updated_at` is set to now.' })
   updateDealComment(
     @Auth() auth: AuthContext,
     @IdParam('deal_id') dealId: number,
@@ -135,6 +158,7 @@ export class CommentsController {
   @Authenticated('deals:write')
   @ApiOkResponse({ type: CommentDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({ summary: 'Edit a comment (by id)', description: 'The author only (403 otherwise).' })
   updateComment(@Auth() auth: AuthContext, @IdParam('comment_id') id: number, @Body() dto: UpdateCommentDto): Promise<CommentDto> {
     return this.comments.update(auth, id, dto, { adminMayDelete: true });
   }
@@ -143,6 +167,7 @@ export class CommentsController {
   @Authenticated('deals:write')
   @ApiOkResponse({ type: AckDto, description: 'Soft-deleted (author only)' })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({ summary: 'Delete a comment', description: 'Soft delete by the author only: hidden from lists, kept for audit.' })
   async deleteDealComment(
     @Auth() auth: AuthContext,
     @IdParam('deal_id') dealId: number,
@@ -157,6 +182,7 @@ export class CommentsController {
   @Authenticated('deals:write')
   @ApiNoContentResponse({ description: 'Soft-deleted (author or admin)' })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({ summary: 'Delete a comment (by id)', description: 'Soft delete by the author or an admin; 204.' })
   async deleteComment(@Auth() auth: AuthContext, @IdParam('comment_id') id: number): Promise<void> {
     await this.comments.remove(auth, id, { adminMayDelete: true });
   }
@@ -171,6 +197,10 @@ export class DocumentRequestsController {
   @Authenticated('deals:write')
   @ApiCreatedResponse({ type: DocumentRequestDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({
+    summary: 'Request a document from the merchant',
+    description: 'Pending until a document of that type is uploaded to the deal (then fulfilled automatically) or its status is set.',
+  })
   createDocumentRequest(
     @Auth() auth: AuthContext,
     @IdParam('deal_id') dealId: number,
@@ -183,6 +213,7 @@ export class DocumentRequestsController {
   @Authenticated('deals:read')
   @ApiOkResponse({ type: DocumentRequestListDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({ summary: 'List a deal’s document requests', description: 'Oldest first, with status, due date and fulfilment.' })
   listDocumentRequests(
     @Auth() auth: AuthContext,
     @IdParam('deal_id') dealId: number,
@@ -195,6 +226,10 @@ export class DocumentRequestsController {
   @Authenticated('deals:write')
   @ApiOkResponse({ type: DocumentRequestDto })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOperation({
+    summary: 'Set a document request’s status',
+    description: '`pending`, `fulfilled` or `cancelled`; `fulfilled_at` follows.',
+  })
   updateDocumentRequest(
     @Auth() auth: AuthContext,
     @IdParam('request_id') id: number,
