@@ -88,6 +88,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s activity feed
+         * @description Every deal’s timeline lines, newest first, with the business name.
+         */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assignments/{assignment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an assignment (by assignment id)
+         * @description 204 on success. The user stops receiving the deal’s notifications.
+         */
+        delete: operations["deleteAssignment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -126,6 +166,30 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/comments/{comment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment (by id)
+         * @description Soft delete by the author or an admin; 204.
+         */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment (by id)
+         * @description The author only (403 otherwise).
+         */
+        patch: operations["updateComment"];
         trace?: never;
     };
     "/v1/crm/config": {
@@ -440,6 +504,118 @@ export interface paths {
         patch: operations["updateDeal"];
         trace?: never;
     };
+    "/v1/deals/{deal_id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A deal’s activity (audit records)
+         * @description The timeline as audit records: action, actor id and name, metadata.
+         */
+        get: operations["getDealActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users assigned to a deal
+         * @description With their role, email and name, oldest assignment first.
+         */
+        get: operations["listAssignments"];
+        put?: never;
+        /**
+         * Assign a user to a deal
+         * @description One role per user per deal: 201 for a new assignment, 200 when the user's role was replaced. Only users of the organization (404 otherwise). The assignee is notified (`deal.assigned`).
+         */
+        post: operations["createAssignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/assignments/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user from a deal (by user id)
+         * @description The user stops receiving the deal’s notifications.
+         */
+        delete: operations["deleteDealAssignment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a deal’s comments
+         * @description Top-level comments, oldest first, each with its replies; deleted comments are hidden.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on a deal
+         * @description `body` or `content`; `parent_id` to reply to a top-level comment (one level deep). `@email` or `@handle` mentions notify those users.
+         */
+        post: operations["createComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/comments/{comment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Soft delete by the author only: hidden from lists, kept for audit.
+         */
+        delete: operations["deleteDealComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @description The author only (403 otherwise); `updated_at` is set to now.
+         */
+        patch: operations["updateDealComment"];
+        trace?: never;
+    };
     "/v1/deals/{deal_id}/decision": {
         parameters: {
             query?: never;
@@ -454,6 +630,30 @@ export interface paths {
          * @description The funder’s decision: `approve`, `decline` or `funded`. Emits `deal.decision`.
          */
         post: operations["decideDeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deals/{deal_id}/doc-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a deal’s document requests
+         * @description Oldest first, with status, due date and fulfilment.
+         */
+        get: operations["listDocumentRequests"];
+        put?: never;
+        /**
+         * Request a document from the merchant
+         * @description Pending until a document of that type is uploaded to the deal (then fulfilled automatically) or its status is set.
+         */
+        post: operations["createDocumentRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -688,6 +888,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deals/{deal_id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A deal’s timeline
+         * @description Uploads, processing results, assignments, comments, decisions and status changes, newest first (`order=asc` for the chronological stream).
+         */
+        get: operations["getDealTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/deals/{deal_id}/transactions": {
         parameters: {
             query?: never;
@@ -726,6 +946,26 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/doc-requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a document request’s status
+         * @description `pending`, `fulfilled` or `cancelled`; `fulfilled_at` follows.
+         */
+        patch: operations["updateDocumentRequest"];
         trace?: never;
     };
     "/v1/documents/batch-status": {
@@ -1112,6 +1352,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/assigned-deals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deals assigned to me
+         * @description The calling user’s deals with their role, most recent assignment first.
+         */
+        get: operations["listMyAssignedDeals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notifications
+         * @description Assignments, mentions and status changes of my deals, newest first; `unread_only=true` for the unread ones.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/mark-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read
+         * @description Marks the caller’s own unread notifications among the ids; answers how many changed.
+         */
+        post: operations["markNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/oauth/token": {
         parameters: {
             query?: never;
@@ -1417,6 +1717,22 @@ export interface components {
             /** @description Active (not expired, not revoked) links */
             data: components["schemas"]["ShareLinkDto"][];
         };
+        ActivityListDto: {
+            data: components["schemas"]["ActivityRecordDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        ActivityRecordDto: {
+            action: string;
+            actor_id: number | null;
+            actor_name: string;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            id: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
         AnalysisRecordDto: {
             /** Format: date-time */
             analyzed_at: string | null;
@@ -1439,6 +1755,44 @@ export interface components {
             total_deposits: number;
             total_withdrawals: number;
             withdrawal_count: number;
+        };
+        AssignedDealDto: {
+            /** Format: date-time */
+            assigned_at: string;
+            business_name: string;
+            /** @description Same as id */
+            deal_id: number;
+            health_grade: string | null;
+            health_score: number | null;
+            id: number;
+            /** @enum {string} */
+            role: "reviewer" | "underwriter" | "manager" | "admin";
+            status: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AssignedDealListDto: {
+            data: components["schemas"]["AssignedDealDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        AssignmentDto: {
+            /** Format: date-time */
+            assigned_at: string;
+            /** @description The assigning user (null when an API key without a user assigned) */
+            assigned_by: number | null;
+            deal_id: number;
+            id: number;
+            /** @enum {string} */
+            role: "reviewer" | "underwriter" | "manager" | "admin";
+            /** Format: date-time */
+            updated_at: string;
+            user_email: string;
+            user_id: number;
+            user_name: string | null;
+        };
+        AssignmentListDto: {
+            data: components["schemas"]["AssignmentDto"][];
+            meta: components["schemas"]["PageMetaDto"];
         };
         AuthenticityDto: {
             documents: components["schemas"]["DocumentAuthenticityDto"][];
@@ -1511,6 +1865,49 @@ export interface components {
             mime_type: string;
             status: string;
         };
+        CommentDto: {
+            /** @description Form A name of content */
+            body: string;
+            content: string;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            /** Format: date-time */
+            deleted_at: string | null;
+            id: number;
+            /** @description Users of the organization the text mentions (notified) */
+            mentioned_user_ids: number[];
+            parent_id: number | null;
+            /** @description On top-level comments only: their live replies, oldest first */
+            replies?: components["schemas"]["CommentReplyDto"][];
+            /** Format: date-time */
+            updated_at: string;
+            user_id: number;
+            user_name: string | null;
+        };
+        CommentListDto: {
+            /** @description Top-level comments, oldest first, each with its replies */
+            data: components["schemas"]["CommentDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        CommentReplyDto: {
+            /** @description Form A name of content */
+            body: string;
+            content: string;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            /** Format: date-time */
+            deleted_at: string | null;
+            id: number;
+            /** @description Users of the organization the text mentions (notified) */
+            mentioned_user_ids: number[];
+            parent_id: number | null;
+            /** Format: date-time */
+            updated_at: string;
+            user_id: number;
+            user_name: string | null;
+        };
         CorrectTransactionDto: {
             /** @description Signed amount: negative for debits */
             amount?: number;
@@ -1553,6 +1950,23 @@ export interface components {
             period_start: string | null;
             statement_count: number;
         };
+        CreateAssignmentDto: {
+            /**
+             * @description Default reviewer. Form A: reviewer, underwriter, admin; Form B adds manager
+             * @enum {string}
+             */
+            role?: "reviewer" | "underwriter" | "manager" | "admin";
+            /** @description A user of the same organization */
+            user_id: number;
+        };
+        CreateCommentDto: {
+            /** @description Form A text; `content` (Form B) is the same. One of them is required */
+            body?: string;
+            /** @description Form B name of `body` */
+            content?: string;
+            /** @description Reply to this top-level comment of the same deal (one level deep: a reply to a reply is 422) */
+            parent_id?: number | null;
+        };
         CreateDealDto: {
             /** @example Acme Bakery LLC */
             business_name: string;
@@ -1570,6 +1984,18 @@ export interface components {
             owner_name?: string | null;
             /** @enum {string|null} */
             source_type?: "direct" | "broker" | "referral" | "crm" | "api" | null;
+        };
+        CreateDocumentRequestDto: {
+            /** @description Form B name of message */
+            description?: string | null;
+            /**
+             * @description `pnl_statement` is an alias of `profit_and_loss`
+             * @enum {string}
+             */
+            document_type: "bank_statement" | "tax_return" | "profit_and_loss" | "pnl_statement";
+            due_date?: string | null;
+            /** @description Form A */
+            message?: string | null;
         };
         CreateKeyDto: {
             /**
@@ -2286,6 +2712,35 @@ export interface components {
             data: components["schemas"]["DocumentSummaryDto"][];
             meta: components["schemas"]["PageMetaDto"];
         };
+        DocumentRequestDto: {
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            /** @description Same as message */
+            description: string | null;
+            /** @enum {string} */
+            document_type: "bank_statement" | "tax_return" | "profit_and_loss";
+            /** Format: date */
+            due_date: string | null;
+            /** Format: date-time */
+            fulfilled_at: string | null;
+            /** @description The upload that fulfilled the request */
+            fulfilled_document_id: number | null;
+            id: number;
+            message: string | null;
+            /** @description Pending with a due date before today (UTC) */
+            overdue: boolean;
+            /** @description The requesting user */
+            requested_by: number | null;
+            /** @enum {string} */
+            status: "pending" | "fulfilled" | "cancelled";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        DocumentRequestListDto: {
+            data: components["schemas"]["DocumentRequestDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
         DocumentReviewDto: {
             document_id: number;
             filename: string;
@@ -2571,6 +3026,17 @@ export interface components {
             token_type: "Bearer";
             user_id: number;
         };
+        MarkReadDto: {
+            /** @description The caller's notifications to mark read (others' ids are ignored); 1-1000 ids */
+            notification_ids: number[];
+        };
+        MarkReadResultDto: {
+            data: components["schemas"]["MarkedCountDto"];
+        };
+        MarkedCountDto: {
+            /** @description How many unread notifications became read */
+            marked: number;
+        };
         MonthSummaryDto: {
             avg_daily_balance: number | null;
             days_covered: number;
@@ -2586,6 +3052,21 @@ export interface components {
             /** @description revenue / days_covered x 30.4375 */
             revenue_rate: number;
             withdrawals: number;
+        };
+        NotificationDto: {
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number | null;
+            id: number;
+            message: string;
+            read: boolean;
+            title: string;
+            /** @description deal.assigned, comment.mention or deal.status_changed */
+            type: string;
+        };
+        NotificationListDto: {
+            data: components["schemas"]["NotificationDto"][];
+            meta: components["schemas"]["PageMetaDto"];
         };
         NsfOverdraftDto: {
             nsf_fee_amount: number;
@@ -2610,6 +3091,37 @@ export interface components {
             scope?: string;
             /** @enum {string} */
             token_type: "Bearer";
+        };
+        OrgActivityEntryDto: {
+            /** @description Who caused it: a user name or email, an API key, or system */
+            actor: string;
+            actor_id: number | null;
+            business_name: string;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            description: string;
+            /** @description Form B name of metadata */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description Form A: deal.created, document.uploaded, document.completed, document.failed, deal.assigned, ... */
+            event_type: string;
+            id: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description Form B name of created_at
+             */
+            timestamp: string;
+            /** @description Form B: status_change, document_uploaded, document_processed, comment, assignment, document_request */
+            type: string;
+        };
+        OrgActivityListDto: {
+            data: components["schemas"]["OrgActivityEntryDto"][];
+            meta: components["schemas"]["PageMetaDto"];
         };
         PageMetaDto: {
             page: number;
@@ -2930,6 +3442,36 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        TimelineEntryDto: {
+            /** @description Who caused it: a user name or email, an API key, or system */
+            actor: string;
+            actor_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            description: string;
+            /** @description Form B name of metadata */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description Form A: deal.created, document.uploaded, document.completed, document.failed, deal.assigned, ... */
+            event_type: string;
+            id: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description Form B name of created_at
+             */
+            timestamp: string;
+            /** @description Form B: status_change, document_uploaded, document_processed, comment, assignment, document_request */
+            type: string;
+        };
+        TimelineListDto: {
+            data: components["schemas"]["TimelineEntryDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
         TransactionDto: {
             /** @description Signed: credits positive, debits negative */
             amount: number;
@@ -2964,6 +3506,22 @@ export interface components {
             data: components["schemas"]["TransactionDto"][];
             meta: components["schemas"]["PageMetaDto"];
         };
+        UnassignAckDto: {
+            deal_id: number;
+            /** @description The removed assignment */
+            id: number;
+            message: string;
+            /** @enum {string} */
+            status: "ok";
+            /** @enum {boolean} */
+            success: true;
+            user_id: number;
+        };
+        UpdateCommentDto: {
+            /** @description New text; `content` is accepted too. One is required */
+            body?: string;
+            content?: string;
+        };
         UpdateDealDto: {
             business_name?: string;
             dba_name?: string | null;
@@ -2975,6 +3533,10 @@ export interface components {
             owner_name?: string | null;
             /** @enum {string|null} */
             source_type?: "direct" | "broker" | "referral" | "crm" | "api" | null;
+        };
+        UpdateDocumentRequestDto: {
+            /** @enum {string} */
+            status: "pending" | "fulfilled" | "cancelled";
         };
         UpdateRulesetDto: {
             /** @description Form B: total score at or above which a deal is approved */
@@ -3111,7 +3673,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             enabled: boolean;
-            events: ("deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready")[];
+            events: ("deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready" | "notification.created")[];
             /**
              * @description Each mode has its own configuration
              * @enum {string}
@@ -3127,7 +3689,7 @@ export interface components {
             /** @description Deliveries are sent only while enabled (default true) */
             enabled?: boolean;
             /** @description Event types to deliver */
-            events: ("deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready")[];
+            events: ("deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready" | "notification.created")[];
             /** @description Signing secret (never returned). A `whsec_<base64>` secret is used as Standard Webhooks libraries expect. */
             secret: string;
             /** @description Receiver URL; HTTPS required */
@@ -3141,7 +3703,7 @@ export interface components {
              * @description Event type named in the test payload (`data.event_type`)
              * @enum {string}
              */
-            event_type?: "deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready";
+            event_type?: "deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready" | "notification.created";
         };
         WebhookTestResponseDto: {
             data: components["schemas"]["WebhookTestResultDto"];
@@ -3392,6 +3954,95 @@ export interface operations {
             };
         };
     };
+    getActivity: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's timeline entries, newest first, with business_name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgActivityListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     loginV1: {
         parameters: {
             query?: never;
@@ -3513,6 +4164,103 @@ export interface operations {
                 };
             };
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Soft-deleted (author or admin) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCommentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5362,6 +6110,434 @@ export interface operations {
             };
         };
     };
+    getDealActivity: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Audit records, newest first; 50 per page by default */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listAssignments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 100, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAssignmentDto"];
+            };
+        };
+        responses: {
+            /** @description The user's existing assignment, with the role replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentDto"];
+                };
+            };
+            /** @description The user was assigned */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such deal, or no such user in the organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteDealAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnassignAckDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Blank text, unknown parent, or a reply to a reply */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteDealComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+                comment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Soft-deleted (author only) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AckDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateDealComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+                comment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCommentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     decideDeal: {
         parameters: {
             query?: never;
@@ -5429,6 +6605,109 @@ export interface operations {
             };
             /** @description INVALID_DECISION */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listDocumentRequests: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 100, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentRequestListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createDocumentRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDocumentRequestDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentRequestDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6418,6 +7697,61 @@ export interface operations {
             };
         };
     };
+    getDealTimeline: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 50, max 100) */
+                per_page?: number;
+                /** @description desc (default, Form A: newest first) or asc (the chronological stream of Form B) */
+                order?: "desc" | "asc";
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first (order=asc: the chronological stream); 50 per page by default */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelineListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listDealTransactions: {
         parameters: {
             query?: {
@@ -6609,6 +7943,57 @@ export interface operations {
                 };
                 content: {
                     "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateDocumentRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDocumentRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentRequestDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -8091,6 +9476,134 @@ export interface operations {
             };
         };
     };
+    listMyAssignedDeals: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignedDealListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+                /** @description Only unread notifications (default false) */
+                unread_only?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's notifications, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    markNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkReadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkReadResultDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     oauthTokenV1: {
         parameters: {
             query?: never;
@@ -9375,7 +10888,7 @@ export interface operations {
                 /** @description Items per page (default 25, max 100) */
                 per_page?: number;
                 /** @description Only deliveries of this event type */
-                event?: "deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready" | "webhook.test";
+                event?: "deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready" | "notification.created" | "webhook.test";
                 /** @description Only deliveries in this status */
                 status?: "pending" | "delivered" | "failed";
             };

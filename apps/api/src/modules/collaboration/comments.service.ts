@@ -23,12 +23,8 @@ export interface CommentPath {
   adminMayDelete: boolean;
 }
 
-/** Lone UTF-16 surrogates become U+FFFD, as they would in the text column; the event's JSON (jsonb) could not hold them at all. */
-const wellFormed = (text: string) => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-
 function textOf(dto: { body?: string; content?: string }): string {
-  const raw = dto.body ?? dto.content;
-  const text = raw === undefined ? undefined : wellFormed(raw);
+  const text = dto.body ?? dto.content;
   if (text === undefined || text.trim() === '') {
     throw ApiError.validation([
       validationEntry('body', ['body'], 'body (or content) is required and must not be blank', 'value_error.missing'),
