@@ -1,6 +1,7 @@
 import { LedgerlensConnectionError, LedgerlensError } from './errors.js';
 import { FetchLike, RetryInfo, Sleep, Transport, realSleep } from './http.js';
 import {
+  CrmResource,
   DealsResource,
   DocumentsResource,
   EventsResource,
@@ -9,6 +10,7 @@ import {
   RulesetsResource,
   SharesResource,
   TransactionsResource,
+  UsageResource,
   WebhooksResource,
 } from './resources/index.js';
 import type {
@@ -117,6 +119,8 @@ export class Ledgerlens {
   readonly exports: ExportsResource;
   readonly shares: SharesResource;
   readonly keys: KeysResource;
+  readonly crm: CrmResource;
+  readonly usage: UsageResource;
   private readonly transport: Transport;
 
   constructor(options: LedgerlensOptions) {
@@ -152,6 +156,8 @@ export class Ledgerlens {
     this.exports = new ExportsResource(this);
     this.shares = new SharesResource(this);
     this.keys = new KeysResource(this);
+    this.crm = new CrmResource(this);
+    this.usage = new UsageResource(this);
   }
 
   /** Logs in with email and password; the client sends the session token (valid 24 h from last use). */

@@ -194,6 +194,22 @@ describe('@ledgerlens/sdk resources against the real API', () => {
     expect(gone.status).toBe(404);
   });
 
+  it('usage this month, and a CRM configuration kept disabled (no call leaves the machine)', async () => {
+    const usage = await client.usage.me();
+    expect(usage).toBeDefined();
+    expect(JSON.stringify(usage)).toMatch(/documents/);
+
+    const cfg = await client.crm.setProvider('hubspot', { credentials: { access_token: 'pat-sdk-test' }, enabled: false } as never);
+    expect(JSON.stringify(cfg)).not.toContain('pat-sdk-test');
+    const read = await client.crm.getProvider('hubspot');
+    expect(JSON.stringify(read)).not.toContain('pat-sdk-test');
+    const log = await client.crm.syncLog({ provider: 'hubspot' });
+    expect(log.data).toEqual([]);
+    await client.crm.deleteProvider('hubspot');
+    const gone = (await client.crm.getProvider('hubspot').catch((e: unknown) => e)) as LedgerlensError;
+    expect(gone.status).toBe(404);
+  });
+
   it('rulesets and webhooks: create, read, change, delete', async () => {
     const rs = await client.rulesets.create({
       name: 'SDK rules',

@@ -10,3 +10,6 @@ export { TransactionsResource } from './transactions.js';
 export { WebhooksResource } from './webhooks.js';
 export { ExportsResource } from './exports.js';
 export { SharesResource } from './shares.js';
+export { CrmResource } from './crm.js';
+export type { CrmProvider } from './crm.js';
+export { UsageResource } from './usage.js';
