@@ -1,12 +1,17 @@
 import { LedgerlensConnectionError, LedgerlensError } from './errors.js';
 import { FetchLike, RetryInfo, Sleep, Transport, realSleep } from './http.js';
 import {
+  ActivityResource,
+  AssignmentsResource,
+  CommentsResource,
   CrmResource,
   DealsResource,
+  DocumentRequestsResource,
   DocumentsResource,
   EventsResource,
   ExportsResource,
   KeysResource,
+  NotificationsResource,
   RulesetsResource,
   SharesResource,
   TransactionsResource,
@@ -121,6 +126,11 @@ export class Ledgerlens {
   readonly keys: KeysResource;
   readonly crm: CrmResource;
   readonly usage: UsageResource;
+  readonly assignments: AssignmentsResource;
+  readonly comments: CommentsResource;
+  readonly documentRequests: DocumentRequestsResource;
+  readonly activity: ActivityResource;
+  readonly notifications: NotificationsResource;
   private readonly transport: Transport;
 
   constructor(options: LedgerlensOptions) {
@@ -158,6 +168,11 @@ export class Ledgerlens {
     this.keys = new KeysResource(this);
     this.crm = new CrmResource(this);
     this.usage = new UsageResource(this);
+    this.assignments = new AssignmentsResource(this);
+    this.comments = new CommentsResource(this);
+    this.documentRequests = new DocumentRequestsResource(this);
+    this.activity = new ActivityResource(this);
+    this.notifications = new NotificationsResource(this);
   }
 
   /** Logs in with email and password; the client sends the session token (valid 24 h from last use). */

@@ -210,6 +210,22 @@ describe('@ledgerlens/sdk resources against the real API', () => {
     expect(gone.status).toBe(404);
   });
 
+  it('collaboration: comments with a reply, a document request, the timeline and notifications', async () => {
+    const deal = await client.deals.create({ business_name: 'Team Work LLC', funding_amount_requested: 9000 });
+    const top = await client.comments.create(deal.id, { body: 'Please check the March NSFs' });
+    await client.comments.create(deal.id, { content: 'Checked: two, both refunded', parent_id: top.id });
+    const comments = await client.comments.list(deal.id);
+    expect(JSON.stringify(comments)).toContain('Checked: two, both refunded');
+    const request = await client.documentRequests.create(deal.id, {
+      document_type: 'bank_statement',
+      message: 'April statement, please',
+    } as never);
+    expect((await client.documentRequests.list(deal.id)).data.map((r: { id: number }) => r.id)).toContain(request.id);
+    const timeline = await client.activity.timeline(deal.id);
+    expect(timeline.data.length).toBeGreaterThan(0);
+    expect((await client.notifications.list({ unread_only: true })).data).toBeDefined();
+  });
+
   it('rulesets and webhooks: create, read, change, delete', async () => {
     const rs = await client.rulesets.create({
       name: 'SDK rules',

@@ -13,3 +13,10 @@ export { SharesResource } from './shares.js';
 export { CrmResource } from './crm.js';
 export type { CrmProvider } from './crm.js';
 export { UsageResource } from './usage.js';
+export {
+  ActivityResource,
+  AssignmentsResource,
+  CommentsResource,
+  DocumentRequestsResource,
+  NotificationsResource,
+} from './collaboration.js';
