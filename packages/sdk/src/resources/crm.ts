@@ -74,11 +74,8 @@ export class CrmResource {
   }
 
   /** Sync runs (Form B). */
-  async runs(
-    query: { page?: number; per_page?: number; status?: string } = {},
-    options?: CommonRequestOptions,
-  ): Promise<S['CrmRunListDto']> {
-    return (await this.client.GET('/v1/crm/sync/logs', { ...options, params: { query: query as never } })).data;
+  async runs(query: RunsQuery = {}, options?: CommonRequestOptions): Promise<S['CrmRunListDto']> {
+    return (await this.client.GET('/v1/crm/sync/logs', { ...options, params: { query } })).data;
   }
 
   /** One run with its per-record details. */
