@@ -14,6 +14,7 @@ import { ExportsModule } from './modules/exports/exports.module';
 import { CrmModule } from './modules/crm/crm.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { CollaborationModule } from './modules/collaboration/collaboration.module';
+import { IngestModule } from './modules/ingest/ingest.module';
 
 @Module({})
 export class AppModule {
@@ -36,6 +37,7 @@ export class AppModule {
         CrmModule,
         UsageModule,
         CollaborationModule,
+        IngestModule,
       ],
     };
   }

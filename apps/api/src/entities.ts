@@ -17,6 +17,7 @@ import {
 import { WebhookAttempt, WebhookConfig, WebhookDelivery } from './modules/webhooks/webhooks.entities';
 import { ShareLink } from './modules/shares/shares.entities';
 import { CrmConfig, CrmFieldMapping, CrmLink, CrmSyncLog, CrmSyncRun } from './modules/crm/crm.entities';
+import { IngestBatch, IngestBatchDocument } from './modules/ingest/ingest.entities';
 
 /** Every entity of the server, for MikroORM discovery (explicit: works compiled, in jest and bundled). */
 export const ENTITIES = [
@@ -50,4 +51,6 @@ export const ENTITIES = [
   TimelineEntry,
   Notification,
   ConsumedEvent,
+  IngestBatch,
+  IngestBatchDocument,
 ];

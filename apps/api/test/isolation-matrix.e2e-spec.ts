@@ -90,6 +90,12 @@ describe('isolation matrix over every route with an id', () => {
     const form = new FormData();
     form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'a.pdf');
     ids.document_id = (await app.request('POST', `/v1/deals/${ids.deal_id}/documents`, { key: a, form })).body.id;
+    const ingest = new FormData();
+    ingest.append('files', new Blob([pdf], { type: 'application/pdf' }), 'i.pdf');
+    ingest.append('metadata', JSON.stringify({ deal_id: ids.deal_id }));
+    ids.batch_id = (
+      await app.request('POST', '/v1/ingest', { key: a, form: ingest, headers: { 'X-Org-Id': String(orgA.organization.id) } })
+    ).body.batch_id;
     await app.settle();
     ids.transaction_id = (await app.request('GET', `/v1/documents/${ids.document_id}/transactions`, { key: a })).body.data[0].id;
     ids.ruleset_id = (

@@ -1288,6 +1288,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["createIngest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ingest/batches/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getIngestBatchDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ingest/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getIngestBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/keys": {
         parameters: {
             query?: never;
@@ -2953,6 +3001,198 @@ export interface components {
             nsf_overdraft: number;
             revenue: number;
             revenue_trend: number;
+        };
+        IngestAcceptedDto: {
+            /** @example bat_5f1c0e9a2b7d4c3e8a6f0b1d */
+            batch_id: string;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            /** @description True when an existing deal was used */
+            deal_matched: boolean;
+            documents: components["schemas"]["IngestedDocumentDto"][];
+            /** @description Form B view of the same documents */
+            files: components["schemas"]["IngestedFileDto"][];
+            /**
+             * @description `created` when a new deal was made
+             * @enum {string}
+             */
+            match_method: "deal_id" | "external_reference" | "ein" | "business_name" | "created";
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed";
+        };
+        IngestApplicationDto: {
+            business_name: string;
+            ein?: string;
+            /** @description External reference (also `external_reference`) */
+            external_ref?: string;
+            external_reference?: string;
+            funding_amount_requested?: number;
+        };
+        IngestApplicationResultDto: {
+            business_name: string;
+            external_reference: string | null;
+            id: number;
+            index: number;
+            /**
+             * @description `skipped`: a deal with this external reference exists
+             * @enum {string}
+             */
+            result: "created" | "skipped";
+        };
+        IngestApplicationsDto: {
+            applications: components["schemas"]["IngestApplicationDto"][];
+        };
+        IngestApplicationsResultDto: {
+            created: number;
+            deals: components["schemas"]["IngestApplicationResultDto"][];
+            skipped: number;
+        };
+        IngestBatchCallbackDto: {
+            attempts: number;
+            /** Format: date-time */
+            delivered_at: string | null;
+            last_error: string | null;
+            response_status: number | null;
+            /**
+             * @description `waiting`: the batch is not completed yet
+             * @enum {string}
+             */
+            status: "waiting" | "pending" | "delivered" | "failed";
+            url: string;
+        };
+        IngestBatchDetailDocumentDto: {
+            document_id: number;
+            document_type: string | null;
+            filename: string;
+            label: string | null;
+            /** @description Statement period, once extracted */
+            period: components["schemas"]["IngestPeriodDto"] | null;
+            status: string;
+            transaction_count: number | null;
+        };
+        IngestBatchDetailDto: {
+            batch_id: string;
+            completed: number;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            deal_matched: boolean;
+            documents: components["schemas"]["IngestBatchDetailDocumentDto"][];
+            /** @description Failed or cancelled documents */
+            failed: number;
+            /** @enum {string} */
+            match_method: "deal_id" | "external_reference" | "ein" | "business_name" | "created";
+            /** @description Present once the batch is completed and one of its documents completed */
+            recommendation: components["schemas"]["IngestBatchRecommendationDto"] | null;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed";
+            total: number;
+        };
+        IngestBatchDetailResponseDto: {
+            data: components["schemas"]["IngestBatchDetailDto"];
+        };
+        IngestBatchDocumentDto: {
+            document_id: number;
+            document_type: string | null;
+            error: string | null;
+            filename: string;
+            id: number;
+            label: string | null;
+            /** Format: date-time */
+            processing_completed_at: string | null;
+            status: string;
+        };
+        IngestBatchRecommendationDto: {
+            decision: string;
+            factor_scores: {
+                [key: string]: unknown;
+            } | null;
+            grade: string | null;
+            health_score: number | null;
+            ruleset_id: number | null;
+            ruleset_name: string;
+        };
+        IngestBatchStatusDto: {
+            batch_id: string;
+            callback: components["schemas"]["IngestBatchCallbackDto"] | null;
+            completed: number;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            deal_matched: boolean;
+            documents: components["schemas"]["IngestBatchDocumentDto"][];
+            /** @description Failed or cancelled documents */
+            failed: number;
+            /** @enum {string} */
+            match_method: "deal_id" | "external_reference" | "ein" | "business_name" | "created";
+            /** @description Documents finished (completed or failed) */
+            processed: number;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed";
+            total: number;
+        };
+        IngestCallbackDto: {
+            /** @description HMAC-SHA256 key of X-Service-Signature */
+            secret: string;
+            /** @description HTTPS URL, public address */
+            url: string;
+        };
+        IngestDealMatchingDto: {
+            business_name?: string;
+            ein?: string;
+            external_reference?: string;
+        };
+        IngestMetadataDto: {
+            business_name?: string;
+            callback?: components["schemas"]["IngestCallbackDto"];
+            /** @description Signing secret of callback_url (default: the organization's webhook secret) */
+            callback_secret?: string;
+            /** @description HTTPS URL called when the batch completes */
+            callback_url?: string;
+            /** @description Attach to this deal; the other fields are then ignored */
+            deal_id?: number;
+            deal_matching?: components["schemas"]["IngestDealMatchingDto"];
+            /** @description 9 digits; secondary match key */
+            ein?: string;
+            /** @description Looked up before creating a deal */
+            external_reference?: string;
+            /** @description Labels in file order (each at most 255 characters, or null) */
+            file_labels?: string[];
+            /** @description Requested amount of a new deal (default 25000) */
+            funding_amount_requested?: number;
+            /** @description Label by filename (Form B) */
+            labels?: {
+                [key: string]: string;
+            };
+        };
+        IngestPeriodDto: {
+            /** Format: date */
+            end: string | null;
+            /** Format: date */
+            start: string | null;
+        };
+        IngestedDocumentDto: {
+            /** @description Same as id (Form B) */
+            document_id: number;
+            filename: string;
+            id: number;
+            label: string | null;
+            size_bytes: number;
+            /** @enum {string} */
+            status: "uploaded";
+        };
+        IngestedFileDto: {
+            document_id: number;
+            filename: string;
+            label: string | null;
+            size_bytes: number;
+            /** @enum {string} */
+            status: "queued";
         };
         KeyDto: {
             /** Format: date-time */
@@ -9167,6 +9407,227 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createIngest: {
+        parameters: {
+            query?: never;
+            header: {
+                "x-org-id": string;
+                /** @description Integer organization id; must be the credential's organization */
+                "X-Org-Id": string;
+                /** @description Unique key (max 128 chars, UUID v4 recommended). A replay within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description multipart/form-data: `files` or `files[]` (1-20 PDF files, 20 MB each) and `metadata` (a JSON string, IngestMetadata: Form A flat fields or Form B `deal_matching`/`callback`/`labels`). Or application/json (Form C): `{applications: [{business_name, external_ref}]}` creates deals (max 50). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    files: string[];
+                    /** @description JSON object, see IngestMetadataDto */
+                    metadata?: string;
+                } | components["schemas"]["IngestApplicationsDto"];
+                "multipart/form-data": {
+                    files: string[];
+                    /** @description JSON object, see IngestMetadataDto */
+                    metadata?: string;
+                } | components["schemas"]["IngestApplicationsDto"];
+            };
+        };
+        responses: {
+            /** @description Replay of a stored response for the same Idempotency-Key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAcceptedDto"] | components["schemas"]["IngestApplicationsResultDto"];
+                };
+            };
+            /** @description Form C: deals created and skipped */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestApplicationsResultDto"];
+                };
+            };
+            /** @description Files accepted: the batch and its documents */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAcceptedDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description DEAL_NOT_FOUND (metadata deal_id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description DUPLICATE_RESOURCE: the external reference belongs to another deal */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A file is not a PDF */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getIngestBatchDetail: {
+        parameters: {
+            query?: never;
+            header: {
+                "x-org-id": string;
+                /** @description Integer organization id; must be the credential's organization */
+                "X-Org-Id": string;
+            };
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestBatchDetailResponseDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getIngestBatch: {
+        parameters: {
+            query?: never;
+            header: {
+                "x-org-id": string;
+                /** @description Integer organization id; must be the credential's organization */
+                "X-Org-Id": string;
+            };
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestBatchStatusDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
 import { Scope, scopeFields } from '../../platform/database/tenant';
@@ -94,8 +95,17 @@ export class CreateDocumentsCommand {
     await Promise.all(staged.filter((f) => f.stored).map((f) => this.files.delete(f.stored!.key)));
   }
 
-  /** Creates a document per staged file without error (404 DEAL_NOT_FOUND outside the caller's scope). */
-  async execute(caller: Caller, dealId: number, staged: StagedFile[]): Promise<Document[]> {
+  /**
+   * Creates a document per staged file without error (404 DEAL_NOT_FOUND outside the caller's scope).
+   * `inTransaction` lets a caller write its own rows about the new documents (an ingest batch) in
+   * the same transaction, before any of them is queued.
+   */
+  async execute(
+    caller: Caller,
+    dealId: number,
+    staged: StagedFile[],
+    inTransaction?: (tx: EntityManager, documents: Document[]) => void | Promise<void>,
+  ): Promise<Document[]> {
     const good = staged.filter((f) => f.stored && !f.error);
     if (!good.length) return [];
     // Live documents count against the monthly quota (429 QUOTA_EXCEEDED, nothing created).
@@ -131,6 +141,7 @@ export class CreateDocumentsCommand {
             data: { document_id: doc.id, deal_id: dealId, filename: doc.filename, document_type: doc.documentTypeHint },
           });
         }
+        await inTransaction?.(tx, created);
         return created;
       })
       .catch(async (err: unknown) => {

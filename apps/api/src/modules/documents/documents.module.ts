@@ -10,6 +10,6 @@ import { UploadRequestReader } from './upload-request';
   imports: [ProcessingModule, DealsModule],
   controllers: [DocumentsController],
   providers: [DocumentsService, CreateDocumentsCommand, UploadRequestReader],
-  exports: [DocumentsService, CreateDocumentsCommand],
+  exports: [DocumentsService, CreateDocumentsCommand, UploadRequestReader],
 })
 export class DocumentsModule {}

@@ -66,7 +66,7 @@ export class WebhookConfigService {
       await tx.nativeDelete(WebhookConfig, { id: config.id });
       await tx.nativeUpdate(
         WebhookDelivery,
-        { ...scopeFields(auth), status: 'pending' },
+        { ...scopeFields(auth), status: 'pending', targetUrl: null },
         { status: 'failed', nextAttemptAt: null, lastError: 'webhook configuration deleted', updatedAt: this.clock.now() },
       );
     });

@@ -41,6 +41,10 @@ export interface AttemptOutcome {
   delivery: WebhookDelivery;
 }
 
+const CALLBACK_HEADERS = ['Content-Type', 'X-Service-Event', 'X-Service-Delivery', 'X-Service-Signature'];
+const callbackHeaders = (signed: Record<string, string>) =>
+  Object.fromEntries(Object.entries(signed).filter(([name]) => CALLBACK_HEADERS.includes(name)));
+
 const newDeliveryId = () => `whd_${randomBytes(12).toString('hex')}`;
 const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
 
@@ -97,10 +101,51 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     if (delivery) await this.schedule(delivery);
   }
 
+  /**
+   * A signed callback (ingest batch completion) to its own URL and secret, with the webhook retry
+   * schedule, claims and attempt log. Once per `dedupeKey`; returns the delivery id.
+   */
+  async sendCallback(
+    scope: Scope,
+    callback: {
+      url: string;
+      secretSealed: string;
+      dedupeKey: string;
+      eventId: string;
+      eventType: PublicEvent['type'];
+      dealId: number | null;
+      body: string;
+    },
+  ): Promise<string> {
+    const pub = { id: callback.eventId, type: callback.eventType, deal_id: callback.dealId } as PublicEvent;
+    const delivery = await this.createDelivery(scope, pub, {
+      dedupeKey: callback.dedupeKey,
+      maxAttempts: MAX_ATTEMPTS,
+      body: callback.body,
+      target: { url: callback.url, secretSealed: callback.secretSealed },
+    });
+    if (delivery) {
+      await this.schedule(delivery);
+      return delivery.id;
+    }
+    return (await this.db.forScope(scope).findOneOrFail(WebhookDelivery, { dedupeKey: callback.dedupeKey })).id;
+  }
+
+  /** A callback's delivery state and attempt count (for the batch status), or null. */
+  async callbackState(scope: Scope, deliveryId: string): Promise<WebhookDelivery | null> {
+    return this.db.forScope(scope).findOne(WebhookDelivery, { id: deliveryId, targetUrl: { $ne: null } });
+  }
+
   private async createDelivery(
     scope: Scope,
     pub: PublicEvent,
-    opts: { dedupeKey: string; maxAttempts: number; redeliveryOf?: string; body?: string },
+    opts: {
+      dedupeKey: string;
+      maxAttempts: number;
+      redeliveryOf?: string;
+      body?: string;
+      target?: { url: string; secretSealed: string };
+    },
   ): Promise<WebhookDelivery | null> {
     const em = this.db.forScope(scope);
     const now = this.clock.now();
@@ -116,6 +161,8 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
       maxAttempts: opts.maxAttempts,
       nextAttemptAt: now,
       redeliveryOf: opts.redeliveryOf ?? null,
+      targetUrl: opts.target?.url ?? null,
+      secretSealed: opts.target?.secretSealed ?? null,
       createdAt: now,
       updatedAt: now,
     });
@@ -181,7 +228,9 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     );
     if (claimed === 0) return null;
     const delivery = await em.findOneOrFail(WebhookDelivery, { id: deliveryId });
-    const config = await em.findOne(WebhookConfig, {});
+    const config = delivery.targetUrl
+      ? { url: delivery.targetUrl, secretSealed: delivery.secretSealed! }
+      : await em.findOne(WebhookConfig, {});
     if (!config) {
       await em.nativeUpdate(
         WebhookDelivery,
@@ -190,15 +239,17 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
       );
       return null;
     }
-    const headers = {
-      ...webhookHeaders({
-        eventId: delivery.eventId,
-        eventType: delivery.eventType,
-        deliveryId: delivery.id,
-        rawBody: delivery.body,
-        secret: this.box.open(config.secretSealed),
-        timestampSeconds: Math.floor(now.getTime() / 1000),
-      }),
+    const signed = webhookHeaders({
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      deliveryId: delivery.id,
+      rawBody: delivery.body,
+      secret: this.box.open(config.secretSealed),
+      timestampSeconds: Math.floor(now.getTime() / 1000),
+    });
+    // A callback carries the spec's signature only (X-Service-Signature with the callback secret).
+    const headers: Record<string, string> = {
+      ...(delivery.targetUrl ? callbackHeaders(signed) : signed),
       'User-Agent': 'Ledgerlens-Webhooks/1.0',
     };
     const started = performance.now();
@@ -296,6 +347,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
   async list(auth: AuthContext, query: DeliveryListQueryDto): Promise<Page<DeliverySummaryDto>> {
     const em = this.db.forScope(auth);
     const where = {
+      targetUrl: null,
       ...(query.event ? { eventType: query.event } : {}),
       ...(query.status ? { status: query.status as WebhookDelivery['status'] } : {}),
     };
@@ -320,7 +372,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
   }
 
   private async find(auth: AuthContext, id: string): Promise<WebhookDelivery> {
-    const delivery = /^whd_[0-9a-f]{24}$/.test(id) ? await this.db.forScope(auth).findOne(WebhookDelivery, { id }) : null;
+    const delivery = /^whd_[0-9a-f]{24}$/.test(id) ? await this.db.forScope(auth).findOne(WebhookDelivery, { id, targetUrl: null }) : null;
     if (!delivery) throw ApiError.notFound('Webhook delivery');
     return delivery;
   }

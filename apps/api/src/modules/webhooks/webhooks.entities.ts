@@ -32,7 +32,16 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 @Index({ properties: ['organizationId', 'livemode', 'createdAt'] })
 export class WebhookDelivery {
   [OptionalProps]?:
-    'createdAt' | 'updatedAt' | 'deliveredAt' | 'responseStatus' | 'attemptNumber' | 'lastError' | 'dealId' | 'redeliveryOf';
+    | 'createdAt'
+    | 'updatedAt'
+    | 'deliveredAt'
+    | 'responseStatus'
+    | 'attemptNumber'
+    | 'lastError'
+    | 'dealId'
+    | 'redeliveryOf'
+    | 'targetUrl'
+    | 'secretSealed';
   @PrimaryKey({ type: 'string', columnType: 'varchar(40)' }) id: string;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -50,6 +59,12 @@ export class WebhookDelivery {
   @Int({ nullable: true }) responseStatus: number | null = null;
   @Text({ nullable: true }) lastError: string | null = null;
   @Text({ length: 40, nullable: true }) redeliveryOf: string | null = null;
+  /**
+   * A callback (ingest batch completion): sent to this URL, signed with its own sealed secret,
+   * instead of the organization's endpoint. Null for webhook deliveries.
+   */
+  @Text({ length: 2048, nullable: true }) targetUrl: string | null = null;
+  @Text({ nullable: true }) secretSealed: string | null = null;
   @Timestamp({ nullable: true }) deliveredAt: Date | null = null;
   @Timestamp() createdAt: Date = new Date();
   @Timestamp() updatedAt: Date = new Date();

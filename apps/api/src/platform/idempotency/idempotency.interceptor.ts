@@ -13,15 +13,15 @@ import { IdempotencyRecord } from './idempotency.entity';
 const IDEMPOTENT = 'll:idempotent';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/** Marks a POST route as honouring `Idempotency-Key` (CONTRACT.md: idempotency). */
-export function Idempotent() {
+/** Marks a POST route as honouring `Idempotency-Key` (CONTRACT.md: idempotency); `maxKeyLength` 128 on ingest (spec). */
+export function Idempotent(options: { maxKeyLength?: number } = {}) {
+  const max = options.maxKeyLength ?? MAX_IDEMPOTENCY_KEY_LENGTH;
   return applyDecorators(
-    SetMetadata(IDEMPOTENT, true),
+    SetMetadata(IDEMPOTENT, max),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
-      description:
-        'Unique key (max 255 chars, UUID v4 recommended). A replay within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`.',
+      description: `Unique key (max ${max} chars, UUID v4 recommended). A replay within 24 h returns the stored response with 200 and \`Idempotent-Replayed: true\`.`,
     }),
   );
 }
@@ -40,13 +40,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler) {
-    if (!this.reflector.get<boolean>(IDEMPOTENT, context.getHandler())) return next.handle();
+    const maxKeyLength = this.reflector.get<number | undefined>(IDEMPOTENT, context.getHandler());
+    if (!maxKeyLength) return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const raw = request.headers['idempotency-key'];
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (key === undefined || !request.auth) return next.handle();
-    return from(this.run(context, request, reply, key, () => lastValueFrom(next.handle(), { defaultValue: undefined })));
+    return from(this.run(context, request, reply, key, maxKeyLength, () => lastValueFrom(next.handle(), { defaultValue: undefined })));
   }
 
   private async run(
@@ -54,14 +55,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
     request: FastifyRequest,
     reply: FastifyReply,
     key: string,
+    maxKeyLength: number,
     handle: () => Promise<unknown>,
   ): Promise<unknown> {
-    if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    if (key.length === 0 || key.length > maxKeyLength) {
       throw ApiError.validation([
         validationEntry(
           'header',
           ['Idempotency-Key'],
-          `Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+          `Idempotency-Key must be 1-${maxKeyLength} characters`,
           'value_error.any_str.max_length',
         ),
       ]);
