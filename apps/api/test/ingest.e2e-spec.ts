@@ -44,8 +44,10 @@ describe('bulk ingest', () => {
   };
   const ingest = (files: FilePart[], metadata?: unknown, opts: { key?: string; headers?: Record<string, string> } = {}) =>
     app.request('POST', '/v1/ingest', { key: opts.key ?? org.api_key, form: form(files, metadata), headers: opts.headers ?? orgHeader() });
-  const batchA = (id: string, key = org.api_key, headers = orgHeader()) => app.request('GET', `/v1/ingest/${id}`, { key, headers });
-  const batchB = (id: string, key = org.api_key, headers = orgHeader()) => app.request('GET', `/v1/ingest/batches/${id}`, { key, headers });
+  const batchA = (id: string, key = org.api_key, headers: Record<string, string> = orgHeader()) =>
+    app.request('GET', `/v1/ingest/${id}`, { key, headers });
+  const batchB = (id: string, key = org.api_key, headers: Record<string, string> = orgHeader()) =>
+    app.request('GET', `/v1/ingest/batches/${id}`, { key, headers });
   const newDeal = async (body: Record<string, unknown>) =>
     (await app.request('POST', '/v1/deals', { key: org.api_key, body: { funding_amount_requested: 30000, ...body } })).body.id as number;
   /** Processing, the lifecycle, batch completion and the callback's first attempt, all awaited. */
