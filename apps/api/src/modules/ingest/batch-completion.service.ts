@@ -44,6 +44,8 @@ export class BatchCompletion implements OnModuleInit {
     const scope = { organizationId: event.organizationId, livemode: event.livemode };
     if (event.type === 'batch.completed') return this.sendCallback(scope, event);
     if (!TRIGGERS.includes(event.type) || event.dealId === null) return;
+    // a PATCH of the deal's fields cannot complete a batch; a status the lifecycle moved can
+    if (event.type === 'deal.updated' && !(event.data.changed_fields as string[] | undefined)?.includes('status')) return;
     const open = await this.db
       .forScope(scope)
       .find(IngestBatch, { dealId: event.dealId, completedAt: null }, { orderBy: { createdAt: 'asc' } });
