@@ -89,6 +89,7 @@ describe('pipeline: parser pool, retries, resume, sweeper', () => {
     const d = await terminal(doc.id);
     expect(d.status).toBe('failed');
     expect(d.error).toMatch(/^PROCESSING_FAILED: retries exhausted: .*(ENOENT|no such file)/);
+    await app.drainEvents(); // the lifecycle follows document.failed as an event: let it run before reading the deal
     expect((await app.request('GET', `/v1/deals/${dealId}`, { key: org.api_key })).body.status).toBe('failed'); // every document failed: the deal says so (issue 10)
   });
 
