@@ -73,6 +73,7 @@ export const TAGS: { name: string; description: string }[] = [
   },
   { name: 'CRM', description: 'Deals synced with Salesforce, HubSpot, Pipedrive or a custom endpoint (scopes `crm:read`, `crm:write`).' },
   { name: 'Usage', description: "This month's requests and documents against the plan's monthly quota." },
+  { name: 'Ingest', description: 'Many statements in one request: deal matching, batch status and a signed completion callback.' },
 ];
 
 /** [summary, description] by operationId. */
@@ -281,6 +282,18 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
   receiveCrmWebhook: [
     'Receive a CRM change',
     '`{provider, event, record_id, fields, timestamp}` or a native HubSpot (signature checked) or Pipedrive payload. Maps the changed fields to the linked deal when the change is newer, then syncs the deal to the other providers.',
+  ],
+  createIngest: [
+    'Bulk ingest statements (or create deals in bulk)',
+    'Multipart: 1-20 PDF files (`files` or `files[]`, 20 MB each) and `metadata` (JSON): the deal is found by `deal_id`, external reference, EIN or normalised business name, else created; 202 with the batch and its documents. With an optional callback `{url, secret}`, a signed `batch.completed` is POSTed when every document is done. A JSON body `{applications: [...]}` creates deals instead (201, `created`/`skipped`). `X-Org-Id` must name the caller’s organization.',
+  ],
+  getIngestBatch: [
+    'Get an ingest batch',
+    '`pending`, `processing` or `completed`, with counts, each document’s status and the callback’s delivery state.',
+  ],
+  getIngestBatchDetail: [
+    'Get an ingest batch (detail form)',
+    'Each document with its statement period and transaction count, and the recommendation once the batch is completed.',
   ],
 };
 

@@ -1297,6 +1297,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Bulk ingest statements (or create deals in bulk)
+         * @description Multipart: 1-20 PDF files (`files` or `files[]`, 20 MB each) and `metadata` (JSON): the deal is found by `deal_id`, external reference, EIN or normalised business name, else created; 202 with the batch and its documents. With an optional callback `{url, secret}`, a signed `batch.completed` is POSTed when every document is done. A JSON body `{applications: [...]}` creates deals instead (201, `created`/`skipped`). `X-Org-Id` must name the caller’s organization.
+         */
         post: operations["createIngest"];
         delete?: never;
         options?: never;
@@ -1311,6 +1315,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get an ingest batch (detail form)
+         * @description Each document with its statement period and transaction count, and the recommendation once the batch is completed.
+         */
         get: operations["getIngestBatchDetail"];
         put?: never;
         post?: never;
@@ -1327,6 +1335,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get an ingest batch
+         * @description `pending`, `processing` or `completed`, with counts, each document’s status and the callback’s delivery state.
+         */
         get: operations["getIngestBatch"];
         put?: never;
         post?: never;
