@@ -10,6 +10,7 @@ import {
   DocumentsResource,
   EventsResource,
   ExportsResource,
+  IngestResource,
   KeysResource,
   NotificationsResource,
   RulesetsResource,
@@ -131,6 +132,7 @@ export class Ledgerlens {
   readonly documentRequests: DocumentRequestsResource;
   readonly activity: ActivityResource;
   readonly notifications: NotificationsResource;
+  readonly ingest: IngestResource;
   private readonly transport: Transport;
 
   constructor(options: LedgerlensOptions) {
@@ -173,6 +175,7 @@ export class Ledgerlens {
     this.documentRequests = new DocumentRequestsResource(this);
     this.activity = new ActivityResource(this);
     this.notifications = new NotificationsResource(this);
+    this.ingest = new IngestResource(this);
   }
 
   /** Logs in with email and password; the client sends the session token (valid 24 h from last use). */

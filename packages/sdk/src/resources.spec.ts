@@ -12,6 +12,7 @@ describe('@ledgerlens/sdk resources against the real API', () => {
   let app: TestApp;
   let client: Ledgerlens;
   let apiKey: string;
+  let orgId: number;
   let statement: CorpusItem;
   let other: CorpusItem;
   const layout = (name: string) => LAYOUTS.find((l) => l.name === name)!;
@@ -20,6 +21,7 @@ describe('@ledgerlens/sdk resources against the real API', () => {
     app = await TestApp.start();
     const org = await app.newOrg('SDK Resources Org');
     apiKey = org.api_key;
+    orgId = org.organization.id;
     client = new Ledgerlens({ baseUrl: app.url, apiKey, sleep: async () => undefined });
     statement = await makeStatement(layout('signed_single_column'), 41, 30);
     other = await makeStatement(layout('sectioned_unsigned'), 42, 25);
@@ -224,6 +226,21 @@ describe('@ledgerlens/sdk resources against the real API', () => {
     const timeline = await client.activity.timeline(deal.id);
     expect(timeline.data.length).toBeGreaterThan(0);
     expect((await client.notifications.list({ unread_only: true })).data).toBeDefined();
+  });
+
+  it('bulk ingest: a batch attached to a deal, waited until completed', async () => {
+    const deal = await client.deals.create({ business_name: 'Batch Bakery LLC', funding_amount_requested: 12000, ein: '123456789' });
+    const batch = await client.ingest.upload(
+      [
+        { file: statement.bytes, filename: 'b1.pdf' },
+        { file: other.bytes, filename: 'b2.pdf' },
+      ],
+      { deal_id: deal.id },
+      { orgId },
+    );
+    expect(batch).toMatchObject({ deal_id: deal.id, deal_matched: true, match_method: 'deal_id' });
+    const done = await client.ingest.waitUntilCompleted(batch.batch_id, { orgId, pollIntervalMs: 100, timeoutMs: 120_000 });
+    expect(done).toMatchObject({ status: 'completed', total: 2, failed: 0 });
   });
 
   it('rulesets and webhooks: create, read, change, delete', async () => {

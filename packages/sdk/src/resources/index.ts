@@ -20,3 +20,5 @@ export {
   DocumentRequestsResource,
   NotificationsResource,
 } from './collaboration.js';
+export { IngestResource } from './ingest.js';
+export type { IngestOptions } from './ingest.js';
