@@ -1,4 +1,4 @@
-/** Builds the corpus in memory: statements (14 layouts, see layouts.ts and layouts-world.ts), scans, tax returns, P&Ls, letters, hostile files. */
+/** Builds the corpus in memory: statements (15 layouts, see layouts.ts and layouts-world.ts), scans, tax returns, P&Ls, letters, hostile files. */
 import { LAYOUTS, Layout } from './layouts';
 import { makeModel, TruthTransaction } from './model';
 import { hashSeed, Rng } from './rng';
@@ -40,7 +40,7 @@ export interface CorpusOptions {
 
 export async function makeStatement(layout: Layout, seed: number, n: number): Promise<CorpusItem> {
   const r = new Rng(hashSeed(seed, layout.name, n));
-  const m = makeModel(r, { transactions: n, crossYear: layout.crossYear && r.chance(0.5) });
+  const m = makeModel(r, { transactions: n, crossYear: layout.crossYear === 'always' || (!!layout.crossYear && r.chance(0.5)) });
   const { bytes, rows } = await layout.render(m, r);
   return {
     name: `${layout.name}-s${seed}-n${n}`,

@@ -2,7 +2,8 @@
  * Layouts with the traits of real statements outside the US business corpus (issue 11): description
  * last with cells emitted in any order, UK Money in/out with dates once per day and brought-forward
  * rows, day-first dates, a second listing of the same transactions by type, CR/DR balances printed at
- * the end of the day with an "ignore" block. These only RENDER a StatementModel.
+ * the end of the day with an "ignore" block, a table continued over pages with carried/brought-forward
+ * balances and yearless Dec->Jan dates. These only RENDER a StatementModel.
  */
 import { Col, drawHeader, drawRow, Writer } from './pdfdoc';
 import { d, fmtMoney, StatementModel, TruthTransaction } from './model';
@@ -312,4 +313,86 @@ const bareDayFirst: Layout = {
   },
 };
 
-export const WORLD_LAYOUTS: Layout[] = [descriptionLast, ukMoneyInOut, listingTwice, dayGroupedCrDr, bareDayFirst];
+// ------------------------------------------------------------------ a table continued over pages: carried/brought forward rows, "(continued)"
+const continuedPages: Layout = {
+  name: 'continued_pages_carried_forward',
+  crossYear: 'always',
+  async render(m, r) {
+    // a tall footer (notices) leaves a short table area: even small statements run onto a second page
+    const w = await Writer.create(r.pick(['helvetica', 'times'] as const), [612, 792], 50, 330);
+    const S = 9;
+    const lead = 1.45;
+    const style = r.pick(['mmdd', 'ddMon', 'monDD'] as const);
+    const fmt = style === 'mmdd' ? d.mmdd : style === 'ddMon' ? dmy.ddMon : d.monDD;
+    const datedForward = r.chance(0.5);
+    const cols: Col[] = [
+      { key: 'date', header: 'Date', x: 40, w: 45, align: 'l' },
+      { key: 'desc', header: 'Description', x: 95, w: 150, align: 'l' },
+      { key: 'out', header: 'Withdrawals', x: 380, w: 60, align: 'r' },
+      { key: 'in', header: 'Deposits', x: 460, w: 60, align: 'r' },
+      { key: 'bal', header: 'Balance', x: 560, w: 70, align: 'r' },
+    ];
+    const footer = (ww: Writer) => {
+      ww.text('Please examine this statement at once. Report any error within 30 days.', 40, 792 - 300, 7);
+      ww.text(`${m.bankName} is a member of the deposit insurance scheme.`, 40, 792 - 290, 7);
+    };
+    w.onNewPage = (ww) => {
+      footer(ww);
+      if (ww.pages.length === 1) return;
+      ww.text(`${m.accountHolder} - account ending ${m.accountNumber.slice(-4)}`, 40, 40, 7);
+      ww.text('Account activity (continued)', 40, 62, 10, true);
+      ww.cy = 70;
+      drawHeader(ww, cols, S);
+    };
+    footer(w);
+    headerBlock(
+      w,
+      m,
+      `Statement period: ${d.long(m.periodStart)} to ${d.long(m.periodEnd)}`,
+      `Account number ${m.accountNumber}`,
+      (n) => `$${money(n)}`,
+    );
+    w.text('Account activity', 40, w.cy + 2, 10, true);
+    w.cy += 8;
+    drawHeader(w, cols, S);
+    const lh = S * lead;
+    const limit = 792 - 330 - lh - 2; // room kept for the carried-forward row
+    let prevDate = '';
+    m.transactions.forEach((t) => {
+      const lines = w.wrap(t.description, 150, S).length;
+      if (w.cy + lh * lines + 2 > limit) {
+        const bal = money(m.transactions[m.transactions.indexOf(t) - 1]?.balance ?? m.openingBalance);
+        drawRow(
+          w,
+          cols,
+          { date: datedForward ? fmt(prevDate) : '', desc: 'Balance carried forward', bal },
+          S,
+          'desc',
+          () => undefined,
+          lead,
+        );
+        if (r.chance(0.5)) w.text('Continued on next page', 40, w.cy + 10, 7);
+        w.newPage();
+        drawRow(
+          w,
+          cols,
+          { date: datedForward ? fmt(prevDate) : '', desc: 'Balance brought forward', bal },
+          S,
+          'desc',
+          () => undefined,
+          lead,
+        );
+      }
+      // the date only on the first row of each day: the first row of a page may print none
+      const cells: Record<string, string> = { date: t.date === prevDate ? '' : fmt(t.date), desc: t.description, bal: money(t.balance!) };
+      Object.assign(cells, moneyCells(t, 'in', 'out'));
+      drawRow(w, cols, cells, S, 'desc', () => undefined, lead);
+      prevDate = t.date;
+    });
+    drawRow(w, cols, { date: fmt(m.periodEnd), desc: 'Closing balance', bal: money(m.closingBalance) }, S, 'desc', () => undefined, lead);
+    w.pageNumbers((i, n) => ({ text: `Page ${i} of ${n}`, x: 570, cy: 770, size: 7.5, align: 'r' }));
+    return { bytes: await w.save(), rows: m.transactions.map((t) => ({ ...t })) };
+  },
+};
+
+export const WORLD_LAYOUTS: Layout[] = [descriptionLast, ukMoneyInOut, listingTwice, dayGroupedCrDr, bareDayFirst, continuedPages];

@@ -15,7 +15,8 @@ export interface Rendered {
 
 export interface Layout {
   name: string;
-  crossYear?: boolean;
+  /** Dec->Jan periods: in half of the statements, or in all of them */
+  crossYear?: boolean | 'always';
   render(m: StatementModel, r: Rng): Promise<Rendered>;
 }
 

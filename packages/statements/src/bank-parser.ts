@@ -501,8 +501,24 @@ function splitTuples(toks: Tok[]): Tok[][] | null {
   return parts;
 }
 
-const OPEN_ROW_RE = /^(beginning|opening|starting|previous|prior)\b.*balance|^balance (forward|brought forward)|^balance last statement/i;
-const CLOSE_ROW_RE = /^(ending|closing|new)\b.*balance|^balance (carried forward|c\/f)/i;
+const FORWARD_RE = /\b(brought|carried) (forward|fwd)\b|(^|\s)[bc]\/f\b|^\s*balance forward\b/i;
+
+/** The balance printed on a carried/brought-forward line: its balance-column amount, else its last amount. */
+function forwardBalance(toks: Tok[], cols: Column[] | null): number | null {
+  const amounts = toks.filter((t) => t.kind === 'amount');
+  if (!amounts.length) return null;
+  const inBalance = cols ? amounts.filter((t) => bestColumn(t, cols)?.role === 'balance') : [];
+  const t = inBalance.length
+    ? inBalance[inBalance.length - 1]
+    : cols && cols.some((c) => c.role === 'balance')
+      ? null
+      : amounts[amounts.length - 1];
+  return t ? signed(t.amount!, 1) : null;
+}
+
+const OPEN_ROW_RE =
+  /^(beginning|opening|starting|previous|prior)\b.*balance|^balance (forward|brought forward|b\/f)|^balance last statement|^brought forward\b/i;
+const CLOSE_ROW_RE = /^(ending|closing|new)\b.*balance|^balance (carried forward|c\/f)|^carried forward\b/i;
 
 /** Parses a bank statement from laid-out pages. */
 export interface BankParseOptions {
@@ -580,6 +596,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     confidence: 0.9,
   });
   let openingRowSource: FieldSources['openingBalance'] | null = null;
+  // carried/brought-forward balances, after `at` rows
+  const forwards: Array<{ at: number; balance: number; page: number; text: string }> = [];
   let closingRowSource: FieldSources['closingBalance'] | null = null;
 
   // the date rows without one inherit: from the row above, a dated line without amount ("01 Jan" on the
@@ -698,9 +716,12 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
           pending = null;
           section = sec;
           block++;
-          if (!/continued/i.test(sec.name)) sinceTotal = rows.length;
           last = null;
-          chain = null;
+          // "Account activity (continued)" at the top of a page: the same table goes on, and so does the day's date
+          if (!/continued/i.test(sec.name)) {
+            sinceTotal = rows.length;
+            chain = null;
+          }
         } else if (header && !section.skip && toks[0].kind === 'date' && toks.some((t) => t.kind === 'text')) {
           // a dated line without an amount: the day's date for the rows below
           chain = { page: p.index, base: line.base, date: toks[0].date!, size: toks[0].size };
@@ -756,12 +777,31 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         chain && chain.page === p.index && header && parts.length === 1 && (chain.base === null || line.base - chain.base < chain.size * 3)
           ? chain.date
           : undefined;
+      // "Balance carried forward" / "Balance brought forward" between pages: not a transaction, but a
+      // printed running balance the rows above it must add up to (checked once the amounts are signed)
+      const fwd = parts.length === 1 && FORWARD_RE.test(line.text) ? forwardBalance(parts[0].toks, parts[0].cols) : null;
+      if (fwd !== null) {
+        forwards.push({ at: rows.length, balance: fwd, page: p.index, text: line.text.replace(/\s+/g, ' ').trim() });
+        if (!toks.some((t) => t.kind === 'date')) {
+          // printed without a date: the day's date carries over it
+          if (chain && chain.page === p.index && chain.base !== null) chain.base = line.base;
+          if (!rows.length && openingFromRow === null && !/carried|c\/f/i.test(line.text)) {
+            openingFromRow = fwd;
+            openingRowSource = rowSource(p.index, li, 'brought-forward row of the table');
+          } else if (/carried|c\/f/i.test(line.text)) {
+            closingFromRow = fwd;
+            closingRowSource = rowSource(p.index, li, 'carried-forward row of the table');
+          }
+          last = null;
+          continue;
+        }
+      }
       for (const part of parts) {
         const r = rowFromTokens(part.toks, part.cols, section, p.index, line.base, inherit, p.method === 'ocr');
         if (!r) continue;
         const d = r.desc.join(' ');
         if (OPEN_ROW_RE.test(d)) {
-          if (openingFromRow === null) {
+          if (openingFromRow === null && !rows.length) {
             openingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
             openingRowSource = rowSource(p.index, li, 'opening balance row of the table');
           }
@@ -829,6 +869,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   let refDate: string | null = null;
   let fallbackYear = opts.fallbackYear ?? new Date().getUTCFullYear();
   const yearless = rows.some((r) => r.date.year === null);
+  const rowYear = new Map<RawRow, number>();
   if (!periodStart && !periodEnd) {
     const withYear = rows.filter((r) => r.date.year !== null);
     if (withYear.length && withYear.length === rows.length) {
@@ -845,8 +886,25 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       };
       sources.periodStart = fromRows;
       sources.periodEnd = fromRows;
-    } else if (withYear.length) fallbackYear = withYear[0].date.year!;
-    else if (opts.fallbackYear === undefined && yearless && rows.length) {
+    } else if (withYear.length) {
+      fallbackYear = withYear[0].date.year!;
+      // some rows print a year: the others take it from the nearest row above (a year later after a
+      // December -> January turn), or from the first row below for the rows before it
+      let cur = null as { year: number; month: number } | null;
+      const firstDated = rows.findIndex((r) => r.date.year !== null);
+      for (let i = firstDated - 1; i >= 0; i--) {
+        const below = i + 1 === firstDated ? rows[firstDated].date : { month: rows[i + 1].date.month, year: rowYear.get(rows[i + 1])! };
+        rowYear.set(rows[i], below.year! - (rows[i].date.month > below.month ? 1 : 0));
+      }
+      for (const r of rows.slice(firstDated)) {
+        if (r.date.year !== null) cur = { year: r.date.year, month: r.date.month };
+        else if (cur) {
+          if (r.date.month < cur.month) cur = { year: cur.year + 1, month: r.date.month };
+          else cur = { ...cur, month: r.date.month };
+          rowYear.set(r, cur.year);
+        }
+      }
+    } else if (opts.fallbackYear === undefined && yearless && rows.length) {
       refDate = opts.documentDate ?? opts.uploadDate ?? new Date().toISOString().slice(0, 10);
       const from = opts.documentDate ? "the PDF's creation date" : 'the upload date';
       warnings.push(`statement period not found; dates without a year placed in the 12 months up to ${from} (${refDate})`);
@@ -859,7 +917,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         : refDate
           ? [`${opts.documentDate ? "the PDF's creation date" : 'the upload date'} (${refDate}), no period printed`, 0.5]
           : rows.some((r) => r.date.year !== null)
-            ? [`a year printed on other rows (${fallbackYear})`, 0.7]
+            ? [`the years printed on other rows (${fallbackYear} first), running on after December`, 0.7]
             : [`the default year ${fallbackYear}`, 0.3];
     const crosses = !!(periodStart && periodEnd && periodStart.slice(0, 4) !== periodEnd.slice(0, 4));
     readings.push({
@@ -886,9 +944,10 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   const txs: StatementTransaction[] = [];
   const txBlock: number[] = [];
   const cells: AmountCell[] = [];
+  const txOfRow = new Map<RawRow, StatementTransaction>();
   for (const r of rows) {
     const ocr = pages.find((p) => p.index === r.page)?.method === 'ocr';
-    let y = r.date.year ?? yearOf(r.date.month, r.date.day);
+    let y = r.date.year ?? rowYear.get(r) ?? yearOf(r.date.month, r.date.day);
     if (ocr && r.date.year !== null && (fields.periodStart || fields.periodEnd)) {
       // OCR misreads of a printed year (e.g. 23 -> 28): take the period's year when that lands inside it
       const ps = fields.periodStart ?? fields.periodEnd!;
@@ -929,7 +988,15 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       warnings.push(`row ${txs.length + 1} (${date}, ${round2(amount).toFixed(2)}) on page ${r.page + 1} has no description`);
     for (const c of r.cells) cells.push({ ...c, row: txs.length });
     txBlock.push(r.block);
-    txs.push({ date, description, amount: round2(amount), balance: r.balance, transactionType: amount >= 0 ? 'credit' : 'debit' });
+    const tx: StatementTransaction = {
+      date,
+      description,
+      amount: round2(amount),
+      balance: r.balance,
+      transactionType: amount >= 0 ? 'credit' : 'debit',
+    };
+    txOfRow.set(r, tx);
+    txs.push(tx);
   }
   const ocrPages = ocrPagesOf(pages, rows, txs);
   if (ocrPages)
@@ -980,6 +1047,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       confidence: 0.8,
     };
   }
+  checkForwardBalances(forwards, rows, txOfRow, txs, openingBalance, warnings);
   const misprints = findMisprints(txs, openingBalance);
   for (const m of misprints) warnings.push(m);
   const { periodDayFirst: _dayFirst, sources: _read, ...headerFields } = fields;
@@ -998,6 +1066,45 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     misprints,
     readings,
   };
+}
+
+/**
+ * The balance chain across page breaks: a "Balance carried forward" or "Balance brought forward" must
+ * equal the running balance of the rows read above it (the last printed balance, else the opening
+ * balance plus the amounts). A difference means a row was lost or misread there: named in a warning
+ * that puts the document up for review.
+ */
+function checkForwardBalances(
+  forwards: Array<{ at: number; balance: number; page: number; text: string }>,
+  rows: RawRow[],
+  txOfRow: Map<RawRow, StatementTransaction>,
+  txs: StatementTransaction[],
+  opening: number | null,
+  warnings: string[],
+): void {
+  if (!forwards.length) return;
+  const index = new Map(txs.map((t, i) => [t, i]));
+  // running[i]: the balance after txs[0..i-1]
+  const running: Array<number | null> = [opening];
+  for (const t of txs) {
+    const prev = running[running.length - 1];
+    running.push(t.balance ?? (prev === null ? null : round2(prev + t.amount)));
+  }
+  for (const f of forwards) {
+    let upto = 0;
+    for (let k = f.at - 1; k >= 0; k--) {
+      const i = index.get(txOfRow.get(rows[k])!);
+      if (i !== undefined) {
+        upto = i + 1;
+        break;
+      }
+    }
+    const want = running[upto];
+    if (want === null || Math.abs(want - f.balance) < 0.005) continue;
+    warnings.push(
+      `balance chain: "${f.text.slice(0, 60)}" on page ${f.page + 1} prints ${f.balance.toFixed(2)}, but the rows above it give ${want.toFixed(2)} (difference ${round2(f.balance - want).toFixed(2)}): a row may be missing or misread there`,
+    );
+  }
 }
 
 /**

@@ -183,7 +183,7 @@ export function reviewOf(parsed: BankParseResult, rec: Reconciliation): { needsR
     }
   }
   for (const m of parsed.misprints) reasons.push(`misprint: ${m}`);
-  for (const w of parsed.warnings) if (/dates without a year placed/.test(w)) reasons.push(w);
+  for (const w of parsed.warnings) if (/dates without a year placed|^balance chain:/.test(w)) reasons.push(w);
   if (reasons.length) for (const w of parsed.warnings) if (/^printed total/.test(w)) reasons.push(w);
   return { needsReview: reasons.length > 0, reasons };
 }

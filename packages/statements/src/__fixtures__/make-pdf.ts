@@ -18,17 +18,21 @@ export interface PdfOptions {
   created?: Date;
   modified?: Date;
   size?: [number, number];
+  /** write no creation or modification date (a PDF that says nothing of when it was made) */
+  noDates?: boolean;
 }
 
 export async function makePdf(pages: Txt[][], o: PdfOptions = {}): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
+  const pdf = await PDFDocument.create({ updateMetadata: !o.noDates });
   const reg = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const courier = await pdf.embedFont(StandardFonts.Courier);
   pdf.setProducer(o.producer ?? 'Test Bank Statement Engine');
   pdf.setCreator(o.creator ?? 'Test Bank');
-  pdf.setCreationDate(o.created ?? new Date(Date.UTC(2025, 0, 2)));
-  pdf.setModificationDate(o.modified ?? o.created ?? new Date(Date.UTC(2025, 0, 2)));
+  if (!o.noDates) {
+    pdf.setCreationDate(o.created ?? new Date(Date.UTC(2025, 0, 2)));
+    pdf.setModificationDate(o.modified ?? o.created ?? new Date(Date.UTC(2025, 0, 2)));
+  }
   const [W, H] = o.size ?? [612, 792];
   for (const items of pages) {
     const p = pdf.addPage([W, H]);
