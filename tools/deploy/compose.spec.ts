@@ -78,4 +78,13 @@ describe('docker/compose.yaml', () => {
     expect(service('api').healthcheck.test.join(' ')).toMatch(/\/ready/);
     for (const name of ['postgres', 'redis', 'minio']) expect(service(name).healthcheck.test).toBeTruthy();
   });
+
+  it('lets Prometheus scrape every api and worker process on METRICS_PORT, unpublished', () => {
+    for (const name of ['api', 'worker']) {
+      expect(env(name).METRICS_PORT).toBe('9464');
+      expect(service(name).expose).toContain('9464');
+      expect(service(name).ports).toBeUndefined();
+    }
+    expect(env('migrate').METRICS_PORT).toBeUndefined();
+  });
 });

@@ -18,6 +18,9 @@ import { Authenticator } from './platform/auth/authenticator';
 import { RateLimiter } from './platform/rate-limit/rate-limit';
 import { UsageMeter } from './platform/usage/usage-meter';
 import { setupOpenApi } from './openapi';
+import { Metrics } from './platform/metrics/metrics';
+import { installHttpMetrics } from './platform/metrics/http-metrics';
+import { startMetricsListener, stopMetricsListener } from './platform/metrics/metrics-listener';
 import multipart from '@fastify/multipart';
 
 export interface CreateAppOptions {
@@ -32,6 +35,8 @@ export interface RunningApp {
   config: AppConfig;
   orm: OrmHandle;
   redis: Redis | null;
+  /** The METRICS_PORT listener's port (its actual one when METRICS_PORT=0), or null when not configured. */
+  metricsPort: number | null;
   close(): Promise<void>;
 }
 
@@ -78,17 +83,21 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       limiter: app.get(RateLimiter),
       usage: app.get(UsageMeter),
     });
+    installHttpMetrics(app.getHttpAdapter().getInstance(), app.get(Metrics));
     setupOpenApi(app, config);
     await app.init();
+    const metricsListener = config.metrics.port === null ? null : await startMetricsListener(config, app.get(Metrics));
     let closed = false;
     return {
       app,
       config,
       orm,
       redis,
+      metricsPort: metricsListener?.port ?? null,
       close: async () => {
         if (closed) return;
         closed = true;
+        if (metricsListener) await stopMetricsListener(metricsListener.server);
         await app.close();
         await orm.close();
         redis?.disconnect();

@@ -223,7 +223,9 @@ export async function emitOpenApi() {
 /** The CLI logs only warnings (to stderr) unless LOG_LEVEL says otherwise. */
 /** Admin commands process no documents: no parser processes, no job consumers (role `api`). */
 function cliConfig() {
-  return loadConfig({ LOG_LEVEL: 'warn', ...process.env }, { demoBootstrap: false, role: 'api' });
+  const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env }, { demoBootstrap: false, role: 'api' });
+  // a one-off command next to a running server must not take its METRICS_PORT
+  return { ...config, metrics: { ...config.metrics, port: null } };
 }
 
 function print(result: unknown, json: boolean | undefined): void {

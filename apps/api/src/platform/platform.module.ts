@@ -21,6 +21,8 @@ import { EventBus, InProcessEventBus, RedisEventBus } from './events/event-bus';
 import { SecretBox } from './crypto/secret-box';
 import { OutboundHttp } from './outbound/outbound-http';
 import { CredentialCache } from './auth/credential-cache';
+import { Metrics } from './metrics/metrics';
+import { MetricsController } from './metrics/metrics.controller';
 import { DatabaseUsageStore, RedisUsageStore, UsageMeter } from './usage/usage-meter';
 
 /** Adds the last batched usage counts before the database closes. */
@@ -92,6 +94,7 @@ export class PlatformModule {
             : new InProcessJobQueue(resources.config.pipeline.retryBaseMs),
       },
       QueueShutdown,
+      { provide: Metrics, useFactory: (queue: JobQueue) => new Metrics(() => queue.stats()), inject: [JobQueue] },
       {
         provide: UsageMeter,
         useFactory: () =>
@@ -127,7 +130,7 @@ export class PlatformModule {
     ];
     return {
       module: PlatformModule,
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers,
       exports: [
         APP_CONFIG,
@@ -140,6 +143,7 @@ export class PlatformModule {
         Database,
         EventDispatcher,
         JobQueue,
+        Metrics,
         FileStore,
         Clock,
         SecretBox,

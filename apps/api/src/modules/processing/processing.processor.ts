@@ -11,6 +11,7 @@ import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DocumentJob, JobQueue, QUEUES } from '../../platform/queue/job-queue';
 import { FileStore } from '../../platform/storage/file-store';
+import { Metrics, RecordedStep } from '../../platform/metrics/metrics';
 import { DealLifecycleService } from '../deals/deal-lifecycle.service';
 import { Transaction } from '../transactions/transactions.entities';
 import { Document, DocumentStatus, isInFlight, TERMINAL_STATUSES } from '../documents/documents.entities';
@@ -40,6 +41,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
     private readonly files: FileStore,
     private readonly events: EventDispatcher,
     private readonly lifecycle: DealLifecycleService,
+    private readonly metrics: Metrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -193,6 +195,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
 
   private async complete(id: number, scope: Scope, attempt: number, parsed: ParseResult): Promise<void> {
     const em = this.db.system();
+    let steps: RecordedStep[] = [];
     await em.transactional(async (tx) => {
       const doc = await this.lockCurrent(tx, id, attempt);
       const now = new Date();
@@ -278,11 +281,17 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
       doc.status = 'completed';
       doc.processingCompletedAt = now;
       doc.updatedAt = now;
+      steps = doc.steps;
       recordEvent(tx, scope, 'document.completed', {
         dealId: doc.dealId,
         actor: 'system:pipeline',
         data: { document_id: doc.id, deal_id: doc.dealId, document_type: doc.documentType, transaction_count: doc.transactionCount },
       });
+    });
+    this.metrics.documentFinished('completed', steps, {
+      bankStatement: parsed.documentType === 'bank_statement',
+      reconciled: parsed.reconciliation.reconciled,
+      needsReview: parsed.needsReview,
     });
     this.events.notify();
   }
@@ -291,6 +300,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
   private async fail(doc: Document, scope: Scope, attempt: number, message: string, unchangedSince?: Date): Promise<void> {
     const em = this.db.system();
     try {
+      let steps: RecordedStep[] | null = null;
       await em.transactional(async (tx) => {
         const current = await this.lockCurrent(tx, doc.id, attempt);
         if (unchangedSince && current.updatedAt >= unchangedSince) return;
@@ -300,12 +310,14 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         current.steps = current.steps.map((s) => (s.completed_at ? s : { ...s, completed_at: now.toISOString() }));
         current.processingCompletedAt = now;
         current.updatedAt = now;
+        steps = current.steps;
         recordEvent(tx, scope, 'document.failed', {
           dealId: current.dealId,
           actor: 'system:pipeline',
           data: { document_id: current.id, deal_id: current.dealId, error: current.error },
         });
       });
+      if (steps) this.metrics.documentFinished('failed', steps);
       this.events.notify();
     } catch (err) {
       if (!(err instanceof StaleJob)) throw err;

@@ -5,6 +5,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { webhookHeaders } from '@ledgerlens/webhooks';
 import { AuthContext } from '../../platform/auth/auth-context';
 import { Clock } from '../../platform/clock/clock';
+import { Metrics } from '../../platform/metrics/metrics';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { SecretBox } from '../../platform/crypto/secret-box';
 import { Database } from '../../platform/database/database.service';
@@ -67,6 +68,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     private readonly outbound: OutboundHttp,
     private readonly box: SecretBox,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -237,6 +239,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
         { id: deliveryId },
         { status: 'failed', nextAttemptAt: null, lastError: 'webhook configuration deleted', updatedAt: now },
       );
+      this.metrics.webhookAttempt('failed');
       return null;
     }
     const signed = webhookHeaders({
@@ -297,6 +300,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     });
     em.persist(record);
     await em.flush();
+    this.metrics.webhookAttempt(success ? 'delivered' : last ? 'failed' : 'retrying');
     if (delivery.status === 'pending') await this.schedule(delivery);
     return { attempt: record, delivery };
   }

@@ -75,4 +75,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ OUTBOUND_ALLOWLIST: '127.0.0.1/32, ::1' }).outbound.allowlist).toEqual(['127.0.0.1/32', '::1']);
     expect(() => loadConfig({ OUTBOUND_ALLOWLIST: '127.0.0.1/33,example.com' })).toThrow(/OUTBOUND_ALLOWLIST: .*127\.0\.0\.1\/33/);
   });
+
+  it('reads the metrics settings: token, opt-in listener port and its address', () => {
+    expect(loadConfig({}).metrics).toEqual({ token: null, port: null, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_TOKEN: 'a'.repeat(32), METRICS_PORT: '9464', HOST: '10.0.0.5' }).metrics).toEqual({
+      token: 'a'.repeat(32),
+      port: 9464,
+      host: '10.0.0.5',
+    });
+    expect(loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metrics).toMatchObject({ port: 0, host: '0.0.0.0' });
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be 16-256/);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT must be an integer/);
+    expect(() => loadConfig({ METRICS_PORT: '8080' })).toThrow(/METRICS_PORT must differ from PORT/);
+  });
 });

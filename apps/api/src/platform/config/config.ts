@@ -83,6 +83,12 @@ export interface AppConfig {
    * S3-compatible bucket (STORAGE_URL=s3://bucket/prefix with the standard AWS variables).
    */
   storage: { kind: 'local' } | { kind: 's3'; location: S3Location; s3: S3Options };
+  /**
+   * Prometheus metrics: `token` (METRICS_TOKEN) is the bearer token /metrics requires when set;
+   * `port` (METRICS_PORT, opt-in) starts a separate plain-HTTP listener on `host` serving only
+   * /metrics, the way to scrape a worker (it has no HTTP port otherwise).
+   */
+  metrics: { token: string | null; port: number | null; host: string };
   usage: { plan: string; requestsPerMonth: number | null; documentsPerMonth: number | null; flushMs: number };
 }
 
@@ -209,6 +215,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       },
     };
   }
+  const metricsToken = optional('METRICS_TOKEN');
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken))
+    problems.push('METRICS_TOKEN must be 16-256 printable characters without spaces (e.g. openssl rand -hex 32)');
+  const metricsPort = optional('METRICS_PORT') === null ? null : int('METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port && role !== 'worker')
+    problems.push('METRICS_PORT must differ from PORT (/metrics is served on PORT anyway)');
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 
   const config: AppConfig = {
@@ -271,6 +283,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     sse: { heartbeatSeconds: int('SSE_HEARTBEAT_SECONDS', 15, 1, 300) },
     heartbeat: { file: optional('HEARTBEAT_FILE'), seconds: int('HEARTBEAT_SECONDS', 10, 1, 3600) },
     storage,
+    metrics: { token: metricsToken, port: metricsPort, host: str('METRICS_HOST', host) },
     usage: {
       plan: str('QUOTA_PLAN', 'standard'),
       requestsPerMonth: int('QUOTA_MONTHLY_REQUESTS', 1_000_000, 0, 2_000_000_000) || null,

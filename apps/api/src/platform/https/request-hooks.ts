@@ -7,7 +7,8 @@ import { endpointClass, RateLimiter, shareToken } from '../rate-limit/rate-limit
 import { UsageMeter } from '../usage/usage-meter';
 
 const SSE_PATH = /^\/v1\/events\//;
-const PROBES = new Set(['/health', '/ready']);
+/** Probes and the metrics scrape: no credential lookup, no rate limit; /metrics checks its own token. */
+const PROBES = new Set(['/health', '/ready', '/metrics']);
 /** Reading one's usage is free, so a client that ran out can still see why. */
 const UNMETERED = /^\/(api\/)?v1\/usage\/me\/?$/;
 

@@ -18,6 +18,16 @@ export type ExhaustedHandler<T> = (data: T, err: Error) => Promise<void>;
 /** A job id for running the same work again when the original id is taken by a finished or failed job. */
 export const freshJobId = (jobId: string) => `${jobId}-r${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 
+/** A queue as seen now (metrics): job counts per state and the age of the oldest waiting job. */
+export interface QueueStats {
+  queue: QueueName;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  oldestWaitingAgeSeconds: number;
+}
+
 export interface EnqueueOptions {
   /** Run no earlier than this many milliseconds from now (a scheduled job, e.g. a webhook retry). */
   delayMs?: number;
@@ -46,6 +56,8 @@ export abstract class JobQueue {
   abstract process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number, onExhausted?: ExhaustedHandler<T>): void;
   /** Resolves when no job is queued or running (tests, graceful shutdown); future scheduled jobs do not count. */
   abstract idle(): Promise<void>;
+  /** Every queue's depth now (the /metrics gauges). */
+  abstract stats(now?: number): Promise<QueueStats[]>;
   abstract close(): Promise<void>;
 }
 
@@ -54,7 +66,7 @@ const RETRY_FACTORS = [1, 5, 30];
 
 export class InProcessJobQueue extends JobQueue {
   private readonly logger = new Logger('InProcessJobQueue');
-  private readonly pending = new Map<QueueName, { jobId: string; data: unknown; attempt: number }[]>();
+  private readonly pending = new Map<QueueName, { jobId: string; data: unknown; attempt: number; enqueuedAt: number }[]>();
   private readonly known = new Set<string>();
   private readonly handlers = new Map<
     QueueName,
@@ -64,6 +76,10 @@ export class InProcessJobQueue extends JobQueue {
   private timers = new Set<NodeJS.Timeout>();
   /** Timers of delayed jobs: lost on exit by design (their owners re-enqueue from the database). */
   private scheduled = new Set<NodeJS.Timeout>();
+  /** Delayed jobs and retries waiting for their time, per queue (metrics). */
+  private readonly delayed = new Map<QueueName, number>();
+  /** Jobs that failed for good since start, per queue (metrics). */
+  private readonly failed = new Map<QueueName, number>();
   private closed = false;
 
   constructor(private readonly retryBaseMs = 1000) {
@@ -75,7 +91,7 @@ export class InProcessJobQueue extends JobQueue {
     this.known.add(`${queue}:${jobId}`);
     const push = () => {
       const list = this.pending.get(queue) ?? [];
-      list.push({ jobId, data, attempt: 0 });
+      list.push({ jobId, data, attempt: 0, enqueuedAt: Date.now() });
       this.pending.set(queue, list);
     };
     if (!options.delayMs || options.delayMs <= 0) {
@@ -83,8 +99,10 @@ export class InProcessJobQueue extends JobQueue {
       setImmediate(() => this.pump(queue));
       return;
     }
+    this.count(this.delayed, queue, 1);
     const timer = setTimeout(() => {
       this.scheduled.delete(timer);
+      this.count(this.delayed, queue, -1);
       push();
       this.pump(queue);
     }, options.delayMs);
@@ -122,6 +140,7 @@ export class InProcessJobQueue extends JobQueue {
           const delay = factor === undefined ? undefined : factor * this.retryBaseMs;
           if (delay === undefined || this.closed) {
             this.logger.error(`Job ${queue}:${job.jobId} failed for good: ${err.message}`);
+            this.count(this.failed, queue, 1);
             // a job cut short by shutdown is resumed by the next start, not given up
             if (delay === undefined && !this.closed)
               await consumer.onExhausted?.(job.data, err).catch((e: Error) => this.logger.error(`Job ${queue}:${job.jobId}: ${e.message}`));
@@ -129,9 +148,11 @@ export class InProcessJobQueue extends JobQueue {
             return;
           }
           this.logger.warn(`Job ${queue}:${job.jobId} failed (${err.message}); retry in ${delay} ms`);
+          this.count(this.delayed, queue, 1);
           const timer = setTimeout(() => {
             this.timers.delete(timer);
-            list.push({ ...job, attempt: job.attempt + 1 });
+            this.count(this.delayed, queue, -1);
+            list.push({ ...job, attempt: job.attempt + 1, enqueuedAt: Date.now() });
             this.pump(queue);
           }, delay);
           this.timers.add(timer);
@@ -156,6 +177,25 @@ export class InProcessJobQueue extends JobQueue {
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w();
+  }
+
+  private count(map: Map<QueueName, number>, queue: QueueName, by: number): void {
+    map.set(queue, (map.get(queue) ?? 0) + by);
+  }
+
+  async stats(now = Date.now()): Promise<QueueStats[]> {
+    return Object.values(QUEUES).map((queue) => {
+      const list = this.pending.get(queue) ?? [];
+      const oldest = list.reduce((min, j) => Math.min(min, j.enqueuedAt), now);
+      return {
+        queue,
+        waiting: list.length,
+        active: this.handlers.get(queue)?.running ?? 0,
+        delayed: this.delayed.get(queue) ?? 0,
+        failed: this.failed.get(queue) ?? 0,
+        oldestWaitingAgeSeconds: (now - oldest) / 1000,
+      };
+    });
   }
 
   idle(): Promise<void> {
@@ -246,6 +286,27 @@ export class BullJobQueue extends JobQueue {
       if (counts.every((c) => Object.values(c).every((n) => n === 0))) return;
       await new Promise((r) => setTimeout(r, 25));
     }
+  }
+
+  async stats(now = Date.now()): Promise<QueueStats[]> {
+    return Promise.all(
+      Object.values(QUEUES).map(async (name) => {
+        const q = this.queue(name);
+        const [counts, [oldest]] = await Promise.all([
+          q.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed'),
+          q.getJobs(['wait'], 0, 0, true),
+        ]);
+        return {
+          queue: name,
+          waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+          active: counts.active ?? 0,
+          delayed: counts.delayed ?? 0,
+          failed: counts.failed ?? 0,
+          // a job queued with a delay waits from the end of its delay
+          oldestWaitingAgeSeconds: oldest ? Math.max(0, now - oldest.timestamp - (oldest.delay ?? 0)) / 1000 : 0,
+        };
+      }),
+    );
   }
 
   async close(): Promise<void> {
