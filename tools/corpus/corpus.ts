@@ -1,4 +1,4 @@
-/** Builds the corpus in memory: statements (15 layouts, see layouts.ts and layouts-world.ts), scans, tax returns, P&Ls, letters, hostile files. */
+/** Builds the corpus in memory: statements (16 layouts, see layouts.ts and layouts-world.ts), scans, tax returns, P&Ls, letters, hostile files. */
 import { LAYOUTS, Layout } from './layouts';
 import { makeModel, TruthTransaction } from './model';
 import { hashSeed, Rng } from './rng';

@@ -3,7 +3,8 @@
  * last with cells emitted in any order, UK Money in/out with dates once per day and brought-forward
  * rows, day-first dates, a second listing of the same transactions by type, CR/DR balances printed at
  * the end of the day with an "ignore" block, a table continued over pages with carried/brought-forward
- * balances and yearless Dec->Jan dates. These only RENDER a StatementModel.
+ * balances and yearless Dec->Jan dates, money printed as plain numbers ("1935", "120 00", "1935.3").
+ * These only RENDER a StatementModel.
  */
 import { Col, drawHeader, drawRow, Writer } from './pdfdoc';
 import { d, fmtMoney, StatementModel, TruthTransaction } from './model';
@@ -294,24 +295,37 @@ const bareDayFirst: Layout = {
     ];
     // "1935.3": no thousands separators and the trailing zero dropped, as some generators print
     const plain = (n: number) => Math.abs(n).toFixed(2).replace(/0$/, '');
-    headerOnNewPages(w, cols, S);
-    w.text(m.bankName, 40, 50, 15, true);
-    w.text(`Account name: ${m.accountHolder}`, 40, 80, 9);
-    w.text(`Account No: ${m.accountNumber}`, 40, 92, 9);
-    w.text(m.accountType, 40, 104, 9);
-    w.text(`Statement from ${dmy.ddmmyyyy(m.periodStart)} to ${dmy.ddmmyyyy(m.periodEnd)}`, 320, 80, 9);
-    w.text(`Opening balance ${plain(m.openingBalance)}`, 320, 92, 9);
-    w.text(`Closing balance ${plain(m.closingBalance)}`, 320, 104, 9);
-    w.cy = 135;
-    drawHeader(w, cols, S);
-    for (const t of m.transactions) {
-      const cells: Record<string, string> = { date: dmy.ddmmyyyyDash(t.date), desc: t.description, bal: plain(t.balance!) };
-      Object.assign(cells, moneyCells(t, 'cr', 'dr', plain));
-      drawRow(w, cols, cells, S, 'desc', () => undefined);
-    }
-    return { bytes: await w.save(), rows: m.transactions.map((t) => ({ ...t })) };
+    return plainTable(w, m, cols, S, dmy.ddmmyyyy, plain, plain);
   },
 };
+
+/** The IN-style page: a short header block, then a DD-MM-YYYY table with Debit | Credit | Balance in `fmt`. */
+async function plainTable(
+  w: Writer,
+  m: StatementModel,
+  cols: Col[],
+  S: number,
+  periodDate: (s: string) => string,
+  headBal: (n: number) => string,
+  fmt: (n: number) => string,
+): Promise<{ bytes: Uint8Array; rows: TruthTransaction[] }> {
+  headerOnNewPages(w, cols, S);
+  w.text(m.bankName, 40, 50, 15, true);
+  w.text(`Account name: ${m.accountHolder}`, 40, 80, 9);
+  w.text(`Account No: ${m.accountNumber}`, 40, 92, 9);
+  w.text(m.accountType, 40, 104, 9);
+  w.text(`Statement from ${periodDate(m.periodStart)} to ${periodDate(m.periodEnd)}`, 320, 80, 9);
+  w.text(`Opening balance ${headBal(m.openingBalance)}`, 320, 92, 9);
+  w.text(`Closing balance ${headBal(m.closingBalance)}`, 320, 104, 9);
+  w.cy = 135;
+  drawHeader(w, cols, S);
+  for (const t of m.transactions) {
+    const cells: Record<string, string> = { date: dmy.ddmmyyyyDash(t.date), desc: t.description, bal: fmt(t.balance!) };
+    Object.assign(cells, moneyCells(t, 'cr', 'dr', fmt));
+    drawRow(w, cols, cells, S, 'desc', () => undefined);
+  }
+  return { bytes: await w.save(), rows: m.transactions.map((t) => ({ ...t })) };
+}
 
 // ------------------------------------------------------------------ a table continued over pages: carried/brought forward rows, "(continued)"
 const continuedPages: Layout = {
@@ -395,4 +409,46 @@ const continuedPages: Layout = {
   },
 };
 
-export const WORLD_LAYOUTS: Layout[] = [descriptionLast, ukMoneyInOut, listingTwice, dayGroupedCrDr, bareDayFirst, continuedPages];
+// ------------------------------------------------------------------ plain-number money: "1935", "120 00", "1935.3", "87,405"
+const plainNumbers: Layout = {
+  name: 'plain_number_amounts',
+  async render(m, r) {
+    // whole amounts in some rows (the model's cents are dropped there and the balances follow), so
+    // that "1935" and "87,405" are printed; the model is changed before the ground truth is read
+    let bal = m.openingBalance;
+    for (const t of m.transactions) {
+      if (r.chance(0.35)) t.amount = t.amount < 0 ? Math.min(-1, Math.round(t.amount)) : Math.max(1, Math.round(t.amount));
+      bal = Math.round((bal + t.amount) * 100) / 100;
+      t.balance = bal;
+    }
+    m.closingBalance = bal;
+    const w = await Writer.create('helvetica');
+    const S = 8;
+    const cols: Col[] = [
+      { key: 'date', header: 'Txn Date', x: 40, w: 60, align: 'l' },
+      { key: 'desc', header: 'Narration', x: 110, w: 230, align: 'l' },
+      { key: 'dr', header: 'Withdrawal', x: 420, w: 60, align: 'r' },
+      { key: 'cr', header: 'Deposit', x: 490, w: 60, align: 'r' },
+      { key: 'bal', header: 'Balance', x: 570, w: 70, align: 'r' },
+    ];
+    const grouped = r.chance(0.5);
+    // whole numbers bare (or grouped), cents with the trailing zero dropped, or a space for the point
+    const plain = (n: number) => {
+      const a = Math.abs(n);
+      if (Number.isInteger(a)) return grouped ? a.toLocaleString('en-US') : String(a);
+      if (r.chance(0.15)) return a.toFixed(2).replace('.', ' ');
+      return a.toFixed(2).replace(/0$/, '');
+    };
+    return plainTable(w, m, cols, S, dmy.dMonYYYY, money, plain);
+  },
+};
+
+export const WORLD_LAYOUTS: Layout[] = [
+  descriptionLast,
+  ukMoneyInOut,
+  listingTwice,
+  dayGroupedCrDr,
+  bareDayFirst,
+  continuedPages,
+  plainNumbers,
+];

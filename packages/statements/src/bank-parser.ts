@@ -58,6 +58,23 @@ interface Tok {
   date?: ParsedDate;
   font: string;
   size: number;
+  /** the amount was printed in an unusual notation (no decimals, misplaced separators, a space for the point) */
+  odd?: string;
+}
+
+// "90,350": thousands separators, no decimals; "2,7843.55": separators in the wrong places
+const GROUPED_INT_RE = /^(\d{1,3}(?:,\d{3})+)$/;
+const MISGROUPED_RE = /^(\d{1,4}(?:,\d{1,4})+\.\d{2})$/;
+
+/** Amounts in notations parseAmount refuses: read by their digits, and said to be odd. */
+function looseAmount(text: string): { amount: ParsedAmount; odd: string } | null {
+  const m = /^(.*?)\s?(CR|DR|Cr|Dr|-)?$/.exec(text);
+  const core = m ? m[1] : text;
+  const suf = m?.[2]?.toUpperCase();
+  const sign: -1 | 0 | 1 = suf === 'DR' || suf === '-' ? -1 : suf === 'CR' ? 1 : 0;
+  if (GROUPED_INT_RE.test(core)) return { amount: { value: Number(core.replace(/,/g, '')), sign }, odd: 'no decimals' };
+  if (MISGROUPED_RE.test(core)) return { amount: { value: Number(core.replace(/,/g, '')), sign }, odd: 'thousands separators misplaced' };
+  return null;
 }
 
 const MONTH_RE = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
@@ -99,7 +116,21 @@ function tokenize(line: Line): Tok[] {
     }
     // "1,234.56 CR" / "1,234.56 -"
     let amount = parseAmount(text);
-    if (amount && ws[i + 1] && /^(CR|DR|-)$/i.test(ws[i + 1].text) && ws[i + 1].x0 - x1 < Math.max(w.size, 4) * 1.5) {
+    let odd: string | undefined;
+    if (!amount) {
+      const loose = looseAmount(text);
+      if (loose) {
+        amount = loose.amount;
+        odd = loose.odd;
+        if (ws[i + 1] && /^(CR|DR)$/i.test(ws[i + 1].text) && ws[i + 1].x0 - x1 < Math.max(w.size, 4) * 1.5) {
+          amount = looseAmount(`${text} ${ws[i + 1].text}`)!.amount;
+          text = `${text} ${ws[i + 1].text}`;
+          x1 = ws[i + 1].x1;
+          i++;
+        }
+      }
+    }
+    if (amount && !odd && ws[i + 1] && /^(CR|DR|-)$/i.test(ws[i + 1].text) && ws[i + 1].x0 - x1 < Math.max(w.size, 4) * 1.5) {
       const merged = parseAmount(text + ws[i + 1].text);
       if (merged) {
         amount = merged;
@@ -110,7 +141,7 @@ function tokenize(line: Line): Tok[] {
     }
     const date = amount ? null : parseDateToken(text);
     const kind: Kind = amount ? 'amount' : date ? 'date' : /^#?\d{1,9}$/.test(text) ? 'int' : 'text';
-    out.push({ text, x0: w.x0, x1, kind, amount: amount ?? undefined, date: date ?? undefined, font: w.font, size: w.size });
+    out.push({ text, x0: w.x0, x1, kind, amount: amount ?? undefined, date: date ?? undefined, font: w.font, size: w.size, odd });
   }
   return out;
 }
@@ -340,6 +371,46 @@ interface RawRow {
   inherited?: boolean;
   /** which listing (header or section) the row belongs to */
   block: number;
+  /** amounts printed in an odd notation, checked against the balance chain once the rows are read */
+  odd?: Array<{ text: string; why: string; role: ColumnRole }>;
+}
+
+const isMoney = (r: ColumnRole | undefined) => r === 'amount' || r === 'debit' || r === 'credit' || r === 'balance';
+
+/**
+ * Numbers in a money column printed without a decimal point: "1935" (whole amount) or "120 00" (a space
+ * for the point). Text layers only: on OCR pages a bare number is more likely a lost point.
+ */
+function bareMoney(toks: Tok[], cols: Column[]): Tok[] {
+  if (!toks.some((t) => t.kind === 'int')) return toks;
+  const out: Tok[] = [];
+  // a column that already holds a proper amount on this row: a number beside it is text (a reference)
+  const filled = new Set(toks.filter((t) => t.kind === 'amount').map((t) => bestColumn(t, cols)));
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k];
+    const col = t.kind === 'int' && /^\d{1,7}$/.test(t.text) ? bestColumn(t, cols) : null;
+    // under the column itself, not only nearest to it (a long description's numbers end short of it)
+    const under = !!col && t.x1 >= col.x0 - t.size && t.x0 <= col.x1 + t.size;
+    const role = col && under && !filled.has(col) ? col.role : undefined;
+    if (!isMoney(role)) {
+      out.push(t);
+      continue;
+    }
+    const n = toks[k + 1];
+    if (n && n.kind === 'int' && /^\d{2}$/.test(n.text) && n.x0 - t.x1 < t.size * 0.8 && bestColumn(n, cols)?.role === role) {
+      const text = `${t.text} ${n.text}`;
+      out.push({
+        ...t,
+        text,
+        x1: n.x1,
+        kind: 'amount',
+        amount: { value: Number(`${t.text}.${n.text}`), sign: 0 },
+        odd: 'a space for the decimal point',
+      });
+      k++;
+    } else out.push({ ...t, kind: 'amount', amount: { value: Number(t.text), sign: 0 }, odd: 'no decimals' });
+  }
+  return out;
 }
 
 function bestColumn(t: Tok, cols: Column[]): Column | null {
@@ -425,7 +496,8 @@ function rowFromTokens(
     descX0: Infinity,
     cells: [],
   };
-  const rest = toks.filter((_, i) => i !== dateIdx);
+  let rest = toks.filter((_, i) => i !== dateIdx);
+  if (cols && !ocr && (dt || rest.some((t) => t.kind === 'amount'))) rest = bareMoney(rest, cols);
   let checkNo: string | null = null;
   const amounts: Array<{ t: Tok; role: ColumnRole }> = [];
   if (cols) {
@@ -463,6 +535,7 @@ function rowFromTokens(
   for (const { t, role } of amounts) {
     const a = t.amount!;
     row.cells.push({ page, role, font: t.font, size: t.size, row: -1 });
+    if (t.odd) (row.odd ??= []).push({ text: t.text, why: t.odd, role });
     if (role === 'balance') row.balance = signed(a, 1);
     else if (role === 'debit') money = (money ?? 0) + (a.sign > 0 ? a.value : -a.value);
     else if (role === 'credit') money = (money ?? 0) + (a.sign < 0 ? -a.value : a.value);
@@ -670,7 +743,14 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       }
       const toks = toksOf(line);
       const hasDateFirst = toks.slice(0, 3).some((t) => t.kind === 'date');
-      const hasAmount = toks.some((t) => t.kind === 'amount');
+      // a dated row whose money cells are printed as bare numbers ("1935") has amounts too
+      const hasAmount =
+        toks.some((t) => t.kind === 'amount') ||
+        (hasDateFirst &&
+          !!header &&
+          header.groups.length === 1 &&
+          p.method !== 'ocr' &&
+          bareMoney(toks, header.groups[0]).some((t) => t.odd));
       const lower = line.text.toLowerCase();
 
       // continuation of the previous description
@@ -1049,6 +1129,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   }
   checkForwardBalances(forwards, rows, txOfRow, txs, openingBalance, warnings);
   const misprints = findMisprints(txs, openingBalance);
+  misprints.push(...checkOddNotations(rows, txOfRow, txs, openingBalance, warnings));
   for (const m of misprints) warnings.push(m);
   const { periodDayFirst: _dayFirst, sources: _read, ...headerFields } = fields;
   for (const w of lowConfidenceWarnings({ ...headerFields, periodStart, periodEnd, openingBalance, closingBalance }, sources))
@@ -1084,12 +1165,7 @@ function checkForwardBalances(
 ): void {
   if (!forwards.length) return;
   const index = new Map(txs.map((t, i) => [t, i]));
-  // running[i]: the balance after txs[0..i-1]
-  const running: Array<number | null> = [opening];
-  for (const t of txs) {
-    const prev = running[running.length - 1];
-    running.push(t.balance ?? (prev === null ? null : round2(prev + t.amount)));
-  }
+  const running = runningBalances(txs, opening);
   for (const f of forwards) {
     let upto = 0;
     for (let k = f.at - 1; k >= 0; k--) {
@@ -1105,6 +1181,61 @@ function checkForwardBalances(
       `balance chain: "${f.text.slice(0, 60)}" on page ${f.page + 1} prints ${f.balance.toFixed(2)}, but the rows above it give ${want.toFixed(2)} (difference ${round2(f.balance - want).toFixed(2)}): a row may be missing or misread there`,
     );
   }
+}
+
+/** The running balance before each transaction (index i) and after the last (index txs.length). */
+function runningBalances(txs: StatementTransaction[], opening: number | null): Array<number | null> {
+  const running: Array<number | null> = [opening];
+  for (const t of txs) {
+    const prev = running[running.length - 1];
+    running.push(t.balance ?? (prev === null ? null : round2(prev + t.amount)));
+  }
+  return running;
+}
+
+/**
+ * Amounts printed in an odd notation ("1935", "120 00", "90,350", "2,7843.55") are read by their digits;
+ * the balance chain then confirms the reading (a warning says so) or does not (a misprint, named with
+ * the value the chain gives where it gives one, which puts the document up for review).
+ */
+function checkOddNotations(
+  rows: RawRow[],
+  txOfRow: Map<RawRow, StatementTransaction>,
+  txs: StatementTransaction[],
+  opening: number | null,
+  warnings: string[],
+): string[] {
+  const out: string[] = [];
+  if (!rows.some((r) => r.odd)) return out;
+  const index = new Map(txs.map((t, i) => [t, i]));
+  const running = runningBalances(txs, opening);
+  for (const r of rows) {
+    const tx = txOfRow.get(r);
+    const i = tx ? index.get(tx) : undefined;
+    if (!r.odd || !tx || i === undefined) continue;
+    // the next printed balance at or after this row, and what the amounts up to it give
+    let j = i;
+    while (j < txs.length && txs[j].balance === null) j++;
+    const before = running[i];
+    let gives: number | null = null;
+    let holds = false;
+    if (before !== null && j < txs.length) {
+      const sum = round2(txs.slice(i, j + 1).reduce((a, t) => a + t.amount, 0));
+      holds = Math.abs(round2(before + sum) - txs[j].balance!) < 0.005;
+      gives = round2(before + sum);
+    }
+    for (const o of r.odd) {
+      const value = o.role === 'balance' ? tx.balance : tx.amount;
+      const what = `${o.role === 'balance' ? 'balance' : 'amount'} "${o.text}" on ${tx.date} (page ${r.page + 1}) is printed with ${o.why}`;
+      if (holds) warnings.push(`${what}: read as ${value?.toFixed(2)}, which the running balance confirms`);
+      else if (gives !== null)
+        out.push(
+          `${what}: read as ${value?.toFixed(2)}, but the running balance then gives ${gives.toFixed(2)} where ${txs[j].balance!.toFixed(2)} is printed`,
+        );
+      else out.push(`${what}: read as ${value?.toFixed(2)}, and no printed balance confirms it`);
+    }
+  }
+  return out;
 }
 
 /**
