@@ -188,7 +188,7 @@ describe('metrics', () => {
     expect(names(viaPort)).toEqual(names(viaApi));
     const other = await fetch(`${metricsUrl()}/v1/deals`);
     expect(other.status).toBe(404);
-    expect((await other.json()).code).toBe('NOT_FOUND');
+    expect(((await other.json()) as { code: string }).code).toBe('NOT_FOUND');
   });
 
   it('is not in the API reference (an operational endpoint, like /health)', async () => {
