@@ -1,4 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -83,11 +84,25 @@ interface Result {
   p50: number;
   p99: number;
   errors: number;
+  /** the server's CPU time (user + system) per request, ms: steadier than req/s on a shared machine */
+  cpuMs: number;
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuTimeMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+  } catch {
+    return NaN;
+  }
 }
 
 /** Closed-loop load: CONNECTIONS clients, each sending its next request when the last one answered. */
-async function load(base: string, key: string, path: (r: () => number) => string, seconds: number): Promise<Result> {
+async function load(base: string, key: string, path: (r: () => number) => string, seconds: number, pid?: number): Promise<Result> {
   const pool = new HttpPool(base, { connections: CONNECTIONS, pipelining: 1 });
+  let requests = 0;
+  const cpuBefore = cpuTimeMs(pid);
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + seconds * 1000;
@@ -99,15 +114,17 @@ async function load(base: string, key: string, path: (r: () => number) => string
         const started = process.hrtime.bigint();
         const res = await pool.request({ method: 'GET', path: path(random), headers: { 'x-api-key': key } });
         await res.body.arrayBuffer();
+        requests++;
         if (res.statusCode >= 500 || res.statusCode === 429) errors++;
         if (Date.now() > warmEnd) latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
       }
     }),
   );
+  const cpuMs = (cpuTimeMs(pid) - cpuBefore) / requests;
   await pool.close();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { rps: latencies.length / (seconds - 0.5), p50: at(0.5), p99: at(0.99), errors };
+  return { rps: latencies.length / (seconds - 0.5), p50: at(0.5), p99: at(0.99), errors, cpuMs };
 }
 
 /** A ready deal's stored report (about 6 KB) and analysis (about 25 KB), shaped like the real ones. */
@@ -212,13 +229,13 @@ async function main(): Promise<void> {
 
     const apiPort = await freePort();
     const anchorPort = await freePort();
-    // BENCH_PROFILE=dir: a V8 CPU profile of the API process (open in Chrome DevTools or speedscope).
+    // BENCH_PROFILE=dir: V8 CPU profiles of the API and the anchor (open in Chrome DevTools or speedscope).
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.BENCH_PROFILE)] : [];
     const api = spawn(process.execPath, [...profile, MAIN], {
       env: { ...baseEnv, PORT: String(apiPort), HOST: '127.0.0.1' },
       stdio: 'ignore',
     });
-    const anchor = spawn(process.execPath, [ANCHOR], {
+    const anchor = spawn(process.execPath, [...profile, ANCHOR], {
       env: { ...baseEnv, PORT: String(anchorPort), ORG_ID: String(orgId) },
       stdio: 'ignore',
     });
@@ -236,6 +253,7 @@ async function main(): Promise<void> {
     const only = process.env.BENCH_ROUTES?.split(',');
     if (only) routes.splice(0, routes.length, ...routes.filter((r) => only.includes(r.name)));
     const servers = { api: `http://127.0.0.1:${apiPort}`, anchor: `http://127.0.0.1:${anchorPort}` };
+    const pids = { api: api.pid, anchor: anchor.pid };
     // Both answer the same data: a benchmark of a server that fails fast would mean nothing.
     for (const route of routes) {
       const path = route.path(rng(7));
@@ -265,7 +283,7 @@ async function main(): Promise<void> {
         // Alternate which goes first, so a load spike does not always land on the same side.
         const order = round % 2 === 0 ? (['anchor', 'api'] as const) : (['api', 'anchor'] as const);
         for (const side of order) {
-          const r = await load(servers[side], boot.api_key, route.path, SECONDS);
+          const r = await load(servers[side], boot.api_key, route.path, SECONDS, pids[side]);
           if (!best[side] || r.rps > best[side].rps) best[side] = r;
         }
       }
@@ -284,6 +302,10 @@ async function main(): Promise<void> {
       console.log(
         `${r.route.padEnd(12)} ${f(r.api.rps)} ${f(r.api.p50, 1)} ${f(r.api.p99, 1)} ${f(r.anchor.rps)} ${f(r.anchor.p50, 1)} ${f(r.anchor.p99, 1)}   ${r.ratio.toFixed(2)}${r.gate ? ` (target >= ${MIN_RATIO})` : ''}${r.api.errors + r.anchor.errors ? ` errors ${r.api.errors}/${r.anchor.errors}` : ''}`,
       );
+    console.log(`\nserver CPU time per request (user + system, from /proc; the same ratio measured in CPU, not wall time)`);
+    console.log(`${'route'.padEnd(12)}${'api ms'.padStart(9)}${'anchor'.padStart(9)}   anchor/api`);
+    for (const r of rows)
+      console.log(`${r.route.padEnd(12)} ${f(r.api.cpuMs, 3)} ${f(r.anchor.cpuMs, 3)}   ${(r.anchor.cpuMs / r.api.cpuMs).toFixed(2)}`);
     const loaded = loadBefore > 1.5 || loadAfter > 1.5;
     console.log(
       `\nload average ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)} on ${cpus().length} cores${loaded ? ': measured under load from other processes; absolute req/s are low, compare the ratios' : ''}`,

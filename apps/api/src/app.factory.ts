@@ -10,7 +10,7 @@ import { AppModule } from './app.module';
 import { AppConfig } from './platform/config/config';
 import { openOrm, OrmHandle } from './platform/database/orm';
 import { createRedis } from './platform/redis/redis';
-import { createLogger, PinoNestLogger } from './platform/logging/logger';
+import { AccessLogOnly, createLogger, PinoNestLogger } from './platform/logging/logger';
 import { installRequestHooks } from './platform/https/request-hooks';
 import { installJsonBodyParser } from './platform/http/json-body';
 import { clientErrorHandler, frameworkErrors } from './platform/http/framework-errors';
@@ -57,6 +57,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
         return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
       },
       bodyLimit: 1024 * 1024,
+      logController: new AccessLogOnly(),
       frameworkErrors,
       clientErrorHandler,
     } as ConstructorParameters<typeof FastifyAdapter>[0]);

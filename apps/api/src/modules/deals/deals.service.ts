@@ -1,4 +1,4 @@
-import { FilterQuery, QueryOrder, raw } from '@mikro-orm/core';
+import { raw } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
@@ -30,12 +30,12 @@ export const MAX_BATCH_DEALS = 50;
 /** Large JSON columns a deal summary does not show. */
 const SUMMARY_EXCLUDES = ['report', 'analysis'] as const;
 
-const SORT_FIELDS = {
-  created_at: 'createdAt',
-  updated_at: 'updatedAt',
-  business_name: 'businessName',
+const SORT_COLUMNS = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  business_name: 'business_name',
   status: 'status',
-  health_score: 'healthScore',
+  health_score: 'health_score',
 } as const;
 
 const FIELD_MAP = {
@@ -61,26 +61,33 @@ export class DealsService {
   ) {}
 
   async list(auth: AuthContext, query: ListDealsQueryDto): Promise<Page<DealSummaryDto>> {
-    const em = this.db.forScope(auth);
-    const where: FilterQuery<Deal> = {};
-    if (query.status) where.status = query.status as Deal['status'];
+    // Plain scoped rows (Database.rows): the hottest read path, without query building or
+    // hydration; the count and the page run concurrently on two connections, and a summary reads
+    // neither the report nor the analysis JSON (docs/performance.md).
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    if (query.status) {
+      conditions.push('"status" = ?');
+      params.push(query.status);
+    }
     const q = query.q?.trim();
     if (q) {
       const like = `%${escapeLike(q)}%`;
-      where.$or = [{ businessName: { $ilike: like } }, { dbaName: { $ilike: like } }, { ownerName: { $ilike: like } }];
+      conditions.push('("business_name" ilike ? or "dba_name" ilike ? or "owner_name" ilike ?)');
+      params.push(like, like, like);
     }
-    const field = SORT_FIELDS[query.sort ?? 'updated_at'];
-    const direction = query.order === 'asc' ? QueryOrder.ASC_NULLS_LAST : QueryOrder.DESC_NULLS_LAST;
-    // The count and the page in parallel (two connections), and without the report and analysis
-    // JSON, which a summary does not show (docs/performance.md).
+    const where = conditions.length ? { where: conditions.join(' and '), params } : {};
+    const column = SORT_COLUMNS[query.sort ?? 'updated_at'];
+    const direction = query.order === 'asc' ? 'asc' : 'desc';
     const window = pageWindow(query);
-    const [total, deals] = await Promise.all([
-      em.count(Deal, where),
-      this.db.forScope(auth).find(Deal, where, {
-        orderBy: [{ [field]: direction }, { id: direction }],
+    const [[{ total }], deals] = await Promise.all([
+      this.db.rows(auth, Deal, { ...where, raw: 'count(*)::int as "total"' }) as unknown as Promise<[{ total: number }]>,
+      this.db.rows(auth, Deal, {
+        ...where,
+        exclude: SUMMARY_EXCLUDES,
+        orderBy: `"${column}" ${direction} nulls last, "id" ${direction}`,
         offset: window.offset,
         limit: window.perPage,
-        exclude: SUMMARY_EXCLUDES,
       }),
     ]);
     return toPage(window, total, deals.map(mapDealSummary));
@@ -144,7 +151,7 @@ export class DealsService {
   }
 
   async get(auth: AuthContext, id: number): Promise<DealDetailDto> {
-    const deal = await this.db.forScope(auth).findOne(Deal, { id }, { exclude: ['analysis'] });
+    const [deal] = await this.db.rows(auth, Deal, { where: '"id" = ?', params: [id], exclude: ['analysis'] });
     if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
     return mapDealDetail(deal);
   }

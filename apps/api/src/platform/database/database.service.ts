@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { ScopedReader, ScopedSelect } from './scoped-read';
 import { ORG_FILTER, Scope, TENANT_FILTER } from './tenant';
 
 /**
@@ -9,7 +10,16 @@ import { ORG_FILTER, Scope, TENANT_FILTER } from './tenant';
  */
 @Injectable()
 export class Database {
-  constructor(readonly orm: MikroORM) {}
+  private readonly reader: ScopedReader;
+
+  constructor(readonly orm: MikroORM) {
+    this.reader = new ScopedReader(orm);
+  }
+
+  /** Scoped plain rows for hot read paths: no query builder, no hydration (see ScopedReader). */
+  rows<T extends object>(scope: Scope, entity: new (...args: never[]) => T, select: ScopedSelect<T> = {}): Promise<T[]> {
+    return this.reader.rows(scope, entity, select);
+  }
 
   forScope(scope: Scope): EntityManager {
     const em = this.orm.em.fork({ clear: true }) as EntityManager;
