@@ -53,6 +53,7 @@ function human(r: ParseResult, file: string): string {
       `  ${t.date}  ${t.amount.toFixed(2).padStart(12)}  ${t.balance === null ? ''.padStart(12) : t.balance.toFixed(2).padStart(12)}  ${t.description}`,
     );
   if (r.transactions.length > 50) lines.push(`  ... ${r.transactions.length - 50} more (use --json)`);
+  for (const c of r.readings ?? []) lines.push(`reading: ${c.question} -> ${c.chosen} (confidence ${c.confidence}; ${c.evidence})`);
   for (const w of r.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }

@@ -215,6 +215,30 @@ describe('documents, the pipeline and transactions', () => {
     });
   });
 
+  it('says what it inferred to read a statement: the readings on the document detail and the extraction record', async () => {
+    // a statement over December -> January with yearless dates, its table continued over pages
+    const item = await makeStatement(layout('continued_pages_carried_forward'), 11, 25);
+    const dealId = await newDeal();
+    const res = await upload(dealId, item);
+    expect(res.status).toBe(201);
+    await app.settle();
+    const doc = (await app.request('GET', `/v1/documents/${res.body.id}`, { key })).body;
+    expect(doc).toMatchObject({ status: 'completed', needs_review: false, transaction_count: item.truth.transactions!.length });
+    expect(doc.readings).toContainEqual({
+      question: 'year',
+      chosen: `yearless dates placed by the statement period (${item.truth.periodStart} .. ${item.truth.periodEnd})`,
+      candidates: 2,
+      confidence: 0.95,
+      evidence: 'the period runs across the new year: December dates take its first year, January dates its second',
+    });
+    expect(doc.readings).toContainEqual(expect.objectContaining({ question: 'sign', chosen: 'as printed', confidence: 1 }));
+    const extraction = (await app.request('GET', `/v1/documents/${res.body.id}/extraction`, { key })).body;
+    expect(extraction.readings).toEqual(doc.readings);
+    // the years the reading promised
+    const txs = (await app.request('GET', `/v1/documents/${res.body.id}/transactions?per_page=200`, { key })).body.data;
+    expect(txs.map((t: { date: string }) => t.date).sort()).toEqual(item.truth.transactions!.map((t) => t.date).sort());
+  });
+
   describe('upload rules', () => {
     it('rejects a file whose content is not PDF/PNG/JPG/TIFF, whatever its name', async () => {
       const dealId = await newDeal();

@@ -2738,6 +2738,8 @@ export interface components {
             processing_completed_at: string | null;
             /** Format: date-time */
             processing_started_at: string | null;
+            /** @description What the parser inferred to read the statement (date order, year of yearless dates, column roles, sign convention), each with a confidence and its evidence; empty before parsing or when nothing had to be inferred */
+            readings: components["schemas"]["ReadingDto"][];
             reconciliation: components["schemas"]["ReconciliationDto"] | null;
             review_reasons: string[];
             risk_reasons: string[];
@@ -2914,6 +2916,8 @@ export interface components {
             model: string | null;
             opening_balance: number | null;
             raw_text_pages: number | null;
+            /** @description What the parser inferred, as in the document detail */
+            readings: components["schemas"]["ReadingDto"][];
             /** Format: date */
             statement_period_end: string | null;
             /** Format: date */
@@ -3384,6 +3388,20 @@ export interface components {
         PrescreenDto: {
             buckets: components["schemas"]["ScreeningBucketsDto"];
             flagged_transactions: number;
+        };
+        ReadingDto: {
+            /** @description How many readings were weighed */
+            candidates: number;
+            /** @description The reading taken, in words ("DD/MM", "reversed", "yearless dates placed by the statement period (...)") */
+            chosen: string;
+            confidence: number;
+            /** @description What decided it: the running balance, the printed totals, the period, the calendar */
+            evidence: string;
+            /**
+             * @description columns: which column is the date, description, debit, credit, balance (no header words); sign: the sign convention; date_order: DD/MM or MM/DD; year: the year of dates printed without one
+             * @enum {string}
+             */
+            question: "columns" | "sign" | "date_order" | "year";
         };
         RecommendationDto: {
             /** @description true when served from the 30-second cache */

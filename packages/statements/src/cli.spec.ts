@@ -88,6 +88,30 @@ describe('statements CLI', () => {
     expect(JSON.parse(out.join(''))).toMatchObject({ needs_review: true, review_reasons: ['no transactions were read'] });
   });
 
+  it('says what it inferred (readings), in the human output and in --json', async () => {
+    const item = await makeStatement(
+      LAYOUTS.find((l) => l.name === 'continued_pages_carried_forward')!,
+      11,
+      25,
+    );
+    const file = path.join(dir, 'st-dec-jan.pdf');
+    fs.writeFileSync(file, item.bytes);
+    expect(await main(['parse', file])).toBe(0);
+    expect(out.join('')).toContain(
+      `reading: year -> yearless dates placed by the statement period (${item.truth.periodStart} .. ${item.truth.periodEnd}) (confidence 0.95; the period runs across the new year`,
+    );
+    out = [];
+    expect(await main(['parse', file, '--json'])).toBe(0);
+    expect(JSON.parse(out.join('')).readings).toContainEqual(
+      expect.objectContaining({
+        question: 'year',
+        candidates: 2,
+        confidence: 0.95,
+        evidence: expect.stringMatching(/across the new year/),
+      }),
+    );
+  });
+
   it('prints a typed error and exits 2 on a bad file', async () => {
     const file = path.join(dir, 'empty.pdf');
     fs.writeFileSync(file, '');

@@ -6,7 +6,16 @@ import { parseWithLlm, pageText } from './llm';
 import { openDocument } from './open';
 import { reconcile } from './reconcile';
 import { assessTamperRisk, parsePdfDate } from './tamper';
-import { BankStatementFields, FieldSources, HEADER_FIELDS, ParseOptions, ParseResult, Reconciliation, StatementError } from './types';
+import {
+  BankStatementFields,
+  FieldSources,
+  HEADER_FIELDS,
+  ParseOptions,
+  ParseResult,
+  ReadingChoice,
+  Reconciliation,
+  StatementError,
+} from './types';
 
 export * from './types';
 export { openDocument, openDocument as inspectDocument, sniffMimeType } from './open';
@@ -230,10 +239,31 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     risk_reasons: r.riskReasons,
     parser: { method: r.parser.method, model: r.parser.model, fallback_reason: r.parser.fallbackReason },
     raw_text_pages: r.rawTextPages,
+    readings: readingsToApiJson(r.readings ?? []),
     warnings: r.warnings,
     needs_review: r.needsReview,
     review_reasons: r.reviewReasons,
   };
+}
+
+/** A reading the parser chose, in the API's words. */
+export interface ReadingJson {
+  question: ReadingChoice['question'];
+  chosen: string;
+  candidates: number;
+  confidence: number;
+  evidence: string;
+}
+
+/** What the parser inferred (date order, year, column roles, sign convention), for the API and the CLI. */
+export function readingsToApiJson(readings: ReadingChoice[]): ReadingJson[] {
+  return readings.map((r) => ({
+    question: r.question,
+    chosen: r.chosen,
+    candidates: r.candidates,
+    confidence: r.confidence,
+    evidence: r.evidence,
+  }));
 }
 
 /** A header field's provenance in the API's words. */

@@ -11,6 +11,7 @@ import { Migration20261126073200_crm } from './Migration20261126073200_crm';
 import { Migration20261126072900_usage } from './Migration20261126072900_usage';
 import { Migration20261126074000_collaboration } from './Migration20261126074000_collaboration';
 import { Migration20261126073256_ingest } from './Migration20261126073256_ingest';
+import { Migration20261126090000_readings } from './Migration20261126090000_readings';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126072900_usage', class: Migration20261126072900_usage },
   { name: 'Migration20261126074000_collaboration', class: Migration20261126074000_collaboration },
   { name: 'Migration20261126073256_ingest', class: Migration20261126073256_ingest },
+  { name: 'Migration20261126090000_readings', class: Migration20261126090000_readings },
 ];

@@ -74,7 +74,8 @@ export class Document {
     | 'currency'
     | 'needsReview'
     | 'reviewReasons'
-    | 'fieldSources';
+    | 'fieldSources'
+    | 'readings';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -118,6 +119,8 @@ export class Document {
   @Json({ nullable: true }) reviewReasons: string[] | null = null;
   /** Where each header field was read (packages/statements `FieldSources`, keyed by the API field name). */
   @Json({ nullable: true }) fieldSources: Record<string, unknown> | null = null;
+  /** What the parser inferred (date order, year, column roles, sign convention) with confidence and evidence (packages/statements `ReadingChoice`). */
+  @Json({ nullable: true }) readings: Array<Record<string, unknown>> | null = null;
   /** Per-statement metrics (StatementMetrics of @ledgerlens/underwriting, snake_case, without the daily series). */
   @Json({ nullable: true }) analysis: Record<string, unknown> | null = null;
   @Int({ nullable: true }) transactionCount: number | null = null;

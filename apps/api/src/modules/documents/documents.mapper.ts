@@ -12,6 +12,8 @@ import {
   ExtractionRecordDto,
   FieldSourceDto,
   FieldSourcesDto,
+  READING_QUESTIONS,
+  ReadingDto,
 } from './dto/document.dto';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -68,6 +70,23 @@ export function mapFieldSources(stored: Record<string, unknown> | null): FieldSo
   return out;
 }
 
+/** The stored readings ([] for documents parsed before readings were kept); unknown entries are left out. */
+export function mapReadings(stored: Array<Record<string, unknown>> | null): ReadingDto[] {
+  const out: ReadingDto[] = [];
+  for (const r of stored ?? []) {
+    const question = r.question as ReadingDto['question'];
+    if (!READING_QUESTIONS.includes(question)) continue;
+    out.push({
+      question,
+      chosen: String(r.chosen ?? ''),
+      candidates: num(r.candidates) || 1,
+      confidence: num(r.confidence),
+      evidence: String(r.evidence ?? ''),
+    });
+  }
+  return out;
+}
+
 export function mapDocumentSummary(doc: Document): DocumentSummaryDto {
   return {
     id: doc.id,
@@ -111,6 +130,7 @@ export function mapDocumentDetail(doc: Document): DocumentDetailDto {
     needs_review: doc.needsReview,
     review_reasons: doc.reviewReasons ?? [],
     field_sources: mapFieldSources(doc.fieldSources),
+    readings: mapReadings(doc.readings),
     reconciliation: mapReconciliation(doc.reconciliation),
     error: doc.error,
     processing_started_at: iso(doc.processingStartedAt),
@@ -175,6 +195,7 @@ export function mapExtraction(doc: Document): ExtractionRecordDto {
     transaction_count: doc.transactionCount,
     raw_text_pages: doc.rawTextPages,
     warnings: doc.warnings ?? [],
+    readings: mapReadings(doc.readings),
     extracted_at: iso(doc.extractedAt),
   };
 }

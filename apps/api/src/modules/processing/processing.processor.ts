@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { join, dirname } from 'node:path';
-import { fieldSourcesToApiJson, ParseResult, ParserPool, ParseStep, StatementError } from '@ledgerlens/statements';
+import { fieldSourcesToApiJson, ParseResult, readingsToApiJson, ParserPool, ParseStep, StatementError } from '@ledgerlens/statements';
 import { computeStatementMetrics, screenTransactions, StatementInput } from '@ledgerlens/underwriting';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
@@ -227,6 +227,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         needsReview: parsed.needsReview,
         reviewReasons: parsed.reviewReasons,
         fieldSources: fieldSourcesToApiJson(parsed.fieldSources),
+        readings: readingsToApiJson(parsed.readings ?? []),
         extractedAt: now,
       });
       if (parsed.documentType === 'bank_statement') {

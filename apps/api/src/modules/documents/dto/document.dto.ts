@@ -103,6 +103,23 @@ export class FieldSourcesDto {
   @ApiProperty({ type: FieldSourceDto, nullable: true }) closing_balance: FieldSourceDto | null;
 }
 
+export const READING_QUESTIONS = ['columns', 'sign', 'date_order', 'year'] as const;
+
+/** One reading the parser had to choose to read the statement, and what decided it. */
+export class ReadingDto {
+  @ApiProperty({
+    enum: READING_QUESTIONS,
+    description:
+      'columns: which column is the date, description, debit, credit, balance (no header words); sign: the sign convention; date_order: DD/MM or MM/DD; year: the year of dates printed without one',
+  })
+  question: (typeof READING_QUESTIONS)[number];
+  @ApiProperty({ description: 'The reading taken, in words ("DD/MM", "reversed", "yearless dates placed by the statement period (...)")' })
+  chosen: string;
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'How many readings were weighed' }) candidates: number;
+  @ApiProperty({ minimum: 0, maximum: 1 }) confidence: number;
+  @ApiProperty({ description: 'What decided it: the running balance, the printed totals, the period, the calendar' }) evidence: string;
+}
+
 /** Document detail `analysis` (Form A and Form B fields together). */
 export class DocumentAnalysisDto {
   @ApiProperty() total_credits: number;
@@ -144,6 +161,12 @@ export class DocumentDetailDto extends DocumentSummaryDto {
       'Where each header field was read (page, line, label or rule) and with what confidence; a field is null when it was not read',
   })
   field_sources: FieldSourcesDto;
+  @ApiProperty({
+    type: [ReadingDto],
+    description:
+      'What the parser inferred to read the statement (date order, year of yearless dates, column roles, sign convention), each with a confidence and its evidence; empty before parsing or when nothing had to be inferred',
+  })
+  readings: ReadingDto[];
   @ApiProperty({ type: ReconciliationDto, nullable: true }) reconciliation: ReconciliationDto | null;
   @ApiProperty({ ...NULLABLE_STRING }) error: string | null;
   @ApiProperty({ ...NULLABLE_TS }) processing_started_at: string | null;
@@ -256,6 +279,7 @@ export class ExtractionRecordDto {
   @ApiProperty({ type: 'integer', nullable: true }) transaction_count: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) raw_text_pages: number | null;
   @ApiProperty({ type: [String] }) warnings: string[];
+  @ApiProperty({ type: [ReadingDto], description: 'What the parser inferred, as in the document detail' }) readings: ReadingDto[];
   @ApiProperty({ ...NULLABLE_TS }) extracted_at: string | null;
 }
 
