@@ -76,7 +76,13 @@ describe('exports: CSV, document JSON and the PDF underwriting report', () => {
     app = await TestApp.start({ RATE_LIMIT_STANDARD: '100000' });
     f = await Factories.forNewOrg(app, 'Exports Org');
     key = f.apiKey;
-    ready = await f.deal({ businessName: 'Eastside Auto Repair Inc', industry: 'Automotive repair', fundingAmountRequested: 60000 });
+    ready = await f.deal({
+      businessName: 'Eastside Auto Repair Inc',
+      industry: 'Automotive repair',
+      entityType: 'llc',
+      sourceType: 'crm',
+      fundingAmountRequested: 60000,
+    });
     docs = [];
     for (const [i, st] of hostileStatements().entries())
       docs.push(await f.statement(ready, st, { filename: `statement-2025-0${i + 1}.pdf` }));
@@ -279,6 +285,10 @@ describe('exports: CSV, document JSON and the PDF underwriting report', () => {
     for (const label of ['Revenue trend', 'Debt service', 'Transaction screening', 'Cross-document consistency'])
       expect(all).toContain(label);
     expect(all).toContain('ONDECK CAPITAL DAILY PMT');
+    // entity and source types as people write them
+    expect(all).toContain('Automotive repair  ·  LLC');
+    expect(all).toMatch(/SOURCE\s+CRM/);
+    expect(all).not.toMatch(/\b(Llc|Crm)\b/);
     expect(all).toContain('NSF FEE');
     expect(all).toContain(docs[2].filename);
     // vector charts: bars in the accent colour; negative-balance days shaded when the deal has any

@@ -1,4 +1,5 @@
 import type { ShareViewDto } from './dto/share.dto';
+import { entityTypeLabel } from '../deals/labels';
 
 /**
  * The human page behind a share link's `url`: one self-contained HTML document (inline CSS, no
@@ -74,7 +75,9 @@ export function renderSharePage(view: ShareViewDto): string {
   const decision = d.decision ? (DECISION_LABEL[d.decision] ?? d.decision) : 'Pending';
   const tone = d.decision ? (TONE[d.decision] ?? '') : '';
   const score = d.health_score === null ? null : Math.round(d.health_score);
-  const subtitle = [d.dba_name ? `DBA ${d.dba_name}` : null, d.industry, d.entity_type?.replace(/_/g, ' ')].filter(Boolean).join(' · ');
+  const subtitle = [d.dba_name ? `DBA ${d.dba_name}` : null, d.industry, d.entity_type ? entityTypeLabel(d.entity_type) : null]
+    .filter(Boolean)
+    .join(' · ');
   const metric = (label: string, value: string) =>
     `<div class="card metric"><div class="label">${esc(label)}</div><div class="value">${esc(value)}</div></div>`;
   const reportDate = longDate(d.report_date);

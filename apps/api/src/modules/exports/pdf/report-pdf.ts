@@ -6,6 +6,7 @@ import type { FlaggedTransactionDto } from '../dto/export.dto';
 import { dailyBalanceChart, monthLabel, monthlyRevenueChart, scoreBars } from './charts';
 import { fontFiles, useCmapLayout } from './fonts';
 import { COLOR, CONTENT_WIDTH, fitText, PAGE, ReportWriter, scoreColor, wrapText } from './layout';
+import { entityTypeLabel, sourceTypeLabel } from '../../deals/labels';
 
 /** What the PDF report is made of: the typed deal report, its recommendation, the flagged transactions. */
 export interface ReportPdfInput {
@@ -116,7 +117,7 @@ function cover(w: ReportWriter, input: ReportPdfInput, brand: string): void {
     color: rgb(0.7, 0.77, 0.9),
   });
   w.text(deal.business_name, PAGE.margin, PAGE.height - 74, { size: 24, font: w.fonts.bold, color: COLOR.white, width: CONTENT_WIDTH });
-  const sub = [b.dba_name ? `DBA ${b.dba_name}` : null, b.industry, b.entity_type ? titleCase(b.entity_type) : null]
+  const sub = [b.dba_name ? `DBA ${b.dba_name}` : null, b.industry, b.entity_type ? entityTypeLabel(b.entity_type) : null]
     .filter(Boolean)
     .join('  ·  ');
   if (sub) w.text(sub, PAGE.margin, PAGE.height - 94, { size: 10.5, color: rgb(0.85, 0.89, 0.95), width: CONTENT_WIDTH });
@@ -125,7 +126,7 @@ function cover(w: ReportWriter, input: ReportPdfInput, brand: string): void {
     ['Report date', longDate(deal.report_date)],
     ['Owner', b.owner_name ?? '—'],
     ['EIN', b.ein ? `••-•••${b.ein.slice(-4)}` : '—'],
-    ['Source', b.source_type ? titleCase(b.source_type) : '—'],
+    ['Source', b.source_type ? sourceTypeLabel(b.source_type) : '—'],
   ];
   let fx = PAGE.margin;
   const fw = CONTENT_WIDTH / facts.length;
