@@ -132,8 +132,11 @@ export function makeModel(r: Rng, o: ModelOptions): StatementModel {
     end = new Date(start.getTime() + 30 * 86400000);
   } else {
     const m = r.int(0, 11);
-    start = new Date(Date.UTC(year, m, 1));
-    end = new Date(Date.UTC(year, m + 1, 0));
+    // No statement ends after September 2026: one dated after the day it is read is flagged for
+    // review by the parser (a statement cannot cover the future), and the corpus is read today.
+    const y = year === 2026 && m >= 9 ? 2025 : year;
+    start = new Date(Date.UTC(y, m, 1));
+    end = new Date(Date.UTC(y, m + 1, 0));
   }
   const days = Math.round((end.getTime() - start.getTime()) / 86400000) + 1;
   const opening = r.money(4000, 90000);

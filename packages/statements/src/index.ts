@@ -72,6 +72,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
     const fullText = layout.pages.map(pageText).join('\n');
     const cls = classifyText(fullText, opts.documentTypeHint);
     const warnings = [...layout.warnings];
+    const receivedOn = (opts.receivedAt ?? new Date()).toISOString().slice(0, 10);
     let parsed: BankParseResult | null = null;
     let reconciliation = emptyReconciliation();
     const parser: ParseResult['parser'] = { method: 'rule', model: null, fallbackReason: null };
@@ -79,7 +80,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       const created = parsePdfDate(opened.info.creationDate);
       parsed = parseBankStatement(layout.pages, {
         documentDate: created !== null && Number.isFinite(created) ? new Date(created).toISOString().slice(0, 10) : null,
-        uploadDate: (opts.receivedAt ?? new Date()).toISOString().slice(0, 10),
+        uploadDate: receivedOn,
       });
       reconciliation = reconcile(parsed.openingBalance, parsed.closingBalance, parsed.transactions);
       warnings.push(...parsed.warnings);
@@ -110,7 +111,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
         }
       }
     }
-    const review = parsed ? reviewOf(parsed, reconciliation) : { needsReview: false, reasons: [] };
+    const review = parsed ? reviewOf(parsed, reconciliation, receivedOn) : { needsReview: false, reasons: [] };
     const risk = assessTamperRisk({
       info: opened.info,
       pages: layout.pages,
@@ -173,8 +174,21 @@ function llmSources(rule: BankParseResult, llm: BankStatementFields): FieldSourc
  * A bank statement read without transactions, or whose figures do not reconcile, is never a silent
  * success: it is flagged for review with the reasons a person needs to check it.
  */
-export function reviewOf(parsed: BankParseResult, rec: Reconciliation): { needsReview: boolean; reasons: string[] } {
+export function reviewOf(
+  parsed: BankParseResult,
+  rec: Reconciliation,
+  receivedOn?: string,
+): { needsReview: boolean; reasons: string[] } {
   const reasons: string[] = [];
+  // A statement cannot cover days after it was received (one day of grace for time zones).
+  if (receivedOn) {
+    const grace = new Date(Date.parse(`${receivedOn}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const lastDate = parsed.transactions.reduce<string | null>((max, t) => (t.date && (!max || t.date > max) ? t.date : max), null);
+    if (parsed.periodEnd && parsed.periodEnd > grace)
+      reasons.push(`dated after it was received: the statement period ends ${parsed.periodEnd}, the file was received ${receivedOn}`);
+    else if (lastDate && lastDate > grace)
+      reasons.push(`dated after it was received: a transaction is dated ${lastDate}, the file was received ${receivedOn}`);
+  }
   if (!parsed.transactions.length) reasons.push('no transactions were read');
   else if (!rec.reconciled) {
     if (parsed.openingBalance === null || parsed.closingBalance === null) {

@@ -157,6 +157,8 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
       filename: doc.filename,
       documentTypeHint: doc.documentTypeHint ?? undefined,
       llm,
+      // years of yearless dates, and the check that nothing is dated after the upload
+      receivedAt: doc.createdAt,
       onStep: (s: ParseStep) => void step(s),
     };
     const input = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
