@@ -174,11 +174,7 @@ function llmSources(rule: BankParseResult, llm: BankStatementFields): FieldSourc
  * A bank statement read without transactions, or whose figures do not reconcile, is never a silent
  * success: it is flagged for review with the reasons a person needs to check it.
  */
-export function reviewOf(
-  parsed: BankParseResult,
-  rec: Reconciliation,
-  receivedOn?: string,
-): { needsReview: boolean; reasons: string[] } {
+export function reviewOf(parsed: BankParseResult, rec: Reconciliation, receivedOn?: string): { needsReview: boolean; reasons: string[] } {
   const reasons: string[] = [];
   // A statement cannot cover days after it was received (one day of grace for time zones).
   if (receivedOn) {
