@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Injectable, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, AppConfig } from './config/config';
@@ -8,7 +8,6 @@ import { OrmHandle } from './database/orm';
 import { ErrorFilter } from './errors/error.filter';
 import { AuthGuard } from './auth/auth.guard';
 import { ApiValidationPipe } from './validation/validation.pipe';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { EventDispatcher } from './events/event-dispatcher';
 import { HealthController } from './health/health.controller';
 import { REDIS } from './redis/redis';
@@ -126,7 +125,6 @@ export class PlatformModule {
       { provide: APP_FILTER, useClass: ErrorFilter },
       { provide: APP_GUARD, useClass: AuthGuard },
       { provide: APP_PIPE, useClass: ApiValidationPipe },
-      { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     ];
     return {
       module: PlatformModule,

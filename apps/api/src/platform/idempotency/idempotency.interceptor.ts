@@ -1,4 +1,13 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, SetMetadata, applyDecorators } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  NestInterceptor,
+  SetMetadata,
+  UseInterceptors,
+  applyDecorators,
+} from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader } from '@nestjs/swagger';
@@ -13,11 +22,16 @@ import { IdempotencyRecord } from './idempotency.entity';
 const IDEMPOTENT = 'll:idempotent';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/** Marks a POST route as honouring `Idempotency-Key` (CONTRACT.md: idempotency); `maxKeyLength` 128 on ingest (spec). */
+/**
+ * Marks a POST route as honouring `Idempotency-Key` (CONTRACT.md: idempotency); `maxKeyLength` 128
+ * on ingest (spec). The interceptor is attached here, to these routes only, not globally: a global
+ * interceptor wraps every request, reads included, in an rxjs pipeline (docs/performance.md).
+ */
 export function Idempotent(options: { maxKeyLength?: number } = {}) {
   const max = options.maxKeyLength ?? MAX_IDEMPOTENCY_KEY_LENGTH;
   return applyDecorators(
     SetMetadata(IDEMPOTENT, max),
+    UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
