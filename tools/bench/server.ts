@@ -15,16 +15,20 @@ export interface BenchServer {
   dir: string;
 }
 
-/** The built server on a fresh embedded database (DATA_DIR in a temp folder), demo bootstrap on. */
-export async function startServer(env: Record<string, string>): Promise<BenchServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'ledgerlens-bench-'));
+/**
+ * The built server on a fresh embedded database (DATA_DIR in a temp folder), demo bootstrap on;
+ * or, with `dir`, on a data directory prepared beforehand (e.g. by the CLI), without the demo
+ * (`key` and `password` are then empty).
+ */
+export async function startServer(env: Record<string, string>, options: { dir?: string } = {}): Promise<BenchServer> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'ledgerlens-bench-'));
   const proc = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
       DATA_DIR: dir,
       PORT: '0',
       NODE_ENV: 'development',
-      DEMO_BOOTSTRAP: 'true',
+      DEMO_BOOTSTRAP: options.dir ? 'false' : 'true',
       DATABASE_URL: '',
       REDIS_URL: '',
       ...env,
@@ -38,7 +42,7 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
       const key = /live API key:\s+(\S+)/.exec(out)?.[1];
       const password = /admin login:\s+\S+ \/ (\S+)/.exec(out)?.[1] ?? '';
-      if (url && key) resolvePromise({ proc, url, key, password, dir });
+      if (url && (key || options.dir)) resolvePromise({ proc, url, key: key ?? '', password, dir });
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', onData);

@@ -1,8 +1,15 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_GUIDE, OPERATION_DOCS, STATIC_EXAMPLES, TAGS } from './openapi-docs';
+import { API_GUIDE, OPERATION_DOCS, TAGS } from './openapi-docs';
 import RECORDED_EXAMPLES from './openapi-examples.json';
+import { ALL_SCOPES } from './platform/auth/auth-context';
 import { AppConfig } from './platform/config/config';
+
+const SCOPE_WORDS: Record<string, string> = {
+  read: 'Read everything (every *:read scope)',
+  write: 'Change everything (every *:write scope)',
+  'keys:manage': 'Create, rotate and revoke API keys',
+};
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -15,11 +22,26 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       {
         type: 'http',
         scheme: 'bearer',
+        // without it @nestjs/swagger writes `JWT`: these tokens are opaque
         bearerFormat: 'opaque',
         description:
           'An API key (`ll_live_...`, `ll_test_...`), a session token from /v1/auth/login or an OAuth access token from /v1/oauth/token',
       },
       'bearer',
+    )
+    .addOAuth2(
+      {
+        type: 'oauth2',
+        description:
+          'OAuth 2.0 client credentials: exchange the client id and secret printed by `bootstrap` for an access token, then send it as `Authorization: Bearer <access_token>`. The coarse scopes `read` and `write` grant every `*:read` and `*:write` scope.',
+        flows: {
+          clientCredentials: {
+            tokenUrl: '/v1/oauth/token',
+            scopes: Object.fromEntries(ALL_SCOPES.map((s) => [s, SCOPE_WORDS[s] ?? s])),
+          },
+        },
+      },
+      'oauth2',
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
@@ -51,21 +73,35 @@ interface OperationLike {
   responses?: Record<string, { content?: Record<string, { example?: unknown }> }>;
 }
 
-const EXAMPLES = RECORDED_EXAMPLES as Record<string, { status: number; request?: unknown; response?: unknown }>;
+interface Answer {
+  status: number;
+  media?: string;
+  response?: unknown;
+}
+interface Example extends Answer {
+  request?: unknown;
+  more?: Answer[];
+}
 
-/** A request and response example from a recorded run of the server (or a written one where a run cannot make it). */
+const EXAMPLES = RECORDED_EXAMPLES as Record<string, Example>;
+
+/** The request and response examples of a recorded run of the server (tools/docs/examples.ts). */
 function addExample(op: OperationLike): void {
-  const ex = op.operationId ? (EXAMPLES[op.operationId] ?? STATIC_EXAMPLES[op.operationId]) : undefined;
+  const ex = op.operationId ? EXAMPLES[op.operationId] : undefined;
   if (!ex) return;
-  const json = op.requestBody?.content?.['application/json'];
-  if (json && ex.request !== undefined) json.example ??= ex.request;
-  const form = op.requestBody?.content?.['application/x-www-form-urlencoded'];
-  if (form && ex.request !== undefined) form.example ??= ex.request;
-  if (ex.response === undefined) return;
-  const response = op.responses?.[String(ex.status)] ?? Object.entries(op.responses ?? {}).find(([s]) => s.startsWith('2'))?.[1];
-  const content = response?.content;
-  const media = content?.['application/json'] ?? content?.['text/event-stream'];
-  if (media) media.example ??= ex.response;
+  if (ex.request !== undefined) {
+    for (const media of ['application/json', 'application/x-www-form-urlencoded']) {
+      const content = op.requestBody?.content?.[media];
+      if (content) content.example ??= ex.request;
+    }
+  }
+  for (const answer of [ex, ...(ex.more ?? [])]) {
+    if (answer.response === undefined) continue;
+    const response = op.responses?.[String(answer.status)] ?? Object.entries(op.responses ?? {}).find(([s]) => s.startsWith('2'))?.[1];
+    const content = response?.content;
+    const media = (answer.media && content?.[answer.media]) || content?.['application/json'] || content?.['text/event-stream'];
+    if (media) media.example ??= answer.response;
+  }
 }
 
 /** Deterministic output: the committed openapi/openapi.json must not change unless the API does. */

@@ -55,6 +55,9 @@ describe('deals', () => {
       [{ entity_type: 'trust' }, ['body', 'entity_type']],
       [{ source_type: 'email' }, ['body', 'source_type']],
       [{ dba_name: 'y'.repeat(501) }, ['body', 'dba_name']],
+      [{ external_reference: 'r'.repeat(256) }, ['body', 'external_reference']],
+      [{ external_reference: '' }, ['body', 'external_reference']],
+      [{ external_reference: 42 }, ['body', 'external_reference']],
     ])('rejects %j with 422 at %j', async (over, loc) => {
       const res = await app.request('POST', '/v1/deals', { key, body: deal(over) });
       expect(res.status).toBe(422);
@@ -63,6 +66,44 @@ describe('deals', () => {
       expect(res.body.errors.map((e: { loc: unknown }) => e.loc)).toContainEqual(loc);
       const entry = res.body.errors[0];
       expect(entry).toEqual({ loc: entry.loc, msg: entry.msg, type: entry.type, field: entry.field, message: entry.msg });
+    });
+
+    it('keeps external_reference (unique per organization and mode) and ingest matches the deal on it', async () => {
+      const created = await app.request('POST', '/v1/deals', { key, body: deal({ external_reference: 'CRM-REF-7001' }) });
+      expect(created.status).toBe(201);
+      expect(created.body.external_reference).toBe('CRM-REF-7001');
+      expect((await app.request('GET', `/v1/deals/${created.body.id}`, { key })).body.external_reference).toBe('CRM-REF-7001');
+      expect((await app.request('POST', '/v1/deals', { key, body: deal() })).body.external_reference).toBeNull();
+
+      const again = await app.request('POST', '/v1/deals', { key, body: deal({ external_reference: 'CRM-REF-7001' }) });
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe('DUPLICATE_RESOURCE');
+      // another mode is another namespace
+      expect(
+        (await app.request('POST', '/v1/deals', { key: org.test_api_key, body: deal({ external_reference: 'CRM-REF-7001' }) })).status,
+      ).toBe(201);
+
+      const ingest = await app.request('POST', '/v1/ingest', {
+        key,
+        headers: { 'X-Org-Id': String(org.organization.id) },
+        body: { applications: [{ business_name: 'Renamed In CRM LLC', external_ref: 'CRM-REF-7001' }] },
+      });
+      expect(ingest.status).toBe(201);
+      expect(ingest.body.deals).toEqual([expect.objectContaining({ id: created.body.id, result: 'skipped' })]);
+
+      const batch = await app.request('POST', '/v1/deals/batch', {
+        key,
+        body: [
+          deal({ external_reference: 'CRM-REF-7001' }),
+          deal({ external_reference: 'CRM-REF-7002' }),
+          deal({ external_reference: 'CRM-REF-7002' }),
+        ],
+      });
+      expect(batch.body.created.map((c: { index: number }) => c.index)).toEqual([1]);
+      expect(batch.body.errors.map((e: { index: number; errors: { loc: unknown }[] }) => [e.index, e.errors[0].loc])).toEqual([
+        [0, ['body', 0, 'external_reference']],
+        [2, ['body', 2, 'external_reference']],
+      ]);
     });
 
     it('rejects a body that is not an object', async () => {

@@ -2036,6 +2036,11 @@ export interface components {
             /** @enum {string|null} */
             entity_type?: "llc" | "corp" | "sole_proprietor" | "partnership" | "non_profit" | null;
             /**
+             * @description Your own reference for the deal (e.g. its CRM record id), unique per organization and mode (409 DUPLICATE_RESOURCE otherwise); bulk ingest attaches statements to the deal holding it
+             * @example CRM-10442
+             */
+            external_reference?: string | null;
+            /**
              * @description USD, greater than 0
              * @example 75000
              */
@@ -2080,52 +2085,6 @@ export interface components {
              *     ]
              */
             scopes?: ("read" | "write" | "deals:read" | "deals:write" | "documents:read" | "documents:write" | "transactions:read" | "transactions:write" | "rulesets:read" | "rulesets:write" | "webhooks:read" | "webhooks:write" | "exports:read" | "exports:write" | "crm:read" | "crm:write" | "keys:manage")[];
-        };
-        CreateRulesetDto: {
-            /** @description Form B: total score at or above which a deal is approved */
-            approval_threshold?: number;
-            /** @description Form A: minimum total score for approve */
-            approve_threshold?: number;
-            /** @description Form A: target cash flow coverage ratio */
-            cfcr_target?: number;
-            /** @description Form B: total score at or below which a deal is declined (lower than approval_threshold) */
-            decline_threshold?: number;
-            description?: string | null;
-            /** @description Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset */
-            factors?: components["schemas"]["RulesetFactorDto"][];
-            /** @description Form A: minimum total score for grade A */
-            grade_a_min?: number;
-            /** @description Form A: minimum total score for grade B */
-            grade_b_min?: number;
-            /** @description Form A: minimum total score for grade C */
-            grade_c_min?: number;
-            /** @description Form A: minimum total score for grade D; below it is grade F */
-            grade_d_min?: number;
-            /** @description Form A: max advance = multiplier x average monthly revenue */
-            max_advance_multiplier?: number;
-            /**
-             * @description Required; unique within the organization (case-insensitive)
-             * @example Conservative
-             */
-            name?: string;
-            /** @description Form A: weight of balance_health, 0-100; the nine weights sum to exactly 100 */
-            weight_balance_health?: number;
-            /** @description Form A: weight of cross_doc, 0-100; the nine weights sum to exactly 100 */
-            weight_cross_doc?: number;
-            /** @description Form A: weight of debt_service, 0-100; the nine weights sum to exactly 100 */
-            weight_debt_service?: number;
-            /** @description Form A: weight of deposit_frequency, 0-100; the nine weights sum to exactly 100 */
-            weight_deposit_frequency?: number;
-            /** @description Form A: weight of health_score, 0-100; the nine weights sum to exactly 100 */
-            weight_health_score?: number;
-            /** @description Form A: weight of nsf_overdraft, 0-100; the nine weights sum to exactly 100 */
-            weight_nsf_overdraft?: number;
-            /** @description Form A: weight of revenue, 0-100; the nine weights sum to exactly 100 */
-            weight_revenue?: number;
-            /** @description Form A: weight of revenue_trend, 0-100; the nine weights sum to exactly 100 */
-            weight_revenue_trend?: number;
-            /** @description Form A: weight of transaction_screening, 0-100; the nine weights sum to exactly 100 */
-            weight_transaction_screening?: number;
         };
         CreateShareDto: {
             /**
@@ -2454,6 +2413,8 @@ export interface components {
             ein: string | null;
             /** @enum {string|null} */
             entity_type: "llc" | "corp" | "sole_proprietor" | "partnership" | "non_profit" | null;
+            /** @description Your reference for the deal, as sent on creation or by ingest */
+            external_reference: string | null;
             financials: components["schemas"]["FinancialsDto"] | null;
             funding_amount_requested: number;
             health: components["schemas"]["HealthDto"] | null;
@@ -2518,6 +2479,8 @@ export interface components {
             ein: string | null;
             /** @enum {string|null} */
             entity_type: "llc" | "corp" | "sole_proprietor" | "partnership" | "non_profit" | null;
+            /** @description Your reference for the deal, as sent on creation or by ingest */
+            external_reference: string | null;
             funding_amount_requested: number;
             health_grade: string | null;
             health_score: number | null;
@@ -2925,6 +2888,20 @@ export interface components {
             transaction_count: number | null;
             warnings: string[];
         };
+        FactorRulesetInputDto: {
+            /** @description Form B: total score at or above which a deal is approved */
+            approval_threshold: number;
+            /** @description Form B: total score at or below which a deal is declined (lower than approval_threshold) */
+            decline_threshold: number;
+            description?: string | null;
+            /** @description Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset */
+            factors: components["schemas"]["RulesetFactorDto"][];
+            /**
+             * @description Unique within the organization (case-insensitive)
+             * @example Conservative
+             */
+            name: string;
+        };
         FactorScoreDto: {
             /** @description Factor-list rulesets only: score >= threshold */
             passed?: boolean;
@@ -3003,6 +2980,46 @@ export interface components {
             flag_reason: string | null;
             id: number;
             screening_bucket: string;
+        };
+        FlatRulesetInputDto: {
+            /** @description Form A: minimum total score for approve */
+            approve_threshold: number;
+            /** @description Form A: target cash flow coverage ratio */
+            cfcr_target: number;
+            description?: string | null;
+            /** @description Form A: minimum total score for grade A */
+            grade_a_min: number;
+            /** @description Form A: minimum total score for grade B */
+            grade_b_min: number;
+            /** @description Form A: minimum total score for grade C */
+            grade_c_min: number;
+            /** @description Form A: minimum total score for grade D; below it is grade F */
+            grade_d_min: number;
+            /** @description Form A: max advance = multiplier x average monthly revenue */
+            max_advance_multiplier: number;
+            /**
+             * @description Unique within the organization (case-insensitive)
+             * @example Conservative
+             */
+            name: string;
+            /** @description Form A: weight of balance_health, 0-100; the nine weights sum to exactly 100 */
+            weight_balance_health: number;
+            /** @description Form A: weight of cross_doc, 0-100; the nine weights sum to exactly 100 */
+            weight_cross_doc: number;
+            /** @description Form A: weight of debt_service, 0-100; the nine weights sum to exactly 100 */
+            weight_debt_service: number;
+            /** @description Form A: weight of deposit_frequency, 0-100; the nine weights sum to exactly 100 */
+            weight_deposit_frequency: number;
+            /** @description Form A: weight of health_score, 0-100; the nine weights sum to exactly 100 */
+            weight_health_score: number;
+            /** @description Form A: weight of nsf_overdraft, 0-100; the nine weights sum to exactly 100 */
+            weight_nsf_overdraft: number;
+            /** @description Form A: weight of revenue, 0-100; the nine weights sum to exactly 100 */
+            weight_revenue: number;
+            /** @description Form A: weight of revenue_trend, 0-100; the nine weights sum to exactly 100 */
+            weight_revenue_trend: number;
+            /** @description Form A: weight of transaction_screening, 0-100; the nine weights sum to exactly 100 */
+            weight_transaction_screening: number;
         };
         HealthDto: {
             factors: components["schemas"]["HealthFactorsDto"];
@@ -4014,6 +4031,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "documents": {
+                     *         "limit": 10000,
+                     *         "percent_used": 0.0007,
+                     *         "remaining": 9993,
+                     *         "used": 7
+                     *       },
+                     *       "organization_id": 1,
+                     *       "period": "2026-11",
+                     *       "period_end": "2026-12-01T04:05:00.000Z",
+                     *       "period_start": "2026-11-01T00:00:00.000Z",
+                     *       "plan": "standard",
+                     *       "quota_exceeded": false,
+                     *       "requests": {
+                     *         "limit": 1000000,
+                     *         "percent_used": 0.0001,
+                     *         "remaining": 999880,
+                     *         "used": 120
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageDto"];
                 };
             };
@@ -4039,8 +4078,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "admin@demo.local",
-                 *       "password": "z1sBzYOu3MW2ovrz"
+                 *       "email": "dana@sunrise-funding.example",
+                 *       "password": "correct horse battery staple"
                  *     }
                  */
                 "application/json": components["schemas"]["LoginDto"];
@@ -4054,10 +4093,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "expires_at": "2026-11-27T06:31:14.538Z",
+                     *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "organization_id": 1,
                      *       "role": "admin",
-                     *       "token": "eyJhbGciOi.example-token.placeholder",
+                     *       "token": "sess_4U73ugmSdTcamNaCsbDN5WpSbXyrnTPWkHqdduPpQWd",
                      *       "token_type": "Bearer",
                      *       "user_id": 1
                      *     }
@@ -4087,16 +4126,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_id": "llc_4f9a2c7e1b",
-                 *       "client_secret": "llcs_Xq8vR2nK5pW7zT1mC9bL3dF6",
+                 *       "client_id": "llc_22dab9140b29",
+                 *       "client_secret": "llcs_6kPAgqWbHhKPMXvNdEZxXM6UtsFvjnmu",
                  *       "grant_type": "client_credentials"
                  *     }
                  */
                 "application/json": components["schemas"]["OAuthTokenRequestDto"];
                 /**
                  * @example {
-                 *       "client_id": "llc_4f9a2c7e1b",
-                 *       "client_secret": "llcs_Xq8vR2nK5pW7zT1mC9bL3dF6",
+                 *       "client_id": "llc_22dab9140b29",
+                 *       "client_secret": "llcs_6kPAgqWbHhKPMXvNdEZxXM6UtsFvjnmu",
                  *       "grant_type": "client_credentials"
                  *     }
                  */
@@ -4111,9 +4150,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "access_token": "eyJhbGciOi.example-token.placeholder",
+                     *       "access_token": "oat_pDwHGXChYYmRw9QecaP7QaLyBKWCpH8Hpwq2f6oCAnf",
                      *       "expires_in": 3600,
-                     *       "scope": "read write",
                      *       "token_type": "Bearer"
                      *     }
                      */
@@ -4157,6 +4195,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+                     *     <meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
+                     *     <title>Sunrise Bakery LLC: underwriting summary</title><style>
+                     *     :root{--ink:#14213d;--muted:#5c677d;--line:#e3e7ee;--bg:#f5f7fa;--card:#fff;--accent:#1f4e9c;--good:#1b7f4b;--warn:#a86b00;--bad:#b42318}
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-text-size-adjust:100%}
+                     *     header{background:var(--ink);color:#fff;padding:20px 16px 28px}
+                     *     .wrap{max-width:880px;margin:0 auto}
+                     *     .brand{font-size:13px;letter-spacing:.08em;text-transform:uppercase;opacity:.75}
+                     *     h1{font-size:26px;line-height:1.2;margin:6px 0 4px;word-wrap:break-word}
+                     *     .sub{opacity:.85;font-size:15px}
+                     *     main{padding:16px 16px 32px}
+                     *     .hero{display:grid;grid-template-columns:1fr;gap:12px}
+                     *     .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:16px}
+                     *     .score{display:flex;align-items:center;gap:16px}
+                     *     .ring{flex:none;width:72px;height:72px;border-radius:50%;display:grid;place-items:center;font-weight:700;font-size:24px;color:var(--accent);background:conic-gradient(var(--accent) calc(var(--p)*1%),#e8edf5 0)}
+                     *     .ring span{width:58px;height:58px;border-radius:50%;background:#fff;display:grid;place-items:center}
+                     *     .label{color:var(--muted);font-size:13px;text-transform:uppercase;letter-spacing:.05em}
+                     *     .big{font-size:22px;font-weight:700}
+                     *     .pill{display:inline-block;padding:3px 12px;border-radius:999px;font-weight:600;font-size:15px;color:#fff;background:var(--muted)}
+                     *     .pill.good{background:var(--good)}.pill.warn{background:var(--warn)}.pill.bad{background:var(--bad)}
+                     *     .grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px;margin-top:12px}
+                     *     .metric .value{font-size:19px;font-weight:650;margin-top:2px;word-wrap:break-word}
+                     *     h2{font-size:17px;margin:24px 0 8px}
+                     *     .summary{white-space:pre-line}
+                     *     footer{color:var(--muted);font-size:13px;text-align:center;padding:8px 16px 28px}
+                     *     form{display:grid;gap:12px;margin-top:8px}
+                     *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
+                     *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
+                     *     .error{color:var(--bad);font-weight:600}
+                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     </style></head>
+                     *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
+                     *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
+                     *     <main class="wrap">
+                     *     <section class="hero">
+                     *     <div class="card score" aria-label="Health score">
+                     *     <div class="ring" style="--p:88"><span>88</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div>Paper grade <strong>A</strong></div></div></div>
+                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Requested <strong>$80,000</strong></div>
+                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     </section>
+                     *     <section class="grid" aria-label="Key figures">
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
+                     *     </section>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     </main>
+                     *     <footer>Report of November 26, 2026 · Read-only link · expires December 3, 2026</footer></body></html>
+                     */
                     "text/html": string;
                 };
             };
@@ -4166,6 +4262,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+                     *     <meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
+                     *     <title>Sunrise Bakery LLC: underwriting summary</title><style>
+                     *     :root{--ink:#14213d;--muted:#5c677d;--line:#e3e7ee;--bg:#f5f7fa;--card:#fff;--accent:#1f4e9c;--good:#1b7f4b;--warn:#a86b00;--bad:#b42318}
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-text-size-adjust:100%}
+                     *     header{background:var(--ink);color:#fff;padding:20px 16px 28px}
+                     *     .wrap{max-width:880px;margin:0 auto}
+                     *     .brand{font-size:13px;letter-spacing:.08em;text-transform:uppercase;opacity:.75}
+                     *     h1{font-size:26px;line-height:1.2;margin:6px 0 4px;word-wrap:break-word}
+                     *     .sub{opacity:.85;font-size:15px}
+                     *     main{padding:16px 16px 32px}
+                     *     .hero{display:grid;grid-template-columns:1fr;gap:12px}
+                     *     .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:16px}
+                     *     .score{display:flex;align-items:center;gap:16px}
+                     *     .ring{flex:none;width:72px;height:72px;border-radius:50%;display:grid;place-items:center;font-weight:700;font-size:24px;color:var(--accent);background:conic-gradient(var(--accent) calc(var(--p)*1%),#e8edf5 0)}
+                     *     .ring span{width:58px;height:58px;border-radius:50%;background:#fff;display:grid;place-items:center}
+                     *     .label{color:var(--muted);font-size:13px;text-transform:uppercase;letter-spacing:.05em}
+                     *     .big{font-size:22px;font-weight:700}
+                     *     .pill{display:inline-block;padding:3px 12px;border-radius:999px;font-weight:600;font-size:15px;color:#fff;background:var(--muted)}
+                     *     .pill.good{background:var(--good)}.pill.warn{background:var(--warn)}.pill.bad{background:var(--bad)}
+                     *     .grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px;margin-top:12px}
+                     *     .metric .value{font-size:19px;font-weight:650;margin-top:2px;word-wrap:break-word}
+                     *     h2{font-size:17px;margin:24px 0 8px}
+                     *     .summary{white-space:pre-line}
+                     *     footer{color:var(--muted);font-size:13px;text-align:center;padding:8px 16px 28px}
+                     *     form{display:grid;gap:12px;margin-top:8px}
+                     *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
+                     *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
+                     *     .error{color:var(--bad);font-weight:600}
+                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     </style></head>
+                     *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
+                     *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
+                     *     <main class="wrap">
+                     *     <section class="hero">
+                     *     <div class="card score" aria-label="Health score">
+                     *     <div class="ring" style="--p:88"><span>88</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div>Paper grade <strong>A</strong></div></div></div>
+                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Requested <strong>$80,000</strong></div>
+                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     </section>
+                     *     <section class="grid" aria-label="Key figures">
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
+                     *     </section>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     </main>
+                     *     <footer>Report of November 26, 2026 · Read-only link · expires December 3, 2026</footer></body></html>
+                     */
                     "text/html": string;
                 };
             };
@@ -4175,6 +4329,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+                     *     <meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
+                     *     <title>Sunrise Bakery LLC: underwriting summary</title><style>
+                     *     :root{--ink:#14213d;--muted:#5c677d;--line:#e3e7ee;--bg:#f5f7fa;--card:#fff;--accent:#1f4e9c;--good:#1b7f4b;--warn:#a86b00;--bad:#b42318}
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-text-size-adjust:100%}
+                     *     header{background:var(--ink);color:#fff;padding:20px 16px 28px}
+                     *     .wrap{max-width:880px;margin:0 auto}
+                     *     .brand{font-size:13px;letter-spacing:.08em;text-transform:uppercase;opacity:.75}
+                     *     h1{font-size:26px;line-height:1.2;margin:6px 0 4px;word-wrap:break-word}
+                     *     .sub{opacity:.85;font-size:15px}
+                     *     main{padding:16px 16px 32px}
+                     *     .hero{display:grid;grid-template-columns:1fr;gap:12px}
+                     *     .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:16px}
+                     *     .score{display:flex;align-items:center;gap:16px}
+                     *     .ring{flex:none;width:72px;height:72px;border-radius:50%;display:grid;place-items:center;font-weight:700;font-size:24px;color:var(--accent);background:conic-gradient(var(--accent) calc(var(--p)*1%),#e8edf5 0)}
+                     *     .ring span{width:58px;height:58px;border-radius:50%;background:#fff;display:grid;place-items:center}
+                     *     .label{color:var(--muted);font-size:13px;text-transform:uppercase;letter-spacing:.05em}
+                     *     .big{font-size:22px;font-weight:700}
+                     *     .pill{display:inline-block;padding:3px 12px;border-radius:999px;font-weight:600;font-size:15px;color:#fff;background:var(--muted)}
+                     *     .pill.good{background:var(--good)}.pill.warn{background:var(--warn)}.pill.bad{background:var(--bad)}
+                     *     .grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px;margin-top:12px}
+                     *     .metric .value{font-size:19px;font-weight:650;margin-top:2px;word-wrap:break-word}
+                     *     h2{font-size:17px;margin:24px 0 8px}
+                     *     .summary{white-space:pre-line}
+                     *     footer{color:var(--muted);font-size:13px;text-align:center;padding:8px 16px 28px}
+                     *     form{display:grid;gap:12px;margin-top:8px}
+                     *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
+                     *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
+                     *     .error{color:var(--bad);font-weight:600}
+                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     </style></head>
+                     *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
+                     *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
+                     *     <main class="wrap">
+                     *     <section class="hero">
+                     *     <div class="card score" aria-label="Health score">
+                     *     <div class="ring" style="--p:88"><span>88</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div>Paper grade <strong>A</strong></div></div></div>
+                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Requested <strong>$80,000</strong></div>
+                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     </section>
+                     *     <section class="grid" aria-label="Key figures">
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
+                     *     </section>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     </main>
+                     *     <footer>Report of November 26, 2026 · Read-only link · expires December 3, 2026</footer></body></html>
+                     */
                     "text/html": string;
                 };
             };
@@ -4191,6 +4403,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "sunrise-bakery-2026"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": components["schemas"]["SharePasswordFormDto"];
             };
         };
@@ -4201,6 +4418,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+                     *     <meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
+                     *     <title>Sunrise Bakery LLC: underwriting summary</title><style>
+                     *     :root{--ink:#14213d;--muted:#5c677d;--line:#e3e7ee;--bg:#f5f7fa;--card:#fff;--accent:#1f4e9c;--good:#1b7f4b;--warn:#a86b00;--bad:#b42318}
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-text-size-adjust:100%}
+                     *     header{background:var(--ink);color:#fff;padding:20px 16px 28px}
+                     *     .wrap{max-width:880px;margin:0 auto}
+                     *     .brand{font-size:13px;letter-spacing:.08em;text-transform:uppercase;opacity:.75}
+                     *     h1{font-size:26px;line-height:1.2;margin:6px 0 4px;word-wrap:break-word}
+                     *     .sub{opacity:.85;font-size:15px}
+                     *     main{padding:16px 16px 32px}
+                     *     .hero{display:grid;grid-template-columns:1fr;gap:12px}
+                     *     .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:16px}
+                     *     .score{display:flex;align-items:center;gap:16px}
+                     *     .ring{flex:none;width:72px;height:72px;border-radius:50%;display:grid;place-items:center;font-weight:700;font-size:24px;color:var(--accent);background:conic-gradient(var(--accent) calc(var(--p)*1%),#e8edf5 0)}
+                     *     .ring span{width:58px;height:58px;border-radius:50%;background:#fff;display:grid;place-items:center}
+                     *     .label{color:var(--muted);font-size:13px;text-transform:uppercase;letter-spacing:.05em}
+                     *     .big{font-size:22px;font-weight:700}
+                     *     .pill{display:inline-block;padding:3px 12px;border-radius:999px;font-weight:600;font-size:15px;color:#fff;background:var(--muted)}
+                     *     .pill.good{background:var(--good)}.pill.warn{background:var(--warn)}.pill.bad{background:var(--bad)}
+                     *     .grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px;margin-top:12px}
+                     *     .metric .value{font-size:19px;font-weight:650;margin-top:2px;word-wrap:break-word}
+                     *     h2{font-size:17px;margin:24px 0 8px}
+                     *     .summary{white-space:pre-line}
+                     *     footer{color:var(--muted);font-size:13px;text-align:center;padding:8px 16px 28px}
+                     *     form{display:grid;gap:12px;margin-top:8px}
+                     *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
+                     *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
+                     *     .error{color:var(--bad);font-weight:600}
+                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     </style></head>
+                     *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
+                     *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
+                     *     <main class="wrap">
+                     *     <section class="hero">
+                     *     <div class="card score" aria-label="Health score">
+                     *     <div class="ring" style="--p:88"><span>88</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div>Paper grade <strong>A</strong></div></div></div>
+                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Requested <strong>$80,000</strong></div>
+                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     </section>
+                     *     <section class="grid" aria-label="Key figures">
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
+                     *     </section>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     </main>
+                     *     <footer>Report of November 26, 2026 · Read-only link · expires November 29, 2026</footer></body></html>
+                     */
                     "text/html": string;
                 };
             };
@@ -4210,6 +4485,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+                     *     <meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
+                     *     <title>Sunrise Bakery LLC: underwriting summary</title><style>
+                     *     :root{--ink:#14213d;--muted:#5c677d;--line:#e3e7ee;--bg:#f5f7fa;--card:#fff;--accent:#1f4e9c;--good:#1b7f4b;--warn:#a86b00;--bad:#b42318}
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-text-size-adjust:100%}
+                     *     header{background:var(--ink);color:#fff;padding:20px 16px 28px}
+                     *     .wrap{max-width:880px;margin:0 auto}
+                     *     .brand{font-size:13px;letter-spacing:.08em;text-transform:uppercase;opacity:.75}
+                     *     h1{font-size:26px;line-height:1.2;margin:6px 0 4px;word-wrap:break-word}
+                     *     .sub{opacity:.85;font-size:15px}
+                     *     main{padding:16px 16px 32px}
+                     *     .hero{display:grid;grid-template-columns:1fr;gap:12px}
+                     *     .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:16px}
+                     *     .score{display:flex;align-items:center;gap:16px}
+                     *     .ring{flex:none;width:72px;height:72px;border-radius:50%;display:grid;place-items:center;font-weight:700;font-size:24px;color:var(--accent);background:conic-gradient(var(--accent) calc(var(--p)*1%),#e8edf5 0)}
+                     *     .ring span{width:58px;height:58px;border-radius:50%;background:#fff;display:grid;place-items:center}
+                     *     .label{color:var(--muted);font-size:13px;text-transform:uppercase;letter-spacing:.05em}
+                     *     .big{font-size:22px;font-weight:700}
+                     *     .pill{display:inline-block;padding:3px 12px;border-radius:999px;font-weight:600;font-size:15px;color:#fff;background:var(--muted)}
+                     *     .pill.good{background:var(--good)}.pill.warn{background:var(--warn)}.pill.bad{background:var(--bad)}
+                     *     .grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px;margin-top:12px}
+                     *     .metric .value{font-size:19px;font-weight:650;margin-top:2px;word-wrap:break-word}
+                     *     h2{font-size:17px;margin:24px 0 8px}
+                     *     .summary{white-space:pre-line}
+                     *     footer{color:var(--muted);font-size:13px;text-align:center;padding:8px 16px 28px}
+                     *     form{display:grid;gap:12px;margin-top:8px}
+                     *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
+                     *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
+                     *     .error{color:var(--bad);font-weight:600}
+                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     </style></head>
+                     *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
+                     *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
+                     *     <main class="wrap">
+                     *     <section class="hero">
+                     *     <div class="card score" aria-label="Health score">
+                     *     <div class="ring" style="--p:88"><span>88</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div>Paper grade <strong>A</strong></div></div></div>
+                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Requested <strong>$80,000</strong></div>
+                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     </section>
+                     *     <section class="grid" aria-label="Key figures">
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
+                     *     </section>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     </main>
+                     *     <footer>Report of November 26, 2026 · Read-only link · expires November 29, 2026</footer></body></html>
+                     */
                     "text/html": string;
                 };
             };
@@ -4219,6 +4552,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+                     *     <meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
+                     *     <title>Sunrise Bakery LLC: underwriting summary</title><style>
+                     *     :root{--ink:#14213d;--muted:#5c677d;--line:#e3e7ee;--bg:#f5f7fa;--card:#fff;--accent:#1f4e9c;--good:#1b7f4b;--warn:#a86b00;--bad:#b42318}
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-text-size-adjust:100%}
+                     *     header{background:var(--ink);color:#fff;padding:20px 16px 28px}
+                     *     .wrap{max-width:880px;margin:0 auto}
+                     *     .brand{font-size:13px;letter-spacing:.08em;text-transform:uppercase;opacity:.75}
+                     *     h1{font-size:26px;line-height:1.2;margin:6px 0 4px;word-wrap:break-word}
+                     *     .sub{opacity:.85;font-size:15px}
+                     *     main{padding:16px 16px 32px}
+                     *     .hero{display:grid;grid-template-columns:1fr;gap:12px}
+                     *     .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:16px}
+                     *     .score{display:flex;align-items:center;gap:16px}
+                     *     .ring{flex:none;width:72px;height:72px;border-radius:50%;display:grid;place-items:center;font-weight:700;font-size:24px;color:var(--accent);background:conic-gradient(var(--accent) calc(var(--p)*1%),#e8edf5 0)}
+                     *     .ring span{width:58px;height:58px;border-radius:50%;background:#fff;display:grid;place-items:center}
+                     *     .label{color:var(--muted);font-size:13px;text-transform:uppercase;letter-spacing:.05em}
+                     *     .big{font-size:22px;font-weight:700}
+                     *     .pill{display:inline-block;padding:3px 12px;border-radius:999px;font-weight:600;font-size:15px;color:#fff;background:var(--muted)}
+                     *     .pill.good{background:var(--good)}.pill.warn{background:var(--warn)}.pill.bad{background:var(--bad)}
+                     *     .grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px;margin-top:12px}
+                     *     .metric .value{font-size:19px;font-weight:650;margin-top:2px;word-wrap:break-word}
+                     *     h2{font-size:17px;margin:24px 0 8px}
+                     *     .summary{white-space:pre-line}
+                     *     footer{color:var(--muted);font-size:13px;text-align:center;padding:8px 16px 28px}
+                     *     form{display:grid;gap:12px;margin-top:8px}
+                     *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
+                     *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
+                     *     .error{color:var(--bad);font-weight:600}
+                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     </style></head>
+                     *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
+                     *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
+                     *     <main class="wrap">
+                     *     <section class="hero">
+                     *     <div class="card score" aria-label="Health score">
+                     *     <div class="ring" style="--p:88"><span>88</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div>Paper grade <strong>A</strong></div></div></div>
+                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Requested <strong>$80,000</strong></div>
+                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     </section>
+                     *     <section class="grid" aria-label="Key figures">
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
+                     *     </section>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     </main>
+                     *     <footer>Report of November 26, 2026 · Read-only link · expires November 29, 2026</footer></body></html>
+                     */
                     "text/html": string;
                 };
             };
@@ -4244,6 +4635,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "actor": "system",
+                     *           "actor_id": null,
+                     *           "business_name": "Sunrise Bakery LLC",
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "description": "Status changed from processing to ready",
+                     *           "details": {
+                     *             "previous_status": "processing",
+                     *             "status": "ready"
+                     *           },
+                     *           "event_type": "deal.status_changed",
+                     *           "id": 39,
+                     *           "metadata": {
+                     *             "previous_status": "processing",
+                     *             "status": "ready"
+                     *           },
+                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "type": "status_change"
+                     *         },
+                     *         {
+                     *           "actor": "system",
+                     *           "actor_id": null,
+                     *           "business_name": "Sunrise Bakery LLC",
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "description": "Recommendation: approve (Conservative restaurants)",
+                     *           "details": {
+                     *             "decision": "approve",
+                     *             "grade": "A",
+                     *             "ruleset_id": 2,
+                     *             "ruleset_name": "Conservative restaurants",
+                     *             "total_score": 93.09
+                     *           },
+                     *           "event_type": "recommendation.generated",
+                     *           "id": 38,
+                     *           "metadata": {
+                     *             "decision": "approve",
+                     *             "grade": "A",
+                     *             "ruleset_id": 2,
+                     *             "ruleset_name": "Conservative restaurants",
+                     *             "total_score": 93.09
+                     *           },
+                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "type": "recommendation"
+                     *         },
+                     *         {
+                     *           "actor": "system",
+                     *           "actor_id": null,
+                     *           "business_name": "Sunrise Bakery LLC",
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "description": "Document 1 processed as bank_statement",
+                     *           "details": {
+                     *             "document_id": 1,
+                     *             "document_type": "bank_statement",
+                     *             "transaction_count": 60
+                     *           },
+                     *           "event_type": "document.completed",
+                     *           "id": 37,
+                     *           "metadata": {
+                     *             "document_id": 1,
+                     *             "document_type": "bank_statement",
+                     *             "transaction_count": 60
+                     *           },
+                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "type": "document_processed"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 39,
+                     *         "total_pages": 13
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrgActivityListDto"];
                 };
             };
@@ -4324,8 +4795,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "admin@demo.local",
-                 *       "password": "z1sBzYOu3MW2ovrz"
+                 *       "email": "dana@sunrise-funding.example",
+                 *       "password": "correct horse battery staple"
                  *     }
                  */
                 "application/json": components["schemas"]["LoginDto"];
@@ -4339,10 +4810,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "expires_at": "2026-11-27T06:31:13.803Z",
+                     *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "organization_id": 1,
                      *       "role": "admin",
-                     *       "token": "eyJhbGciOi.example-token.placeholder",
+                     *       "token": "sess_fZ7BUeUxWubRLS7QGEEPvGkphkFKa44nVrGkLyxUXJL",
                      *       "token_type": "Bearer",
                      *       "user_id": 1
                      *     }
@@ -4395,7 +4866,7 @@ export interface operations {
                      *       "total_uploaded": 1,
                      *       "uploaded": [
                      *         {
-                     *           "file_size": 15986,
+                     *           "file_size": 15988,
                      *           "filename": "florist-march.pdf",
                      *           "id": 3,
                      *           "mime_type": "application/pdf",
@@ -4500,6 +4971,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then."
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCommentDto"];
             };
         };
@@ -4509,6 +4985,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
+                     *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
+                     *       "created_at": "2026-11-26T14:05:48.000Z",
+                     *       "deal_id": 1,
+                     *       "deleted_at": null,
+                     *       "id": 1,
+                     *       "mentioned_user_ids": [
+                     *         2
+                     *       ],
+                     *       "parent_id": null,
+                     *       "replies": [
+                     *         {
+                     *           "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
+                     *           "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
+                     *           "created_at": "2026-11-26T14:05:48.000Z",
+                     *           "deal_id": 1,
+                     *           "deleted_at": null,
+                     *           "id": 2,
+                     *           "mentioned_user_ids": [
+                     *             1
+                     *           ],
+                     *           "parent_id": 1,
+                     *           "updated_at": "2026-11-26T14:05:48.000Z",
+                     *           "user_id": 2,
+                     *           "user_name": "Jordan Reyes"
+                     *         }
+                     *       ],
+                     *       "updated_at": "2026-11-26T14:05:50.000Z",
+                     *       "user_id": 1,
+                     *       "user_name": "Dana Whitfield"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CommentDto"];
                 };
             };
@@ -4554,6 +5064,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "base_url": "https://sunrise-funding.pipedrive.com/api",
+                     *         "connected_at": "2026-11-26T14:06:24.000Z",
+                     *         "enabled": true,
+                     *         "last_sync_at": null,
+                     *         "provider": "pipedrive",
+                     *         "sync_interval_minutes": 60,
+                     *         "updated_at": "2026-11-26T14:06:24.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmSingleConfigResponseDto"];
                 };
             };
@@ -4595,6 +5118,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "api_key": "3f9c2e7a1b8d4c6e0a5f9b2d7c1e8a4f6b3d0c9e",
+                 *       "base_url": "https://sunrise-funding.pipedrive.com/api",
+                 *       "provider": "pipedrive",
+                 *       "sync_interval_minutes": 60
+                 *     }
+                 */
                 "application/json": components["schemas"]["CrmSingleConfigInputDto"];
             };
         };
@@ -4604,6 +5135,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "base_url": "https://sunrise-funding.pipedrive.com/api",
+                     *         "connected_at": "2026-11-26T14:06:24.000Z",
+                     *         "enabled": true,
+                     *         "last_sync_at": null,
+                     *         "provider": "pipedrive",
+                     *         "sync_interval_minutes": 60,
+                     *         "updated_at": "2026-11-26T14:06:24.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmSingleConfigResponseDto"];
                 };
             };
@@ -4652,6 +5196,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "has_credentials": true,
+                     *       "last_sync_at": null,
+                     *       "last_sync_status": null,
+                     *       "next_sync_at": "2026-11-26T15:05:00.000Z",
+                     *       "provider": "hubspot",
+                     *       "sync_interval_minutes": 30
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmConfigDto"];
                 };
             };
@@ -4694,6 +5249,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "credentials": {
+                 *         "access_token": "pat-na1-b3f9c20c-3c73-4157-aa2b-c32042df8b1f",
+                 *         "base_url": "https://api.hubapi.com"
+                 *       },
+                 *       "sync_interval_minutes": 30
+                 *     }
+                 */
                 "application/json": components["schemas"]["CrmConfigInputDto"];
             };
         };
@@ -4703,6 +5267,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "has_credentials": true,
+                     *       "last_sync_at": null,
+                     *       "last_sync_status": null,
+                     *       "next_sync_at": "2026-11-26T15:05:00.000Z",
+                     *       "provider": "hubspot",
+                     *       "sync_interval_minutes": 30
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmConfigDto"];
                 };
             };
@@ -4750,6 +5325,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "CRM configuration for salesforce deleted with its credentials and field mappings",
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AckDto"];
                 };
             };
@@ -4797,6 +5379,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Connected to HubSpot (deals readable with this token)",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmTestResultDto"];
                 };
             };
@@ -4844,6 +5432,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "mappings": [
+                     *         {
+                     *           "banklyze_field": "business_name",
+                     *           "crm_field": "dealname",
+                     *           "direction": "both"
+                     *         },
+                     *         {
+                     *           "banklyze_field": "funding_amount_requested",
+                     *           "crm_field": "amount",
+                     *           "direction": "both"
+                     *         },
+                     *         {
+                     *           "banklyze_field": "health_score",
+                     *           "crm_field": "mca_health_score",
+                     *           "direction": "to_crm"
+                     *         }
+                     *       ],
+                     *       "provider": "hubspot"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmMappingSetDto"];
                 };
             };
@@ -4886,6 +5496,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "mappings": [
+                 *         {
+                 *           "banklyze_field": "business_name",
+                 *           "crm_field": "dealname",
+                 *           "direction": "both"
+                 *         },
+                 *         {
+                 *           "banklyze_field": "funding_amount_requested",
+                 *           "crm_field": "amount",
+                 *           "direction": "both"
+                 *         },
+                 *         {
+                 *           "banklyze_field": "health_score",
+                 *           "crm_field": "mca_health_score",
+                 *           "direction": "to_crm"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CrmMappingSetInputDto"];
             };
         };
@@ -4895,6 +5526,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "mappings": [
+                     *         {
+                     *           "banklyze_field": "business_name",
+                     *           "crm_field": "dealname",
+                     *           "direction": "both"
+                     *         },
+                     *         {
+                     *           "banklyze_field": "funding_amount_requested",
+                     *           "crm_field": "amount",
+                     *           "direction": "both"
+                     *         },
+                     *         {
+                     *           "banklyze_field": "health_score",
+                     *           "crm_field": "mca_health_score",
+                     *           "direction": "to_crm"
+                     *         }
+                     *       ],
+                     *       "provider": "hubspot"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmMappingSetDto"];
                 };
             };
@@ -4940,6 +5593,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "banklyze_field": "business_name",
+                     *           "crm_field": "deals.title",
+                     *           "direction": "bidirectional"
+                     *         },
+                     *         {
+                     *           "banklyze_field": "funding_amount_requested",
+                     *           "crm_field": "deals.value",
+                     *           "direction": "crm_to_banklyze"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmMappingListDto"];
                 };
             };
@@ -4972,6 +5641,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "banklyze_field": "business_name",
+                 *         "crm_field": "deals.title",
+                 *         "direction": "bidirectional"
+                 *       },
+                 *       {
+                 *         "banklyze_field": "funding_amount_requested",
+                 *         "crm_field": "deals.value",
+                 *         "direction": "crm_to_banklyze"
+                 *       }
+                 *     ]
+                 */
                 "application/json": components["schemas"]["CrmMappingInputDto"][];
             };
         };
@@ -4981,6 +5664,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "banklyze_field": "business_name",
+                     *           "crm_field": "deals.title",
+                     *           "direction": "bidirectional"
+                     *         },
+                     *         {
+                     *           "banklyze_field": "funding_amount_requested",
+                     *           "crm_field": "deals.value",
+                     *           "direction": "crm_to_banklyze"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmMappingListDto"];
                 };
             };
@@ -5013,6 +5712,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "deal_id": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["CrmSyncInputDto"];
             };
         };
@@ -5023,6 +5727,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 1,
+                     *       "error": null,
+                     *       "external_id": "512",
+                     *       "results": [
+                     *         {
+                     *           "error": null,
+                     *           "external_id": "512",
+                     *           "provider": "hubspot",
+                     *           "status": "success"
+                     *         },
+                     *         {
+                     *           "error": null,
+                     *           "external_id": "42",
+                     *           "provider": "pipedrive",
+                     *           "status": "success"
+                     *         }
+                     *       ],
+                     *       "status": "success"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmSyncResponseDto"];
                 };
             };
@@ -5032,6 +5758,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "direction": "bidirectional",
+                     *         "records_queued": 14,
+                     *         "started_at": "2026-11-26T14:06:29.000Z",
+                     *         "status": "running",
+                     *         "sync_id": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmSyncResponseDto"];
                 };
             };
@@ -5077,6 +5814,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "deal_id": 1,
+                     *           "direction": "to_crm",
+                     *           "error": null,
+                     *           "external_id": "42",
+                     *           "id": 2,
+                     *           "provider": "pipedrive",
+                     *           "status": "success",
+                     *           "sync_id": null,
+                     *           "synced_at": "2026-11-26T14:06:28.000Z"
+                     *         },
+                     *         {
+                     *           "deal_id": 1,
+                     *           "direction": "to_crm",
+                     *           "error": null,
+                     *           "external_id": "512",
+                     *           "id": 1,
+                     *           "provider": "hubspot",
+                     *           "status": "success",
+                     *           "sync_id": null,
+                     *           "synced_at": "2026-11-26T14:06:28.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 2,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmSyncLogListDto"];
                 };
             };
@@ -5120,6 +5891,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "completed_at": "2026-11-26T14:06:29.000Z",
+                     *           "deal_id": null,
+                     *           "direction": "bidirectional",
+                     *           "duration_ms": 412,
+                     *           "id": 1,
+                     *           "provider": null,
+                     *           "records_failed": 0,
+                     *           "records_queued": 14,
+                     *           "records_synced": 12,
+                     *           "started_at": "2026-11-26T14:06:29.000Z",
+                     *           "status": "completed",
+                     *           "trigger": "manual"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmRunListDto"];
                 };
             };
@@ -5159,6 +5956,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "completed_at": "2026-11-26T14:06:29.000Z",
+                     *         "deal_id": null,
+                     *         "details": {
+                     *           "created_in_banklyze": 0,
+                     *           "created_in_crm": 12,
+                     *           "errors": [],
+                     *           "skipped": 4,
+                     *           "updated_in_banklyze": 0,
+                     *           "updated_in_crm": 0
+                     *         },
+                     *         "direction": "bidirectional",
+                     *         "duration_ms": 412,
+                     *         "id": 1,
+                     *         "provider": null,
+                     *         "records_failed": 0,
+                     *         "records_queued": 14,
+                     *         "records_synced": 12,
+                     *         "started_at": "2026-11-26T14:06:29.000Z",
+                     *         "status": "completed",
+                     *         "trigger": "manual"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmRunDetailResponseDto"];
                 };
             };
@@ -5204,6 +6027,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "action": "updated",
+                     *         "deal_id": 1,
+                     *         "fields_mapped": [
+                     *           "funding_amount_requested"
+                     *         ],
+                     *         "received": true,
+                     *         "sync_id": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrmWebhookResponseDto"];
                 };
             };
@@ -5260,13 +6096,14 @@ export interface operations {
                      *           "avg_daily_balance": 75702.61,
                      *           "avg_monthly_deposits": 126364.87,
                      *           "business_name": "Northside Florist LLC",
-                     *           "created_at": "2026-11-26T06:31:15.187Z",
+                     *           "created_at": "2026-11-26T14:05:07.000Z",
                      *           "dba_name": null,
                      *           "decided_at": null,
                      *           "decision": null,
                      *           "document_count": 1,
                      *           "ein": null,
                      *           "entity_type": null,
+                     *           "external_reference": null,
                      *           "funding_amount_requested": 20000,
                      *           "health_grade": "A",
                      *           "health_score": 92.74,
@@ -5277,19 +6114,20 @@ export interface operations {
                      *           "screening_flags": 1,
                      *           "source_type": null,
                      *           "status": "ready",
-                     *           "updated_at": "2026-11-26T06:31:20.238Z"
+                     *           "updated_at": "2026-11-26T14:05:10.000Z"
                      *         },
                      *         {
                      *           "avg_daily_balance": 88609.68,
                      *           "avg_monthly_deposits": 108464.97,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T06:31:14.676Z",
+                     *           "created_at": "2026-11-26T14:05:05.000Z",
                      *           "dba_name": "Sunrise Bakery",
                      *           "decided_at": null,
                      *           "decision": null,
                      *           "document_count": 2,
                      *           "ein": "841234567",
                      *           "entity_type": "llc",
+                     *           "external_reference": "CRM-10442",
                      *           "funding_amount_requested": 75000,
                      *           "health_grade": "A",
                      *           "health_score": 89.59,
@@ -5300,7 +6138,7 @@ export interface operations {
                      *           "screening_flags": 2,
                      *           "source_type": null,
                      *           "status": "ready",
-                     *           "updated_at": "2026-11-26T06:31:19.627Z"
+                     *           "updated_at": "2026-11-26T14:05:10.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -5381,13 +6219,14 @@ export interface operations {
                      *       "avg_daily_balance": null,
                      *       "avg_monthly_deposits": null,
                      *       "business_name": "Sunrise Bakery LLC",
-                     *       "created_at": "2026-11-26T06:31:14.676Z",
+                     *       "created_at": "2026-11-26T14:05:05.000Z",
                      *       "dba_name": "Sunrise Bakery",
                      *       "decided_at": null,
                      *       "decision": null,
                      *       "document_count": 0,
                      *       "ein": "841234567",
                      *       "entity_type": "llc",
+                     *       "external_reference": "CRM-10442",
                      *       "funding_amount_requested": 75000,
                      *       "health_grade": null,
                      *       "health_score": null,
@@ -5398,7 +6237,7 @@ export interface operations {
                      *       "screening_flags": 0,
                      *       "source_type": null,
                      *       "status": "new",
-                     *       "updated_at": "2026-11-26T06:31:14.676Z"
+                     *       "updated_at": "2026-11-26T14:05:05.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DealSummaryDto"];
@@ -5468,7 +6307,7 @@ export interface operations {
                      *       "created": [
                      *         {
                      *           "business_name": "Harbor Auto Repair Inc",
-                     *           "created_at": "2026-11-26T06:31:14.803Z",
+                     *           "created_at": "2026-11-26T14:05:06.000Z",
                      *           "funding_amount_requested": 40000,
                      *           "id": 2,
                      *           "index": 0,
@@ -5476,7 +6315,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "business_name": "Green Leaf Landscaping LLC",
-                     *           "created_at": "2026-11-26T06:31:14.803Z",
+                     *           "created_at": "2026-11-26T14:05:06.000Z",
                      *           "funding_amount_requested": 25000,
                      *           "id": 3,
                      *           "index": 1,
@@ -5626,7 +6465,7 @@ export interface operations {
                      *         "period_start": "2024-06-01",
                      *         "statement_count": 2
                      *       },
-                     *       "created_at": "2026-11-26T06:31:14.676Z",
+                     *       "created_at": "2026-11-26T14:05:05.000Z",
                      *       "cross_doc": {
                      *         "findings": [
                      *           {
@@ -5673,6 +6512,7 @@ export interface operations {
                      *       "document_count": 2,
                      *       "ein": "841234567",
                      *       "entity_type": "llc",
+                     *       "external_reference": "CRM-10442",
                      *       "financials": {
                      *         "avg_daily_balance": 88609.68,
                      *         "avg_deposit_amount": 4615.53,
@@ -5870,7 +6710,7 @@ export interface operations {
                      *       "source_type": null,
                      *       "statements": [
                      *         {
-                     *           "account_holder": "Metro Print Shop Inc",
+                     *           "account_holder": "1st Choice Plumbing LLC",
                      *           "account_number_last4": "9715",
                      *           "bank_name": "First Harbor Bank",
                      *           "closing_balance": 112153.55,
@@ -5888,7 +6728,7 @@ export interface operations {
                      *           "transaction_count": 60
                      *         },
                      *         {
-                     *           "account_holder": "LUCKY STAR NAIL SALON LLC",
+                     *           "account_holder": "ROUTE 66 DINER LLC",
                      *           "account_number_last4": "2152",
                      *           "bank_name": "Redwood Valley Credit Union",
                      *           "closing_balance": 118861.18,
@@ -5907,7 +6747,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "status": "ready",
-                     *       "updated_at": "2026-11-26T06:31:19.627Z"
+                     *       "updated_at": "2026-11-26T14:05:10.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DealDetailDto"];
@@ -6065,7 +6905,7 @@ export interface operations {
                      *         "period_start": "2024-06-01",
                      *         "statement_count": 2
                      *       },
-                     *       "created_at": "2026-11-26T06:31:14.676Z",
+                     *       "created_at": "2026-11-26T14:05:05.000Z",
                      *       "cross_doc": {
                      *         "findings": [
                      *           {
@@ -6112,6 +6952,7 @@ export interface operations {
                      *       "document_count": 2,
                      *       "ein": "841234567",
                      *       "entity_type": "llc",
+                     *       "external_reference": "CRM-10442",
                      *       "financials": {
                      *         "avg_daily_balance": 88609.68,
                      *         "avg_deposit_amount": 4615.53,
@@ -6309,7 +7150,7 @@ export interface operations {
                      *       "source_type": null,
                      *       "statements": [
                      *         {
-                     *           "account_holder": "Metro Print Shop Inc",
+                     *           "account_holder": "1st Choice Plumbing LLC",
                      *           "account_number_last4": "9715",
                      *           "bank_name": "First Harbor Bank",
                      *           "closing_balance": 112153.55,
@@ -6327,7 +7168,7 @@ export interface operations {
                      *           "transaction_count": 60
                      *         },
                      *         {
-                     *           "account_holder": "LUCKY STAR NAIL SALON LLC",
+                     *           "account_holder": "ROUTE 66 DINER LLC",
                      *           "account_number_last4": "2152",
                      *           "bank_name": "Redwood Valley Credit Union",
                      *           "closing_balance": 118861.18,
@@ -6346,7 +7187,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "status": "ready",
-                     *       "updated_at": "2026-11-26T06:31:20.597Z"
+                     *       "updated_at": "2026-11-26T14:05:14.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DealDetailDto"];
@@ -6402,6 +7243,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "action": "deal.status_changed",
+                     *           "actor_id": null,
+                     *           "actor_name": "system",
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "id": 39,
+                     *           "metadata": {
+                     *             "previous_status": "processing",
+                     *             "status": "ready"
+                     *           }
+                     *         },
+                     *         {
+                     *           "action": "recommendation.generated",
+                     *           "actor_id": null,
+                     *           "actor_name": "system",
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "id": 38,
+                     *           "metadata": {
+                     *             "decision": "approve",
+                     *             "grade": "A",
+                     *             "ruleset_id": 2,
+                     *             "ruleset_name": "Conservative restaurants",
+                     *             "total_score": 93.09
+                     *           }
+                     *         },
+                     *         {
+                     *           "action": "document.completed",
+                     *           "actor_id": null,
+                     *           "actor_name": "system",
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "id": 37,
+                     *           "metadata": {
+                     *             "document_id": 1,
+                     *             "document_type": "bank_statement",
+                     *             "transaction_count": 60
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 22,
+                     *         "total_pages": 8
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ActivityListDto"];
                 };
             };
@@ -6454,6 +7347,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *           "assigned_by": 1,
+                     *           "deal_id": 1,
+                     *           "id": 1,
+                     *           "role": "underwriter",
+                     *           "updated_at": "2026-11-26T14:05:43.000Z",
+                     *           "user_email": "jordan@sunrise-funding.example",
+                     *           "user_id": 2,
+                     *           "user_name": "Jordan Reyes"
+                     *         },
+                     *         {
+                     *           "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *           "assigned_by": 2,
+                     *           "deal_id": 1,
+                     *           "id": 2,
+                     *           "role": "reviewer",
+                     *           "updated_at": "2026-11-26T14:05:43.000Z",
+                     *           "user_email": "dana@sunrise-funding.example",
+                     *           "user_id": 1,
+                     *           "user_name": "Dana Whitfield"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 100,
+                     *         "total": 2,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AssignmentListDto"];
                 };
             };
@@ -6496,6 +7423,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "underwriter",
+                 *       "user_id": 2
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAssignmentDto"];
             };
         };
@@ -6515,6 +7448,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *       "assigned_by": 1,
+                     *       "deal_id": 1,
+                     *       "id": 1,
+                     *       "role": "underwriter",
+                     *       "updated_at": "2026-11-26T14:05:43.000Z",
+                     *       "user_email": "jordan@sunrise-funding.example",
+                     *       "user_id": 2,
+                     *       "user_name": "Jordan Reyes"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AssignmentDto"];
                 };
             };
@@ -6564,6 +7510,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 4,
+                     *       "id": 5,
+                     *       "message": "User 2 is no longer assigned to deal 4",
+                     *       "status": "ok",
+                     *       "success": true,
+                     *       "user_id": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["UnassignAckDto"];
                 };
             };
@@ -6616,6 +7572,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
+                     *           "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
+                     *           "created_at": "2026-11-26T14:05:48.000Z",
+                     *           "deal_id": 1,
+                     *           "deleted_at": null,
+                     *           "id": 1,
+                     *           "mentioned_user_ids": [
+                     *             2
+                     *           ],
+                     *           "parent_id": null,
+                     *           "replies": [
+                     *             {
+                     *               "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
+                     *               "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
+                     *               "created_at": "2026-11-26T14:05:48.000Z",
+                     *               "deal_id": 1,
+                     *               "deleted_at": null,
+                     *               "id": 2,
+                     *               "mentioned_user_ids": [
+                     *                 1
+                     *               ],
+                     *               "parent_id": 1,
+                     *               "updated_at": "2026-11-26T14:05:48.000Z",
+                     *               "user_id": 2,
+                     *               "user_name": "Jordan Reyes"
+                     *             }
+                     *           ],
+                     *           "updated_at": "2026-11-26T14:05:50.000Z",
+                     *           "user_id": 1,
+                     *           "user_name": "Dana Whitfield"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 25,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CommentListDto"];
                 };
             };
@@ -6658,6 +7658,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCommentDto"];
             };
         };
@@ -6667,6 +7672,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "body": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?",
+                     *       "content": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?",
+                     *       "created_at": "2026-11-26T14:05:48.000Z",
+                     *       "deal_id": 1,
+                     *       "deleted_at": null,
+                     *       "id": 1,
+                     *       "mentioned_user_ids": [
+                     *         2
+                     *       ],
+                     *       "parent_id": null,
+                     *       "replies": [],
+                     *       "updated_at": "2026-11-26T14:05:48.000Z",
+                     *       "user_id": 1,
+                     *       "user_name": "Dana Whitfield"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CommentDto"];
                 };
             };
@@ -6725,6 +7748,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 4,
+                     *       "id": 3,
+                     *       "message": "Comment 3 deleted",
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AckDto"];
                 };
             };
@@ -6768,6 +7800,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this."
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCommentDto"];
             };
         };
@@ -6777,6 +7814,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this.",
+                     *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this.",
+                     *       "created_at": "2026-11-26T14:05:48.000Z",
+                     *       "deal_id": 1,
+                     *       "deleted_at": null,
+                     *       "id": 1,
+                     *       "mentioned_user_ids": [
+                     *         2
+                     *       ],
+                     *       "parent_id": null,
+                     *       "replies": [
+                     *         {
+                     *           "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
+                     *           "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
+                     *           "created_at": "2026-11-26T14:05:48.000Z",
+                     *           "deal_id": 1,
+                     *           "deleted_at": null,
+                     *           "id": 2,
+                     *           "mentioned_user_ids": [
+                     *             1
+                     *           ],
+                     *           "parent_id": 1,
+                     *           "updated_at": "2026-11-26T14:05:48.000Z",
+                     *           "user_id": 2,
+                     *           "user_name": "Jordan Reyes"
+                     *         }
+                     *       ],
+                     *       "updated_at": "2026-11-26T14:05:49.000Z",
+                     *       "user_id": 1,
+                     *       "user_name": "Dana Whitfield"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CommentDto"];
                 };
             };
@@ -6836,7 +7907,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deal_id": 1,
-                     *       "decided_at": "2026-11-26T06:31:21.795Z",
+                     *       "decided_at": "2026-11-26T14:05:57.000Z",
                      *       "decision": "approve",
                      *       "message": "Decision approve recorded",
                      *       "previous_decision": null,
@@ -6905,6 +7976,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-26T14:05:54.000Z",
+                     *           "deal_id": 1,
+                     *           "description": "Please send the May statement of the operating account (all pages).",
+                     *           "document_type": "bank_statement",
+                     *           "due_date": "2026-12-04",
+                     *           "fulfilled_at": null,
+                     *           "fulfilled_document_id": null,
+                     *           "id": 1,
+                     *           "message": "Please send the May statement of the operating account (all pages).",
+                     *           "overdue": false,
+                     *           "requested_by": 1,
+                     *           "status": "pending",
+                     *           "updated_at": "2026-11-26T14:05:54.000Z"
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-26T14:05:54.000Z",
+                     *           "deal_id": 1,
+                     *           "description": "Year-to-date P&L",
+                     *           "document_type": "profit_and_loss",
+                     *           "due_date": null,
+                     *           "fulfilled_at": null,
+                     *           "fulfilled_document_id": null,
+                     *           "id": 2,
+                     *           "message": "Year-to-date P&L",
+                     *           "overdue": false,
+                     *           "requested_by": 1,
+                     *           "status": "pending",
+                     *           "updated_at": "2026-11-26T14:05:54.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 100,
+                     *         "total": 2,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentRequestListDto"];
                 };
             };
@@ -6947,6 +8060,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "document_type": "bank_statement",
+                 *       "due_date": "2026-12-04",
+                 *       "message": "Please send the May statement of the operating account (all pages)."
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateDocumentRequestDto"];
             };
         };
@@ -6956,6 +8076,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-26T14:05:54.000Z",
+                     *       "deal_id": 1,
+                     *       "description": "Please send the May statement of the operating account (all pages).",
+                     *       "document_type": "bank_statement",
+                     *       "due_date": "2026-12-04",
+                     *       "fulfilled_at": null,
+                     *       "fulfilled_document_id": null,
+                     *       "id": 1,
+                     *       "message": "Please send the May statement of the operating account (all pages).",
+                     *       "overdue": false,
+                     *       "requested_by": 1,
+                     *       "status": "pending",
+                     *       "updated_at": "2026-11-26T14:05:54.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentRequestDto"];
                 };
             };
@@ -7015,10 +8152,11 @@ export interface operations {
                      *           "account_last_four": "9715",
                      *           "account_number_last4": "9715",
                      *           "bank_name": "First Harbor Bank",
-                     *           "created_at": "2026-11-26T06:31:14.982Z",
+                     *           "created_at": "2026-11-26T14:05:07.000Z",
+                     *           "currency": null,
                      *           "deal_id": 1,
                      *           "document_type": "bank_statement",
-                     *           "file_size": 15986,
+                     *           "file_size": 15988,
                      *           "filename": "sunrise-march.pdf",
                      *           "id": 1,
                      *           "label": "Operating account",
@@ -7030,17 +8168,18 @@ export interface operations {
                      *           "statement_start_date": "2025-12-01",
                      *           "status": "completed",
                      *           "transaction_count": 60,
-                     *           "updated_at": "2026-11-26T06:31:18.699Z",
-                     *           "uploaded_at": "2026-11-26T06:31:14.982Z"
+                     *           "updated_at": "2026-11-26T14:05:10.000Z",
+                     *           "uploaded_at": "2026-11-26T14:05:07.000Z"
                      *         },
                      *         {
                      *           "account_last_four": "2152",
                      *           "account_number_last4": "2152",
                      *           "bank_name": "Redwood Valley Credit Union",
-                     *           "created_at": "2026-11-26T06:31:15.523Z",
+                     *           "created_at": "2026-11-26T14:05:08.000Z",
+                     *           "currency": null,
                      *           "deal_id": 1,
                      *           "document_type": "bank_statement",
-                     *           "file_size": 16292,
+                     *           "file_size": 16489,
                      *           "filename": "sunrise-april.pdf",
                      *           "id": 2,
                      *           "label": null,
@@ -7052,8 +8191,8 @@ export interface operations {
                      *           "statement_start_date": "2024-06-01",
                      *           "status": "completed",
                      *           "transaction_count": 55,
-                     *           "updated_at": "2026-11-26T06:31:19.167Z",
-                     *           "uploaded_at": "2026-11-26T06:31:15.523Z"
+                     *           "updated_at": "2026-11-26T14:05:10.000Z",
+                     *           "uploaded_at": "2026-11-26T14:05:08.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -7149,10 +8288,11 @@ export interface operations {
                      *       "account_last_four": null,
                      *       "account_number_last4": null,
                      *       "bank_name": null,
-                     *       "created_at": "2026-11-26T06:31:14.982Z",
+                     *       "created_at": "2026-11-26T14:05:07.000Z",
+                     *       "currency": null,
                      *       "deal_id": 1,
                      *       "document_type": null,
-                     *       "file_size": 15986,
+                     *       "file_size": 15988,
                      *       "filename": "sunrise-march.pdf",
                      *       "id": 1,
                      *       "label": "Operating account",
@@ -7165,8 +8305,8 @@ export interface operations {
                      *       "statement_start_date": null,
                      *       "status": "uploaded",
                      *       "transaction_count": null,
-                     *       "updated_at": "2026-11-26T06:31:14.982Z",
-                     *       "uploaded_at": "2026-11-26T06:31:14.982Z"
+                     *       "updated_at": "2026-11-26T14:05:07.000Z",
+                     *       "uploaded_at": "2026-11-26T14:05:07.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UploadedDocumentDto"];
@@ -7251,7 +8391,7 @@ export interface operations {
                      *       "total_uploaded": 1,
                      *       "uploaded": [
                      *         {
-                     *           "file_size": 16292,
+                     *           "file_size": 16489,
                      *           "filename": "sunrise-april.pdf",
                      *           "id": 2,
                      *           "mime_type": "application/pdf",
@@ -7421,6 +8561,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example Statement,Date,Description,Amount,Balance,Type,NSF Fee,Overdraft Fee,Large Deposit,Large Strange,Repeat Charge,Suspicious,Screening Bucket,Flag Reason
+                     *     sunrise-april.pdf,2024-06-01,Mobile Deposit,2113.33,,credit,false,false,false,false,false,false,,
+                     *     sunrise-april.pdf,2024-06-01,Remote Online Deposit,7911.40,,credit,false,false,false,false,false,false,,
+                     *     sunrise-april.pdf,2024-06-01,Wire Transfer Out To Sysco Foods Fed Ref 648281,-3530.25,,debit,false,false,false,false,false,false,,
+                     */
                     "text/csv": string;
                 };
             };
@@ -7469,6 +8615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example %PDF-1.7… (binary, application/pdf) */
                     "application/pdf": string;
                 };
             };
@@ -7582,7 +8729,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "failed_factors": [],
-                     *       "generated_at": "2026-11-26T06:31:19.626Z",
+                     *       "generated_at": "2026-11-26T14:05:10.000Z",
                      *       "grade": "A",
                      *       "max_advance": 90754.83,
                      *       "reasons": [
@@ -7718,6 +8865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example %PDF-1.7… (binary, application/pdf) */
                     "application/pdf": string;
                 };
             };
@@ -7831,6 +8979,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "active": true,
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_by": "user:1",
+                     *           "deal_id": 1,
+                     *           "expires_at": "2026-12-03T14:05:00.000Z",
+                     *           "id": 1,
+                     *           "label": "Syndication partner: Harbor Capital",
+                     *           "last_viewed_at": null,
+                     *           "password_protected": false,
+                     *           "revoked_at": null,
+                     *           "token": "shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN",
+                     *           "url": "https://api.sunrise-funding.example/share/shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN",
+                     *           "view_count": 0
+                     *         },
+                     *         {
+                     *           "active": true,
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_by": "user:1",
+                     *           "deal_id": 1,
+                     *           "expires_at": "2026-11-29T14:05:00.000Z",
+                     *           "id": 2,
+                     *           "label": "Owner copy",
+                     *           "last_viewed_at": null,
+                     *           "password_protected": true,
+                     *           "revoked_at": null,
+                     *           "token": "shr_wE38facyi4Hhc7yJhpFwPEzMUSvRbgjM",
+                     *           "url": "https://api.sunrise-funding.example/share/shr_wE38facyi4Hhc7yJhpFwPEzMUSvRbgjM",
+                     *           "view_count": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ActiveShareLinksDto"];
                 };
             };
@@ -7873,6 +9057,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expires_in_hours": 168,
+                 *       "label": "Syndication partner: Harbor Capital"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateShareDto"];
             };
         };
@@ -7883,6 +9073,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "active": true,
+                     *       "created_at": "2026-11-26T14:06:04.000Z",
+                     *       "created_by": "user:1",
+                     *       "deal_id": 1,
+                     *       "expires_at": "2026-12-03T14:05:00.000Z",
+                     *       "id": 1,
+                     *       "label": "Syndication partner: Harbor Capital",
+                     *       "last_viewed_at": null,
+                     *       "password_protected": false,
+                     *       "revoked_at": null,
+                     *       "token": "shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN",
+                     *       "url": "https://api.sunrise-funding.example/share/shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN",
+                     *       "view_count": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShareLinkDto"];
                 };
             };
@@ -7936,6 +9143,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "active": true,
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_by": "user:1",
+                     *           "deal_id": 1,
+                     *           "expires_at": "2026-12-03T14:05:00.000Z",
+                     *           "id": 1,
+                     *           "label": "Syndication partner: Harbor Capital",
+                     *           "last_viewed_at": null,
+                     *           "password_protected": false,
+                     *           "revoked_at": null,
+                     *           "token": "shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN",
+                     *           "url": "https://api.sunrise-funding.example/share/shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN",
+                     *           "view_count": 0
+                     *         },
+                     *         {
+                     *           "active": true,
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_by": "user:1",
+                     *           "deal_id": 1,
+                     *           "expires_at": "2026-11-29T14:05:00.000Z",
+                     *           "id": 2,
+                     *           "label": "Owner copy",
+                     *           "last_viewed_at": null,
+                     *           "password_protected": true,
+                     *           "revoked_at": null,
+                     *           "token": "shr_wE38facyi4Hhc7yJhpFwPEzMUSvRbgjM",
+                     *           "url": "https://api.sunrise-funding.example/share/shr_wE38facyi4Hhc7yJhpFwPEzMUSvRbgjM",
+                     *           "view_count": 0
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 25,
+                     *         "total": 2,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShareLinkListDto"];
                 };
             };
@@ -7991,6 +9240,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "actor": "system",
+                     *           "actor_id": null,
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "description": "Status changed from processing to ready",
+                     *           "details": {
+                     *             "previous_status": "processing",
+                     *             "status": "ready"
+                     *           },
+                     *           "event_type": "deal.status_changed",
+                     *           "id": 39,
+                     *           "metadata": {
+                     *             "previous_status": "processing",
+                     *             "status": "ready"
+                     *           },
+                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "type": "status_change"
+                     *         },
+                     *         {
+                     *           "actor": "system",
+                     *           "actor_id": null,
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "description": "Recommendation: approve (Conservative restaurants)",
+                     *           "details": {
+                     *             "decision": "approve",
+                     *             "grade": "A",
+                     *             "ruleset_id": 2,
+                     *             "ruleset_name": "Conservative restaurants",
+                     *             "total_score": 93.09
+                     *           },
+                     *           "event_type": "recommendation.generated",
+                     *           "id": 38,
+                     *           "metadata": {
+                     *             "decision": "approve",
+                     *             "grade": "A",
+                     *             "ruleset_id": 2,
+                     *             "ruleset_name": "Conservative restaurants",
+                     *             "total_score": 93.09
+                     *           },
+                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "type": "recommendation"
+                     *         },
+                     *         {
+                     *           "actor": "system",
+                     *           "actor_id": null,
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "description": "Document 1 processed as bank_statement",
+                     *           "details": {
+                     *             "document_id": 1,
+                     *             "document_type": "bank_statement",
+                     *             "transaction_count": 60
+                     *           },
+                     *           "event_type": "document.completed",
+                     *           "id": 37,
+                     *           "metadata": {
+                     *             "document_id": 1,
+                     *             "document_type": "bank_statement",
+                     *             "transaction_count": 60
+                     *           },
+                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "type": "document_processed"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 22,
+                     *         "total_pages": 8
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TimelineListDto"];
                 };
             };
@@ -8186,6 +9512,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example date,description,amount,balance,transaction_type,is_nsf_fee,is_overdraft_fee,screening_bucket,flag_reason,category,document_id
+                     *     2024-06-01,Mobile Deposit,2113.33,,credit,false,false,,,revenue,2
+                     *     2024-06-01,Remote Online Deposit,7911.40,,credit,false,false,,,revenue,2
+                     *     2024-06-01,Wire Transfer Out To Sysco Foods Fed Ref 648281,-3530.25,,debit,false,false,,,operating_expense,2
+                     */
                     "text/csv": string;
                 };
             };
@@ -8228,6 +9560,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "fulfilled"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateDocumentRequestDto"];
             };
         };
@@ -8237,6 +9574,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-26T14:05:54.000Z",
+                     *       "deal_id": 1,
+                     *       "description": "Please send the May statement of the operating account (all pages).",
+                     *       "document_type": "bank_statement",
+                     *       "due_date": "2026-12-04",
+                     *       "fulfilled_at": "2026-11-26T14:05:56.000Z",
+                     *       "fulfilled_document_id": null,
+                     *       "id": 1,
+                     *       "message": "Please send the May statement of the operating account (all pages).",
+                     *       "overdue": false,
+                     *       "requested_by": 1,
+                     *       "status": "fulfilled",
+                     *       "updated_at": "2026-11-26T14:05:56.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentRequestDto"];
                 };
             };
@@ -8301,7 +9655,7 @@ export interface operations {
                      *           "error": null,
                      *           "id": 1,
                      *           "status": "completed",
-                     *           "updated_at": "2026-11-26T06:31:18.699Z"
+                     *           "updated_at": "2026-11-26T14:05:10.000Z"
                      *         }
                      *       ],
                      *       "statuses": [
@@ -8310,7 +9664,7 @@ export interface operations {
                      *           "error": null,
                      *           "id": 1,
                      *           "status": "completed",
-                     *           "updated_at": "2026-11-26T06:31:18.699Z"
+                     *           "updated_at": "2026-11-26T14:05:10.000Z"
                      *         }
                      *       ]
                      *     }
@@ -8356,12 +9710,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account_holder": "Metro Print Shop Inc",
+                     *       "account_holder": "1st Choice Plumbing LLC",
                      *       "account_last_four": "9715",
                      *       "account_number_last4": "9715",
                      *       "account_type": "Business Checking",
                      *       "analysis": {
-                     *         "analyzed_at": "2026-11-26T06:31:18.699Z",
+                     *         "analyzed_at": "2026-11-26T14:05:10.000Z",
                      *         "avg_daily_balance": 75702.61,
                      *         "deposit_count": 25,
                      *         "deposit_days": 13,
@@ -8378,14 +9732,14 @@ export interface operations {
                      *       "bank_name": "First Harbor Bank",
                      *       "classification_confidence": 0.99,
                      *       "closing_balance": 112153.55,
-                     *       "created_at": "2026-11-26T06:31:14.982Z",
+                     *       "created_at": "2026-11-26T14:05:07.000Z",
                      *       "currency": null,
                      *       "deal_id": 1,
                      *       "document_type": "bank_statement",
                      *       "error": null,
                      *       "extraction": {
                      *         "confidence": 0.99,
-                     *         "extracted_at": "2026-11-26T06:31:18.699Z",
+                     *         "extracted_at": "2026-11-26T14:05:10.000Z",
                      *         "method": "text",
                      *         "model": null,
                      *         "parser": "rule",
@@ -8393,7 +9747,66 @@ export interface operations {
                      *       },
                      *       "extraction_confidence": 0.99,
                      *       "extraction_method": "text",
-                     *       "file_size": 15986,
+                     *       "field_sources": {
+                     *         "account_holder": {
+                     *           "confidence": 0.95,
+                     *           "line": 4,
+                     *           "page": 1,
+                     *           "text": "Account Holder: 1st Choice Plumbing LLC Statement Period: 12/01/2025 - 12/31/2025",
+                     *           "via": "Account Holder"
+                     *         },
+                     *         "account_number_last4": {
+                     *           "confidence": 0.95,
+                     *           "line": 6,
+                     *           "page": 1,
+                     *           "text": "Account Number: **********9715 New Balance: $112,153.55",
+                     *           "via": "Account Number"
+                     *         },
+                     *         "account_type": {
+                     *           "confidence": 0.95,
+                     *           "line": 5,
+                     *           "page": 1,
+                     *           "text": "Account Type: Business Checking Previous Balance: $53,731.72",
+                     *           "via": "Account Type"
+                     *         },
+                     *         "bank_name": {
+                     *           "confidence": 0.85,
+                     *           "line": 1,
+                     *           "page": 1,
+                     *           "text": "First Harbor Bank",
+                     *           "via": "logo text"
+                     *         },
+                     *         "closing_balance": {
+                     *           "confidence": 0.95,
+                     *           "line": 6,
+                     *           "page": 1,
+                     *           "text": "Account Number: **********9715 New Balance: $112,153.55",
+                     *           "via": "New Balance"
+                     *         },
+                     *         "currency": null,
+                     *         "opening_balance": {
+                     *           "confidence": 0.95,
+                     *           "line": 5,
+                     *           "page": 1,
+                     *           "text": "Account Type: Business Checking Previous Balance: $53,731.72",
+                     *           "via": "Previous Balance"
+                     *         },
+                     *         "statement_period_end": {
+                     *           "confidence": 0.95,
+                     *           "line": 4,
+                     *           "page": 1,
+                     *           "text": "Account Holder: 1st Choice Plumbing LLC Statement Period: 12/01/2025 - 12/31/2025",
+                     *           "via": "statement period"
+                     *         },
+                     *         "statement_period_start": {
+                     *           "confidence": 0.95,
+                     *           "line": 4,
+                     *           "page": 1,
+                     *           "text": "Account Holder: 1st Choice Plumbing LLC Statement Period: 12/01/2025 - 12/31/2025",
+                     *           "via": "statement period"
+                     *         }
+                     *       },
+                     *       "file_size": 15988,
                      *       "filename": "sunrise-march.pdf",
                      *       "id": 1,
                      *       "label": "Operating account",
@@ -8417,8 +9830,24 @@ export interface operations {
                      *         },
                      *         "flagged_transactions": 1
                      *       },
-                     *       "processing_completed_at": "2026-11-26T06:31:18.699Z",
-                     *       "processing_started_at": "2026-11-26T06:31:15.127Z",
+                     *       "processing_completed_at": "2026-11-26T14:05:10.000Z",
+                     *       "processing_started_at": "2026-11-26T14:05:07.000Z",
+                     *       "readings": [
+                     *         {
+                     *           "candidates": 2,
+                     *           "chosen": "MM/DD",
+                     *           "confidence": 1,
+                     *           "evidence": "0 printed date(s) read only day-first (day > 12), 38 only month-first",
+                     *           "question": "date_order"
+                     *         },
+                     *         {
+                     *           "candidates": 2,
+                     *           "chosen": "as printed",
+                     *           "confidence": 1,
+                     *           "evidence": "running balance: 60 of 60 checks hold as printed, 0 with every sign reversed",
+                     *           "question": "sign"
+                     *         }
+                     *       ],
                      *       "reconciliation": {
                      *         "balance_checks": 60,
                      *         "balance_checks_passed": 60,
@@ -8439,8 +9868,8 @@ export interface operations {
                      *       "statement_start_date": "2025-12-01",
                      *       "status": "completed",
                      *       "transaction_count": 60,
-                     *       "updated_at": "2026-11-26T06:31:18.699Z",
-                     *       "uploaded_at": "2026-11-26T06:31:14.982Z"
+                     *       "updated_at": "2026-11-26T14:05:10.000Z",
+                     *       "uploaded_at": "2026-11-26T14:05:07.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentDetailDto"];
@@ -8492,7 +9921,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "analyzed_at": "2026-11-26T06:31:18.699Z",
+                     *       "analyzed_at": "2026-11-26T14:05:10.000Z",
                      *       "avg_daily_balance": 75702.61,
                      *       "avg_deposit_amount": 5054.59,
                      *       "deposit_count": 25,
@@ -8630,9 +10059,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example %PDF-1.7… (binary, application/pdf) */
                     "application/pdf": string;
+                    /** @example %PDF-1.7… (binary, application/pdf) */
                     "image/jpeg": string;
+                    /** @example %PDF-1.7… (binary, application/pdf) */
                     "image/png": string;
+                    /** @example %PDF-1.7… (binary, application/pdf) */
                     "image/tiff": string;
                 };
             };
@@ -8678,6 +10111,114 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "analysis": {
+                     *         "analyzed_at": "2026-11-26T14:05:10.000Z",
+                     *         "avg_daily_balance": 75702.61,
+                     *         "avg_deposit_amount": 5054.59,
+                     *         "deposit_count": 25,
+                     *         "deposit_frequency_per_month": 25,
+                     *         "document_id": 1,
+                     *         "ending_balance": 112153.55,
+                     *         "largest_deposit": 8898.97,
+                     *         "max_daily_balance": 112153.55,
+                     *         "min_daily_balance": 45201.26,
+                     *         "net_cash_flow": 58421.83,
+                     *         "nsf_count": 0,
+                     *         "nsf_total_fees": 0,
+                     *         "overdraft_count": 0,
+                     *         "overdraft_total_fees": 0,
+                     *         "screening_buckets": {
+                     *           "cash_withdrawal": 0,
+                     *           "duplicate_transaction": 0,
+                     *           "gambling": 0,
+                     *           "large_unusual_deposit": 0,
+                     *           "mca_payment": 1,
+                     *           "nsf_fee": 0,
+                     *           "overdraft_fee": 0,
+                     *           "repeat_charge": 0,
+                     *           "returned_item": 0,
+                     *           "round_number_deposit": 0
+                     *         },
+                     *         "screening_flags": 1,
+                     *         "total_deposits": 126364.87,
+                     *         "total_withdrawals": 67943.04,
+                     *         "withdrawal_count": 35
+                     *       },
+                     *       "document": {
+                     *         "deal_id": 1,
+                     *         "document_type": "bank_statement",
+                     *         "filename": "sunrise-march.pdf",
+                     *         "id": 1,
+                     *         "status": "completed"
+                     *       },
+                     *       "exported_at": "2026-11-26T14:05:32.000Z",
+                     *       "extraction": {
+                     *         "account_holder": "1st Choice Plumbing LLC",
+                     *         "account_number_last_four": "9715",
+                     *         "bank_name": "First Harbor Bank",
+                     *         "closing_balance": 112153.55,
+                     *         "confidence": 0.99,
+                     *         "document_id": 1,
+                     *         "extracted_at": "2026-11-26T14:05:10.000Z",
+                     *         "method": "text",
+                     *         "model": null,
+                     *         "opening_balance": 53731.72,
+                     *         "raw_text_pages": 2,
+                     *         "readings": [
+                     *           {
+                     *             "candidates": 2,
+                     *             "chosen": "MM/DD",
+                     *             "confidence": 1,
+                     *             "evidence": "0 printed date(s) read only day-first (day > 12), 38 only month-first",
+                     *             "question": "date_order"
+                     *           },
+                     *           {
+                     *             "candidates": 2,
+                     *             "chosen": "as printed",
+                     *             "confidence": 1,
+                     *             "evidence": "running balance: 60 of 60 checks hold as printed, 0 with every sign reversed",
+                     *             "question": "sign"
+                     *           }
+                     *         ],
+                     *         "statement_period_end": "2025-12-31",
+                     *         "statement_period_start": "2025-12-01",
+                     *         "transaction_count": 60,
+                     *         "warnings": []
+                     *       },
+                     *       "screening": {
+                     *         "buckets": {
+                     *           "cash_withdrawal": 0,
+                     *           "duplicate_transaction": 0,
+                     *           "gambling": 0,
+                     *           "large_unusual_deposit": 0,
+                     *           "mca_payment": 1,
+                     *           "nsf_fee": 0,
+                     *           "overdraft_fee": 0,
+                     *           "repeat_charge": 0,
+                     *           "returned_item": 0,
+                     *           "round_number_deposit": 0
+                     *         },
+                     *         "flagged_transactions": [
+                     *           {
+                     *             "amount": -3195.73,
+                     *             "date": "2025-12-01",
+                     *             "description": "ACH Debit Pearl Capital Daily Payment 782992",
+                     *             "flag_reason": "Payment to lender 'pearl capital' (known lender)",
+                     *             "id": 3,
+                     *             "screening_bucket": "mca_payment"
+                     *           }
+                     *         ],
+                     *         "total_flags": 1
+                     *       },
+                     *       "transactions": {
+                     *         "download_url": "https://api.sunrise-funding.example/v1/documents/1/export/csv",
+                     *         "included": false,
+                     *         "total": 60
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentExportDto"];
                 };
             };
@@ -8726,6 +10267,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example Statement,Date,Description,Amount,Balance,Type,NSF Fee,Overdraft Fee,Large Deposit,Large Strange,Repeat Charge,Suspicious,Screening Bucket,Flag Reason
+                     *     sunrise-march.pdf,2025-12-01,Card Purchase Staples 703 Office Supplies,-747.65,52984.07,debit,false,false,false,false,false,false,,
+                     *     sunrise-march.pdf,2025-12-01,Online Transfer To Savings XXXXXX3082,-291.55,52692.52,debit,false,false,false,false,false,false,,
+                     *     sunrise-march.pdf,2025-12-01,ACH Debit Pearl Capital Daily Payment 782992,-3195.73,49496.79,debit,false,false,false,false,false,false,mca_payment,Payment to lender 'pearl capital' (known lender)
+                     */
                     "text/csv": string;
                 };
             };
@@ -8784,17 +10331,33 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account_holder": "Metro Print Shop Inc",
+                     *       "account_holder": "1st Choice Plumbing LLC",
                      *       "account_number_last_four": "9715",
                      *       "bank_name": "First Harbor Bank",
                      *       "closing_balance": 112153.55,
                      *       "confidence": 0.99,
                      *       "document_id": 1,
-                     *       "extracted_at": "2026-11-26T06:31:18.699Z",
+                     *       "extracted_at": "2026-11-26T14:05:10.000Z",
                      *       "method": "text",
                      *       "model": null,
                      *       "opening_balance": 53731.72,
                      *       "raw_text_pages": 2,
+                     *       "readings": [
+                     *         {
+                     *           "candidates": 2,
+                     *           "chosen": "MM/DD",
+                     *           "confidence": 1,
+                     *           "evidence": "0 printed date(s) read only day-first (day > 12), 38 only month-first",
+                     *           "question": "date_order"
+                     *         },
+                     *         {
+                     *           "candidates": 2,
+                     *           "chosen": "as printed",
+                     *           "confidence": 1,
+                     *           "evidence": "running balance: 60 of 60 checks hold as printed, 0 with every sign reversed",
+                     *           "question": "sign"
+                     *         }
+                     *       ],
                      *       "statement_period_end": "2025-12-31",
                      *       "statement_period_start": "2025-12-01",
                      *       "transaction_count": 60,
@@ -8850,6 +10413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example %PDF-1.7… (binary, application/pdf) */
                     "application/pdf": string;
                 };
             };
@@ -9038,10 +10602,10 @@ export interface operations {
                      *         {
                      *           "completed_at": null,
                      *           "name": "extracting_text",
-                     *           "started_at": "2026-11-26T06:31:15.127Z"
+                     *           "started_at": "2026-11-26T14:05:07.000Z"
                      *         }
                      *       ],
-                     *       "updated_at": "2026-11-26T06:31:15.127Z"
+                     *       "updated_at": "2026-11-26T14:05:07.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentStatusDto"];
@@ -9348,9 +10912,17 @@ export interface operations {
                      * @example retry: 3000
                      *     : connected
                      *
-                     *     id: 43
-                     *     event: deal.ready
-                     *     data: {"deal_id":3,"status":"ready","event_id":"evt_8a2d...","type":"deal.ready","created_at":"2026-11-26T06:29:41.517Z"}
+                     *     id: 1
+                     *     event: deal.created
+                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","created_at":"2026-11-26T14:05:05.000Z"}
+                     *
+                     *     id: 4
+                     *     event: deal.updated
+                     *     data: {"deal_id":1,"changed_fields":["status"],"status":"processing","previous_status":"new","event_id":"evt_24ef9debc4f5e43b5e89fb3f6e23d166","type":"deal.updated","created_at":"2026-11-26T14:05:07.000Z"}
+                     *
+                     *     id: 5
+                     *     event: document.uploaded
+                     *     data: {"document_id":1,"deal_id":1,"filename":"sunrise-march.pdf","document_type":null,"event_id":"evt_18c1cc02283014645e6dca7ec67aa944","type":"document.uploaded","created_at":"2026-11-26T14:05:07.000Z"}
                      */
                     "text/event-stream": string;
                 };
@@ -9410,13 +10982,17 @@ export interface operations {
                      * @example retry: 3000
                      *     : connected
                      *
-                     *     id: 42
-                     *     event: document.processed
-                     *     data: {"document_id":7,"status":"completed","deal_id":3,"event_id":"evt_1f0c...","type":"document.completed","created_at":"2026-11-26T06:29:40.102Z"}
+                     *     id: 1
+                     *     event: deal.created
+                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","created_at":"2026-11-26T14:05:05.000Z"}
                      *
-                     *     id: 43
-                     *     event: deal.ready
-                     *     data: {"deal_id":3,"status":"ready","event_id":"evt_8a2d...","type":"deal.ready","created_at":"2026-11-26T06:29:41.517Z"}
+                     *     id: 2
+                     *     event: deal.created
+                     *     data: {"deal_id":2,"business_name":"Harbor Auto Repair Inc","event_id":"evt_d1c9b92f5ef7f4a7b6f343eb3574bf8a","type":"deal.created","created_at":"2026-11-26T14:05:06.000Z"}
+                     *
+                     *     id: 3
+                     *     event: deal.created
+                     *     data: {"deal_id":3,"business_name":"Green Leaf Landscaping LLC","event_id":"evt_107107d046a014d7a3f2cae026ec25a6","type":"deal.created","created_at":"2026-11-26T14:05:06.000Z"}
                      */
                     "text/event-stream": string;
                 };
@@ -9457,11 +11033,45 @@ export interface operations {
         /** @description multipart/form-data: `files` or `files[]` (1-20 PDF files, 20 MB each) and `metadata` (a JSON string, IngestMetadata: Form A flat fields or Form B `deal_matching`/`callback`/`labels`). Or application/json (Form C): `{applications: [{business_name, external_ref}]}` creates deals (max 50). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "applications": [
+                 *         {
+                 *           "business_name": "Bayview Dental Group PLLC",
+                 *           "ein": "273456781",
+                 *           "external_ref": "CRM-10517",
+                 *           "funding_amount_requested": 120000
+                 *         },
+                 *         {
+                 *           "business_name": "Pacific Coast Movers LLC",
+                 *           "external_ref": "CRM-10518",
+                 *           "funding_amount_requested": 45000
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     files: string[];
                     /** @description JSON object, see IngestMetadataDto */
                     metadata?: string;
                 } | components["schemas"]["IngestApplicationsDto"];
+                /**
+                 * @example {
+                 *       "applications": [
+                 *         {
+                 *           "business_name": "Bayview Dental Group PLLC",
+                 *           "ein": "273456781",
+                 *           "external_ref": "CRM-10517",
+                 *           "funding_amount_requested": 120000
+                 *         },
+                 *         {
+                 *           "business_name": "Pacific Coast Movers LLC",
+                 *           "external_ref": "CRM-10518",
+                 *           "funding_amount_requested": 45000
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "multipart/form-data": {
                     files: string[];
                     /** @description JSON object, see IngestMetadataDto */
@@ -9485,6 +11095,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created": 2,
+                     *       "deals": [
+                     *         {
+                     *           "business_name": "Bayview Dental Group PLLC",
+                     *           "external_reference": "CRM-10517",
+                     *           "id": 6,
+                     *           "index": 0,
+                     *           "result": "created"
+                     *         },
+                     *         {
+                     *           "business_name": "Pacific Coast Movers LLC",
+                     *           "external_reference": "CRM-10518",
+                     *           "id": 7,
+                     *           "index": 1,
+                     *           "result": "created"
+                     *         }
+                     *       ],
+                     *       "skipped": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["IngestApplicationsResultDto"];
                 };
             };
@@ -9494,6 +11126,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
+                     *       "created_at": "2026-11-26T14:06:16.000Z",
+                     *       "deal_id": 6,
+                     *       "deal_matched": true,
+                     *       "documents": [
+                     *         {
+                     *           "document_id": 6,
+                     *           "filename": "bayview-march.pdf",
+                     *           "id": 6,
+                     *           "label": "Operating account March",
+                     *           "size_bytes": 15988,
+                     *           "status": "uploaded"
+                     *         },
+                     *         {
+                     *           "document_id": 7,
+                     *           "filename": "bayview-april.pdf",
+                     *           "id": 7,
+                     *           "label": "Operating account April",
+                     *           "size_bytes": 16489,
+                     *           "status": "uploaded"
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "document_id": 6,
+                     *           "filename": "bayview-march.pdf",
+                     *           "label": "Operating account March",
+                     *           "size_bytes": 15988,
+                     *           "status": "queued"
+                     *         },
+                     *         {
+                     *           "document_id": 7,
+                     *           "filename": "bayview-april.pdf",
+                     *           "label": "Operating account April",
+                     *           "size_bytes": 16489,
+                     *           "status": "queued"
+                     *         }
+                     *       ],
+                     *       "match_method": "external_reference",
+                     *       "status": "pending"
+                     *     }
+                     */
                     "application/json": components["schemas"]["IngestAcceptedDto"];
                 };
             };
@@ -9580,6 +11256,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
+                     *         "completed": 2,
+                     *         "completed_at": "2026-11-26T14:06:16.000Z",
+                     *         "created_at": "2026-11-26T14:06:16.000Z",
+                     *         "deal_id": 6,
+                     *         "deal_matched": true,
+                     *         "documents": [
+                     *           {
+                     *             "document_id": 6,
+                     *             "document_type": "bank_statement",
+                     *             "filename": "bayview-march.pdf",
+                     *             "label": "Operating account March",
+                     *             "period": {
+                     *               "end": "2025-12-31",
+                     *               "start": "2025-12-01"
+                     *             },
+                     *             "status": "completed",
+                     *             "transaction_count": 60
+                     *           },
+                     *           {
+                     *             "document_id": 7,
+                     *             "document_type": "bank_statement",
+                     *             "filename": "bayview-april.pdf",
+                     *             "label": "Operating account April",
+                     *             "period": {
+                     *               "end": "2024-06-30",
+                     *               "start": "2024-06-01"
+                     *             },
+                     *             "status": "completed",
+                     *             "transaction_count": 55
+                     *           }
+                     *         ],
+                     *         "failed": 0,
+                     *         "match_method": "external_reference",
+                     *         "recommendation": {
+                     *           "decision": "approve",
+                     *           "factor_scores": {
+                     *             "nsf_frequency": {
+                     *               "passed": true,
+                     *               "score": 100,
+                     *               "threshold": 60,
+                     *               "weight": 0.5,
+                     *               "weighted": 50
+                     *             },
+                     *             "revenue_stability": {
+                     *               "passed": true,
+                     *               "score": 86.17,
+                     *               "threshold": 50,
+                     *               "weight": 0.5,
+                     *               "weighted": 43.09
+                     *             }
+                     *           },
+                     *           "grade": "A",
+                     *           "health_score": 82.03,
+                     *           "ruleset_id": 2,
+                     *           "ruleset_name": "Conservative restaurants"
+                     *         },
+                     *         "status": "completed",
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["IngestBatchDetailResponseDto"];
                 };
             };
@@ -9631,6 +11372,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
+                     *       "callback": {
+                     *         "attempts": 0,
+                     *         "delivered_at": null,
+                     *         "last_error": null,
+                     *         "response_status": null,
+                     *         "status": "pending",
+                     *         "url": "https://hooks.sunrise-funding.example/ingest-complete"
+                     *       },
+                     *       "completed": 2,
+                     *       "completed_at": "2026-11-26T14:06:16.000Z",
+                     *       "created_at": "2026-11-26T14:06:16.000Z",
+                     *       "deal_id": 6,
+                     *       "deal_matched": true,
+                     *       "documents": [
+                     *         {
+                     *           "document_id": 6,
+                     *           "document_type": "bank_statement",
+                     *           "error": null,
+                     *           "filename": "bayview-march.pdf",
+                     *           "id": 6,
+                     *           "label": "Operating account March",
+                     *           "processing_completed_at": "2026-11-26T14:06:16.000Z",
+                     *           "status": "completed"
+                     *         },
+                     *         {
+                     *           "document_id": 7,
+                     *           "document_type": "bank_statement",
+                     *           "error": null,
+                     *           "filename": "bayview-april.pdf",
+                     *           "id": 7,
+                     *           "label": "Operating account April",
+                     *           "processing_completed_at": "2026-11-26T14:06:16.000Z",
+                     *           "status": "completed"
+                     *         }
+                     *       ],
+                     *       "failed": 0,
+                     *       "match_method": "external_reference",
+                     *       "processed": 2,
+                     *       "status": "completed",
+                     *       "total": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["IngestBatchStatusDto"];
                 };
             };
@@ -9685,16 +11471,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "created_at": "2026-11-26T06:31:12.338Z",
+                     *           "created_at": "2026-11-26T14:05:00.000Z",
                      *           "expires_at": null,
                      *           "id": 1,
-                     *           "key_masked": "ll_live_a9jI...veY9",
-                     *           "key_prefix": "ll_live_a9jI",
+                     *           "key_masked": "ll_live_3kF9...J5yR",
+                     *           "key_prefix": "ll_live_3kF9",
                      *           "label": "Bootstrap live key",
-                     *           "last_used_at": "2026-11-26T06:31:14.625Z",
+                     *           "last_used_at": "2026-11-26T14:05:05.000Z",
                      *           "mode": "live",
                      *           "name": "Bootstrap live key",
-                     *           "prefix": "ll_live_a9jI",
+                     *           "prefix": "ll_live_3kF9",
                      *           "scopes": [
                      *             "read",
                      *             "write",
@@ -9702,16 +11488,16 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T06:31:12.339Z",
+                     *           "created_at": "2026-11-26T14:05:00.000Z",
                      *           "expires_at": null,
                      *           "id": 2,
-                     *           "key_masked": "ll_test_wJIA...F7NH",
-                     *           "key_prefix": "ll_test_wJIA",
+                     *           "key_masked": "ll_test_8pW2...F0sD",
+                     *           "key_prefix": "ll_test_8pW2",
                      *           "label": "Bootstrap test key",
                      *           "last_used_at": null,
                      *           "mode": "test",
                      *           "name": "Bootstrap test key",
-                     *           "prefix": "ll_test_wJIA",
+                     *           "prefix": "ll_test_8pW2",
                      *           "scopes": [
                      *             "read",
                      *             "write",
@@ -9719,26 +11505,26 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T06:31:24.098Z",
+                     *           "created_at": "2026-11-26T14:05:00.000Z",
                      *           "expires_at": null,
                      *           "id": 3,
-                     *           "key_masked": "ll_live_3DOx...TgPL",
-                     *           "key_prefix": "ll_live_3DOx",
-                     *           "label": "CRM sync",
-                     *           "last_used_at": null,
+                     *           "key_masked": "ll_live_7hN2...J0sL",
+                     *           "key_prefix": "ll_live_7hN2",
+                     *           "label": "jordan@sunrise-funding.example live key",
+                     *           "last_used_at": "2026-11-26T14:05:43.000Z",
                      *           "mode": "live",
-                     *           "name": "CRM sync",
-                     *           "prefix": "ll_live_3DOx",
+                     *           "name": "jordan@sunrise-funding.example live key",
+                     *           "prefix": "ll_live_7hN2",
                      *           "scopes": [
-                     *             "deals:read",
-                     *             "deals:write"
+                     *             "read",
+                     *             "write"
                      *           ]
                      *         }
                      *       ],
                      *       "meta": {
                      *         "page": 1,
                      *         "per_page": 25,
-                     *         "total": 3,
+                     *         "total": 4,
                      *         "total_pages": 1
                      *       }
                      *     }
@@ -9795,18 +11581,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T06:31:24.098Z",
+                     *       "created_at": "2026-11-26T14:06:43.000Z",
                      *       "expires_at": null,
-                     *       "id": 3,
-                     *       "key": "ll_live_3kF9xQ2mV7pL8sT1wZ4cB6nD0hJ5yR",
-                     *       "key_masked": "ll_live_3DOx...TgPL",
-                     *       "key_prefix": "ll_live_3DOx",
+                     *       "id": 4,
+                     *       "key": "ll_live_wVgBToCQQ5ACx9e5PQeeDRXJkFcbctXa",
+                     *       "key_masked": "ll_live_wVgB...ctXa",
+                     *       "key_prefix": "ll_live_wVgB",
                      *       "label": "CRM sync",
                      *       "last_used_at": null,
                      *       "message": "Store this key now: it will not be shown again.",
                      *       "mode": "live",
                      *       "name": "CRM sync",
-                     *       "prefix": "ll_live_3DOx",
+                     *       "prefix": "ll_live_wVgB",
                      *       "scopes": [
                      *         "deals:read",
                      *         "deals:write"
@@ -9854,7 +11640,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": 3,
+                     *       "id": 4,
                      *       "message": "API key revoked",
                      *       "status": "ok",
                      *       "success": true
@@ -9918,18 +11704,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T06:31:24.098Z",
+                     *       "created_at": "2026-11-26T14:06:43.000Z",
                      *       "expires_at": null,
-                     *       "id": 3,
-                     *       "key": "ll_live_3kF9xQ2mV7pL8sT1wZ4cB6nD0hJ5yR",
-                     *       "key_masked": "ll_live_9WOc...fJ8Q",
-                     *       "key_prefix": "ll_live_9WOc",
+                     *       "id": 4,
+                     *       "key": "ll_live_ccaSESJSwZg9itykRRZbu7DJVMxMXGNP",
+                     *       "key_masked": "ll_live_ccaS...XGNP",
+                     *       "key_prefix": "ll_live_ccaS",
                      *       "label": "CRM sync",
                      *       "last_used_at": null,
                      *       "message": "Key rotated: the previous value no longer works. Store this key now.",
                      *       "mode": "live",
                      *       "name": "CRM sync",
-                     *       "prefix": "ll_live_9WOc",
+                     *       "prefix": "ll_live_ccaS",
                      *       "scopes": [
                      *         "deals:read",
                      *         "deals:write"
@@ -9986,6 +11772,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *           "business_name": "Northside Florist LLC",
+                     *           "deal_id": 4,
+                     *           "health_grade": "A",
+                     *           "health_score": 92.74,
+                     *           "id": 4,
+                     *           "role": "manager",
+                     *           "status": "ready",
+                     *           "updated_at": "2026-11-26T14:05:10.000Z"
+                     *         },
+                     *         {
+                     *           "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *           "business_name": "Sunrise Bakery LLC",
+                     *           "deal_id": 1,
+                     *           "health_grade": "A",
+                     *           "health_score": 89.59,
+                     *           "id": 1,
+                     *           "role": "reviewer",
+                     *           "status": "ready",
+                     *           "updated_at": "2026-11-26T14:05:14.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 25,
+                     *         "total": 2,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AssignedDealListDto"];
                 };
             };
@@ -10031,6 +11851,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "id": 11,
+                     *           "message": "The status of Sunrise Bakery LLC changed from processing to ready.",
+                     *           "read": false,
+                     *           "title": "Sunrise Bakery LLC is now ready",
+                     *           "type": "deal.status_changed"
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "deal_id": 1,
+                     *           "id": 9,
+                     *           "message": "The status of Sunrise Bakery LLC changed from ready to processing.",
+                     *           "read": false,
+                     *           "title": "Sunrise Bakery LLC is now processing",
+                     *           "type": "deal.status_changed"
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-26T14:05:48.000Z",
+                     *           "deal_id": 1,
+                     *           "id": 7,
+                     *           "message": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
+                     *           "read": false,
+                     *           "title": "Jordan Reyes mentioned you on Sunrise Bakery LLC",
+                     *           "type": "comment.mention"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 5,
+                     *         "total_pages": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["NotificationListDto"];
                 };
             };
@@ -10063,6 +11922,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "notification_ids": [
+                 *         11,
+                 *         9
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["MarkReadDto"];
             };
         };
@@ -10072,6 +11939,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "marked": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MarkReadResultDto"];
                 };
             };
@@ -10106,16 +11980,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_id": "llc_4f9a2c7e1b",
-                 *       "client_secret": "llcs_Xq8vR2nK5pW7zT1mC9bL3dF6",
+                 *       "client_id": "llc_22dab9140b29",
+                 *       "client_secret": "llcs_6kPAgqWbHhKPMXvNdEZxXM6UtsFvjnmu",
                  *       "grant_type": "client_credentials"
                  *     }
                  */
                 "application/json": components["schemas"]["OAuthTokenRequestDto"];
                 /**
                  * @example {
-                 *       "client_id": "llc_4f9a2c7e1b",
-                 *       "client_secret": "llcs_Xq8vR2nK5pW7zT1mC9bL3dF6",
+                 *       "client_id": "llc_22dab9140b29",
+                 *       "client_secret": "llcs_6kPAgqWbHhKPMXvNdEZxXM6UtsFvjnmu",
                  *       "grant_type": "client_credentials"
                  *     }
                  */
@@ -10130,9 +12004,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "access_token": "eyJhbGciOi.example-token.placeholder",
+                     *       "access_token": "oat_fBuFs2dtGd3wGYAXRHo4PQFbXGxoTD4FsZF2cV9kE4H",
                      *       "expires_in": 3600,
-                     *       "scope": "read write",
                      *       "token_type": "Bearer"
                      *     }
                      */
@@ -10186,7 +12059,7 @@ export interface operations {
                      *           "approval_threshold": null,
                      *           "approve_threshold": 60,
                      *           "cfcr_target": 1.25,
-                     *           "created_at": "2026-11-26T06:31:19.588Z",
+                     *           "created_at": "2026-11-26T14:05:10.000Z",
                      *           "decline_threshold": null,
                      *           "description": "Balanced default: revenue and cash position first, then fee history, consistency and debt load.",
                      *           "factors": null,
@@ -10200,7 +12073,7 @@ export interface operations {
                      *           "max_advance_multiplier": 1,
                      *           "mode": "live",
                      *           "name": "Default",
-                     *           "updated_at": "2026-11-26T06:31:19.588Z",
+                     *           "updated_at": "2026-11-26T14:05:10.000Z",
                      *           "weight_balance_health": 15,
                      *           "weight_cross_doc": 5,
                      *           "weight_debt_service": 10,
@@ -10215,7 +12088,7 @@ export interface operations {
                      *           "approval_threshold": 72,
                      *           "approve_threshold": null,
                      *           "cfcr_target": null,
-                     *           "created_at": "2026-11-26T06:31:21.083Z",
+                     *           "created_at": "2026-11-26T14:05:33.000Z",
                      *           "decline_threshold": 45,
                      *           "description": "Higher balance and NSF bars for food service",
                      *           "factors": [
@@ -10245,7 +12118,7 @@ export interface operations {
                      *           "max_advance_multiplier": null,
                      *           "mode": "live",
                      *           "name": "Conservative restaurants",
-                     *           "updated_at": "2026-11-26T06:31:21.083Z",
+                     *           "updated_at": "2026-11-26T14:05:33.000Z",
                      *           "weight_balance_health": null,
                      *           "weight_cross_doc": null,
                      *           "weight_debt_service": null,
@@ -10295,6 +12168,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A flat ruleset (Form A) or a factor-list ruleset (Form B); a body with `factors` is Form B */
         requestBody: {
             content: {
                 /**
@@ -10317,12 +12191,17 @@ export interface operations {
                  *           "name": "nsf_frequency",
                  *           "threshold": 60,
                  *           "weight": 0.25
+                 *         },
+                 *         {
+                 *           "name": "high_risk_transactions",
+                 *           "threshold": 20,
+                 *           "weight": 0.15
                  *         }
                  *       ],
                  *       "name": "Conservative restaurants"
                  *     }
                  */
-                "application/json": components["schemas"]["CreateRulesetDto"];
+                "application/json": components["schemas"]["FlatRulesetInputDto"] | components["schemas"]["FactorRulesetInputDto"];
             };
         };
         responses: {
@@ -10336,7 +12215,7 @@ export interface operations {
                      *       "approval_threshold": 72,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T06:31:21.083Z",
+                     *       "created_at": "2026-11-26T14:05:33.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
                      *       "factors": [
@@ -10366,7 +12245,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T06:31:21.083Z",
+                     *       "updated_at": "2026-11-26T14:05:33.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -10440,7 +12319,7 @@ export interface operations {
                      *       "approval_threshold": 72,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T06:31:21.083Z",
+                     *       "created_at": "2026-11-26T14:05:33.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
                      *       "factors": [
@@ -10470,7 +12349,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T06:31:21.083Z",
+                     *       "updated_at": "2026-11-26T14:05:33.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -10522,6 +12401,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A flat ruleset (Form A) or a factor-list ruleset (Form B); a body with `factors` is Form B */
         requestBody: {
             content: {
                 /**
@@ -10543,7 +12423,7 @@ export interface operations {
                  *       "name": "Conservative restaurants"
                  *     }
                  */
-                "application/json": components["schemas"]["CreateRulesetDto"];
+                "application/json": components["schemas"]["FlatRulesetInputDto"] | components["schemas"]["FactorRulesetInputDto"];
             };
         };
         responses: {
@@ -10558,7 +12438,7 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T06:31:21.083Z",
+                     *       "created_at": "2026-11-26T14:05:33.000Z",
                      *       "decline_threshold": 45,
                      *       "description": null,
                      *       "factors": [
@@ -10583,7 +12463,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T06:31:21.449Z",
+                     *       "updated_at": "2026-11-26T14:05:38.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -10738,7 +12618,7 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T06:31:21.083Z",
+                     *       "created_at": "2026-11-26T14:05:33.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
                      *       "factors": [
@@ -10768,7 +12648,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T06:31:21.367Z",
+                     *       "updated_at": "2026-11-26T14:05:37.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -10851,7 +12731,7 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T06:31:21.083Z",
+                     *       "created_at": "2026-11-26T14:05:33.000Z",
                      *       "decline_threshold": 45,
                      *       "description": null,
                      *       "factors": [
@@ -10876,7 +12756,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T06:31:21.612Z",
+                     *       "updated_at": "2026-11-26T14:05:40.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -10987,6 +12867,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deal": {
+                     *         "ai_summary": "Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.",
+                     *         "avg_daily_balance": 88609.68,
+                     *         "avg_monthly_deposits": 108464.97,
+                     *         "business_name": "Sunrise Bakery LLC",
+                     *         "dba_name": "Sunrise Bakery",
+                     *         "decision": "approve",
+                     *         "ending_balance": 231014.73,
+                     *         "entity_type": "llc",
+                     *         "funding_amount_requested": 80000,
+                     *         "health_score": 88.33,
+                     *         "id": 1,
+                     *         "industry": "Bakery",
+                     *         "max_advance": 90754.83,
+                     *         "months_covered": 2,
+                     *         "nsf_count": 0,
+                     *         "paper_grade": "A",
+                     *         "report_date": "2026-11-26",
+                     *         "total_deposits": 216929.93
+                     *       },
+                     *       "expires_at": "2026-12-03T14:05:00.000Z",
+                     *       "shared_at": "2026-11-26T14:06:04.000Z",
+                     *       "token": "shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShareViewDto"];
                 };
             };
@@ -11088,6 +12995,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "documents": {
+                     *         "limit": 10000,
+                     *         "percent_used": 0.0007,
+                     *         "remaining": 9993,
+                     *         "used": 7
+                     *       },
+                     *       "organization_id": 1,
+                     *       "period": "2026-11",
+                     *       "period_end": "2026-12-01T04:05:00.000Z",
+                     *       "period_start": "2026-11-01T00:00:00.000Z",
+                     *       "plan": "standard",
+                     *       "quota_exceeded": false,
+                     *       "requests": {
+                     *         "limit": 1000000,
+                     *         "percent_used": 0.0001,
+                     *         "remaining": 999880,
+                     *         "used": 120
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageDto"];
                 };
             };
@@ -11120,14 +13049,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T06:31:23.208Z",
+                     *         "created_at": "2026-11-26T14:06:35.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T06:31:23.272Z",
+                     *         "updated_at": "2026-11-26T14:06:36.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -11181,7 +13110,7 @@ export interface operations {
                  *         "deal.decision",
                  *         "document.failed"
                  *       ],
-                 *       "secret": "eyJhbGciOi.example-token.placeholder",
+                 *       "secret": "whsec_aZdZ7CJVeqmswJyiQMNXi6MZgDjjWroo",
                  *       "url": "https://hooks.sunrise-funding.example/ledgerlens"
                  *     }
                  */
@@ -11198,7 +13127,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T06:31:23.208Z",
+                     *         "created_at": "2026-11-26T14:06:35.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
@@ -11206,7 +13135,7 @@ export interface operations {
                      *           "document.failed"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T06:31:23.208Z",
+                     *         "updated_at": "2026-11-26T14:06:35.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -11259,7 +13188,7 @@ export interface operations {
                  *         "deal.ready",
                  *         "deal.decision"
                  *       ],
-                 *       "secret": "eyJhbGciOi.example-token.placeholder",
+                 *       "secret": "whsec_aZdZ7CJVeqmswJyiQMNXi6MZgDjjWroo",
                  *       "url": "https://hooks.sunrise-funding.example/ledgerlens"
                  *     }
                  */
@@ -11276,14 +13205,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T06:31:23.208Z",
+                     *         "created_at": "2026-11-26T14:06:35.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T06:31:23.272Z",
+                     *         "updated_at": "2026-11-26T14:06:36.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -11400,32 +13329,13 @@ export interface operations {
                      *         {
                      *           "attempt": 1,
                      *           "attempt_number": 1,
-                     *           "created_at": "2026-11-26T06:31:23.650Z",
-                     *           "deal_id": 4,
-                     *           "delivered_at": "2026-11-26T06:31:23.853Z",
-                     *           "event": "deal.decision",
-                     *           "event_id": "evt_695d9c443b9e465580ab6db8388709c2",
-                     *           "event_type": "deal.decision",
-                     *           "id": "whd_85b4f3f1efb6dca154f968da",
-                     *           "max_attempts": 4,
-                     *           "next_attempt_at": null,
-                     *           "redelivery_of": null,
-                     *           "response_status": 200,
-                     *           "status": "delivered",
-                     *           "status_code": 200,
-                     *           "success": true,
-                     *           "url": "https://hooks.sunrise-funding.example/ledgerlens"
-                     *         },
-                     *         {
-                     *           "attempt": 1,
-                     *           "attempt_number": 1,
-                     *           "created_at": "2026-11-26T06:31:23.487Z",
+                     *           "created_at": "2026-11-26T14:06:38.000Z",
                      *           "deal_id": null,
-                     *           "delivered_at": "2026-11-26T06:31:23.566Z",
+                     *           "delivered_at": "2026-11-26T14:06:38.000Z",
                      *           "event": "webhook.test",
-                     *           "event_id": "evt_a4340337dfd00b3e0abbe13a92bfb700",
+                     *           "event_id": "evt_da73f94c02b9adc086bfed946e397916",
                      *           "event_type": "webhook.test",
-                     *           "id": "whd_cca2784de7f8d74735346b2e",
+                     *           "id": "whd_b11e57c3e44e9c050f4968ee",
                      *           "max_attempts": 1,
                      *           "next_attempt_at": null,
                      *           "redelivery_of": null,
@@ -11439,7 +13349,7 @@ export interface operations {
                      *       "meta": {
                      *         "page": 1,
                      *         "per_page": 3,
-                     *         "total": 2,
+                     *         "total": 1,
                      *         "total_pages": 1
                      *       }
                      *     }
@@ -11491,78 +13401,78 @@ export interface operations {
                      *         "attempts": [
                      *           {
                      *             "attempt_number": 1,
-                     *             "error": null,
+                     *             "error": "receiver answered 503",
                      *             "request": {
-                     *               "body": "{\"id\":\"evt_695d9c443b9e465580ab6db8388709c2\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T06:31:23.625Z\",\"timestamp\":\"2026-11-26T06:31:23.625Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:39.000Z\",\"timestamp\":\"2026-11-26T14:06:39.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *               "headers": {
                      *                 "Content-Type": "application/json",
                      *                 "User-Agent": "Ledgerlens-Webhooks/1.0",
-                     *                 "X-Service-Delivery": "whd_85b4f3f1efb6dca154f968da",
+                     *                 "X-Service-Delivery": "whd_e0dcabd0ca399e3269d9569a",
                      *                 "X-Service-Event": "deal.decision",
-                     *                 "X-Service-Signature": "sha256=3ab381cb0006e918f1018b3fdf1fd77aab089bfcbb3fac75d1f534304ae94510",
-                     *                 "webhook-id": "evt_695d9c443b9e465580ab6db8388709c2",
-                     *                 "webhook-signature": "v1,EvsM7L7Z/AH5VGy2oNZwbzdDSBMfJo1AK6XJRMsAljk=",
-                     *                 "webhook-timestamp": "1795674683"
+                     *                 "X-Service-Signature": "sha256=2b8e1c6f0a9d4e7b3c5a1f8e6d2b9c0a7e4f1d3b5c8a6e9f0d2c4b7a1e3f5d8c",
+                     *                 "webhook-id": "evt_d90a27a5cd105bb1fbd28331c8e3aa67",
+                     *                 "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDDd9vB3o=",
+                     *                 "webhook-timestamp": "1795701950"
                      *               },
                      *               "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *             },
                      *             "response": {
-                     *               "body": "{\"received\":true}",
+                     *               "body": "{\"error\":\"maintenance\"}",
                      *               "headers": {
                      *                 "connection": "keep-alive",
                      *                 "content-type": "application/json",
-                     *                 "date": "Thu, 26 Nov 2026 06:31:23 GMT",
+                     *                 "date": "Thu, 26 Nov 2026 14:05:50 GMT",
                      *                 "keep-alive": "timeout=5",
                      *                 "transfer-encoding": "chunked"
                      *               },
-                     *               "status_code": 200,
-                     *               "time_ms": 113
+                     *               "status_code": 503,
+                     *               "time_ms": 38
                      *             },
-                     *             "started_at": "2026-11-26T06:31:23.678Z",
-                     *             "success": true
+                     *             "started_at": "2026-11-26T14:06:39.000Z",
+                     *             "success": false
                      *           }
                      *         ],
-                     *         "created_at": "2026-11-26T06:31:23.650Z",
+                     *         "created_at": "2026-11-26T14:06:39.000Z",
                      *         "deal_id": 4,
-                     *         "delivered_at": "2026-11-26T06:31:23.853Z",
-                     *         "error": null,
+                     *         "delivered_at": null,
+                     *         "error": "receiver answered 503",
                      *         "event": "deal.decision",
-                     *         "event_id": "evt_695d9c443b9e465580ab6db8388709c2",
+                     *         "event_id": "evt_d90a27a5cd105bb1fbd28331c8e3aa67",
                      *         "event_type": "deal.decision",
-                     *         "id": "whd_85b4f3f1efb6dca154f968da",
+                     *         "id": "whd_e0dcabd0ca399e3269d9569a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": null,
+                     *         "next_attempt_at": "2026-11-26T14:06:49.000Z",
                      *         "redelivery_of": null,
                      *         "request": {
-                     *           "body": "{\"id\":\"evt_695d9c443b9e465580ab6db8388709c2\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T06:31:23.625Z\",\"timestamp\":\"2026-11-26T06:31:23.625Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:39.000Z\",\"timestamp\":\"2026-11-26T14:06:39.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *           "headers": {
                      *             "Content-Type": "application/json",
                      *             "User-Agent": "Ledgerlens-Webhooks/1.0",
-                     *             "X-Service-Delivery": "whd_85b4f3f1efb6dca154f968da",
+                     *             "X-Service-Delivery": "whd_e0dcabd0ca399e3269d9569a",
                      *             "X-Service-Event": "deal.decision",
-                     *             "X-Service-Signature": "sha256=3ab381cb0006e918f1018b3fdf1fd77aab089bfcbb3fac75d1f534304ae94510",
-                     *             "webhook-id": "evt_695d9c443b9e465580ab6db8388709c2",
-                     *             "webhook-signature": "v1,EvsM7L7Z/AH5VGy2oNZwbzdDSBMfJo1AK6XJRMsAljk=",
-                     *             "webhook-timestamp": "1795674683"
+                     *             "X-Service-Signature": "sha256=2b8e1c6f0a9d4e7b3c5a1f8e6d2b9c0a7e4f1d3b5c8a6e9f0d2c4b7a1e3f5d8c",
+                     *             "webhook-id": "evt_d90a27a5cd105bb1fbd28331c8e3aa67",
+                     *             "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDDd9vB3o=",
+                     *             "webhook-timestamp": "1795701950"
                      *           },
                      *           "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *         },
                      *         "response": {
-                     *           "body": "{\"received\":true}",
+                     *           "body": "{\"error\":\"maintenance\"}",
                      *           "headers": {
                      *             "connection": "keep-alive",
                      *             "content-type": "application/json",
-                     *             "date": "Thu, 26 Nov 2026 06:31:23 GMT",
+                     *             "date": "Thu, 26 Nov 2026 14:05:50 GMT",
                      *             "keep-alive": "timeout=5",
                      *             "transfer-encoding": "chunked"
                      *           },
-                     *           "status_code": 200,
-                     *           "time_ms": 113
+                     *           "status_code": 503,
+                     *           "time_ms": 38
                      *         },
-                     *         "response_status": 200,
-                     *         "status": "delivered",
-                     *         "status_code": 200,
-                     *         "success": true,
+                     *         "response_status": 503,
+                     *         "status": "pending",
+                     *         "status_code": 503,
+                     *         "success": false,
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -11617,25 +13527,25 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "attempt": 1,
-                     *         "attempt_number": 1,
-                     *         "created_at": "2026-11-26T06:31:02.114Z",
-                     *         "deal_id": 1,
+                     *         "attempt": 0,
+                     *         "attempt_number": 0,
+                     *         "created_at": "2026-11-26T14:06:41.000Z",
+                     *         "deal_id": 4,
                      *         "delivered_at": null,
-                     *         "event": "deal.ready",
-                     *         "event_id": "evt_3b507eae620c435ca09de5239b0b0020",
-                     *         "event_type": "deal.ready",
-                     *         "id": "whd_9c1e7b2a5d3f8e6b4a0c2d1f",
+                     *         "event": "deal.decision",
+                     *         "event_id": "evt_d90a27a5cd105bb1fbd28331c8e3aa67",
+                     *         "event_type": "deal.decision",
+                     *         "id": "whd_fe12567aa348453ba33a8e8a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T06:31:02.114Z",
-                     *         "redelivery_of": "whd_fee74ded4c4b72d4a1c0d6ba",
+                     *         "next_attempt_at": "2026-11-26T14:06:41.000Z",
+                     *         "redelivery_of": "whd_e0dcabd0ca399e3269d9569a",
                      *         "response_status": null,
                      *         "status": "pending",
                      *         "status_code": null,
                      *         "success": false,
-                     *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
+                     *         "url": null
                      *       },
-                     *       "message": "Redelivery queued"
+                     *       "message": "Delivery whd_e0dcabd0ca399e3269d9569a is being sent again as whd_fe12567aa348453ba33a8e8a"
                      *     }
                      */
                     "application/json": components["schemas"]["RedeliveryResponseDto"];
@@ -11704,12 +13614,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "delivered_at": "2026-11-26T06:31:23.566Z",
-                     *         "delivery_id": "whd_cca2784de7f8d74735346b2e",
+                     *         "delivered_at": "2026-11-26T14:06:38.000Z",
+                     *         "delivery_id": "whd_b11e57c3e44e9c050f4968ee",
                      *         "error": null,
                      *         "event": "webhook.test",
                      *         "response_status": 200,
-                     *         "response_time_ms": 32,
+                     *         "response_time_ms": 38,
                      *         "status": "delivered"
                      *       }
                      *     }

@@ -171,7 +171,10 @@ export type SummaryAccepted = Schemas['SummaryAcceptedDto'];
 export type ReprocessFailed = Schemas['ReprocessFailedDto'];
 export type Ruleset = Schemas['RulesetDto'];
 export type RulesetList = Schemas['RulesetListDto'];
-export type CreateRuleset = Schemas['CreateRulesetDto'];
+/** A flat ruleset (Form A) or a factor-list ruleset (Form B: with `factors`). */
+export type CreateRuleset = Schemas['FlatRulesetInputDto'] | Schemas['FactorRulesetInputDto'];
+export type FlatRulesetInput = Schemas['FlatRulesetInputDto'];
+export type FactorRulesetInput = Schemas['FactorRulesetInputDto'];
 export type UpdateRuleset = Schemas['UpdateRulesetDto'];
 export type WebhookConfig = Schemas['WebhookConfigResponseDto'];
 export type WebhookConfigInput = Schemas['WebhookConfigInputDto'];

@@ -22,6 +22,7 @@ export function mapDealSummary(deal: Omit<Deal, 'report' | 'analysis'>): DealSum
     entity_type: deal.entityType,
     source_type: deal.sourceType,
     ein: deal.ein,
+    external_reference: deal.externalReference,
     status: deal.status,
     document_count: deal.documentCount,
     health_score: deal.healthScore,

@@ -1,4 +1,4 @@
-import { raw } from '@mikro-orm/core';
+import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
@@ -135,19 +135,38 @@ export class DealsService {
   }
 
   async create(auth: AuthContext, dto: CreateDealDto): Promise<DealSummaryDto> {
-    const em = this.db.forScope(auth);
-    const deal = await em.transactional(async (tx) => {
-      const created = this.build(tx, auth, dto);
-      await tx.flush();
-      recordEvent(tx, auth, 'deal.created', {
-        dealId: created.id,
-        actor: auth.actor,
-        data: { deal_id: created.id, business_name: created.businessName },
-      });
-      return created;
-    });
-    this.events.notify();
+    const [deal] = await this.insert(auth, [dto]);
     return mapDealSummary(deal);
+  }
+
+  /** New deals with their deal.created events, in one transaction; a reference taken meanwhile is 409. */
+  private async insert(auth: AuthContext, dtos: CreateDealDto[]): Promise<Deal[]> {
+    const deals = await this.db
+      .forScope(auth)
+      .transactional(async (tx) => {
+        const created = dtos.map((dto) => this.build(tx, auth, dto));
+        await tx.flush();
+        for (const deal of created) {
+          recordEvent(tx, auth, 'deal.created', {
+            dealId: deal.id,
+            actor: auth.actor,
+            data: { deal_id: deal.id, business_name: deal.businessName },
+          });
+        }
+        return created;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof UniqueConstraintViolationException) {
+          const refs = dtos.map((d) => d.external_reference).filter(Boolean);
+          throw new ApiError(
+            ErrorCode.DUPLICATE_RESOURCE,
+            `A deal with external_reference ${refs.map((r) => `"${r}"`).join(' or ')} already exists`,
+          );
+        }
+        throw err;
+      });
+    this.events.notify();
+    return deals;
   }
 
   async get(auth: AuthContext, id: number): Promise<DealDetailDto> {
@@ -270,19 +289,39 @@ export class DealsService {
       else valid.push({ index, dto });
     }
     const em = this.db.forScope(auth);
-    const created = await em.transactional(async (tx) => {
-      const deals = valid.map(({ index, dto }) => ({ index, deal: this.build(tx, auth, dto) }));
-      await tx.flush();
-      for (const { deal } of deals) {
-        recordEvent(tx, auth, 'deal.created', {
-          dealId: deal.id,
-          actor: auth.actor,
-          data: { deal_id: deal.id, business_name: deal.businessName },
+    // A reference already held by a deal, or sent twice in the batch, is an error of that item.
+    const refs = valid.map(({ dto }) => dto.external_reference).filter((r): r is string => !!r);
+    const taken = new Set(
+      refs.length
+        ? (await em.find(Deal, { externalReference: { $in: refs } }, { fields: ['externalReference'] })).map((d) => d.externalReference)
+        : [],
+    );
+    for (const item of [...valid]) {
+      const ref = item.dto.external_reference;
+      if (!ref) continue;
+      if (taken.has(ref)) {
+        valid.splice(valid.indexOf(item), 1);
+        errors.push({
+          index: item.index,
+          detail: `A deal with external_reference "${ref}" already exists`,
+          errors: [
+            validationEntry(
+              'body',
+              [item.index, 'external_reference'],
+              `external_reference "${ref}" is already used`,
+              'value_error.duplicate',
+            ),
+          ],
         });
       }
-      return deals;
-    });
-    this.events.notify();
+      taken.add(ref);
+    }
+    errors.sort((a, b) => a.index - b.index);
+    const inserted = await this.insert(
+      auth,
+      valid.map((v) => v.dto),
+    );
+    const created = valid.map(({ index }, i) => ({ index, deal: inserted[i] }));
     return {
       created: created.map(({ index, deal }) => ({
         index,
@@ -310,6 +349,7 @@ export class DealsService {
       entityType: dto.entity_type ?? null,
       industry: dto.industry ?? null,
       sourceType: dto.source_type ?? null,
+      externalReference: dto.external_reference ?? null,
       createdAt: now,
       updatedAt: now,
     });

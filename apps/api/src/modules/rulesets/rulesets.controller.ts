@@ -1,5 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query } from '@nestjs/common';
 import {
+  ApiBody,
+  ApiExtraModels,
+  getSchemaPath,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiNotFoundResponse,
@@ -13,7 +16,14 @@ import { ErrorEnvelopeDto } from '../../platform/errors/error.dto';
 import { AckDto } from '../../platform/http/ack.dto';
 import { IdParam } from '../../platform/http/id-param';
 import { PageQueryDto } from '../../platform/pagination/pagination';
-import { CreateRulesetDto, RulesetDto, RulesetListDto, UpdateRulesetDto } from './dto/ruleset.dto';
+import {
+  CreateRulesetDto,
+  FactorRulesetInputDto,
+  FlatRulesetInputDto,
+  RulesetDto,
+  RulesetListDto,
+  UpdateRulesetDto,
+} from './dto/ruleset.dto';
 import { RulesetsService } from './rulesets.service';
 
 const INVALID = { type: ErrorEnvelopeDto, description: 'VALIDATION_ERROR (field-level errors) or WEIGHT_SUM_INVALID' };
@@ -35,6 +45,11 @@ export class RulesetsController {
 
   @Post()
   @Authenticated('rulesets:write')
+  @ApiExtraModels(FlatRulesetInputDto, FactorRulesetInputDto)
+  @ApiBody({
+    description: 'A flat ruleset (Form A) or a factor-list ruleset (Form B); a body with `factors` is Form B',
+    schema: { oneOf: [{ $ref: getSchemaPath(FlatRulesetInputDto) }, { $ref: getSchemaPath(FactorRulesetInputDto) }] },
+  })
   @ApiCreatedResponse({ type: RulesetDto })
   @ApiConflictResponse({ type: ErrorEnvelopeDto, description: 'DUPLICATE_RESOURCE: the name is taken' })
   @ApiUnprocessableEntityResponse(INVALID)
@@ -52,6 +67,11 @@ export class RulesetsController {
 
   @Put(':ruleset_id')
   @Authenticated('rulesets:write')
+  @ApiExtraModels(FlatRulesetInputDto, FactorRulesetInputDto)
+  @ApiBody({
+    description: 'A flat ruleset (Form A) or a factor-list ruleset (Form B); a body with `factors` is Form B',
+    schema: { oneOf: [{ $ref: getSchemaPath(FlatRulesetInputDto) }, { $ref: getSchemaPath(FactorRulesetInputDto) }] },
+  })
   @ApiOkResponse({ type: RulesetDto, description: 'Full replacement; existing recommendations keep their snapshot' })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiConflictResponse({ type: ErrorEnvelopeDto, description: 'DUPLICATE_RESOURCE' })

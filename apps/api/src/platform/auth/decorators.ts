@@ -19,6 +19,7 @@ export function Authenticated(scope: RequiredScope | 'any') {
     SetMetadata(REQUIRED_SCOPE, scope),
     ApiSecurity('api_key'),
     ApiSecurity('bearer'),
+    ApiSecurity('oauth2', scope === 'any' ? [] : [scope]),
     ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'AUTH_REQUIRED or INVALID_API_KEY' }),
     ...(scope === 'any' ? [] : [ApiForbiddenResponse({ type: ErrorEnvelopeDto, description: `FORBIDDEN: needs scope ${scope}` })]),
   );

@@ -35,6 +35,16 @@ export class CreateDealDto {
   @ValidateEnum(ENTITY_TYPES, { optional: true, nullable: true }) entity_type?: string | null;
   @ValidateString({ optional: true, nullable: true, maxLength: 255 }) industry?: string | null;
   @ValidateEnum(SOURCE_TYPES, { optional: true, nullable: true }) source_type?: string | null;
+  @ValidateString({
+    optional: true,
+    nullable: true,
+    minLength: 1,
+    maxLength: 255,
+    example: 'CRM-10442',
+    description:
+      'Your own reference for the deal (e.g. its CRM record id), unique per organization and mode (409 DUPLICATE_RESOURCE otherwise); bulk ingest attaches statements to the deal holding it',
+  })
+  external_reference?: string | null;
 }
 
 export class UpdateDealDto {
@@ -73,6 +83,8 @@ export class DealSummaryDto {
   @ApiProperty({ type: String, nullable: true, enum: [...ENTITY_TYPES, null] }) entity_type: string | null;
   @ApiProperty({ type: String, nullable: true, enum: [...SOURCE_TYPES, null] }) source_type: string | null;
   @ApiProperty({ type: String, nullable: true }) ein: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Your reference for the deal, as sent on creation or by ingest' })
+  external_reference: string | null;
   @ApiProperty({ enum: DEAL_STATUSES }) status: string;
   @ApiProperty({ type: 'integer' }) document_count: number;
   @ApiProperty({ type: Number, nullable: true }) health_score: number | null;

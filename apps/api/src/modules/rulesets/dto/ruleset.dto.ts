@@ -37,57 +37,105 @@ export class RulesetFactorDto {
   threshold: number;
 }
 
-/**
- * POST /rulesets and PUT /rulesets/{id}: a flat ruleset (Form A: the nine `weight_*`, grade minima,
- * approve_threshold, max_advance_multiplier, cfcr_target, all required) or a factor-list ruleset
- * (Form B: `factors`, approval_threshold, decline_threshold, all required). `name` is required.
- */
-export class CreateRulesetDto {
-  @BodyField({
-    type: String,
-    maxLength: 200,
-    description: 'Required; unique within the organization (case-insensitive)',
-    example: 'Conservative',
-  })
-  name?: unknown;
-  @BodyField({ type: String, nullable: true, maxLength: 1000 }) description?: unknown;
-  @BodyField(WEIGHT('revenue')) weight_revenue?: unknown;
-  @BodyField(WEIGHT('balance_health')) weight_balance_health?: unknown;
-  @BodyField(WEIGHT('nsf_overdraft')) weight_nsf_overdraft?: unknown;
-  @BodyField(WEIGHT('deposit_frequency')) weight_deposit_frequency?: unknown;
-  @BodyField(WEIGHT('revenue_trend')) weight_revenue_trend?: unknown;
-  @BodyField(WEIGHT('debt_service')) weight_debt_service?: unknown;
-  @BodyField(WEIGHT('transaction_screening')) weight_transaction_screening?: unknown;
-  @BodyField(WEIGHT('health_score')) weight_health_score?: unknown;
-  @BodyField(WEIGHT('cross_doc')) weight_cross_doc?: unknown;
-  @BodyField(GRADE('A')) grade_a_min?: unknown;
-  @BodyField(GRADE('B')) grade_b_min?: unknown;
-  @BodyField(GRADE('C')) grade_c_min?: unknown;
-  @BodyField({ ...GRADE('D'), description: 'Form A: minimum total score for grade D; below it is grade F' }) grade_d_min?: unknown;
-  @BodyField({ type: 'integer', minimum: 0, maximum: 100, description: 'Form A: minimum total score for approve' })
-  approve_threshold?: unknown;
-  @BodyField({
+/** The documented body fields of both ruleset kinds (Form A flat, Form B factor list). */
+const FIELD = {
+  name: { type: String, maxLength: 200, description: 'Unique within the organization (case-insensitive)', example: 'Conservative' },
+  description: { type: String, nullable: true, maxLength: 1000 },
+  weight_revenue: WEIGHT('revenue'),
+  weight_balance_health: WEIGHT('balance_health'),
+  weight_nsf_overdraft: WEIGHT('nsf_overdraft'),
+  weight_deposit_frequency: WEIGHT('deposit_frequency'),
+  weight_revenue_trend: WEIGHT('revenue_trend'),
+  weight_debt_service: WEIGHT('debt_service'),
+  weight_transaction_screening: WEIGHT('transaction_screening'),
+  weight_health_score: WEIGHT('health_score'),
+  weight_cross_doc: WEIGHT('cross_doc'),
+  grade_a_min: GRADE('A'),
+  grade_b_min: GRADE('B'),
+  grade_c_min: GRADE('C'),
+  grade_d_min: { ...GRADE('D'), description: 'Form A: minimum total score for grade D; below it is grade F' },
+  approve_threshold: { type: 'integer', minimum: 0, maximum: 100, description: 'Form A: minimum total score for approve' },
+  max_advance_multiplier: {
     type: Number,
     exclusiveMinimum: true,
     minimum: 0,
     description: 'Form A: max advance = multiplier x average monthly revenue',
-  })
-  max_advance_multiplier?: unknown;
-  @BodyField({ type: Number, minimum: 0, description: 'Form A: target cash flow coverage ratio' }) cfcr_target?: unknown;
-  @BodyField({
+  },
+  cfcr_target: { type: Number, minimum: 0, description: 'Form A: target cash flow coverage ratio' },
+  factors: {
     type: [RulesetFactorDto],
     description: 'Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset',
-  })
-  factors?: unknown;
-  @BodyField({ type: Number, minimum: 0, maximum: 100, description: 'Form B: total score at or above which a deal is approved' })
-  approval_threshold?: unknown;
-  @BodyField({
+  },
+  approval_threshold: { type: Number, minimum: 0, maximum: 100, description: 'Form B: total score at or above which a deal is approved' },
+  decline_threshold: {
     type: Number,
     minimum: 0,
     maximum: 100,
     description: 'Form B: total score at or below which a deal is declined (lower than approval_threshold)',
-  })
-  decline_threshold?: unknown;
+  },
+} satisfies Record<string, ApiPropertyOptions>;
+
+/** A field every body of that kind must carry (documentation of the create and replace bodies). */
+const Required = (field: keyof typeof FIELD) => ApiProperty({ ...FIELD[field], required: true } as ApiPropertyOptions);
+
+/**
+ * The request fields of POST /rulesets, PUT /rulesets/{id} and PATCH /rulesets/{id}, as the server
+ * reads them: any subset, checked as a whole by RulesetsService. The create and replace bodies are
+ * documented more precisely as one of FlatRulesetInputDto and FactorRulesetInputDto.
+ */
+export class CreateRulesetDto {
+  @BodyField({ ...FIELD.name, description: 'Required; unique within the organization (case-insensitive)' }) name?: unknown;
+  @BodyField(FIELD.description) description?: unknown;
+  @BodyField(FIELD.weight_revenue) weight_revenue?: unknown;
+  @BodyField(FIELD.weight_balance_health) weight_balance_health?: unknown;
+  @BodyField(FIELD.weight_nsf_overdraft) weight_nsf_overdraft?: unknown;
+  @BodyField(FIELD.weight_deposit_frequency) weight_deposit_frequency?: unknown;
+  @BodyField(FIELD.weight_revenue_trend) weight_revenue_trend?: unknown;
+  @BodyField(FIELD.weight_debt_service) weight_debt_service?: unknown;
+  @BodyField(FIELD.weight_transaction_screening) weight_transaction_screening?: unknown;
+  @BodyField(FIELD.weight_health_score) weight_health_score?: unknown;
+  @BodyField(FIELD.weight_cross_doc) weight_cross_doc?: unknown;
+  @BodyField(FIELD.grade_a_min) grade_a_min?: unknown;
+  @BodyField(FIELD.grade_b_min) grade_b_min?: unknown;
+  @BodyField(FIELD.grade_c_min) grade_c_min?: unknown;
+  @BodyField(FIELD.grade_d_min) grade_d_min?: unknown;
+  @BodyField(FIELD.approve_threshold) approve_threshold?: unknown;
+  @BodyField(FIELD.max_advance_multiplier) max_advance_multiplier?: unknown;
+  @BodyField(FIELD.cfcr_target) cfcr_target?: unknown;
+  @BodyField(FIELD.factors) factors?: unknown;
+  @BodyField(FIELD.approval_threshold) approval_threshold?: unknown;
+  @BodyField(FIELD.decline_threshold) decline_threshold?: unknown;
+}
+
+/** Form A body of POST /rulesets and PUT /rulesets/{id}: a flat ruleset, every field but `description` required. */
+export class FlatRulesetInputDto {
+  @Required('name') name: string;
+  @ApiPropertyOptional(FIELD.description) description?: string | null;
+  @Required('weight_revenue') weight_revenue: number;
+  @Required('weight_balance_health') weight_balance_health: number;
+  @Required('weight_nsf_overdraft') weight_nsf_overdraft: number;
+  @Required('weight_deposit_frequency') weight_deposit_frequency: number;
+  @Required('weight_revenue_trend') weight_revenue_trend: number;
+  @Required('weight_debt_service') weight_debt_service: number;
+  @Required('weight_transaction_screening') weight_transaction_screening: number;
+  @Required('weight_health_score') weight_health_score: number;
+  @Required('weight_cross_doc') weight_cross_doc: number;
+  @Required('grade_a_min') grade_a_min: number;
+  @Required('grade_b_min') grade_b_min: number;
+  @Required('grade_c_min') grade_c_min: number;
+  @Required('grade_d_min') grade_d_min: number;
+  @Required('approve_threshold') approve_threshold: number;
+  @Required('max_advance_multiplier') max_advance_multiplier: number;
+  @Required('cfcr_target') cfcr_target: number;
+}
+
+/** Form B body of POST /rulesets and PUT /rulesets/{id}: a factor-list ruleset. */
+export class FactorRulesetInputDto {
+  @Required('name') name: string;
+  @ApiPropertyOptional(FIELD.description) description?: string | null;
+  @Required('factors') factors: RulesetFactorDto[];
+  @Required('approval_threshold') approval_threshold: number;
+  @Required('decline_threshold') decline_threshold: number;
 }
 
 /**
