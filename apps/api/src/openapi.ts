@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_GUIDE, OPERATION_DOCS, TAGS } from './openapi-docs';
 import RECORDED_EXAMPLES from './openapi-examples.json';
 import { ALL_SCOPES } from './platform/auth/auth-context';
+import { ErrorCode, statusOf } from './platform/errors/api-error';
 import { AppConfig } from './platform/config/config';
 
 const SCOPE_WORDS: Record<string, string> = {
@@ -60,17 +61,23 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         op.description ??= docs[1];
       }
       addExample(op);
+      addErrorExamples(op, document.components?.schemas ?? {});
     }
   }
   return sortKeys(document) as OpenAPIObject;
 }
 
+interface MediaLike {
+  example?: unknown;
+  schema?: { $ref?: string };
+}
 interface OperationLike {
   operationId?: string;
   summary?: string;
   description?: string;
-  requestBody?: { content?: Record<string, { example?: unknown }> };
-  responses?: Record<string, { content?: Record<string, { example?: unknown }> }>;
+  parameters?: { in?: string; name?: string }[];
+  requestBody?: { content?: Record<string, MediaLike> };
+  responses?: Record<string, { description?: string; content?: Record<string, MediaLike> }>;
 }
 
 interface Answer {
@@ -100,8 +107,75 @@ function addExample(op: OperationLike): void {
     const response = op.responses?.[String(answer.status)] ?? Object.entries(op.responses ?? {}).find(([s]) => s.startsWith('2'))?.[1];
     const content = response?.content;
     const media = (answer.media && content?.[answer.media]) || content?.['application/json'] || content?.['text/event-stream'];
-    if (media) media.example ??= answer.response;
+    if (!media) continue;
+    media.example ??= answer.response;
+    // another 2xx with the same schema (e.g. the 200 of an idempotent replay) shows the same answer
+    for (const [status, other] of Object.entries(op.responses ?? {})) {
+      const twin = status.startsWith('2') ? other.content?.[answer.media ?? 'application/json'] : undefined;
+      if (twin && twin !== media && twin.schema?.$ref && twin.schema.$ref === media.schema?.$ref) twin.example ??= answer.response;
+    }
   }
+}
+
+const ERROR_ENVELOPE = '#/components/schemas/ErrorEnvelopeDto';
+const DEFAULT_CODES: Record<number, ErrorCode> = {
+  400: ErrorCode.VALIDATION_ERROR,
+  401: ErrorCode.AUTH_REQUIRED,
+  403: ErrorCode.FORBIDDEN,
+  404: ErrorCode.NOT_FOUND,
+  409: ErrorCode.CONFLICT,
+  413: ErrorCode.PAYLOAD_TOO_LARGE,
+  415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  422: ErrorCode.VALIDATION_ERROR,
+  429: ErrorCode.RATE_LIMIT_EXCEEDED,
+  503: ErrorCode.SERVICE_UNAVAILABLE,
+};
+const DETAILS: Partial<Record<ErrorCode, string>> = {
+  [ErrorCode.AUTH_REQUIRED]: 'Authentication required: send X-API-Key or Authorization: Bearer',
+  [ErrorCode.INVALID_API_KEY]: 'Invalid or revoked API key',
+  [ErrorCode.NOT_FOUND]: 'Not found',
+  [ErrorCode.DEAL_NOT_FOUND]: 'Deal not found',
+  [ErrorCode.DOCUMENT_NOT_FOUND]: 'Document not found',
+  [ErrorCode.RATE_LIMIT_EXCEEDED]: 'Rate limit exceeded. Try again in 12 seconds.',
+  [ErrorCode.VALIDATION_ERROR]: 'Validation failed',
+};
+
+/**
+ * Error answers show the error of their status (the code named first in the response's
+ * description, else the status's usual code), instead of the envelope's generic example.
+ */
+function addErrorExamples(op: OperationLike, schemas: Record<string, unknown>): void {
+  for (const [statusText, response] of Object.entries(op.responses ?? {})) {
+    const status = Number(statusText);
+    if (!(status >= 400)) continue;
+    const named = /^([A-Z][A-Z0-9_]{3,})\b/.exec(response.description ?? '')?.[1] as ErrorCode | undefined;
+    const code = named && Object.values(ErrorCode).includes(named) && statusOf(named) === status ? named : DEFAULT_CODES[status];
+    if (!code) continue;
+    const said = (response.description ?? '').replace(/^[A-Z][A-Z0-9_]{3,}( or [A-Z][A-Z0-9_]{3,})*:?\s*/, '').trim();
+    const scope = /needs scope (\S+)/.exec(response.description ?? '')?.[1];
+    const detail = scope
+      ? `This credential lacks the scope ${scope}`
+      : (DETAILS[code] ?? (said ? said[0].toUpperCase() + said.slice(1) : humanize(code)));
+    const example = { detail, code, errors: code === ErrorCode.VALIDATION_ERROR && status === 422 ? [validationExample(op, schemas)] : [] };
+    for (const media of Object.values(response.content ?? {})) {
+      if (media.schema?.$ref === ERROR_ENVELOPE) media.example ??= example;
+    }
+  }
+}
+
+/** One validation entry naming a real field of the operation: a required body field, else its first path parameter. */
+function validationExample(op: OperationLike, schemas: Record<string, unknown>) {
+  const param = op.parameters?.find((p) => p.in === 'path');
+  const ref = op.requestBody?.content?.['application/json']?.schema?.$ref;
+  const body = ref ? (schemas[ref.split('/').pop()!] as { required?: string[]; properties?: Record<string, unknown> }) : undefined;
+  const field = body?.required?.[0] ?? Object.keys(body?.properties ?? {})[0];
+  const [loc, msg, type] = field
+    ? [['body', field], `${field} should not be empty`, 'value_error.missing']
+    : param?.name
+      ? [['path', param.name], `${param.name} must be a positive integer`, 'type_error.integer']
+      : [['query', 'page'], 'page must be an integer of at least 1', 'type_error.integer'];
+  const name = (loc as string[])[1];
+  return { loc, msg, type, field: name, message: msg };
 }
 
 /** Deterministic output: the committed openapi/openapi.json must not change unless the API does. */
@@ -121,4 +195,10 @@ export function sortKeys(value: unknown): unknown {
 export function setupOpenApi(app: INestApplication, _config: AppConfig): void {
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+}
+
+/** `INVALID_DECISION` -> `Invalid decision`. */
+function humanize(code: string): string {
+  const words = code.toLowerCase().replace(/_/g, ' ');
+  return words[0].toUpperCase() + words.slice(1);
 }

@@ -107,6 +107,23 @@ describe('API reference (/docs)', () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows each error answer with the code of its status, in the error envelope', () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses).filter(([s]) => Number(s) >= 400)) {
+        for (const [media, m] of Object.entries(response.content ?? {})) {
+          if (media === 'text/html') continue;
+          const ex = m.example as { code?: string } | undefined;
+          if (!ex) problems.push(`${op.operationId}: ${status} ${media} without an example`);
+          else if (ex.code === 'VALIDATION_ERROR' && !['400', '422'].includes(status))
+            problems.push(`${op.operationId}: ${status} shows VALIDATION_ERROR`);
+          else problems.push(...validator.check(method.toUpperCase(), concrete(path), Number(status), ex, 'application/json'));
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('the validator rejects an example that does not conform (the checks above can fail)', () => {
     const created = doc.paths['/v1/deals'].post;
     const example = created.responses['201'].content!['application/json'].example as Record<string, unknown>;
