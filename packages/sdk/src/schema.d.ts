@@ -12720,9 +12720,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                "x-org-id": string;
                 /** @description Integer organization id; must be the credential's organization */
-                "X-Org-Id": string;
+                "x-org-id": string;
                 /** @description Unique key (max 128 chars, UUID v4 recommended). A replay within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`. */
                 "Idempotency-Key"?: string;
             };
@@ -12999,9 +12998,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                "x-org-id": string;
                 /** @description Integer organization id; must be the credential's organization */
-                "X-Org-Id": string;
+                "x-org-id": string;
             };
             path: {
                 batch_id: string;
@@ -13136,9 +13134,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                "x-org-id": string;
                 /** @description Integer organization id; must be the credential's organization */
-                "X-Org-Id": string;
+                "x-org-id": string;
             };
             path: {
                 batch_id: string;
@@ -15030,10 +15027,9 @@ export interface operations {
     viewSharedDeal: {
         parameters: {
             query?: never;
-            header: {
-                "x-share-password": string;
-                /** @description The password of a protected link */
-                "X-Share-Password"?: string;
+            header?: {
+                /** @description The password of a protected link (X-Share-Password) */
+                "x-share-password"?: string;
             };
             path: {
                 token: string;

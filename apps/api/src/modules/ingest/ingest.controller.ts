@@ -36,8 +36,9 @@ import { IngestService } from './ingest.service';
 
 export const MAX_INGEST_IDEMPOTENCY_KEY = 128;
 
+// the name as @Headers() reads it (lowercase), so that the document lists the header once
 const ORG_HEADER = ApiHeader({
-  name: 'X-Org-Id',
+  name: 'x-org-id',
   required: true,
   description: "Integer organization id; must be the credential's organization",
 });

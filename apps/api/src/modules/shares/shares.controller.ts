@@ -57,7 +57,8 @@ export class SharesController {
 
   @Get('share/:token')
   @Public()
-  @ApiHeader({ name: 'X-Share-Password', required: false, description: 'The password of a protected link' })
+  // the name as @Headers() reads it (lowercase): one optional header in the document, not a required twin
+  @ApiHeader({ name: 'x-share-password', required: false, description: 'The password of a protected link (X-Share-Password)' })
   @ApiOkResponse({ type: ShareViewDto, description: 'No credential needed. Counts one view. No transactions, flags or notes' })
   @ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'SHARE_PASSWORD_REQUIRED or SHARE_PASSWORD_INVALID' })
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'Unknown, expired or revoked link' })
