@@ -2333,6 +2333,26 @@ export interface components {
             message: string;
             success: boolean;
         };
+        CrmWebhookInputDto: {
+            /** @example deal.updated */
+            event: string;
+            /** @description Changed CRM fields by CRM field name; mapped onto the deal by the from_crm/both field mappings */
+            fields: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            provider: "salesforce" | "hubspot" | "pipedrive" | "custom";
+            /**
+             * @description The record id in the CRM (string or number)
+             * @example 42
+             */
+            record_id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened in the CRM: an older change than the deal loses
+             */
+            timestamp: string;
+        };
         CrmWebhookResponseDto: {
             data: components["schemas"]["CrmWebhookResultDto"];
         };
@@ -6463,7 +6483,34 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The generic body, or a native HubSpot event array (with X-HubSpot-Signature-v3 when the client secret is configured) or Pipedrive `{meta, data}` webhook */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "deal.updated",
+                 *       "fields": {
+                 *         "status": "open",
+                 *         "title": "Sunrise Bakery LLC",
+                 *         "value": 85000
+                 *       },
+                 *       "provider": "pipedrive",
+                 *       "record_id": "42",
+                 *       "timestamp": "2026-11-26T14:06:33.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CrmWebhookInputDto"] | {
+                    [key: string]: unknown;
+                }[] | {
+                    data: {
+                        [key: string]: unknown;
+                    };
+                    meta: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
         responses: {
             200: {
                 headers: {

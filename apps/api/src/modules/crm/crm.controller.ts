@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiExtraModels,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { Auth, Authenticated } from '../../platform/auth/decorators';
@@ -30,6 +39,7 @@ import {
   CrmSyncLogQueryDto,
   CrmSyncResponseDto,
   CrmTestResultDto,
+  CrmWebhookInputDto,
   CrmWebhookResponseDto,
 } from './dto/crm.dto';
 
@@ -223,6 +233,23 @@ export class CrmController {
   @Post('webhooks')
   @HttpCode(200)
   @Authenticated('crm:write')
+  @ApiExtraModels(CrmWebhookInputDto)
+  @ApiBody({
+    description:
+      'The generic body, or a native HubSpot event array (with X-HubSpot-Signature-v3 when the client secret is configured) or Pipedrive `{meta, data}` webhook',
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(CrmWebhookInputDto) },
+        { type: 'array', description: 'HubSpot webhook events', items: { type: 'object', additionalProperties: {} } },
+        {
+          type: 'object',
+          description: 'Pipedrive webhook (v2)',
+          required: ['meta', 'data'],
+          properties: { meta: { type: 'object', additionalProperties: {} }, data: { type: 'object', additionalProperties: {} } },
+        },
+      ],
+    },
+  })
   @ApiOkResponse({ type: CrmWebhookResponseDto })
   receiveCrmWebhook(@Auth() auth: AuthContext, @Body() body: unknown, @Req() req: FastifyRequest): Promise<CrmWebhookResponseDto> {
     return this.inbound.receive(auth, {

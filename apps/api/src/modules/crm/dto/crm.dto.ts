@@ -248,6 +248,21 @@ export class CrmRunDetailResponseDto {
 
 // ---------------------------------------------------------------- inbound webhook
 
+/** The generic inbound body (documentation: the service checks it as a whole, CrmInboundService). */
+export class CrmWebhookInputDto {
+  @ApiProperty({ enum: ['salesforce', 'hubspot', 'pipedrive', 'custom'] }) provider: string;
+  @ApiProperty({ maxLength: 100, example: 'deal.updated' }) event: string;
+  @ApiProperty({ description: 'The record id in the CRM (string or number)', example: '42' }) record_id: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {},
+    description: 'Changed CRM fields by CRM field name; mapped onto the deal by the from_crm/both field mappings',
+  })
+  fields: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time', description: 'When the change happened in the CRM: an older change than the deal loses' })
+  timestamp: string;
+}
+
 export class CrmWebhookResultDto {
   @ApiProperty() received: boolean;
   @ApiProperty({ type: 'integer', nullable: true }) deal_id: number | null;
