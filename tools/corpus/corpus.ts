@@ -83,7 +83,9 @@ export async function* buildCorpus(o: CorpusOptions): AsyncGenerator<CorpusItem>
   const r = new Rng(hashSeed(o.seed, 'extras'));
   for (let i = 0; i < o.scans && firsts.length; i++) {
     const src = firsts[i % firsts.length];
-    const rot = i % 2 ? r.next() * 0.8 - 0.4 : 0;
+    // Every other scan is skewed by 1.2 to 2 degrees, alternately clockwise and counter-clockwise, as a
+    // sheet fed askew: the reader must straighten it (tesseract's rotateAuto) before the table logic.
+    const rot = i % 2 ? (1.2 + r.next() * 0.8) * (i % 4 === 1 ? 1 : -1) : 0;
     const bytes = await scanned(src.bytes, r, { dpi: 200, rotate: rot, noise: i % 2 ? 150 : 0 }, 3);
     // a one-page scan only holds the first page's transactions: ground truth is re-derived by the bench from the text version
     yield { name: `scan-${src.name}-${i}`, ext: 'pdf', bytes, truth: { ...src.truth, kind: 'scan', layout: `${src.truth.layout}` } };

@@ -1,4 +1,5 @@
 import { OCR_WORKERS, ocrImage, pgm } from './ocr';
+import { deskew } from './deskew';
 import { extractPageText, GrayRaster, groupLines, renderPageGray } from './extract';
 import { OpenedDocument } from './open';
 import { DEFAULT_LIMITS, Limits, Line, PageLayout, ParseStep, StatementError, Word } from './types';
@@ -187,8 +188,17 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
             let done = () => undefined as void;
             rendering = new Promise<void>((r) => (done = r));
             try {
-              const r = await renderPageGray(opened, job.page.index);
-              job.scale = r.scale;
+              const rendered = await renderPageGray(opened, job.page.index);
+              job.scale = rendered.scale;
+              let r = rendered;
+              if (job.need.kind === 'page') {
+                // a whole scanned page fed askew is straightened before OCR (a band of a text page is not skewed)
+                const straight = deskew(rendered);
+                if (straight.raster !== rendered) {
+                  r = { ...rendered, ...straight.raster };
+                  warnings.push(`page ${job.page.index + 1} was scanned ${straight.angle}° askew: straightened before OCR`);
+                }
+              }
               const pieces = piecesOf(job, r, r.scale);
               job.pending = pieces.length;
               queue.push(...pieces);
