@@ -114,6 +114,8 @@ describe('CRM integration', () => {
       ['missing credentials', { credentials: {} }, 'credentials.access_token'],
       ['an unknown credential', { credentials: { access_token: 'x', password: 'y' } }, 'credentials.password'],
       ['a private base URL', { credentials: { access_token: 'x', base_url: 'https://10.0.0.9/' } }, 'credentials.base_url'],
+      // `constructor` in a nested object made class-transformer throw (500), found by the fuzzer
+      ['a reserved key', { credentials: { access_token: 'x', constructor: 'x' } }, 'credentials.constructor'],
     ])('refuses %s (422)', async (_label, body, field) => {
       const res = await req('PUT', '/crm/config/hubspot', org.test_api_key, body);
       expect(res.status).toBe(422);

@@ -22,6 +22,11 @@ export class ApiValidationPipe implements PipeTransform {
           ? validationEntry(source, nul.path, 'must be valid Unicode (an unpaired surrogate such as \\ud800)', 'value_error.str.surrogate')
           : validationEntry(source, nul.path, 'must not contain the NUL character (\\u0000)', 'value_error.str.nul'),
       ]);
+    const reserved = type === 'body' ? findReservedKey(value, []) : null;
+    if (reserved)
+      throw ApiError.validation([
+        validationEntry(source, reserved, `${String(reserved[reserved.length - 1])} is not an accepted field name`, 'value_error.extra'),
+      ]);
     if (!metatype || PRIMITIVES.includes(metatype)) return value;
     if (type === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw ApiError.validation([validationEntry('body', [], 'Request body must be a JSON object', 'type_error.object')]);
@@ -31,6 +36,23 @@ export class ApiValidationPipe implements PipeTransform {
     if (errors.length) throw ApiError.validation(flatten(errors, source, []));
     return instance;
   }
+}
+
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The path to a key that object machinery gives a meaning (`constructor` inside a nested object
+ * makes class-transformer read it as the object's class and throw): refused as a field name.
+ */
+function findReservedKey(value: unknown, path: (string | number)[]): (string | number)[] | null {
+  if (!value || typeof value !== 'object' || path.length > 32) return null;
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (!Array.isArray(value) && RESERVED_KEYS.has(key)) return at;
+    const deeper = findReservedKey(child, at);
+    if (deeper) return deeper;
+  }
+  return null;
 }
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
