@@ -70,6 +70,11 @@ describe('docker/compose.yaml', () => {
     expect(service('api').ports).toBeUndefined();
     const caddyfile = readFileSync(join(ROOT, 'docker/Caddyfile'), 'utf8');
     expect(caddyfile).toMatch(/dynamic a api 8080/);
+    // rolling restarts: a stopping api leaves the rotation through /ready before it closes
+    expect(caddyfile).toMatch(/health_uri \/ready/);
+    expect(Number(env('api').SHUTDOWN_DELAY_SECONDS)).toBeGreaterThan(1);
+    // Compose waits stop_grace_period before SIGKILL: longer than the delay and both graces
+    expect(parseInt(service('api').stop_grace_period, 10)).toBeGreaterThanOrEqual(Number(env('api').SHUTDOWN_DELAY_SECONDS) + 2 * 10 + 5);
   });
 
   it('gives the workers (no HTTP port) a heartbeat health check and the api a readiness check', () => {

@@ -22,6 +22,8 @@ import { Metrics } from './platform/metrics/metrics';
 import { installHttpMetrics } from './platform/metrics/http-metrics';
 import { startMetricsListener, stopMetricsListener } from './platform/metrics/metrics-listener';
 import multipart from '@fastify/multipart';
+import { HttpDrain } from './platform/http/drain';
+import { StreamService } from './modules/stream/stream.service';
 
 export interface CreateAppOptions {
   /** Tests pass a PGlite loaded from a migrated template. */
@@ -58,6 +60,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       },
       bodyLimit: 1024 * 1024,
       logController: new AccessLogOnly(),
+      // while draining, requests on open connections are served (with Connection: close), not 503
+      return503OnClosing: false,
       frameworkErrors,
       clientErrorHandler,
     } as ConstructorParameters<typeof FastifyAdapter>[0]);
@@ -85,6 +89,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       usage: app.get(UsageMeter),
     });
     installHttpMetrics(app.getHttpAdapter().getInstance(), app.get(Metrics));
+    const fastify = app.getHttpAdapter().getInstance();
+    app.get(HttpDrain).install(fastify);
     setupOpenApi(app, config);
     await app.init();
     const metricsListener = config.metrics.port === null ? null : await startMetricsListener(config, app.get(Metrics));
@@ -98,6 +104,14 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       close: async () => {
         if (closed) return;
         closed = true;
+        // HTTP first (in-flight requests finish while every service is up), then the workers drain
+        // their jobs (DocumentProcessor), then the queue, the event bus and the database close.
+        await app.get(HttpDrain).drain(fastify, {
+          // only a process that serves HTTP announces its stop (a worker has no port to take out of rotation)
+          delayMs: config.role === 'worker' ? 0 : config.shutdownDelaySeconds * 1000,
+          graceMs: config.shutdownGraceSeconds * 1000,
+          beforeClose: () => app.get(StreamService).closeAll(),
+        });
         if (metricsListener) await stopMetricsListener(metricsListener.server);
         await app.close();
         await orm.close();

@@ -19,10 +19,12 @@ async function main(): Promise<void> {
         await running.redis?.ping();
       })
     : null;
-  // Graceful stop: finish in-flight requests and jobs, close the database (releasing DATA_DIR).
+  // Graceful stop: finish in-flight requests and jobs (each within SHUTDOWN_GRACE_SECONDS; a job
+  // past it is handed back to the queue), close the database (releasing DATA_DIR), exit 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      setTimeout(() => process.exit(1), 15_000).unref();
+      const bound = config.shutdownDelaySeconds + 2 * config.shutdownGraceSeconds + 5;
+      setTimeout(() => process.exit(1), bound * 1000).unref();
       void heartbeat?.stop();
       running.close().then(
         () => process.exit(0),

@@ -70,3 +70,24 @@ describe('platform: errors, auth errors, probes', () => {
     expect(Object.keys(doc.paths)).toContain('/v1/deals');
   });
 });
+
+describe('platform: graceful stop', () => {
+  it('announces the stop on /ready (503) while still serving with Connection: close, then refuses new connections', async () => {
+    const app = await TestApp.start({ SHUTDOWN_DELAY_SECONDS: '1' });
+    try {
+      expect((await fetch(`${app.url}/ready`)).status).toBe(200);
+      const closing = app.running.close();
+      const ready = await fetch(`${app.url}/ready`);
+      expect({ status: ready.status, code: ((await ready.json()) as { code: string }).code }).toEqual({
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+      });
+      const health = await fetch(`${app.url}/health`);
+      expect({ status: health.status, connection: health.headers.get('connection') }).toEqual({ status: 200, connection: 'close' });
+      await closing;
+      await expect(fetch(`${app.url}/health`)).rejects.toThrow();
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -21,6 +21,7 @@ import { SecretBox } from './crypto/secret-box';
 import { OutboundHttp } from './outbound/outbound-http';
 import { CredentialCache } from './auth/credential-cache';
 import { Metrics } from './metrics/metrics';
+import { HttpDrain } from './http/drain';
 import { MetricsController } from './metrics/metrics.controller';
 import { DatabaseUsageStore, RedisUsageStore, UsageMeter } from './usage/usage-meter';
 
@@ -93,6 +94,7 @@ export class PlatformModule {
             : new InProcessJobQueue(resources.config.pipeline.retryBaseMs),
       },
       QueueShutdown,
+      HttpDrain,
       { provide: Metrics, useFactory: (queue: JobQueue) => new Metrics(() => queue.stats()), inject: [JobQueue] },
       {
         provide: UsageMeter,
@@ -142,6 +144,7 @@ export class PlatformModule {
         EventDispatcher,
         JobQueue,
         Metrics,
+        HttpDrain,
         FileStore,
         Clock,
         SecretBox,

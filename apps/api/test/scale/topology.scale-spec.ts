@@ -1,10 +1,12 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { Agent, request } from 'undici';
 import { LAYOUTS } from '../../../../tools/corpus/layouts';
@@ -24,6 +26,12 @@ const CLI = resolve(__dirname, '../../dist/cli.js');
 const DOCS = Number(process.env.SCALE_DOCS ?? 6);
 const MIN_SPEEDUP = process.env.SCALE_MIN_SPEEDUP ? Number(process.env.SCALE_MIN_SPEEDUP) : null;
 const exec = promisify(execFile);
+const METRICS_TOKEN = `scale-metrics-${randomBytes(8).toString('hex')}`;
+const GRACE_SECONDS = 10;
+/** An api announces its stop (/ready 503) this long before closing; Caddy polls /ready every 500 ms. */
+const DELAY_SECONDS = 2;
+/** Rolling restart: one upload through the proxy every this many ms while every process restarts in turn. */
+const ROLL_UPLOAD_MS = Number(process.env.SCALE_ROLL_UPLOAD_MS ?? 2000);
 
 async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -41,6 +49,15 @@ interface Proc {
   child: ChildProcess;
   out: string[];
   port: number | null;
+  metricsPort: number;
+  extra: Record<string, string>;
+}
+
+/** How a stopped process ended: its exit code (or signal) and how long after SIGTERM. */
+interface Stopped {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  ms: number;
 }
 
 const waitUntil = async (what: string, ok: () => Promise<boolean> | boolean, ms = 60_000, every = 100): Promise<void> => {
@@ -67,30 +84,43 @@ real('the compose topology as processes: 2 api + 2 workers + Caddy on PostgreSQL
   let key: string;
   let apis: Proc[];
 
-  const spawnServer = (name: string, extra: Record<string, string>, port: number | null): Proc => {
+  const spawnServer = (name: string, extra: Record<string, string>, port: number | null, metricsPort: number): Proc => {
     const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, ...env, ...extra, ...(port ? { PORT: String(port) } : {}) },
+      env: { ...process.env, ...env, ...extra, METRICS_PORT: String(metricsPort), ...(port ? { PORT: String(port) } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const proc: Proc = { name, child, out: [], port };
+    const proc: Proc = { name, child, out: [], port, metricsPort, extra };
     const keep = (chunk: Buffer) => proc.out.push(...chunk.toString().split('\n').filter(Boolean));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     procs.push(proc);
     return proc;
   };
-  const stopProc = async (proc: Proc): Promise<void> => {
-    if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
-    await new Promise<void>((r) => {
-      proc.child.once('exit', () => r());
+  const stopProc = async (proc: Proc): Promise<Stopped> => {
+    const started = Date.now();
+    if (proc.child.exitCode !== null || proc.child.signalCode !== null)
+      return { code: proc.child.exitCode, signal: proc.child.signalCode, ms: 0 };
+    return new Promise<Stopped>((r) => {
+      proc.child.once('exit', (code, signal) => r({ code, signal, ms: Date.now() - started }));
       proc.child.kill('SIGTERM');
     });
   };
   const startWorker = async (name: string): Promise<Proc> => {
     const heartbeat = join(dir, `${name}.heartbeat`);
-    const proc = spawnServer(name, { ROLE: 'worker', HEARTBEAT_FILE: heartbeat, HEARTBEAT_SECONDS: '2' }, null);
-    await waitUntil(`${name} heartbeat`, () => existsSync(heartbeat), 60_000);
+    const proc = spawnServer(name, { ROLE: 'worker', HEARTBEAT_FILE: heartbeat, HEARTBEAT_SECONDS: '2' }, null, await freePort());
+    await waitUntil(`${name} heartbeat`, () => {
+      if (proc.child.exitCode !== null) throw new Error(`${name} exited: ${proc.out.join('\n')}`);
+      return existsSync(heartbeat);
+    });
     return proc;
+  };
+  const startApi = async (name: string, port: number): Promise<Proc> => {
+    const api = spawnServer(name, { ROLE: 'api' }, port, await freePort());
+    await waitUntil(`${name} /ready`, async () => {
+      if (api.child.exitCode !== null) throw new Error(`${name} exited: ${api.out.join('\n')}`);
+      return (await fetch(`http://127.0.0.1:${api.port}/ready`).catch(() => null))?.status === 200;
+    });
+    return api;
   };
   const direct = (proc: Proc, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer) =>
     request(`http://127.0.0.1:${proc.port}${path}`, {
@@ -150,6 +180,10 @@ real('the compose topology as processes: 2 api + 2 workers + Caddy on PostgreSQL
       LOG_LEVEL: 'info',
       RATE_LIMIT_AUTH: '4',
       RATE_LIMIT_UPLOAD: '1000',
+      RATE_LIMIT_STANDARD: '100000',
+      METRICS_TOKEN: METRICS_TOKEN,
+      SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+      SHUTDOWN_DELAY_SECONDS: String(DELAY_SECONDS),
       PIPELINE_CONCURRENCY: '1',
       DATA_DIR: dir,
     };
@@ -172,12 +206,7 @@ real('the compose topology as processes: 2 api + 2 workers + Caddy on PostgreSQL
     );
     key = (JSON.parse(boot.stdout) as { api_key: string }).api_key;
 
-    apis = [spawnServer('api-1', { ROLE: 'api' }, await freePort()), spawnServer('api-2', { ROLE: 'api' }, await freePort())];
-    for (const api of apis)
-      await waitUntil(`${api.name} /ready`, async () => {
-        if (api.child.exitCode !== null) throw new Error(`${api.name} exited: ${api.out.join('\n')}`);
-        return (await fetch(`http://127.0.0.1:${api.port}/ready`).catch(() => null))?.status === 200;
-      });
+    apis = await Promise.all([startApi('api-1', await freePort()), startApi('api-2', await freePort())]);
 
     // Caddy terminates TLS (internal CA) and balances over both api processes.
     const httpsPort = await freePort();
@@ -185,7 +214,7 @@ real('the compose topology as processes: 2 api + 2 workers + Caddy on PostgreSQL
     writeFileSync(
       join(dir, 'Caddyfile'),
       `{\n\tadmin off\n\tskip_install_trust\n\tauto_https disable_redirects\n\thttp_port ${await freePort()}\n\thttps_port ${httpsPort}\n\tstorage file_system ${caddyDir}\n}\n` +
-        `localhost:${httpsPort} {\n\ttls internal\n\treverse_proxy ${apis.map((a) => `127.0.0.1:${a.port}`).join(' ')} {\n\t\tlb_policy round_robin\n\t\tfail_duration 30s\n\t\tflush_interval -1\n\t}\n}\n`,
+        `localhost:${httpsPort} {\n\ttls internal\n\treverse_proxy ${apis.map((a) => `127.0.0.1:${a.port}`).join(' ')} {\n\t\tlb_policy round_robin\n\t\tlb_try_duration 10s\n\t\tlb_try_interval 100ms\n\t\tfail_duration 2s\n\t\thealth_uri /ready\n\t\thealth_interval 500ms\n\t\thealth_timeout 2s\n\t\tflush_interval -1\n\t}\n}\n`,
     );
     caddy = spawn('caddy', ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], {
       env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir },
@@ -341,4 +370,220 @@ real('the compose topology as processes: 2 api + 2 workers + Caddy on PostgreSQL
     expect(two.byWorker['worker-1'] + two.byWorker['worker-2']).toBe(DOCS * 2);
     if (MIN_SPEEDUP !== null) expect(two.perMinute / one.perMinute).toBeGreaterThanOrEqual(MIN_SPEEDUP);
   }, 900_000);
+
+  /** The running process of that name (the latest one started under it). */
+  const current = (name: string): Proc | undefined => [...procs].reverse().find((p) => p.name === name);
+  const running = (p: Proc | undefined): p is Proc => !!p && p.child.exitCode === null && p.child.signalCode === null;
+  const scrape = async (proc: Proc, token: string | null = METRICS_TOKEN) => {
+    const res = await fetch(`http://127.0.0.1:${proc.metricsPort}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    return { status: res.status, text: await res.text() };
+  };
+  const sample = (text: string, name: string, labels = ''): number => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
+    return line ? Number(line.split(' ').pop()) : 0;
+  };
+
+  it('serves /metrics on every process (METRICS_PORT, with the token): api replicas and workers', async () => {
+    for (const name of ['worker-1', 'worker-2']) if (!running(current(name))) await startWorker(name);
+    const all = ['api-1', 'api-2', 'worker-1', 'worker-2'].map((n) => current(n)!);
+    for (const proc of all) {
+      expect({ proc: proc.name, status: (await scrape(proc, null)).status }).toEqual({ proc: proc.name, status: 401 });
+      const { status, text } = await scrape(proc);
+      expect({ proc: proc.name, status }).toEqual({ proc: proc.name, status: 200 });
+      expect(text).toMatch(/^ledgerlens_queue_jobs\{queue="documents",state="waiting"\} \d+$/m);
+      expect(text).toMatch(/^process_cpu_seconds_total \d/m);
+    }
+    // the api port serves it too, with the token (production: never without one)
+    const viaApi = await direct(apis[0], 'GET', '/metrics', { authorization: `Bearer ${METRICS_TOKEN}`, 'x-api-key': '' });
+    expect(viaApi.statusCode).toBe(200);
+    await viaApi.body.dump();
+    // documents completed, as the workers counted them, match the database
+    const client = new Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    try {
+      const completed = (await client.query(`select count(*)::int as n from documents where status = 'completed'`)).rows[0].n as number;
+      let counted = 0;
+      for (const proc of all.filter((p) => p.name.startsWith('worker')))
+        counted += sample((await scrape(proc)).text, 'ledgerlens_documents_processed_total', 'outcome="completed"');
+      expect(counted).toBe(completed);
+    } finally {
+      await client.end();
+    }
+  }, 120_000);
+
+  it('restarts every api and worker process in turn under load: no request fails, in-flight requests finish, documents end terminal, exits are 0 within the grace', async () => {
+    for (const name of ['worker-1', 'worker-2']) if (!running(current(name))) await startWorker(name);
+    const deal = await json(
+      await viaProxy(
+        'POST',
+        '/v1/deals',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ business_name: 'Rolling Restart LLC', funding_amount_requested: 5000 }),
+      ),
+    );
+    expect(deal.status).toBe(201);
+    const files = await Promise.all(Array.from({ length: 4 }, (_, i) => makeStatement(LAYOUTS[i % LAYOUTS.length], 300 + i, 20)));
+    const outcomes: { kind: string; status: number | null; error: string | null }[] = [];
+    const uploaded: number[] = [];
+    let loading = true;
+    const pace = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const call = async (kind: string, send: () => ReturnType<typeof request>) => {
+      try {
+        const res = await send();
+        const body = (await res.body.json().catch(() => null)) as any;
+        outcomes.push({ kind, status: res.statusCode, error: null });
+        return { status: res.statusCode, body };
+      } catch (err) {
+        outcomes.push({ kind, status: null, error: `${(err as NodeJS.ErrnoException).code ?? ''} ${(err as Error).message}` });
+        return null;
+      }
+    };
+    // Steady load through the proxy (round robin over both api ports): uploads, and reads of the deal and its documents.
+    const uploader = (async () => {
+      for (let i = 0; loading; i++) {
+        const form = multipart(files[i % files.length].bytes, `rolling-${i}.pdf`);
+        const res = await call('upload', () => viaProxy('POST', `/v1/deals/${deal.body.id}/documents`, form.headers, form.body));
+        if (res?.status === 201) uploaded.push(res.body.id as number);
+        await pace(ROLL_UPLOAD_MS);
+      }
+    })();
+    const reader = (async () => {
+      while (loading) {
+        await call('read deal', () => viaProxy('GET', `/v1/deals/${deal.body.id}`));
+        await call('list documents', () => viaProxy('GET', `/v1/deals/${deal.body.id}/documents?per_page=5`));
+        await pace(250);
+      }
+    })();
+
+    /**
+     * A request in flight when its api process gets SIGTERM: headers and half the upload are
+     * sent, the process is signalled, its listener closes (new connections refused), then the rest
+     * is sent; the upload must still be answered 201 (with Connection: close) before the exit.
+     */
+    const inFlightUpload = async (api: Proc): Promise<{ stopped: Stopped; status: number; connection: string | undefined; id: number }> => {
+      const form = multipart(files[0].bytes, 'in-flight.pdf');
+      const half = Math.floor(form.body.length / 2);
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port: api.port!,
+        method: 'POST',
+        path: `/v1/deals/${deal.body.id}/documents`,
+        headers: { ...form.headers, 'content-length': form.body.length, 'x-forwarded-proto': 'https', 'x-api-key': key },
+      });
+      const response = new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+        req.on('response', (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, connection: res.headers.connection, body: Buffer.concat(chunks).toString() }),
+          );
+        });
+        req.on('error', reject);
+      });
+      await new Promise<void>((r) => req.write(form.body.subarray(0, half), () => r()));
+      // the server has accepted that connection and read its headers once a later one is answered
+      await (await direct(api, 'GET', '/health')).body.dump();
+      const stopping = stopProc(api);
+      await waitUntil(
+        `${api.name} refusing new connections`,
+        () =>
+          new Promise<boolean>((r) => {
+            const socket = connect(api.port!, '127.0.0.1');
+            socket.once('connect', () => (socket.destroy(), r(false)));
+            socket.once('error', (err: NodeJS.ErrnoException) => r(err.code === 'ECONNREFUSED'));
+          }),
+        GRACE_SECONDS * 1000,
+        20,
+      );
+      expect(running(api)).toBe(true); // draining: the upload holds it
+      req.end(form.body.subarray(half));
+      const res = await response;
+      const stopped = await stopping;
+      return { stopped, status: res.status, connection: res.connection, id: Number(JSON.parse(res.body).id) };
+    };
+
+    const restarts: { name: string; stopMs: number; startMs: number; code: number | null; signal: string | null }[] = [];
+    const started = Date.now();
+    try {
+      for (const name of ['api-1', 'api-2', 'worker-1', 'worker-2']) {
+        const old = current(name)!;
+        const t = Date.now();
+        let stopped: Stopped;
+        if (old.port) {
+          const flight = await inFlightUpload(old);
+          expect({ name, status: flight.status, connection: flight.connection }).toEqual({ name, status: 201, connection: 'close' });
+          uploaded.push(flight.id);
+          stopped = flight.stopped;
+        } else {
+          stopped = await stopProc(old);
+        }
+        const stopMs = Date.now() - t;
+        const t2 = Date.now();
+        if (old.port) apis[apis.indexOf(old)] = await startApi(name, old.port);
+        else await startWorker(name);
+        restarts.push({ name, stopMs, startMs: Date.now() - t2, code: stopped.code, signal: stopped.signal });
+      }
+    } finally {
+      loading = false;
+      await Promise.all([uploader, reader]);
+    }
+    const rollingMs = Date.now() - started;
+
+    let statuses: { id: number; status: string; error: string | null }[] = [];
+    const settleStarted = Date.now();
+    await waitUntil(
+      `${uploaded.length} documents terminal after the rolling restart`,
+      async () => {
+        statuses = [];
+        for (let i = 0; i < uploaded.length; i += 100) {
+          const res = await json(
+            await viaProxy(
+              'POST',
+              '/v1/documents/batch-status',
+              { 'content-type': 'application/json' },
+              JSON.stringify({ document_ids: uploaded.slice(i, i + 100) }),
+            ),
+          );
+          statuses.push(...(res.body.documents as { id: number; status: string; error: string | null }[]));
+        }
+        return statuses.every((d) => ['completed', 'failed', 'cancelled'].includes(d.status));
+      },
+      300_000,
+      250,
+    );
+    const settleMs = Date.now() - settleStarted;
+    const workerLines = procs.filter((p) => p.name.startsWith('worker')).flatMap((p) => p.out);
+    const handedBack = workerLines.filter((l) => /handed back to the queue/.test(l)).length;
+    const failedRequests = outcomes.filter((o) => o.status === null || o.status >= 500);
+    const byKind = (kind: string) => outcomes.filter((o) => o.kind === kind).length;
+    console.log(
+      `rolling restart (grace ${GRACE_SECONDS} s): ${restarts.map((r) => `${r.name} stop ${r.stopMs} ms + start ${r.startMs} ms (exit ${r.code ?? r.signal})`).join('; ')}; ` +
+        `${(rollingMs / 1000).toFixed(1)} s in all; requests: ${byKind('upload')} uploads, ${byKind('read deal') + byKind('list documents')} reads, ` +
+        `${failedRequests.length} failed; documents: ${uploaded.length} uploaded, ${statuses.filter((d) => d.status === 'completed').length} completed, ` +
+        `${statuses.filter((d) => d.status === 'failed').length} failed, all terminal ${(settleMs / 1000).toFixed(1)} s after the last restart; ` +
+        `jobs handed back by a stopping worker: ${handedBack}`,
+    );
+    // every process stopped by itself with 0 within its bound: workers the job grace; apis the
+    // announce delay plus the request grace (1 s of slack for the process to exit)
+    for (const r of restarts)
+      expect({
+        name: r.name,
+        code: r.code,
+        signal: r.signal,
+        withinGrace: r.stopMs <= ((r.name.startsWith('api') ? DELAY_SECONDS : 0) + GRACE_SECONDS + 1) * 1000,
+      }).toEqual({
+        name: r.name,
+        code: 0,
+        signal: null,
+        withinGrace: true,
+      });
+    // through the proxy nothing failed: no connection error, no 5xx (a stopping api first leaves
+    // the proxy's rotation through /ready, then refuses new connections, which the proxy retries
+    // on the other replica)
+    expect(failedRequests).toEqual([]);
+    expect(byKind('upload')).toBeGreaterThan(0);
+    // no document left behind: every one completed (a failed one would carry its reason)
+    for (const d of statuses) if (d.status === 'failed') expect(d.error).toMatch(/^PROCESSING_FAILED: .{8,}/);
+    expect(statuses.filter((d) => d.status !== 'completed')).toEqual([]);
+  }, 600_000);
 });

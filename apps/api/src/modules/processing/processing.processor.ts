@@ -9,7 +9,7 @@ import { Database } from '../../platform/database/database.service';
 import { Scope } from '../../platform/database/tenant';
 import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
-import { DocumentJob, JobQueue, QUEUES } from '../../platform/queue/job-queue';
+import { DocumentJob, JobHandedBack, JobQueue, QUEUES } from '../../platform/queue/job-queue';
 import { FileStore } from '../../platform/storage/file-store';
 import { Metrics, RecordedStep } from '../../platform/metrics/metrics';
 import { DealLifecycleService } from '../deals/deal-lifecycle.service';
@@ -34,6 +34,8 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
   private readonly logger = new Logger('Processing');
   private pool: ParserPool | null = null;
   private shuttingDown = false;
+  /** Past the shutdown grace: a document still in flight is handed back, not failed. */
+  private handingBack = false;
   private sweeper: NodeJS.Timeout | null = null;
   constructor(
     private readonly db: Database,
@@ -61,11 +63,23 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
     this.sweeper.unref();
   }
 
+  /**
+   * Graceful stop: no new document is taken; those being processed have SHUTDOWN_GRACE_SECONDS to
+   * finish, then their parser processes are killed and their jobs handed back to the queue (with
+   * Redis, another worker takes them at once; in-process, the next start resumes them).
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.shuttingDown = true;
     if (this.sweeper) clearInterval(this.sweeper);
-    // in-flight parses end now; their jobs are retried or resumed by the next start
+    if (this.config.role === 'api') return;
+    const stopped = this.queue.stop(QUEUES.documents);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.config.shutdownGraceSeconds * 1000)));
+    await Promise.race([stopped, grace]);
+    clearTimeout(timer);
+    this.handingBack = true;
     await this.pool?.close();
+    await stopped;
   }
 
   /** The parser processes (monitoring and tests); null until the first document. */
@@ -78,7 +92,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
    * command, an idle replica) does not load mupdf twice over.
    */
   private ensurePool(): ParserPool {
-    if (this.shuttingDown) throw new Error('the pipeline is shutting down');
+    if (this.shuttingDown && !this.pool) throw new JobHandedBack('the pipeline is shutting down');
     if (!this.pool) {
       const { concurrency, timeoutMs, maxRssMb } = this.config.pipeline;
       this.pool = new ParserPool({ size: concurrency, timeoutMs, maxRssMb, workerScript: STATEMENTS_WORKER });
@@ -127,6 +141,11 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
       this.logger.log(`Document ${doc.id} processed (attempt ${job.attempt}) in ${Date.now() - started} ms`);
     } catch (err) {
       if (err instanceof StaleJob) return;
+      if (err instanceof JobHandedBack) throw err;
+      if (this.handingBack) {
+        this.logger.warn(`Document ${doc.id} handed back to the queue (shutting down)`);
+        throw new JobHandedBack(`document ${doc.id}: the worker is shutting down`);
+      }
       if (err instanceof StatementError) {
         await this.fail(doc, scope, job.attempt, `${err.code}: ${err.message}`);
       } else {

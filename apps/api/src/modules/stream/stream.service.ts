@@ -64,6 +64,11 @@ export class StreamService implements OnModuleInit, BeforeApplicationShutdown {
 
   /** Open connections end before the HTTP server closes (it would otherwise wait for them). */
   beforeApplicationShutdown(): void {
+    this.closeAll();
+  }
+
+  /** Ends every open stream (clients reconnect with Last-Event-ID): the first step of a graceful stop. */
+  closeAll(): void {
     for (const c of [...this.connections]) c.close();
   }
 

@@ -88,4 +88,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT must be an integer/);
     expect(() => loadConfig({ METRICS_PORT: '8080' })).toThrow(/METRICS_PORT must differ from PORT/);
   });
+
+  it('reads the graceful stop bounds', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownGraceSeconds: 10, shutdownDelaySeconds: 0 });
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '30', SHUTDOWN_DELAY_SECONDS: '3' })).toMatchObject({
+      shutdownGraceSeconds: 30,
+      shutdownDelaySeconds: 3,
+    });
+    expect(() => loadConfig({ SHUTDOWN_GRACE_SECONDS: '0' })).toThrow(/SHUTDOWN_GRACE_SECONDS must be an integer between 1 and 600/);
+  });
 });

@@ -89,6 +89,13 @@ export interface AppConfig {
    * /metrics, the way to scrape a worker (it has no HTTP port otherwise).
    */
   metrics: { token: string | null; port: number | null; host: string };
+  /**
+   * Graceful stop (SIGTERM): how long requests in flight may take to finish, and then how long the
+   * documents being parsed may take before they are handed back to the queue for another worker.
+   */
+  shutdownGraceSeconds: number;
+  /** Before that (api roles): how long /ready answers 503 while serving, so load balancers polling it move away. */
+  shutdownDelaySeconds: number;
   usage: { plan: string; requestsPerMonth: number | null; documentsPerMonth: number | null; flushMs: number };
 }
 
@@ -283,6 +290,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     sse: { heartbeatSeconds: int('SSE_HEARTBEAT_SECONDS', 15, 1, 300) },
     heartbeat: { file: optional('HEARTBEAT_FILE'), seconds: int('HEARTBEAT_SECONDS', 10, 1, 3600) },
     storage,
+    shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 10, 1, 600),
+    shutdownDelaySeconds: int('SHUTDOWN_DELAY_SECONDS', 0, 0, 60),
     metrics: { token: metricsToken, port: metricsPort, host: str('METRICS_HOST', host) },
     usage: {
       plan: str('QUOTA_PLAN', 'standard'),

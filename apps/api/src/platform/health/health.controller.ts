@@ -5,6 +5,7 @@ import { Public } from '../auth/decorators';
 import { Database } from '../database/database.service';
 import { ApiError, ErrorCode } from '../errors/api-error';
 import { REDIS } from '../redis/redis';
+import { HttpDrain } from '../http/drain';
 
 /** Liveness (`/health`: the process answers) and readiness (`/ready`: its database and Redis answer). */
 @ApiExcludeController()
@@ -12,6 +13,7 @@ import { REDIS } from '../redis/redis';
 export class HealthController {
   constructor(
     private readonly db: Database,
+    private readonly drain: HttpDrain,
     @Optional() @Inject(REDIS) private readonly redis: Redis | null,
   ) {}
 
@@ -24,6 +26,8 @@ export class HealthController {
   @Get('ready')
   @Public()
   async ready() {
+    // stopping (SIGTERM): out of the load balancer's rotation while requests in flight finish
+    if (this.drain.draining) throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'Not ready: shutting down');
     const checks: Record<string, string> = {};
     try {
       await this.db.ping();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { Queue, Worker } from 'bullmq';
+import { Queue, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 
 export const QUEUES = { documents: 'documents', webhooks: 'webhooks', crm: 'crm' } as const;
@@ -14,6 +14,17 @@ export interface DocumentJob {
 export type JobHandler<T> = (data: T) => Promise<void>;
 /** Called once when a job has failed its last retry (not while retries remain). */
 export type ExhaustedHandler<T> = (data: T, err: Error) => Promise<void>;
+
+/**
+ * Thrown by a handler that stops a job unfinished because its process is shutting down: the job
+ * goes back to the queue (not counted as a failed attempt) for another worker or the next start.
+ */
+export class JobHandedBack extends Error {
+  constructor(reason: string) {
+    super(`handed back: ${reason}`);
+    this.name = 'JobHandedBack';
+  }
+}
 
 /** A job id for running the same work again when the original id is taken by a finished or failed job. */
 export const freshJobId = (jobId: string) => `${jobId}-r${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -56,6 +67,8 @@ export abstract class JobQueue {
   abstract process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number, onExhausted?: ExhaustedHandler<T>): void;
   /** Resolves when no job is queued or running (tests, graceful shutdown); future scheduled jobs do not count. */
   abstract idle(): Promise<void>;
+  /** Stops taking jobs of `queue` in this process; resolves when its running jobs have finished or were handed back. */
+  abstract stop(queue: QueueName): Promise<void>;
   /** Every queue's depth now (the /metrics gauges). */
   abstract stats(now?: number): Promise<QueueStats[]>;
   abstract close(): Promise<void>;
@@ -70,7 +83,7 @@ export class InProcessJobQueue extends JobQueue {
   private readonly known = new Set<string>();
   private readonly handlers = new Map<
     QueueName,
-    { handler: JobHandler<unknown>; concurrency: number; running: number; onExhausted?: ExhaustedHandler<unknown> }
+    { handler: JobHandler<unknown>; concurrency: number; running: number; stopped: boolean; onExhausted?: ExhaustedHandler<unknown> }
   >();
   private waiters: (() => void)[] = [];
   private timers = new Set<NodeJS.Timeout>();
@@ -120,6 +133,7 @@ export class InProcessJobQueue extends JobQueue {
       handler: handler as JobHandler<unknown>,
       concurrency,
       running: 0,
+      stopped: false,
       onExhausted: onExhausted as ExhaustedHandler<unknown>,
     });
     setImmediate(() => this.pump(queue));
@@ -129,13 +143,18 @@ export class InProcessJobQueue extends JobQueue {
     const consumer = this.handlers.get(queue);
     const list = this.pending.get(queue);
     if (!consumer || !list) return this.settle();
-    while (!this.closed && consumer.running < consumer.concurrency && list.length) {
+    while (!this.closed && !consumer.stopped && consumer.running < consumer.concurrency && list.length) {
       const job = list.shift()!;
       consumer.running++;
       consumer
         .handler(job.data)
         .then(() => this.known.delete(`${queue}:${job.jobId}`))
         .catch(async (err: Error) => {
+          if (err instanceof JobHandedBack) {
+            // back at the head of its queue; lost with the process, the owner's resume re-queues it
+            list.unshift(job);
+            return;
+          }
           const factor = RETRY_FACTORS[job.attempt];
           const delay = factor === undefined ? undefined : factor * this.retryBaseMs;
           if (delay === undefined || this.closed) {
@@ -165,9 +184,17 @@ export class InProcessJobQueue extends JobQueue {
     this.settle();
   }
 
+  async stop(queue: QueueName): Promise<void> {
+    const consumer = this.handlers.get(queue);
+    if (!consumer) return;
+    consumer.stopped = true;
+    while (consumer.running) await new Promise((r) => setTimeout(r, 10));
+  }
+
   private busy(): boolean {
     if (this.timers.size) return true;
-    for (const [queue, list] of this.pending) if (list.length && this.handlers.has(queue)) return true;
+    for (const [queue, list] of this.pending)
+      if (list.length && !this.handlers.get(queue)?.stopped && this.handlers.has(queue)) return true;
     for (const consumer of this.handlers.values()) if (consumer.running) return true;
     return false;
   }
@@ -214,7 +241,7 @@ export class InProcessJobQueue extends JobQueue {
 
 export class BullJobQueue extends JobQueue {
   private readonly queues = new Map<QueueName, Queue>();
-  private readonly workers: Worker[] = [];
+  private readonly workers = new Map<QueueName, Worker>();
   /** BullMQ leaves connections it was given open: ours are closed in close(). */
   private readonly connections: Redis[] = [];
 
@@ -257,21 +284,38 @@ export class BullJobQueue extends JobQueue {
 
   process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number, onExhausted?: ExhaustedHandler<T>): void {
     this.queue(queue); // so that idle() sees this queue in a worker-only process too
-    const worker = new Worker(queue, (job) => handler(job.data as T), {
-      connection: this.connect({ maxRetriesPerRequest: null }),
-      prefix: this.prefix,
-      concurrency,
-      lockDuration: this.stalledMs,
-      stalledInterval: this.stalledMs,
-      maxStalledCount: 2,
-    });
+    const worker = new Worker(
+      queue,
+      async (job, token) => {
+        try {
+          await handler(job.data as T);
+        } catch (err) {
+          if (!(err instanceof JobHandedBack) || !token) throw err;
+          // back to waiting without using up an attempt: another worker takes it at once
+          await job.moveToWait(token);
+          throw new WaitingError();
+        }
+      },
+      {
+        connection: this.connect({ maxRetriesPerRequest: null }),
+        prefix: this.prefix,
+        concurrency,
+        lockDuration: this.stalledMs,
+        stalledInterval: this.stalledMs,
+        maxStalledCount: 2,
+      },
+    );
     worker.on('error', (err) => new Logger('BullJobQueue').error(err.message));
     // finishedOn is set only when the job moved to failed for good (no retry left, or unrecoverable)
     worker.on('failed', (job, err) => {
       if (job?.finishedOn && onExhausted)
         void onExhausted(job.data as T, err).catch((e: Error) => new Logger('BullJobQueue').error(`Job ${job.id}: ${e.message}`));
     });
-    this.workers.push(worker);
+    this.workers.set(queue, worker);
+  }
+
+  async stop(queue: QueueName): Promise<void> {
+    await this.workers.get(queue)?.close();
   }
 
   async idle(): Promise<void> {
@@ -310,7 +354,7 @@ export class BullJobQueue extends JobQueue {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all([...this.workers.values()].map((w) => w.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     for (const c of this.connections) c.disconnect();
   }
