@@ -1,5 +1,6 @@
 import { OCR_WORKERS, ocrImage, pgm } from './ocr';
 import { deskew } from './deskew';
+import { splitRow } from './page-split';
 import { extractPageText, GrayRaster, groupLines, renderPageGray } from './extract';
 import { OpenedDocument } from './open';
 import { DEFAULT_LIMITS, Limits, Line, PageLayout, ParseStep, StatementError, Word } from './types';
@@ -94,7 +95,13 @@ function piecesOf(job: OcrJob, r: GrayRaster, scale: number): Piece[] {
       return { job, image: pgm(r, a, b), offsetY: a };
     });
   }
-  return [{ job, image: pgm(r), offsetY: 0 }];
+  // a whole page is cut in two for the workers when it has a blank band to cut at (page-split.ts)
+  const cut = OCR_WORKERS > 1 ? splitRow(r) : 0;
+  if (!cut) return [{ job, image: pgm(r), offsetY: 0 }];
+  return [
+    { job, image: pgm(r, 0, cut), offsetY: 0 },
+    { job, image: pgm(r, cut, r.height), offsetY: cut },
+  ];
 }
 
 /** Puts the recognised words of a page in place: the whole page, or the unreadable bands only. */
@@ -164,9 +171,8 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
       if (toOcr.length > lim.maxOcrPages) throw new StatementError('too_large', `${toOcr.length} pages need OCR, limit ${lim.maxOcrPages}`);
       opts.onStep?.('running_ocr');
       // pages are rendered one at a time (mupdf is synchronous) and their pieces (the page, or the
-      // bands of its unreadable lines) recognised OCR_WORKERS at a time. A page is not cut in two for
-      // the workers: tesseract reads the halves of a noisy scan differently (its thresholds and line
-      // finding are per image), and that cost characters on the corpus scans and a dev-set file.
+      // bands of its unreadable lines, or the two halves of a scanned page) recognised OCR_WORKERS at
+      // a time, so a one-page scan keeps both workers busy.
       const queue: Piece[] = [];
       let nextJob = 0;
       let stop = false;

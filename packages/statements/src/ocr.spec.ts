@@ -1,5 +1,7 @@
 import { makePdf, rows } from './__fixtures__/make-pdf';
+import { grayOf } from './extract';
 import { cleanOcrWord } from './ocr';
+import { splitRow } from './page-split';
 import { parseStatementFile, shutdownOcr } from './index';
 
 afterAll(() => shutdownOcr());
@@ -45,6 +47,48 @@ describe('OCR of scanned pages (local tesseract data, no download)', () => {
       ['2025-09-03', 700, 1700],
       ['2025-09-18', -250, 1450],
     ]);
+    expect(r.reconciliation.reconciled).toBe(true);
+  });
+
+  it('reads a full scanned page cut in two for the two workers, rows of both halves in place', async () => {
+    const cols = [40, 110, -470, -560];
+    const data: string[][] = [];
+    let balance = 5000;
+    for (let i = 0; i < 24; i++) {
+      const amount = i % 3 === 0 ? 1200 + i * 10 : -(85 + i * 7);
+      balance += amount;
+      const money = (v: number) => v.toLocaleString('en-US', { minimumFractionDigits: 2 });
+      data.push([
+        `10/${String(i + 1).padStart(2, '0')}`,
+        `${amount > 0 ? 'Deposit' : 'Card Purchase'} Ref ${1000 + i}`,
+        money(amount),
+        money(balance),
+      ]);
+    }
+    const pdf = await makePdf([
+      [
+        { x: 40, y: 40, text: 'Harbour Savings Bank', size: 16, bold: true },
+        { x: 40, y: 62, text: 'Statement Period: 10/01/2025 - 10/31/2025', size: 11 },
+        { x: 40, y: 78, text: 'Beginning Balance 5,000.00', size: 11 },
+        { x: 40, y: 94, text: `Ending Balance ${data[data.length - 1][3]}`, size: 11 },
+        ...rows([['Date', 'Description', 'Amount', 'Balance']], cols, 130, 26, 11),
+        ...rows(data, cols, 156, 26, 11),
+      ],
+    ]);
+    const mupdf = await import('mupdf');
+    const pix = mupdf.Document.openDocument(pdf, 'application/pdf')
+      .loadPage(0)
+      .toPixmap(mupdf.Matrix.scale(200 / 72, 200 / 72), mupdf.ColorSpace.DeviceGray, false, true);
+    // the page has a blank band between two rows that halves its ink: it is read as two images
+    const raster = grayOf(pix);
+    const cut = splitRow(raster);
+    expect(cut).toBeGreaterThan(raster.height * 0.3);
+    expect(cut).toBeLessThan(raster.height * 0.8);
+    const r = await parseStatementFile(pix.asPNG());
+    expect(r.extractionMethod).toBe('ocr');
+    expect(r.transactions.map((t) => [t.date, t.amount, t.balance])).toEqual(
+      data.map((d) => [`2025-${d[0].replace('/', '-')}`, Number(d[2].replace(/,/g, '')), Number(d[3].replace(/,/g, ''))]),
+    );
     expect(r.reconciliation.reconciled).toBe(true);
   });
 
