@@ -113,11 +113,11 @@ export function mapDocumentSummary(doc: Document): DocumentSummaryDto {
   };
 }
 
+/** Object.assign onto the summary, not a spread into a literal: V8's slow path for that (see mapDealDetail). */
 export function mapDocumentDetail(doc: Document): DocumentDetailDto {
   const completed = doc.status === 'completed';
   const a = completed ? (doc.analysis ?? null) : null;
-  return {
-    ...mapDocumentSummary(doc),
+  return Object.assign(mapDocumentSummary(doc), {
     classification_confidence: doc.classificationConfidence,
     account_type: doc.accountType,
     account_holder: doc.accountHolder,
@@ -163,7 +163,7 @@ export function mapDocumentDetail(doc: Document): DocumentDetailDto {
         }
       : null,
     prescreen: completed ? { flagged_transactions: doc.screeningFlags ?? 0, buckets: bucketsOf(a?.screening_buckets) } : null,
-  };
+  });
 }
 
 export function mapDocumentStatus(doc: Document): DocumentStatusDto {

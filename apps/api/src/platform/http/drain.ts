@@ -19,9 +19,10 @@ export class HttpDrain {
 
   install(fastify: FastifyInstance): void {
     // onSend: also the requests that were in flight when the drain began
-    fastify.addHook('onSend', async (_request, reply, payload) => {
+    // (a callback hook, not an async one: no promise per response)
+    fastify.addHook('onSend', (_request, reply, payload, done) => {
       if (this.draining) reply.header('Connection', 'close');
-      return payload;
+      done(null, payload);
     });
   }
 

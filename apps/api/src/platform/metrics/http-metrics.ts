@@ -3,7 +3,9 @@ import { Metrics } from './metrics';
 
 /** Counts every answered request by its route template (`/v1/deals/:deal_id`), never by its URL. */
 export function installHttpMetrics(fastify: FastifyInstance, metrics: Metrics): void {
-  fastify.addHook('onResponse', async (request, reply) => {
+  // a callback hook, not an async one: no promise per response
+  fastify.addHook('onResponse', (request, reply, done) => {
     metrics.httpRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 }

@@ -13,10 +13,16 @@ export interface UsagePeriod {
   end: Date;
 }
 
+let lastPeriod: UsagePeriod | null = null;
+
 export function usagePeriod(now: Date): UsagePeriod {
+  // every live request asks: the month in hand is reused until the clock leaves it
+  const t = now.getTime();
+  if (lastPeriod && t >= lastPeriod.start.getTime() && t < lastPeriod.end.getTime()) return lastPeriod;
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { key: start.toISOString().slice(0, 7), start, end };
+  lastPeriod = Object.freeze({ key: start.toISOString().slice(0, 7), start, end });
+  return lastPeriod;
 }
 
 /** Where usage counters live: shared by every api replica (Redis, or the database). */
