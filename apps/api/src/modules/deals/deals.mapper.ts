@@ -47,7 +47,7 @@ export type StoredReport = Omit<DealReport, 'statements'> & {
 };
 
 /** Fields a report stored before they existed lack. */
-const withDefaults = <T extends object>(stored: T, defaults: Partial<T>): T => ({ ...defaults, ...stored });
+const withDefaults = <T extends object>(stored: T, defaults: Partial<T>): T => Object.assign({}, defaults, stored); // (not a spread: see mapDealDetail)
 
 /**
  * The report sections are served only when the deal is ready (spec: Deal report).
