@@ -30,6 +30,8 @@ interface Meta {
 interface HeaderTruth {
   account_last4: string | null;
   currency: string | null;
+  /** set where the meta names a bank the document does not print as its issuer: null expects none read */
+  bank_printed?: string | null;
 }
 
 function headerTruths(): Record<string, HeaderTruth> {
@@ -54,11 +56,13 @@ export function scoreHeader(res: ParseResult, meta: Meta, extra: HeaderTruth | u
   const squash = (x: string) => x.toLowerCase().replace(/[^a-z0-9]/g, '');
   // the meta's bank is a description ("'Kauri Bank New Zealand' (fictional; ...)"): the name read must appear in it;
   // "no bank named" expects none
-  const noBank = /^no bank named/i.test(meta.bank);
+  // (or the hand-read supplement says which bank, if any, the document prints as its issuer)
+  const printed = extra && extra.bank_printed !== undefined ? extra.bank_printed : undefined;
+  const noBank = printed === null || /^no bank named/i.test(meta.bank);
   const last4 = meta.account_last4 !== undefined ? meta.account_last4 : extra ? extra.account_last4 : undefined;
   const currency = meta.currency !== undefined ? meta.currency : extra ? extra.currency : undefined;
   return {
-    bank: noBank ? res.bankName === null : !!res.bankName && squash(meta.bank).includes(squash(res.bankName)),
+    bank: noBank ? res.bankName === null : !!res.bankName && squash(printed ?? meta.bank).includes(squash(res.bankName)),
     last4: last4 === undefined ? null : res.accountNumberLast4 === last4,
     period: res.periodStart === meta.period_start && res.periodEnd === meta.period_end,
     opening: same(res.openingBalance, meta.opening_balance),
