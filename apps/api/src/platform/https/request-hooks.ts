@@ -3,7 +3,7 @@ import { AppConfig } from '../config/config';
 import { ApiError, ErrorCode } from '../errors/api-error';
 import { toEnvelope } from '../errors/error.filter';
 import { Authenticator, PresentedCredential } from '../auth/authenticator';
-import { endpointClass, RateLimiter, shareToken } from '../rate-limit/rate-limit';
+import { EndpointClass, endpointClass, RateLimiter, shareToken } from '../rate-limit/rate-limit';
 import { UsageMeter } from '../usage/usage-meter';
 
 const SSE_PATH = /^\/v1\/events\//;
@@ -23,10 +23,15 @@ export function installRequestHooks(
   deps: { config: AppConfig; authenticator: Authenticator; limiter: RateLimiter; usage: UsageMeter },
 ): void {
   const { config, authenticator, limiter, usage } = deps;
+  // The endpoint class of a matched route, by method and route template: the class depends only on
+  // the path's shape, so it is worked out from the first request of each route and reused (not for
+  // wildcard templates, which cover paths of different shapes).
+  const classes = new Map<string, EndpointClass>();
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('X-Request-Id', request.id);
-    const path = request.url.split('?')[0];
+    const q = request.url.indexOf('?');
+    const path = q < 0 ? request.url : request.url.slice(0, q);
     if (PROBES.has(path)) return;
 
     if (config.nodeEnv === 'production' && !isHttps(request, config)) {
@@ -42,7 +47,12 @@ export function installRequestHooks(
       }
     }
 
-    const cls = endpointClass(request.method, path);
+    const template = request.routeOptions.url;
+    let cls = template === undefined ? undefined : classes.get(request.method + template);
+    if (cls === undefined) {
+      cls = endpointClass(request.method, path);
+      if (template !== undefined && !template.includes('*')) classes.set(request.method + template, cls);
+    }
     const subject =
       cls === 'shareView'
         ? `share:${shareToken(path)}`

@@ -12,7 +12,9 @@ const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
  */
 @Injectable()
 export class ApiValidationPipe implements PipeTransform {
-  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  // Not async: a path id or the auth context is returned as it is, without a promise per parameter;
+  // only a DTO to validate returns one.
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const { metatype, type } = metadata;
     const source = SOURCES[type] ?? 'body';
     const nul = type === 'custom' ? null : findNul(value, metadata.data ? [metadata.data] : []);
@@ -31,6 +33,14 @@ export class ApiValidationPipe implements PipeTransform {
     if (type === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw ApiError.validation([validationEntry('body', [], 'Request body must be a JSON object', 'type_error.object')]);
     }
+    return this.validated(metatype, value, source);
+  }
+
+  private async validated(
+    metatype: NonNullable<ArgumentMetadata['metatype']>,
+    value: unknown,
+    source: 'body' | 'query' | 'path',
+  ): Promise<unknown> {
     const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false, exposeDefaultValues: true });
     const errors = await validate(instance as object, { whitelist: true, forbidUnknownValues: false, validationError: { target: false } });
     if (errors.length) throw ApiError.validation(flatten(errors, source, []));
