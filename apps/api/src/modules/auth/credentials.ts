@@ -1,7 +1,4 @@
-import * as nodeCrypto from 'node:crypto';
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-
-const cryptoHash = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /** Passwords: scrypt (N=2^15, r=8, p=1), stored as `scrypt$N$r$p$salt$hash`. */
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, keylen: 32, maxmem: 64 * 1024 * 1024 };
@@ -31,8 +28,8 @@ export const DUMMY_PASSWORD_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AA
 
 /** SHA-256 for high-entropy secrets (API keys, tokens, client secrets): a lookup by hash, no KDF needed. */
 export function sha256(value: string): string {
-  // crypto.hash (Node >= 20.12): one call, no Hash object; it is on every authenticated request
-  return typeof cryptoHash === 'function' ? cryptoHash('sha256', value, 'hex') : createHash('sha256').update(value).digest('hex');
+  // crypto.hash (every Node the engines field allows): one call, no Hash object; on every authenticated request
+  return hash('sha256', value, 'hex');
 }
 
 export function randomToken(bytes = 24): string {
