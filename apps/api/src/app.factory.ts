@@ -13,6 +13,7 @@ import { createRedis } from './platform/redis/redis';
 import { AccessLogOnly, createLogger, PinoNestLogger } from './platform/logging/logger';
 import { installRequestHooks } from './platform/https/request-hooks';
 import { installJsonBodyParser } from './platform/http/json-body';
+import { registerStreamingMultipart } from './platform/http/multipart';
 import { clientErrorHandler, frameworkErrors } from './platform/http/framework-errors';
 import { Authenticator } from './platform/auth/authenticator';
 import { RateLimiter } from './platform/rate-limit/rate-limit';
@@ -21,7 +22,6 @@ import { setupOpenApi } from './openapi';
 import { Metrics } from './platform/metrics/metrics';
 import { installHttpMetrics } from './platform/metrics/http-metrics';
 import { startMetricsListener, stopMetricsListener } from './platform/metrics/metrics-listener';
-import multipart from '@fastify/multipart';
 import { HttpDrain } from './platform/http/drain';
 import { StreamService } from './modules/stream/stream.service';
 
@@ -70,7 +70,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       abortOnError: false,
     });
     // Multipart uploads: the per-file limit is enforced while streaming (FileStore.put); these are backstops.
-    await app.register(multipart as never, {
+    await registerStreamingMultipart((plugin, opts) => app.register(plugin as never, opts), app.getHttpAdapter().getInstance(), {
       limits: {
         fileSize: config.uploads.maxFileBytes + 1,
         files: config.uploads.maxBulkFiles + 1,

@@ -1,8 +1,11 @@
+import { Client } from 'pg';
 import { Database } from '../src/platform/database/database.service';
+import { READER_APPLICATION_NAME } from '../src/platform/database/scoped-read';
 import { IdempotencyRecord } from '../src/platform/idempotency/idempotency.entity';
 import { Deal } from '../src/modules/deals/deals.entities';
 import { Factories } from './support/factories';
 import { TestApp } from './support/harness';
+import { realDatabaseUrl } from './support/services';
 
 /**
  * Database.rows (ScopedReader): the raw read path of the hot GETs. It must scope exactly like the
@@ -83,5 +86,41 @@ describe('scoped raw reads (Database.rows)', () => {
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toMatch(/no_such_column/);
     expect(err.message).not.toContain('secret-value-123');
+  });
+
+  // The PostgreSQL run: reads take their connections from the reader's own pool (not the ORM's).
+  const onPostgres = realDatabaseUrl() ? it : it.skip;
+
+  onPostgres('reads through its own connections, and a connection the server drops is replaced', async () => {
+    const url = app.running.config.databaseUrl!;
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const readers = async () =>
+        (
+          await admin.query<{ pid: number }>(
+            'select pid from pg_stat_activity where datname = current_database() and application_name = $1',
+            [READER_APPLICATION_NAME],
+          )
+        ).rows.map((r) => r.pid);
+      await Promise.all([1, 2, 3].map(() => db.rows(scope(), Deal, { columns: ['id'] })));
+      const before = await readers();
+      expect(before.length).toBeGreaterThan(0);
+      // the server ends them (a restart, a failover, an operator): the pool must not hand them out again
+      await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()',
+        [READER_APPLICATION_NAME],
+      );
+      // every read succeeds, including those sent on a connection the pool has not yet seen end
+      for (let i = 0; i < 3; i++) {
+        const rows = await db.rows(scope(), Deal, { columns: ['id', 'businessName'] });
+        expect(rows.map((r) => r.businessName)).toEqual(['Live Bakery LLC']);
+      }
+      const after = await readers();
+      expect(after.length).toBeGreaterThan(0);
+      expect(after.some((pid) => before.includes(pid))).toBe(false);
+    } finally {
+      await admin.end();
+    }
   });
 });

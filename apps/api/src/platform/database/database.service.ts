@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ScopedReader, ScopedSelect } from './scoped-read';
 import { ORG_FILTER, Scope, TENANT_FILTER } from './tenant';
 
@@ -9,7 +9,7 @@ import { ORG_FILTER, Scope, TENANT_FILTER } from './tenant';
  * the organization + mode filters set, so every query on it is scoped without asking.
  */
 @Injectable()
-export class Database {
+export class Database implements OnApplicationShutdown {
   private readonly reader: ScopedReader;
 
   constructor(readonly orm: MikroORM) {
@@ -31,6 +31,11 @@ export class Database {
   /** An unscoped fork for the platform (authentication lookups, outbox, idempotency): queries on scoped entities must pass `filters: false`. */
   system(): EntityManager {
     return this.orm.em.fork({ clear: true }) as EntityManager;
+  }
+
+  /** Closes the reader's own connections (the ORM closes its pool after the application). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.reader.close();
   }
 
   async ping(): Promise<void> {

@@ -1,5 +1,10 @@
 import { EntityMetadata, MikroORM, ReferenceKind } from '@mikro-orm/core';
+import { Pool, type PoolConfig } from 'pg';
+import { ServerPostgreSqlDriver } from './drivers';
 import { ORG_FILTER, Scope, TENANT_FILTER } from './tenant';
+
+/** Connections the reader's own pool may open (PostgreSQL only), on top of the ORM's pool. */
+export const READER_POOL_MAX = 10;
 
 /** A SELECT on one scoped entity's table; `?` placeholders in `where`, bound from `params`. */
 export interface ScopedSelect<T> {
@@ -25,6 +30,7 @@ interface RawConnection {
 interface KnexClient {
   acquireConnection(): Promise<RawConnection>;
   releaseConnection(connection: RawConnection): Promise<unknown>;
+  config: { connection?: unknown };
 }
 
 /**
@@ -37,8 +43,22 @@ interface KnexClient {
  */
 export class ScopedReader {
   private readonly selects = new Map<string, { list: string; dates: string[] }>();
+  /**
+   * On PostgreSQL, reads go through a pg Pool of their own, opened with the ORM's own connection
+   * settings (the knex client's): taking a connection from the ORM's knex pool (tarn) costs a
+   * timer, four promises and ~4 KB of garbage per query, a tenth of a fast read's CPU besides
+   * the query (docs/performance.md, session 6). PGlite (one in-process connection) keeps the ORM's.
+   * Opened at the first read, closed by close().
+   */
+  private pool: Pool | null | undefined;
 
   constructor(private readonly orm: MikroORM) {}
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.end();
+  }
 
   async rows<T extends object>(scope: Scope, entity: new (...args: never[]) => T, q: ScopedSelect<T> = {}): Promise<T[]> {
     const meta = this.orm.getMetadata().get<T>(entity.name);
@@ -110,8 +130,20 @@ export class ScopedReader {
 
   private async execute(sql: string, values: unknown[]): Promise<unknown[]> {
     const driver = this.orm.em.getDriver();
-    const connectionHolder = driver.getConnection() as unknown as { getKnex(): { client: KnexClient } };
-    const client = connectionHolder.getKnex().client;
+    const client = (driver.getConnection() as unknown as { getKnex(): { client: KnexClient } }).getKnex().client;
+    if (this.pool === undefined) this.pool = driver instanceof ServerPostgreSqlDriver ? openReaderPool(client.config.connection) : null;
+    if (this.pool) {
+      // A read is safe to repeat: one sent on a connection the server had already ended (a restart,
+      // a failover; the pool learns it only when that connection fails) goes to another one.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return (await this.pool.query(sql, values)).rows;
+        } catch (err) {
+          if (attempt < READER_POOL_MAX && lostConnection(err)) continue;
+          throw driver.convertException(err as Error);
+        }
+      }
+    }
     const connection = await client.acquireConnection();
     try {
       return (await connection.query(sql, values)).rows;
@@ -121,4 +153,34 @@ export class ScopedReader {
       await client.releaseConnection(connection);
     }
   }
+}
+
+/** The connection was ended by the server, or broke, before the statement ran: another one may run it. */
+function lostConnection(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: string; message?: string };
+  return (
+    code === '57P01' || // admin_shutdown: terminated by an administrator, or a server shutting down
+    code === '57P02' || // crash_shutdown
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    (code === undefined && /^Connection terminated/.test(message ?? ''))
+  );
+}
+
+/** The reader pool's connections, as pg_stat_activity lists them. */
+export const READER_APPLICATION_NAME = 'ledgerlens-reader';
+
+function openReaderPool(connection: unknown): Pool | null {
+  // settings computed per connection (a function: a password callback) stay with the ORM's pool
+  if (!connection || typeof connection !== 'object') return null;
+  const pool = new Pool({
+    ...(connection as PoolConfig),
+    application_name: READER_APPLICATION_NAME,
+    max: READER_POOL_MAX,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle connection the server drops (restart, failover) is removed from the pool, which opens
+  // another for the next read; without a listener the pool's 'error' event would end the process.
+  pool.on('error', () => undefined);
+  return pool;
 }

@@ -19,16 +19,27 @@ export function createLogger(config: AppConfig, destination: 'stdout' | 'stderr'
       // every secret); redact's per-line pass cost half of a request line's formatting.
       serializers: { req: serializeRequest },
     },
-    typeof destination !== 'string'
-      ? destination
-      : destination === 'stderr'
-        ? pino.destination(2)
-        : // Asynchronous: a synchronous write per line cost more CPU than the request it logs
-          // (docs/performance.md). Lines written while a write is in flight go out together;
-          // RunningApp.close() flushes, and pino flushes on a fatal exit.
-          pino.destination({ dest: 1, sync: false }),
+    typeof destination !== 'string' ? destination : destination === 'stderr' ? pino.destination(2) : batchedDestination(1),
   );
 }
+
+/** Lines are held until this many bytes are buffered (about a dozen access lines)... */
+export const LOG_BATCH_BYTES = 4096;
+/** ...or until this many milliseconds have passed, so a quiet server's last lines still go out. */
+export const LOG_FLUSH_MS = 100;
+
+/**
+ * The server's log destination: asynchronous and batched. A synchronous write per line cost more
+ * CPU than the request it logs, and an asynchronous write per line hands every line to libuv's
+ * thread pool and back (a wake-up and a completion per line: docs/performance.md, session 6);
+ * batched, one write carries about a dozen lines. RunningApp.close() flushes, and pino flushes
+ * synchronously on exit.
+ */
+export function batchedDestination(fd: number): DestinationStream {
+  return pino.destination({ dest: fd, ...BATCHED_DESTINATION });
+}
+
+export const BATCHED_DESTINATION = Object.freeze({ sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
 
 /** Fastify's request fields, with the query string's credentials redacted. */
 function serializeRequest(req: FastifyRequest): Record<string, unknown> {

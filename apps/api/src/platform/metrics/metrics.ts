@@ -1,6 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { QueueStats } from '../queue/job-queue';
 
+const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+
 export type WebhookOutcome = 'delivered' | 'retrying' | 'failed';
 
 /** One step of a document as recorded on it (`steps`). */
@@ -21,11 +23,14 @@ export interface RecordedStep {
  */
 export class Metrics {
   readonly registry = new Registry();
+  /** Requests counted since the last scrape, per series (method, route template, status class). */
+  private readonly httpSeries = new Map<string, { labels: Record<'method' | 'route' | 'status_class', string>; pending: number }>();
   private readonly httpRequests = new Counter({
     name: 'ledgerlens_http_requests_total',
     help: 'HTTP requests served, by method, route template and status class',
     labelNames: ['method', 'route', 'status_class'] as const,
     registers: [this.registry],
+    collect: () => this.foldHttpCounts(),
   });
   private readonly httpDuration = new Histogram({
     name: 'ledgerlens_http_request_duration_seconds',
@@ -105,10 +110,26 @@ export class Metrics {
     return this.registry.metrics();
   }
 
+  private foldHttpCounts(): void {
+    for (const series of this.httpSeries.values()) {
+      if (series.pending === 0) continue;
+      this.httpRequests.inc(series.labels, series.pending);
+      series.pending = 0;
+    }
+  }
+
   httpRequest(method: string, route: string | undefined, status: number, seconds: number): void {
-    const labels = { method, route: route ?? 'unmatched', status_class: `${Math.floor(status / 100)}xx` };
-    this.httpRequests.inc(labels);
-    this.httpDuration.observe(labels, seconds);
+    // One labels object per series, kept: the request counter is added up here and handed to
+    // prom-client when scraped, so a request pays for one label hash (the histogram's), not two.
+    const statusClass = STATUS_CLASSES[Math.floor(status / 100)] ?? `${Math.floor(status / 100)}xx`;
+    const key = `${method} ${statusClass} ${route ?? ''}`;
+    let series = this.httpSeries.get(key);
+    if (series === undefined) {
+      series = { labels: { method, route: route ?? 'unmatched', status_class: statusClass }, pending: 0 };
+      this.httpSeries.set(key, series);
+    }
+    series.pending++;
+    this.httpDuration.observe(series.labels, seconds);
   }
 
   /** A document left the pipeline: its recorded steps' durations, and on completion its parse signals. */
