@@ -1,3 +1,4 @@
+import { Authenticator } from '../src/platform/auth/authenticator';
 import { CredentialCache } from '../src/platform/auth/credential-cache';
 import { TestApp } from './support/harness';
 import { Session } from '../src/modules/auth/auth.entities';
@@ -227,6 +228,20 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
       const expired = await app.request('GET', '/v1/deals', { key: created.key });
       expect(expired.status).toBe(401);
       expect(expired.body.detail).toMatch(/expired/);
+    });
+
+    it('answers a key resolved moments ago from the cache, without a promise; a revoked key is refused at once on this replica', async () => {
+      const created = (await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'cached' } })).body;
+      const authenticator = app.get(Authenticator);
+      const first = await authenticator.authenticate({ via: 'api_key', value: created.key });
+      const again = authenticator.authenticate({ via: 'api_key', value: created.key });
+      expect(again).not.toBeInstanceOf(Promise);
+      expect(again).toBe(first);
+      expect((await app.request('DELETE', `/v1/keys/${created.id}`, { key: org.api_key })).status).toBe(200);
+      const revoked = authenticator.authenticate({ via: 'api_key', value: created.key });
+      expect(revoked).toBeInstanceOf(Promise);
+      await expect(revoked).rejects.toMatchObject({ code: 'INVALID_API_KEY' });
+      expect((await app.request('GET', '/v1/deals', { key: created.key })).status).toBe(401);
     });
 
     it('creates test keys; a test key cannot create a live key', async () => {

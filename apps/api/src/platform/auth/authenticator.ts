@@ -8,5 +8,6 @@ export interface PresentedCredential {
 
 /** Port: resolves a presented credential to an AuthContext or throws ApiError(401). Implemented by modules/auth. */
 export abstract class Authenticator {
-  abstract authenticate(credential: PresentedCredential): Promise<AuthContext>;
+  /** A credential found in the in-process cache is answered without a promise (the request hook's fast path). */
+  abstract authenticate(credential: PresentedCredential): AuthContext | Promise<AuthContext>;
 }

@@ -3,7 +3,8 @@ import { AppConfig } from '../config/config';
 import { ApiError, ErrorCode } from '../errors/api-error';
 import { toEnvelope } from '../errors/error.filter';
 import { Authenticator, PresentedCredential } from '../auth/authenticator';
-import { EndpointClass, endpointClass, RateLimiter, shareToken } from '../rate-limit/rate-limit';
+import type { AuthContext } from '../auth/auth-context';
+import { EndpointClass, endpointClass, RateLimiter, RateLimitResult, shareToken } from '../rate-limit/rate-limit';
 import { UsageMeter } from '../usage/usage-meter';
 
 const SSE_PATH = /^\/v1\/events\//;
@@ -28,56 +29,100 @@ export function installRequestHooks(
   // wildcard templates, which cover paths of different shapes).
   const classes = new Map<string, EndpointClass>();
 
-  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // A callback hook, not an async one: with the credential in the in-process cache, an in-process
+  // rate limit and batched usage counts (the embedded default), a request passes without a promise;
+  // a step that has to wait (a database lookup, Redis) continues when its promise settles.
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, next: (err?: Error) => void) => {
     reply.header('X-Request-Id', request.id);
     const q = request.url.indexOf('?');
     const path = q < 0 ? request.url : request.url.slice(0, q);
-    if (PROBES.has(path)) return;
+    if (PROBES.has(path)) return next();
 
     if (config.nodeEnv === 'production' && !isHttps(request, config)) {
       return send(reply, new ApiError(ErrorCode.HTTPS_REQUIRED, 'HTTPS is required: plain HTTP requests are rejected'));
     }
 
-    const credential = presentedCredential(request, path);
-    if (credential) {
-      try {
-        request.auth = await authenticator.authenticate(credential);
-      } catch (err) {
-        request.authError = err as Error;
+    // Each way out (on to the route, an early answer, a 500 for an unexpected error) is taken once.
+    let finished = false;
+    const done = (err?: unknown) => {
+      if (finished) return;
+      finished = true;
+      next(err as Error | undefined);
+    };
+    const answer = (err: ApiError) => {
+      if (finished) return;
+      finished = true;
+      send(reply, err);
+    };
+
+    const limited = (result: RateLimitResult) => {
+      reply.header('X-RateLimit-Limit', result.limit);
+      reply.header('X-RateLimit-Remaining', result.remaining);
+      reply.header('X-RateLimit-Reset', result.reset);
+      if (!result.allowed) {
+        reply.header('Retry-After', result.retryAfter);
+        return answer(new ApiError(ErrorCode.RATE_LIMIT_EXCEEDED, `Rate limit exceeded. Try again in ${result.retryAfter} seconds.`));
       }
-    }
-
-    const template = request.routeOptions.url;
-    let cls = template === undefined ? undefined : classes.get(request.method + template);
-    if (cls === undefined) {
-      cls = endpointClass(request.method, path);
-      if (template !== undefined && !template.includes('*')) classes.set(request.method + template, cls);
-    }
-    const subject =
-      cls === 'shareView'
-        ? `share:${shareToken(path)}`
-        : request.auth && cls !== 'auth'
-          ? `${request.auth.credential.type}:${request.auth.credential.id}`
-          : `ip:${request.ip}`;
-    const result = await limiter.hit(cls, subject);
-    reply.header('X-RateLimit-Limit', result.limit);
-    reply.header('X-RateLimit-Remaining', result.remaining);
-    reply.header('X-RateLimit-Reset', result.reset);
-    if (!result.allowed) {
-      reply.header('Retry-After', result.retryAfter);
-      return send(reply, new ApiError(ErrorCode.RATE_LIMIT_EXCEEDED, `Rate limit exceeded. Try again in ${result.retryAfter} seconds.`));
-    }
-
-    // Monthly quota: live API keys and OAuth clients (not test keys, not dashboard sessions).
-    const auth = request.auth;
-    if (auth?.livemode && auth.credential.type !== 'session' && !UNMETERED.test(path)) {
-      try {
-        await usage.countRequest(auth.organizationId);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
+      // Monthly quota: live API keys and OAuth clients (not test keys, not dashboard sessions).
+      const auth = request.auth;
+      if (!auth?.livemode || auth.credential.type === 'session' || UNMETERED.test(path)) return done();
+      const overQuota = (err: unknown) => {
+        if (!(err instanceof ApiError)) return done(err);
         if (err.retryAfter) reply.header('Retry-After', err.retryAfter);
-        return send(reply, err);
+        answer(err);
+      };
+      let counted: void | Promise<void>;
+      try {
+        counted = usage.countRequest(auth.organizationId);
+      } catch (err) {
+        return overQuota(err);
       }
+      if (counted) counted.then(() => done(), overQuota).catch(done);
+      else done();
+    };
+
+    const limit = () => {
+      const template = request.routeOptions.url;
+      let cls = template === undefined ? undefined : classes.get(request.method + template);
+      if (cls === undefined) {
+        cls = endpointClass(request.method, path);
+        if (template !== undefined && !template.includes('*')) classes.set(request.method + template, cls);
+      }
+      const subject =
+        cls === 'shareView'
+          ? `share:${shareToken(path)}`
+          : request.auth && cls !== 'auth'
+            ? `${request.auth.credential.type}:${request.auth.credential.id}`
+            : `ip:${request.ip}`;
+      const result = limiter.hit(cls, subject);
+      if (result instanceof Promise) result.then(limited).catch(done);
+      else limited(result);
+    };
+
+    try {
+      const credential = presentedCredential(request, path);
+      if (!credential) return limit();
+      let auth: AuthContext | Promise<AuthContext>;
+      try {
+        auth = authenticator.authenticate(credential);
+      } catch (err) {
+        // not a valid credential: AuthGuard answers 401 where the route needs one
+        request.authError = err as Error;
+        return limit();
+      }
+      if (!(auth instanceof Promise)) {
+        request.auth = auth;
+        return limit();
+      }
+      auth
+        .then(
+          (resolved) => (request.auth = resolved),
+          (err: unknown) => (request.authError = err as Error),
+        )
+        .then(limit)
+        .catch(done);
+    } catch (err) {
+      done(err);
     }
   });
 }

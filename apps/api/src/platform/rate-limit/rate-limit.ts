@@ -15,13 +15,14 @@ export interface RateLimitResult {
 /** Counter store behind the limiter: in-memory by default, Redis when REDIS_URL is set (shared by every replica). */
 export interface RateLimitStore {
   /** Increments the counter of `key` for the window starting at `windowStart` and returns the new count. */
-  increment(key: string, windowStart: number, windowSeconds: number): Promise<number>;
+  increment(key: string, windowStart: number, windowSeconds: number): number | Promise<number>;
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly counters = new Map<string, { windowStart: number; count: number }>();
 
-  async increment(key: string, windowStart: number): Promise<number> {
+  // synchronous: the in-process counter needs no promise per request
+  increment(key: string, windowStart: number): number {
     const current = this.counters.get(key);
     if (!current || current.windowStart !== windowStart) {
       if (this.counters.size > 100_000) this.sweep(windowStart);
@@ -64,14 +65,22 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async hit(cls: EndpointClass, subject: string): Promise<RateLimitResult> {
+  /** Counts one request of `subject`; answered without a promise when the store is in-process. */
+  hit(cls: EndpointClass, subject: string): RateLimitResult | Promise<RateLimitResult> {
     const limit = this.config[cls];
     const window = this.config.windowSeconds;
     const nowSeconds = Math.floor(this.now() / 1000);
     const windowStart = nowSeconds - (nowSeconds % window);
-    const count = await this.store.increment(`${cls}:${subject}`, windowStart, window);
     const reset = windowStart + window;
-    return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit, retryAfter: Math.max(1, reset - nowSeconds) };
+    const result = (count: number): RateLimitResult => ({
+      limit,
+      remaining: Math.max(0, limit - count),
+      reset,
+      allowed: count <= limit,
+      retryAfter: Math.max(1, reset - nowSeconds),
+    });
+    const count = this.store.increment(`${cls}:${subject}`, windowStart, window);
+    return typeof count === 'number' ? result(count) : count.then(result);
   }
 }
 

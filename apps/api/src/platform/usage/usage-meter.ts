@@ -123,29 +123,42 @@ export class UsageMeter {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Counts one request; throws QUOTA_EXCEEDED once the month's requests are used up. */
-  async countRequest(organizationId: number): Promise<void> {
+  /**
+   * Counts one request; throws QUOTA_EXCEEDED once the month's requests are used up. Batched, once
+   * the organization's month is known, it counts without a promise (the request hook's fast path)
+   * and throws synchronously; otherwise it returns a promise that rejects.
+   */
+  countRequest(organizationId: number): void | Promise<void> {
     const period = usagePeriod(this.now());
-    const limit = this.config.requestsPerMonth;
-    let used: number;
-    if (!this.batched) {
-      used = await this.store.add(organizationId, period.key, 'requests', 1);
-    } else {
-      let state = this.orgs.get(organizationId);
-      if (!state || state.period !== period.key) {
-        const known = (await this.store.read(organizationId, period.key)).requests;
-        state = this.orgs.get(organizationId);
-        if (!state || state.period !== period.key) {
-          if (state?.pending) void this.store.add(organizationId, state.period, 'requests', state.pending).catch(() => undefined);
-          state = { period: period.key, known, pending: 0 };
-          this.orgs.set(organizationId, state);
-        }
-      }
-      state.pending += 1;
-      used = state.known + state.pending;
-      this.schedule();
+    if (this.batched) {
+      const state = this.orgs.get(organizationId);
+      if (state && state.period === period.key) return this.countBatched(state, period);
     }
-    if (limit !== null && used > limit) throw quotaExceeded('request', limit, period, this.now());
+    return this.countRequestAsync(organizationId, period);
+  }
+
+  private async countRequestAsync(organizationId: number, period: UsagePeriod): Promise<void> {
+    if (!this.batched) {
+      const used = await this.store.add(organizationId, period.key, 'requests', 1);
+      const limit = this.config.requestsPerMonth;
+      if (limit !== null && used > limit) throw quotaExceeded('request', limit, period, this.now());
+      return;
+    }
+    const known = (await this.store.read(organizationId, period.key)).requests;
+    let state = this.orgs.get(organizationId);
+    if (!state || state.period !== period.key) {
+      if (state?.pending) void this.store.add(organizationId, state.period, 'requests', state.pending).catch(() => undefined);
+      state = { period: period.key, known, pending: 0 };
+      this.orgs.set(organizationId, state);
+    }
+    this.countBatched(state, period);
+  }
+
+  private countBatched(state: OrgRequests, period: UsagePeriod): void {
+    state.pending += 1;
+    this.schedule();
+    const limit = this.config.requestsPerMonth;
+    if (limit !== null && state.known + state.pending > limit) throw quotaExceeded('request', limit, period, this.now());
   }
 
   /** Reserves `count` documents of this month's quota; release what is not created. */
