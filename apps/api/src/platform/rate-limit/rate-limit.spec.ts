@@ -18,7 +18,7 @@ describe('RateLimiter.hit', () => {
 
   it('with a shared (asynchronous) store: the same answers through a promise', async () => {
     const memory = new MemoryRateLimitStore();
-    const shared: RateLimitStore = { increment: async (...args) => memory.increment(...args) };
+    const shared: RateLimitStore = { increment: async (key, windowStart) => memory.increment(key, windowStart) };
     const limiter = new RateLimiter(shared, limits, () => NOW);
     const first = limiter.hit('upload', 'ip:127.0.0.1');
     expect(first).toBeInstanceOf(Promise);
