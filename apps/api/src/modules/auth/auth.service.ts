@@ -42,12 +42,12 @@ export class AuthService extends Authenticator {
     const cached = this.cache.get(hash);
     // a cached key whose last-used time is recent enough: no database, no promise
     if (cached && Date.now() - cached.touchedAt <= TOUCH_INTERVAL_MS) return cached.auth;
-    return this.fromApiKey(hash);
+    return this.fromApiKey(hash, cached);
   }
 
-  private async fromApiKey(hash: string): Promise<AuthContext> {
+  /** A key not in the cache (looked up), or cached but due a last-used write. */
+  private async fromApiKey(hash: string, cached: ReturnType<CredentialCache['get']>): Promise<AuthContext> {
     const now = new Date();
-    const cached = this.cache.get(hash);
     if (cached) {
       if (now.getTime() - cached.touchedAt > TOUCH_INTERVAL_MS) {
         cached.touchedAt = now.getTime();

@@ -44,16 +44,13 @@ export function installRequestHooks(
 
     // Each way out (on to the route, an early answer, a 500 for an unexpected error) is taken once.
     let finished = false;
-    const done = (err?: unknown) => {
+    const finish = (exit: () => unknown) => {
       if (finished) return;
       finished = true;
-      next(err as Error | undefined);
+      exit();
     };
-    const answer = (err: ApiError) => {
-      if (finished) return;
-      finished = true;
-      send(reply, err);
-    };
+    const done = (err?: unknown) => finish(() => next(err as Error | undefined));
+    const answer = (err: ApiError) => finish(() => send(reply, err));
 
     const limited = (result: RateLimitResult) => {
       reply.header('X-RateLimit-Limit', result.limit);

@@ -27,6 +27,7 @@ export function createLogger(config: AppConfig, destination: 'stdout' | 'stderr'
 export const LOG_BATCH_BYTES = 4096;
 /** ...or until this many milliseconds have passed, so a quiet server's last lines still go out. */
 export const LOG_FLUSH_MS = 100;
+export const BATCHED_DESTINATION = Object.freeze({ sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
 
 /**
  * The server's log destination: asynchronous and batched. A synchronous write per line cost more
@@ -38,8 +39,6 @@ export const LOG_FLUSH_MS = 100;
 export function batchedDestination(fd: number): DestinationStream {
   return pino.destination({ dest: fd, ...BATCHED_DESTINATION });
 }
-
-export const BATCHED_DESTINATION = Object.freeze({ sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
 
 /** Fastify's request fields, with the query string's credentials redacted. */
 function serializeRequest(req: FastifyRequest): Record<string, unknown> {

@@ -139,9 +139,7 @@ export class UsageMeter {
 
   private async countRequestAsync(organizationId: number, period: UsagePeriod): Promise<void> {
     if (!this.batched) {
-      const used = await this.store.add(organizationId, period.key, 'requests', 1);
-      const limit = this.config.requestsPerMonth;
-      if (limit !== null && used > limit) throw quotaExceeded('request', limit, period, this.now());
+      this.checkRequests(await this.store.add(organizationId, period.key, 'requests', 1), period);
       return;
     }
     const known = (await this.store.read(organizationId, period.key)).requests;
@@ -157,8 +155,12 @@ export class UsageMeter {
   private countBatched(state: OrgRequests, period: UsagePeriod): void {
     state.pending += 1;
     this.schedule();
+    this.checkRequests(state.known + state.pending, period);
+  }
+
+  private checkRequests(used: number, period: UsagePeriod): void {
     const limit = this.config.requestsPerMonth;
-    if (limit !== null && state.known + state.pending > limit) throw quotaExceeded('request', limit, period, this.now());
+    if (limit !== null && used > limit) throw quotaExceeded('request', limit, period, this.now());
   }
 
   /** Reserves `count` documents of this month's quota; release what is not created. */
