@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -16,6 +16,9 @@ import { Pool as HttpPool } from 'undici';
  * then alternates them route by route: list (25 per page with total), get by id, stats and an
  * authenticated no-op (a credential check, then 404). Prints req/s, p50 and p99 per route and
  * server, and the ratios; exits non-zero when list or get-by-id is below BENCH_MIN_RATIO (0.7).
+ * Also the CPU time per request of each server process and of PostgreSQL while it was measured:
+ * the anchor sends its queries unprepared, as pg does by default, and the API's reads are prepared
+ * statements (DATABASE_PREPARED_STATEMENTS), so part of the API's req/s is PostgreSQL's CPU saved.
  *
  * Env: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_DEALS (10000),
  * BENCH_OTHER_DEALS (90000), BENCH_SECONDS per measurement (4), BENCH_ROUNDS (2),
@@ -86,6 +89,8 @@ interface Result {
   errors: number;
   /** the server's CPU time (user + system) per request, ms: steadier than req/s on a shared machine */
   cpuMs: number;
+  /** PostgreSQL's CPU time per request, ms (every local postgres process; NaN when the server is elsewhere) */
+  pgCpuMs: number;
 }
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
@@ -98,11 +103,40 @@ function cpuTimeMs(pid: number | undefined): number {
   }
 }
 
+/**
+ * CPU time (ms) each local PostgreSQL process has used so far, by pid (its backends do each query's
+ * parse, plan and execution on the same cores as the servers); empty when there is none to read.
+ */
+function postgresCpuTimes(): Map<string, number> {
+  const times = new Map<string, number>();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.startsWith(`${pid} (postgres)`)) continue;
+      const fields = stat.split(') ')[1].split(' ');
+      times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return times;
+}
+
+/** PostgreSQL's CPU time (ms) since `before`: processes started since count whole, those ended are not known. */
+function postgresCpuSince(before: Map<string, number>): number {
+  const after = postgresCpuTimes();
+  if (!after.size) return NaN;
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** Closed-loop load: CONNECTIONS clients, each sending its next request when the last one answered. */
 async function load(base: string, key: string, path: (r: () => number) => string, seconds: number, pid?: number): Promise<Result> {
   const pool = new HttpPool(base, { connections: CONNECTIONS, pipelining: 1 });
   let requests = 0;
   const cpuBefore = cpuTimeMs(pid);
+  const pgBefore = postgresCpuTimes();
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + seconds * 1000;
@@ -121,10 +155,11 @@ async function load(base: string, key: string, path: (r: () => number) => string
     }),
   );
   const cpuMs = (cpuTimeMs(pid) - cpuBefore) / requests;
+  const pgCpuMs = postgresCpuSince(pgBefore) / requests;
   await pool.close();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { rps: latencies.length / (seconds - 0.5), p50: at(0.5), p99: at(0.99), errors, cpuMs };
+  return { rps: latencies.length / (seconds - 0.5), p50: at(0.5), p99: at(0.99), errors, cpuMs, pgCpuMs };
 }
 
 /** A ready deal's stored report (about 6 KB) and analysis (about 25 KB), shaped like the real ones. */
@@ -302,10 +337,16 @@ async function main(): Promise<void> {
       console.log(
         `${r.route.padEnd(12)} ${f(r.api.rps)} ${f(r.api.p50, 1)} ${f(r.api.p99, 1)} ${f(r.anchor.rps)} ${f(r.anchor.p50, 1)} ${f(r.anchor.p99, 1)}   ${r.ratio.toFixed(2)}${r.gate ? ` (target >= ${MIN_RATIO})` : ''}${r.api.errors + r.anchor.errors ? ` errors ${r.api.errors}/${r.anchor.errors}` : ''}`,
       );
-    console.log(`\nserver CPU time per request (user + system, from /proc; the same ratio measured in CPU, not wall time)`);
-    console.log(`${'route'.padEnd(12)}${'api ms'.padStart(9)}${'anchor'.padStart(9)}   anchor/api`);
+    console.log(
+      `\nCPU time per request, ms (user + system, from /proc): the server process, and PostgreSQL's processes while it was measured`,
+    );
+    console.log(
+      `${'route'.padEnd(12)}${'api'.padStart(9)}${'anchor'.padStart(9)}   anchor/api${'api pg'.padStart(10)}${'anchor pg'.padStart(10)}`,
+    );
     for (const r of rows)
-      console.log(`${r.route.padEnd(12)} ${f(r.api.cpuMs, 3)} ${f(r.anchor.cpuMs, 3)}   ${(r.anchor.cpuMs / r.api.cpuMs).toFixed(2)}`);
+      console.log(
+        `${r.route.padEnd(12)} ${f(r.api.cpuMs, 3)} ${f(r.anchor.cpuMs, 3)}   ${(r.anchor.cpuMs / r.api.cpuMs).toFixed(2).padStart(10)}${f(r.api.pgCpuMs, 3).padStart(10)}${f(r.anchor.pgCpuMs, 3).padStart(10)}`,
+      );
     const loaded = loadBefore > 1.5 || loadAfter > 1.5;
     console.log(
       `\nload average ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)} on ${cpus().length} cores${loaded ? ': measured under load from other processes; absolute req/s are low, compare the ratios' : ''}`,

@@ -1,4 +1,7 @@
 import { TestApp } from './support/harness';
+import { Factories } from './support/factories';
+import { DealsService } from '../src/modules/deals/deals.service';
+import type { AuthContext } from '../src/platform/auth/auth-context';
 import { DealDecision } from '../src/modules/deals/deals.entities';
 import { Database } from '../src/platform/database/database.service';
 import { DomainEventRecord } from '../src/platform/events/outbox.entity';
@@ -325,6 +328,27 @@ describe('deals', () => {
         deals_this_week: 3,
         deals_this_month: 3,
         deals_by_status: { new: 3, processing: 0, under_review: 0, ready: 0, failed: 0 },
+      });
+    });
+
+    it('counts this week (from Monday, UTC) and this month by the clock it is given, and every status', async () => {
+      const f = await Factories.forNewOrg(app, 'Stats Clock Org');
+      // Thursday 2026-11-26: the week began on Monday 11-23, the month on 11-01
+      const now = new Date('2026-11-26T12:00:00Z');
+      const at = (iso: string, status: string, healthScore: number | null = null) =>
+        f.deal({ createdAt: new Date(iso), status: status as never, healthScore });
+      await at('2026-10-31T23:59:59Z', 'failed', 10); // last month
+      await at('2026-11-01T00:00:00Z', 'ready', 20); // this month, not this week
+      await at('2026-11-22T23:59:59Z', 'under_review'); // this month, the Sunday before
+      await at('2026-11-23T00:00:00Z', 'processing'); // this week
+      await at('2026-11-25T09:00:00Z', 'new'); // this week
+      const stats = await app.get(DealsService).stats({ ...f.scope } as AuthContext, now);
+      expect(stats).toMatchObject({
+        total_deals: 5,
+        avg_health_score: 15,
+        deals_this_week: 2,
+        deals_this_month: 4,
+        deals_by_status: { new: 1, processing: 1, under_review: 1, ready: 1, failed: 1 },
       });
     });
   });

@@ -1,6 +1,7 @@
+import { MikroORM } from '@mikro-orm/core';
 import { Client } from 'pg';
 import { Database } from '../src/platform/database/database.service';
-import { READER_APPLICATION_NAME } from '../src/platform/database/scoped-read';
+import { READER_APPLICATION_NAME, READER_MAX_PREPARED, ScopedReader } from '../src/platform/database/scoped-read';
 import { IdempotencyRecord } from '../src/platform/idempotency/idempotency.entity';
 import { Deal } from '../src/modules/deals/deals.entities';
 import { Factories } from './support/factories';
@@ -74,7 +75,18 @@ describe('scoped raw reads (Database.rows)', () => {
       params: ['%bakery%', 'nothing'],
     })) as unknown as [{ total: number }];
     expect(total).toBe(1);
+    // the select list's placeholders come after the scope's, before the condition's
+    const [counts] = (await db.rows(scope(), Deal, {
+      raw: 'count(*) filter (where "business_name" = ?)::int as "named", count(*) filter (where "funding_amount_requested" > ?)::int as "large"',
+      rawParams: ['Live Bakery LLC', 20000],
+      where: '"business_name" ilike ?',
+      params: ['%bakery%'],
+    })) as unknown as [{ named: number; large: number }];
+    expect(counts).toEqual({ named: 1, large: 0 });
     await expect(db.rows(scope(), Deal, { where: '"id" = ?', params: [] })).rejects.toThrow(/0 params for 1 placeholders/);
+    await expect(db.rows(scope(), Deal, { raw: 'count(*) filter (where "id" = ?)', rawParams: [1, 2] })).rejects.toThrow(
+      /2 params for 1 placeholders/,
+    );
   });
 
   it('refuses an entity that is not organization-scoped', async () => {
@@ -122,5 +134,62 @@ describe('scoped raw reads (Database.rows)', () => {
     } finally {
       await admin.end();
     }
+  });
+
+  /** The statements prepared in the session of the reader connection that runs this read (pg_prepared_statements is per session). */
+  const preparedHere = async (reader: { rows: Database['rows'] }) => {
+    const [row] = (await reader.rows(scope(), Deal, {
+      raw: `(select count(*)::int from pg_prepared_statements where name like 'll_r%') as "prepared"`,
+      limit: 1,
+    })) as unknown as [{ prepared: number }];
+    return row.prepared;
+  };
+
+  onPostgres('prepares each read once per connection, and sends them unprepared when told not to', async () => {
+    // reads one after another go out on the same idle connection (the pool hands the last one back)
+    for (let i = 0; i < 3; i++) await db.rows(scope(), Deal, { columns: ['id'], where: '"id" = ?', params: [live.id] });
+    await db.rows(scope(), Deal, { columns: ['id', 'businessName'] });
+    // the two reads above and this one, each prepared once however often it ran
+    expect(await preparedHere(db)).toBe(3);
+
+    const unprepared = new ScopedReader(app.get(MikroORM), { prepare: false });
+    try {
+      const rows = await unprepared.rows(scope(), Deal, { columns: ['id'], where: '"id" = ?', params: [live.id] });
+      expect(rows).toEqual([{ id: live.id }]);
+      expect(await preparedHere(unprepared)).toBe(0);
+    } finally {
+      await unprepared.close();
+    }
+  });
+
+  onPostgres('prepares at most READER_MAX_PREPARED distinct statements, then sends the rest unprepared', async () => {
+    const reader = new ScopedReader(app.get(MikroORM));
+    try {
+      for (let i = 0; i < READER_MAX_PREPARED + 5; i++) {
+        const rows = await reader.rows(scope(), Deal, { columns: ['id'], where: `"id" = ? and ${i} >= 0`, params: [live.id] });
+        expect(rows).toEqual([{ id: live.id }]);
+      }
+      expect(await preparedHere(reader)).toBe(READER_MAX_PREPARED);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  onPostgres('prepares a read again when a migration changed the type of a column it returns', async () => {
+    const admin = new Client({ connectionString: app.running.config.databaseUrl! });
+    await admin.connect();
+    const read = () => db.rows(scope(), Deal, { columns: ['id', 'dbaName'], where: '"id" = ?', params: [live.id] });
+    try {
+      // prepared on every reader connection, as under load
+      await Promise.all([1, 2, 3, 4].map(read));
+      // PostgreSQL now refuses the prepared statements: "cached plan must not change result type"
+      await admin.query('alter table "deals" alter column "dba_name" type text');
+      for (let i = 0; i < 4; i++)
+        expect(await Promise.all([read(), read()])).toEqual([[{ id: live.id, dbaName: null }], [{ id: live.id, dbaName: null }]]);
+    } finally {
+      await admin.query('alter table "deals" alter column "dba_name" type varchar(500)');
+      await admin.end();
+    }
+    expect(await read()).toEqual([{ id: live.id, dbaName: null }]);
   });
 });

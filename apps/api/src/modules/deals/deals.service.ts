@@ -1,4 +1,4 @@
-import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
@@ -53,6 +53,17 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** The stats' select list: its `?` are bound to the decisions, the statuses, then the week's and the month's start. */
+const STATS_SELECT = [
+  'count(*)::int as "total"',
+  'avg("health_score")::float as "avg_health"',
+  'avg("funding_amount_requested")::float as "avg_funding"',
+  ...DECISIONS.map((d) => `count(*) filter (where "decision" = ?)::int as "decision_${d}"`),
+  ...DEAL_STATUSES.map((s) => `count(*) filter (where "status" = ?)::int as "status_${s}"`),
+  'count(*) filter (where "created_at" >= ?)::int as "this_week"',
+  'count(*) filter (where "created_at" >= ?)::int as "this_month"',
+].join(', ');
+
 @Injectable()
 export class DealsService {
   constructor(
@@ -93,26 +104,14 @@ export class DealsService {
     return toPage(window, total, deals.map(mapDealSummary));
   }
 
-  /** One aggregate query, scoped by the same filters as every other read. */
+  /** One aggregate query on the scoped raw path (Database.rows), scoped like every other read. */
   async stats(auth: AuthContext, now = new Date()): Promise<DealStatsDto> {
-    const em = this.db.forScope(auth);
     const weekStart = startOfIsoWeek(now).toISOString();
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
-    const countWhere = (alias: string, condition: string, param?: string) =>
-      raw(`count(*) filter (where ${condition})::int as ${alias}`, param === undefined ? [] : [param]);
-    const qb = em
-      .createQueryBuilder(Deal, 'd')
-      .select([
-        raw('count(*)::int as total'),
-        raw('avg(d.health_score)::float as avg_health'),
-        raw('avg(d.funding_amount_requested)::float as avg_funding'),
-        ...DECISIONS.map((d) => countWhere(`decision_${d}`, 'd.decision = ?', d)),
-        ...DEAL_STATUSES.map((s) => countWhere(`status_${s}`, 'd.status = ?', s)),
-        countWhere('this_week', 'd.created_at >= ?', weekStart),
-        countWhere('this_month', 'd.created_at >= ?', monthStart),
-      ]);
-    await qb.applyFilters();
-    const row: Record<string, number | null> = await qb.execute('get');
+    const [row] = (await this.db.rows(auth, Deal, {
+      raw: STATS_SELECT,
+      rawParams: [...DECISIONS, ...DEAL_STATUSES, weekStart, monthStart],
+    })) as unknown as [Record<string, number | null>];
     const round2 = (v: number | null) => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
     const n = (key: string) => Number(row[key] ?? 0);
     return {

@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       port: 8080,
       host: '127.0.0.1',
       databaseUrl: null,
+      databasePreparedStatements: true,
       redisUrl: null,
       apiKeyPrefix: 'll_',
     });
@@ -27,12 +28,14 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache:6379',
       ROLE: 'worker',
       RATE_LIMIT_UPLOAD: '7',
+      DATABASE_PREPARED_STATEMENTS: 'false',
     });
     expect(config).toMatchObject({
       port: 9000,
       host: '0.0.0.0',
       dataDir: '/tmp/ll',
       databaseUrl: 'postgres://u@db:5432/ll',
+      databasePreparedStatements: false,
       redisUrl: 'redis://cache:6379',
       role: 'worker',
     });

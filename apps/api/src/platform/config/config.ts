@@ -26,6 +26,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL: the hot reads are named prepared statements (parsed and planned once per connection). */
+  databasePreparedStatements: boolean;
   redisUrl: string | null;
   /** Prefix for Redis keys and BullMQ queues, so several deployments (or test suites) can share one Redis. */
   redisPrefix: string;
@@ -237,6 +239,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     host,
     dataDir: resolve(str('DATA_DIR', './.data')),
     databaseUrl,
+    databasePreparedStatements: bool('DATABASE_PREPARED_STATEMENTS', true),
     redisUrl,
     redisPrefix: str('REDIS_PREFIX', 'ledgerlens'),
     logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'warn' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/config';
 import { ScopedReader, ScopedSelect } from './scoped-read';
 import { ORG_FILTER, Scope, TENANT_FILTER } from './tenant';
 
@@ -12,8 +13,11 @@ import { ORG_FILTER, Scope, TENANT_FILTER } from './tenant';
 export class Database implements OnApplicationShutdown {
   private readonly reader: ScopedReader;
 
-  constructor(readonly orm: MikroORM) {
-    this.reader = new ScopedReader(orm);
+  constructor(
+    readonly orm: MikroORM,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.reader = new ScopedReader(orm, { prepare: config.databasePreparedStatements });
   }
 
   /** Scoped plain rows for hot read paths: no query builder, no hydration (see ScopedReader). */

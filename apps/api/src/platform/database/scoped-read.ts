@@ -5,6 +5,11 @@ import { ORG_FILTER, Scope, TENANT_FILTER } from './tenant';
 
 /** Connections the reader's own pool may open (PostgreSQL only), on top of the ORM's pool. */
 export const READER_POOL_MAX = 10;
+/**
+ * Distinct statements the reader prepares (per connection, named `ll_r<n>`); the reads are built
+ * from code, not from input, so there are a few dozen: past this bound they are sent unprepared.
+ */
+export const READER_MAX_PREPARED = 256;
 
 /** A SELECT on one scoped entity's table; `?` placeholders in `where`, bound from `params`. */
 export interface ScopedSelect<T> {
@@ -14,6 +19,8 @@ export interface ScopedSelect<T> {
   exclude?: readonly (keyof T & string)[];
   /** extra SQL select items, read as they are (`count(*)::int as "total"`); replaces `columns` */
   raw?: string;
+  /** bound to the `?` placeholders of `raw` */
+  rawParams?: unknown[];
   /** extra condition, ANDed with the scope condition */
   where?: string;
   params?: unknown[];
@@ -51,8 +58,22 @@ export class ScopedReader {
    * Opened at the first read, closed by close().
    */
   private pool: Pool | null | undefined;
+  /**
+   * Statement names by SQL text. On the reader's pool every read is a named prepared statement:
+   * PostgreSQL parses and plans it once per connection, not on every read, which for the deal
+   * detail is most of the server's CPU for the query (~160 against ~50 us here; docs/performance.md,
+   * session 7). `generation` renames them all when PostgreSQL refuses a prepared statement (a
+   * migration changed a column's type under it, or a pooler dropped it): each connection prepares
+   * the statement again under its new name.
+   */
+  private readonly statements = new Map<string, string>();
+  private generation = 0;
 
-  constructor(private readonly orm: MikroORM) {}
+  /** `prepare: false` sends every read unprepared (PgBouncer in transaction mode before 1.21). */
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly options: { prepare: boolean } = { prepare: true },
+  ) {}
 
   async close(): Promise<void> {
     const pool = this.pool;
@@ -65,22 +86,11 @@ export class ScopedReader {
     const filter = meta.filters[TENANT_FILTER] ? 'tenant' : meta.filters[ORG_FILTER] ? 'org' : null;
     if (!filter) throw new Error(`${entity.name} is not organization-scoped: ScopedReader refuses it`);
     const values: unknown[] = [scope.organizationId];
-    const select = q.raw === undefined ? this.selectList(meta, q) : { list: q.raw, dates: [] };
+    if (filter === 'tenant') values.push(scope.livemode);
+    const select = q.raw === undefined ? this.selectList(meta, q) : { list: bind(q.raw, q.rawParams, values), dates: [] };
     let sql = `select ${select.list} from "${meta.tableName}" where "organization_id" = $1`;
-    if (filter === 'tenant') {
-      values.push(scope.livemode);
-      sql += ` and "livemode" = $2`;
-    }
-    if (q.where) {
-      let next = 0;
-      const params = q.params ?? [];
-      const text = q.where.replace(/\?/g, () => {
-        values.push(params[next++]);
-        return `$${values.length}`;
-      });
-      if (next !== params.length) throw new Error(`ScopedReader: ${params.length} params for ${next} placeholders`);
-      sql += ` and (${text})`;
-    }
+    if (filter === 'tenant') sql += ` and "livemode" = $2`;
+    if (q.where) sql += ` and (${bind(q.where, q.params, values)})`;
     if (q.orderBy) sql += ` order by ${q.orderBy}`;
     if (q.limit !== undefined) {
       values.push(q.limit);
@@ -134,12 +144,20 @@ export class ScopedReader {
     if (this.pool === undefined) this.pool = driver instanceof ServerPostgreSqlDriver ? openReaderPool(client.config.connection) : null;
     if (this.pool) {
       // A read is safe to repeat: one sent on a connection the server had already ended (a restart,
-      // a failover; the pool learns it only when that connection fails) goes to another one.
+      // a failover; the pool learns it only when that connection fails) goes to another one, and
+      // one whose prepared statement PostgreSQL no longer accepts is prepared again, once.
+      let renamed = false;
       for (let attempt = 0; ; attempt++) {
         try {
-          return (await this.pool.query(sql, values)).rows;
+          return (await this.pool.query({ name: this.statementName(sql), text: sql, values })).rows;
         } catch (err) {
           if (attempt < READER_POOL_MAX && lostConnection(err)) continue;
+          if (!renamed && stalePreparedStatement(err)) {
+            renamed = true;
+            this.generation++;
+            this.statements.clear();
+            continue;
+          }
           throw driver.convertException(err as Error);
         }
       }
@@ -153,6 +171,38 @@ export class ScopedReader {
       await client.releaseConnection(connection);
     }
   }
+
+  /** The name `sql` is prepared under on the reader's connections, or undefined: sent unprepared. */
+  private statementName(sql: string): string | undefined {
+    if (!this.options.prepare) return undefined;
+    let name = this.statements.get(sql);
+    if (name === undefined && this.statements.size < READER_MAX_PREPARED) {
+      name = `ll_r${this.generation}_${this.statements.size}`;
+      this.statements.set(sql, name);
+    }
+    return name;
+  }
+}
+
+/** `text` with its `?` placeholders numbered after `values` (`$3`...), and `params` appended to `values`. */
+function bind(text: string, params: unknown[] = [], values: unknown[]): string {
+  let next = 0;
+  const numbered = text.replace(/\?/g, () => {
+    values.push(params[next++]);
+    return `$${values.length}`;
+  });
+  if (next !== params.length) throw new Error(`ScopedReader: ${params.length} params for ${next} placeholders`);
+  return numbered;
+}
+
+/**
+ * PostgreSQL refuses a prepared statement it once accepted: its result columns changed type (a
+ * migration ran under a running server: "cached plan must not change result type"), or the
+ * statement is gone (a pooler reset the session).
+ */
+function stalePreparedStatement(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: string; message?: string };
+  return code === '26000' || (code === '0A000' && /cached plan must not change result type/.test(message ?? ''));
 }
 
 /** The connection was ended by the server, or broke, before the statement ran: another one may run it. */
