@@ -6,8 +6,9 @@ import { ORG_FILTER, Scope, TENANT_FILTER } from './tenant';
 /** Connections the reader's own pool may open (PostgreSQL only), on top of the ORM's pool. */
 export const READER_POOL_MAX = 10;
 /**
- * Distinct statements the reader prepares (per connection, named `ll_r<n>`); the reads are built
- * from code, not from input, so there are a few dozen: past this bound they are sent unprepared.
+ * Distinct statements the reader prepares (on each connection, named `ll_r<generation>_<n>`); the
+ * reads are built from code, not from input, so there are a few dozen: past this bound they are
+ * sent unprepared.
  */
 export const READER_MAX_PREPARED = 256;
 
