@@ -93,11 +93,16 @@ interface Result {
   pgCpuMs: number;
 }
 
+/** CPU time (user + system, ms) in a /proc/<pid>/stat line. */
+function statCpuMs(stat: string): number {
+  const fields = stat.split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+}
+
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
 function cpuTimeMs(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return NaN;
   }
@@ -112,9 +117,7 @@ function postgresCpuTimes(): Map<string, number> {
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.startsWith(`${pid} (postgres)`)) continue;
-      const fields = stat.split(') ')[1].split(' ');
-      times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      if (stat.startsWith(`${pid} (postgres)`)) times.set(pid, statCpuMs(stat));
     } catch {
       // ended meanwhile
     }
