@@ -86,11 +86,11 @@ export class ScopedReader {
     const meta = this.orm.getMetadata().get<T>(entity.name);
     const filter = meta.filters[TENANT_FILTER] ? 'tenant' : meta.filters[ORG_FILTER] ? 'org' : null;
     if (!filter) throw new Error(`${entity.name} is not organization-scoped: ScopedReader refuses it`);
-    const values: unknown[] = [scope.organizationId];
-    if (filter === 'tenant') values.push(scope.livemode);
+    // the scope's parameters first ($1, $2), so the select list's and the condition's come after them
+    const values: unknown[] = filter === 'tenant' ? [scope.organizationId, scope.livemode] : [scope.organizationId];
+    const scoped = filter === 'tenant' ? `"organization_id" = $1 and "livemode" = $2` : `"organization_id" = $1`;
     const select = q.raw === undefined ? this.selectList(meta, q) : { list: bind(q.raw, q.rawParams, values), dates: [] };
-    let sql = `select ${select.list} from "${meta.tableName}" where "organization_id" = $1`;
-    if (filter === 'tenant') sql += ` and "livemode" = $2`;
+    let sql = `select ${select.list} from "${meta.tableName}" where ${scoped}`;
     if (q.where) sql += ` and (${bind(q.where, q.params, values)})`;
     if (q.orderBy) sql += ` order by ${q.orderBy}`;
     if (q.limit !== undefined) {
