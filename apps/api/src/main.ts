@@ -11,6 +11,10 @@ import { Database } from './platform/database/database.service';
 /** `npm start`: the API (ROLE=all|api) or the workers only (ROLE=worker) on the configured database. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // the embedded database is created and migrated on the first start: say so before the wait
+  process.stdout.write(
+    `Starting Ledgerlens (role: ${config.role}, database: ${config.databaseUrl ? 'PostgreSQL' : `embedded, ${config.dataDir}`}) ...\n`,
+  );
   const running = await createApp(config);
   const { app } = running;
   const heartbeat = config.heartbeat.file

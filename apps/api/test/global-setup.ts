@@ -6,12 +6,15 @@ import { PGlite } from '@electric-sql/pglite';
 import { loadConfig } from '../src/platform/config/config';
 import { openOrm } from '../src/platform/database/orm';
 import { realDatabaseUrl, realRedisUrl, adminQuery, templateDb } from './support/services';
+import { reportMissingSystemTools } from './support/system-tools';
 
 /**
  * One migrated database template per run: every suite starts from a copy (PGlite: a data-dir
  * snapshot; PostgreSQL: CREATE DATABASE ... TEMPLATE), never from a fresh initdb.
  */
 export default async function globalSetup(): Promise<void> {
+  // a suite that needs a missing system program is skipped: one line each here (CI: a failure)
+  reportMissingSystemTools(['chromium', 'openssl']);
   // Every test server logs (at info) into this folder; global teardown scans it for secrets.
   process.env.LEDGERLENS_TEST_LOG_DIR = mkdtempSync(join(tmpdir(), 'ledgerlens-test-logs-'));
   try {

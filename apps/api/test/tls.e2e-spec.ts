@@ -4,6 +4,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestApp } from './support/harness';
+import { describeWith } from './support/system-tools';
 
 function get(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -17,7 +18,7 @@ function get(url: string): Promise<{ status: number; body: string }> {
   });
 }
 
-describe('native TLS in production', () => {
+describeWith('openssl')('native TLS in production', () => {
   let app: TestApp;
   let dir: string;
 

@@ -13,6 +13,7 @@ import { LAYOUTS } from '../../../../tools/corpus/layouts';
 import { makeStatement } from '../../../../tools/corpus/corpus';
 import { adminQuery, realDatabaseUrl, realRedisUrl, templateDb } from '../support/services';
 import { startS3 } from '../support/s3-server';
+import { missingLine, systemTool, systemToolsRequired } from '../support/system-tools';
 
 /**
  * The compose topology (docker/compose.yaml) as plain processes on this machine: two api and two
@@ -69,7 +70,9 @@ const waitUntil = async (what: string, ok: () => Promise<boolean> | boolean, ms 
   throw new Error(`timed out waiting for ${what}`);
 };
 
-const real = realDatabaseUrl() && realRedisUrl() ? describe : describe.skip;
+const withCaddy = systemTool('caddy') !== null || systemToolsRequired();
+if (!withCaddy) process.stderr.write(`${missingLine('caddy')}\n`);
+const real = realDatabaseUrl() && realRedisUrl() && withCaddy ? describe : describe.skip;
 
 real('the compose topology as processes: 2 api + 2 workers + Caddy on PostgreSQL, Redis and S3', () => {
   const suffix = randomBytes(4).toString('hex');
