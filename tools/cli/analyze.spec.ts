@@ -51,7 +51,7 @@ describe('statements analyze', () => {
     expect(json.analysis).toHaveProperty('lender_positions');
     expect(json.analysis).toHaveProperty('cross_doc');
     expect(json.analysis.health.score).toBeGreaterThanOrEqual(0);
-    expect(json.recommendation.decision).toMatch(/^(approve|decline)$/);
+    expect(json.recommendation.decision).toMatch(/^(approve|review|decline)$/);
     expect(Object.keys(json.recommendation.factor_scores)).toHaveLength(9);
   });
 

@@ -10,7 +10,14 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { DEFAULT_RULESET, analyzeDeal, recommend, type StatementInput, type StatementTransactionInput } from '@ledgerlens/underwriting';
+import {
+  DEFAULT_RULESET,
+  analyzeDeal,
+  evaluateRuleset,
+  type Evaluation,
+  type StatementInput,
+  type StatementTransactionInput,
+} from '@ledgerlens/underwriting';
 
 const USAGE = 'usage: statements analyze FILE... --funding N [--as-of YYYY-MM-DD] [--json]';
 const VALUE_FLAGS = ['--funding', '--as-of'];
@@ -109,7 +116,7 @@ async function loadFile(file: string): Promise<{ statement: StatementInput | nul
 
 const money = (x: number | null) => (x === null ? '-' : x.toLocaleString('en-US', { style: 'currency', currency: 'USD' }));
 
-function human(a: ReturnType<typeof analyzeDeal>, rec: ReturnType<typeof recommend>, files: FileReport[]): string {
+function human(a: ReturnType<typeof analyzeDeal>, rec: Evaluation, files: FileReport[]): string {
   const f = a.financials;
   const lines: string[] = [];
   for (const r of files)
@@ -200,7 +207,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     else console.error(`error (invalid_statement): ${body.error.message}`);
     return 2;
   }
-  const recommendation = recommend(analysis, DEFAULT_RULESET);
+  // the default ruleset with the holds every evaluation applies (a coverage below target never approves)
+  const recommendation = evaluateRuleset(analysis, { id: 0, name: 'Default', kind: 'flat', definition: { ...DEFAULT_RULESET } });
   if (json) process.stdout.write(`${JSON.stringify({ files: reports, analysis, recommendation }, null, 2)}\n`);
   else process.stdout.write(`${human(analysis, recommendation, reports)}\n`);
   return 0;

@@ -63,6 +63,8 @@ describe('docker/compose.yaml', () => {
         AWS_ENDPOINT_URL_S3: 'http://minio:9000',
       });
       expect(env(name).SECRETS_KEY).toMatch(/^\$\{SECRETS_KEY:\?/);
+      // no default site address: a forgotten one would put https://localhost into every share link
+      expect(env(name).PUBLIC_URL).toMatch(/^https:\/\/\$\{SITE_ADDRESS:\?/);
       expect(env(name).DATABASE_URL).toMatch(/^postgres:\/\/ledgerlens:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/ledgerlens$/);
     }
     // Only Caddy is published; the api replicas are reached through it.

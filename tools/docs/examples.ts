@@ -582,6 +582,7 @@ async function main(): Promise<void> {
       body: { document_type: 'bank_statement' },
     });
     await waitReady(id);
+    await call('rescoreDeal', 'POST', '/v1/deals/{deal_id}/rescore', `/v1/deals/${id}/rescore`);
     await call('getDealTimeline', 'GET', '/v1/deals/{deal_id}/timeline', `/v1/deals/${id}/timeline?per_page=3`);
     await call('getDealActivity', 'GET', '/v1/deals/{deal_id}/activity', `/v1/deals/${id}/activity?per_page=3`);
     await call('getActivity', 'GET', '/v1/activity', '/v1/activity?per_page=3');

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # `npm run setup:system`: installs, from Debian's packages, the system programs some test suites
-# drive (chromium: the share-page browser tests; caddy: the scale topology; openssl: the native
-# TLS tests). Without them `npm test` skips those suites with one line each; .ci/run runs this
-# first and then requires them. Needs root (or sudo) and apt.
+# drive: chromium (the share-page browser tests), openssl (the native TLS tests), caddy (the scale
+# topology), dockerd and debootstrap (the docker suite: a private engine and stand-in base images).
+# Without them `npm test` skips those suites with one line each; .ci/run runs this first and then
+# requires them. Needs root (or sudo) and apt.
 set -euo pipefail
-packages=(chromium caddy openssl)
+# program:package
+wanted=(chromium:chromium openssl:openssl caddy:caddy dockerd:docker.io debootstrap:debootstrap)
 missing=()
-for p in "${packages[@]}"; do command -v "$p" >/dev/null 2>&1 || missing+=("$p"); done
+for pair in "${wanted[@]}"; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair##*:}")
+done
 if [ "${#missing[@]}" -eq 0 ]; then
-  echo "system programs present: ${packages[*]}"
+  echo "system programs present: ${wanted[*]%%:*}"
   exit 0
 fi
 command -v apt-get >/dev/null 2>&1 || { echo "missing ${missing[*]}, and no apt-get here: install them with this system's package manager" >&2; exit 1; }

@@ -19,16 +19,20 @@ import { heartbeatAge } from './platform/health/heartbeat';
 /** Each command's synopsis and description: `--help` prints them (all, or one with `<command> --help`). */
 const COMMANDS: Record<string, { synopsis: string; description: string; example: string }> = {
   bootstrap: {
-    synopsis: 'bootstrap --org-name NAME --email EMAIL --password PASSWORD [--name NAME] [--json]',
+    synopsis: 'bootstrap --org-name NAME --email EMAIL (--password-file FILE | --password PASSWORD) [--name NAME] [--json]',
     description:
       'Create an organization with an admin user, a live and a test API key and an OAuth client. ' +
-      'Prints the keys and the client secret once: store them.',
-    example: "npm run cli -- bootstrap --org-name 'Acme Funding' --email admin@acme.test --password 'a long passphrase' --json",
+      'Prints the keys and the client secret once: store them. The password comes from --password-file ' +
+      '(a file, or - for standard input), the LEDGERLENS_PASSWORD variable, or --password (visible to ' +
+      'other users of the machine in the process list: avoid on shared hosts).',
+    example:
+      "npm run cli -- bootstrap --org-name 'Acme Funding' --email admin@acme.test --password-file /run/secrets/admin_password --json",
   },
   'user:create': {
-    synopsis: 'user:create --org-id ID --email EMAIL --password PASSWORD --role admin|manager|underwriter|reviewer [--name NAME] [--json]',
-    description: 'Create a user of an existing organization, with a live API key.',
-    example: "npm run cli -- user:create --org-id 1 --email uw@acme.test --password 'another passphrase' --role underwriter",
+    synopsis:
+      'user:create --org-id ID --email EMAIL (--password-file FILE | --password PASSWORD) --role admin|manager|underwriter|reviewer [--name NAME] [--json]',
+    description: 'Create a user of an existing organization, with a live API key. The password as for bootstrap.',
+    example: 'npm run cli -- user:create --org-id 1 --email uw@acme.test --password-file - --role underwriter < password.txt',
   },
   'documents:add': {
     synopsis: 'documents:add --org-id ID --deal-id ID [--test] [--type TYPE] [--label LABEL] [--currency CODE] FILE... [--json]',
@@ -93,6 +97,7 @@ async function main(argv: string[]): Promise<number> {
       'org-id': { type: 'string' },
       email: { type: 'string' },
       password: { type: 'string' },
+      'password-file': { type: 'string' },
       role: { type: 'string' },
       name: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -114,7 +119,8 @@ async function main(argv: string[]): Promise<number> {
     case 'user:create': {
       const orgName = command === 'bootstrap' ? need('org-name') : '';
       const orgId = command === 'user:create' ? Number(need('org-id')) : 0;
-      const [email, password] = [need('email'), need('password')];
+      const email = need('email');
+      const password = passwordFrom(values.password, values['password-file'], process.env.LEDGERLENS_PASSWORD);
       const role = command === 'user:create' ? need('role') : 'admin';
       const running = await createApp(cliConfig(), { logTo: 'stderr' });
       try {
@@ -255,4 +261,23 @@ if (require.main === module) {
       process.exit(err instanceof ConfigError || err instanceof DataDirLockedError ? 3 : 1);
     },
   );
+}
+
+/** One source of the password: --password-file (a file, or - for standard input), LEDGERLENS_PASSWORD, or --password. */
+function passwordFrom(flag: string | undefined, file: string | undefined, env: string | undefined): string {
+  const given = [flag, file, env].filter((v) => v !== undefined && v !== '').length;
+  if (given === 0) throw new UsageError('--password-file, LEDGERLENS_PASSWORD or --password is required');
+  if (given > 1) throw new UsageError('give the password one way: --password-file, LEDGERLENS_PASSWORD or --password');
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file === '-' ? 0 : file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`--password-file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+    const password = text.replace(/\r?\n$/, '');
+    if (!password) throw new UsageError(`--password-file: ${file} is empty`);
+    return password;
+  }
+  return (flag ?? env)!;
 }

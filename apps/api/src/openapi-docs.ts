@@ -37,7 +37,7 @@ Lists answer \`{"data": [...], "meta": {"page": 1, "per_page": 25, "total": 137,
 
 ## Idempotency
 
-Operations that list an \`Idempotency-Key\` header (creating a deal, uploading a document, bulk ingest) store their first successful answer for 24 h under that key: a retry with the same key gets the stored answer (\`Idempotent-Replayed: true\`) and does nothing twice; a concurrent duplicate gets 409 \`IDEMPOTENCY_IN_PROGRESS\`. Use a UUID v4 per logical operation and reuse it on retries (the SDK does).
+Operations that list an \`Idempotency-Key\` header (creating a deal, uploading a document, bulk ingest) store their first successful answer for 24 h under that key: a retry with the same key gets the stored answer (\`Idempotent-Replayed: true\`) and does nothing twice; a concurrent duplicate gets 409 \`IDEMPOTENCY_IN_PROGRESS\`. The key keeps a fingerprint of its request (method, path, query and body): the same key sent with a different request is 422 \`IDEMPOTENCY_KEY_REUSED\`. Use a UUID v4 per logical operation and reuse it on retries (the SDK does).
 
 ## Rate limits
 
@@ -51,10 +51,14 @@ Configure one endpoint per organization and mode with \`PUT /v1/webhooks/config\
 
 \`\`\`ts
 import { verifyWebhook } from '@ledgerlens/webhooks';
-const event = verifyWebhook(rawBody, req.headers, process.env.LEDGERLENS_WEBHOOK_SECRET); // throws when forged or stale
+const event = verifyWebhook(rawBody, req.headers, process.env.LEDGERLENS_WEBHOOK_SECRET!); // throws when forged or stale
 \`\`\`
 
-Failed deliveries are retried with backoff (the same event id: deduplicate on it); the delivery log and redelivery are under \`/v1/webhooks/deliveries\`.`;
+Failed deliveries are retried with backoff (the same event id: deduplicate on it); the delivery log and redelivery are under \`/v1/webhooks/deliveries\`.
+
+## This document
+
+The OpenAPI document behind this page is served at \`/docs/openapi.json\` (and \`/docs/openapi.yaml\`): generate a client from it, or import it into an API tool.`;
 
 export const TAGS: { name: string; description: string }[] = [
   { name: 'Authentication', description: 'Sessions for people, OAuth client credentials for machines.' },
@@ -91,7 +95,7 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
   oauthToken: ['OAuth token (unversioned path)', 'The same as `POST /v1/oauth/token`.'],
   oauthTokenV1: [
     'Get an OAuth access token (client credentials)',
-    'RFC 6749 client-credentials grant, form-encoded or JSON. The access token acts with the client’s scopes for an hour.',
+    'RFC 6749 client-credentials grant, form-encoded or JSON. The access token acts with the client’s scopes for an hour. `token_type` is `bearer` here and `Bearer` on `/oauth/token`, as the spec prints each form; token types are case-insensitive.',
   ],
   listDeals: [
     'List deals',
@@ -113,6 +117,10 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
   updateDeal: ['Update a deal', 'Changes the given fields (business details, funding amount, external reference).'],
   deleteDeal: ['Delete a deal', 'Deletes the deal with its documents and transactions.'],
   decideDeal: ['Record the decision', 'The funder’s decision: `approve`, `decline` or `funded`. Emits `deal.decision`.'],
+  rescoreDeal: [
+    'Rescore a deal',
+    'Recomputes the ready deal’s screening, report and recommendation from its stored transactions, corrections included, and emits what an analysis completing emits (`recommendation.generated`, `deal.ready`). Idempotent: with the same documents and corrections nothing is recomputed (`rescored: false`). A correction rescores the deal by itself.',
+  ],
   evaluateDeal: [
     'Evaluate against rulesets',
     'Scores the ready deal against the default ruleset, or the ones named by `ruleset_id`/`ruleset_ids`, with the factor scores and reasons per ruleset.',
@@ -151,8 +159,14 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
     'How the document was read (text, OCR, LLM), with confidence, warnings and the raw header fields.',
   ],
   cancelDocument: ['Cancel processing', 'Stops a document that is queued or processing.'],
-  reprocessDocument: ['Reprocess a document', 'Reads the document again from the stored file (202).'],
-  reclassifyDocument: ['Reclassify a document', 'Sets the document type and processes it again (202).'],
+  reprocessDocument: [
+    'Reprocess a document',
+    'Reads a failed or cancelled document again from the stored file (202); its transaction corrections are applied again to the new reading. A completed document is 409: `POST /v1/deals/{deal_id}/rescore` recomputes the deal from its stored, corrected transactions.',
+  ],
+  reclassifyDocument: [
+    'Reclassify a document',
+    'Sets the document type and reads it again (202); its transaction corrections are applied again to the new reading and their audit trail is kept.',
+  ],
   downloadDocument: ['Download the original file', 'The file as uploaded, with its media type.'],
   getDocumentPdf: ['Download as PDF', 'The document as PDF (images are wrapped in a PDF page).'],
   listDealTransactions: [
@@ -162,7 +176,7 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
   listDocumentTransactions: ['List a document’s transactions', 'The transactions read from one statement, in statement order.'],
   correctTransaction: [
     'Correct a transaction',
-    'Fixes a misread field (date, description, amount, category); the deal’s report is rebuilt and the correction kept in an audit trail.',
+    'Fixes a misread field (description, amount, transaction type, category); the correction is kept in an audit trail and the deal is rescored at once from its corrected transactions (screening, report, recommendation).',
   ],
   listTransactionCorrections: ['Correction trail', 'Every correction of a transaction: who, when, the field, before and after.'],
   listRulesets: ['List rulesets', 'The organization’s rulesets; exactly one is the default.'],
@@ -178,7 +192,7 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
   getWebhookConfig: ['Get the webhook configuration', 'The endpoint, the subscribed events and whether it is enabled (never the secret).'],
   putWebhookConfig: [
     'Set the webhook configuration',
-    'Creates or replaces the endpoint (HTTPS, public address), the events and the signing secret (at least 8 characters).',
+    'Creates or replaces the endpoint (HTTPS, public address), the events (every documented type, `webhook.test` included) and the signing secret (at least 8 characters). A 422 lists every invalid field at once, the URL rule included; nothing is contacted to validate.',
   ],
   postWebhookConfig: ['Set the webhook configuration (guide form)', 'The same as PUT, with `active` in place of `enabled`.'],
   deleteWebhookConfig: ['Delete the webhook configuration', 'Stops deliveries; the delivery log is kept.'],
@@ -222,7 +236,7 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
   revokeShareLink: ['Revoke a share link', 'The link answers 404 from now on (204).'],
   viewSharedDeal: [
     'View a shared deal (no credential)',
-    'The summary fields only (no transactions, flags or notes); `X-Share-Password` for a protected link. Counts one view; 60 requests per minute per token.',
+    'The summary fields only (no transactions, flags or notes); `X-Share-Password` for a protected link. Counts one view; 60 requests per minute per token. From the fifth wrong password in a row, the link’s password check is locked for a doubling time (429 with `Retry-After`).',
   ],
   showSharePage: [
     'Share link page (HTML)',
@@ -245,14 +259,17 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
     'Replace field mappings (single configuration)',
     'A JSON array that becomes the whole set (an empty array clears it).',
   ],
-  getCrmProviderConfig: ['Get a provider configuration', 'State, interval and last sync of one provider; credentials are never returned.'],
+  getCrmProviderConfig: [
+    'Get a provider configuration',
+    'State, interval and last sync of one provider; credentials are never returned. A provider not configured (or deleted) answers `enabled: false, has_credentials: false`.',
+  ],
   putCrmProviderConfig: [
     'Replace a provider configuration',
     '`enabled`, `credentials` (per provider) and `sync_interval_minutes` (15-1440, default 60). Credentials are encrypted at rest and never returned.',
   ],
   deleteCrmProviderConfig: [
     'Delete a provider configuration',
-    'Removes the configuration, its credentials, field mappings and deal links; syncs stop. Irreversible.',
+    'Removes the configuration, its credentials, field mappings and deal links; syncs stop. Irreversible. 404 `CRM_NOT_CONFIGURED` when there is nothing to remove.',
   ],
   testCrmProviderConfig: [
     'Test a provider connection',
@@ -260,11 +277,11 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
   ],
   getCrmProviderFieldMapping: [
     'Get a provider’s field mappings',
-    '`{provider, mappings: [{banklyze_field, crm_field, direction}]}`; an empty list when none.',
+    '`{provider, mappings: [{banklyze_field, crm_field, direction}]}`; an empty list when none, with or without a configuration.',
   ],
   putCrmProviderFieldMapping: [
     'Replace a provider’s field mappings',
-    'The given list becomes the whole set. Directions `to_crm`, `from_crm`, `both` (last write wins); computed deal fields can only go to the CRM.',
+    'The given list becomes the whole set. Directions `to_crm`, `from_crm`, `both` (last write wins; an unknown one is 422); computed deal fields can only go to the CRM. Accepted before the credentials are saved, so mappings can be prepared first.',
   ],
   syncCrm: [
     'Sync with the CRMs',

@@ -95,12 +95,14 @@ describe('authentication: sessions, OAuth client credentials, API keys', () => {
       expect(deals.status).toBe(200);
     });
 
-    it('issues a token from JSON on /v1/oauth/token (token_type Bearer, as on /oauth/token)', async () => {
+    it('issues a token from JSON on /v1/oauth/token (token_type bearer, as the spec prints Form B)', async () => {
       const res = await app.request('POST', '/v1/oauth/token', {
         body: { grant_type: 'client_credentials', client_id: org.oauth_client.client_id, client_secret: org.oauth_client.client_secret },
       });
       expect(res.status).toBe(200);
-      expect(res.body.token_type).toBe('Bearer');
+      expect(res.body).toMatchObject({ token_type: 'bearer', expires_in: 3600 });
+      const deals = await app.request('GET', '/v1/deals', { headers: { Authorization: `bearer ${res.body.access_token}` } });
+      expect(deals.status).toBe(200);
     });
 
     it('rejects a wrong secret and a wrong grant type', async () => {

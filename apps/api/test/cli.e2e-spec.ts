@@ -33,12 +33,13 @@ function stop(proc: ChildProcess): Promise<void> {
   });
 }
 
-function cli(dataDir: string, args: string[]) {
+function cli(dataDir: string, args: string[], extra: { env?: Record<string, string>; input?: string } = {}) {
   const started = Date.now();
   const res = spawnSync(process.execPath, [join(DIST, 'cli.js'), ...args], {
-    env: { ...ENV, DATA_DIR: dataDir },
+    env: { ...ENV, DATA_DIR: dataDir, ...extra.env },
     encoding: 'utf8',
     timeout: 60_000,
+    input: extra.input,
   });
   return { ...res, ms: Date.now() - started };
 }
@@ -82,14 +83,32 @@ describe('npm start and the admin CLI on the embedded database', () => {
     });
     const orgId: number = result.organization.id;
 
+    // the password from a file (Docker secrets), not the command line
+    const passwordFile = join(dataDir, 'uw-password');
+    writeFileSync(passwordFile, 'file-borne passphrase\n');
+    const both = cli(dataDir, [
+      'user:create',
+      '--org-id',
+      String(orgId),
+      '--email',
+      'uw@acme.test',
+      '--password-file',
+      passwordFile,
+      '--password',
+      'x',
+      '--role',
+      'underwriter',
+    ]);
+    expect(both.status).toBe(1);
+    expect(both.stderr).toMatch(/give the password one way/);
     const user = cli(dataDir, [
       'user:create',
       '--org-id',
       String(orgId),
       '--email',
       'uw@acme.test',
-      '--password',
-      'secret-pass',
+      '--password-file',
+      passwordFile,
       '--role',
       'underwriter',
       '--json',
@@ -102,30 +121,18 @@ describe('npm start and the admin CLI on the embedded database', () => {
     });
     const userKey: string = created.api_key;
 
-    const duplicate = cli(dataDir, [
-      'user:create',
-      '--org-id',
-      String(orgId),
-      '--email',
-      'uw@acme.test',
-      '--password',
-      'secret-pass',
-      '--role',
-      'underwriter',
-    ]);
+    const duplicate = cli(dataDir, ['user:create', '--org-id', String(orgId), '--email', 'uw@acme.test', '--role', 'underwriter'], {
+      env: { LEDGERLENS_PASSWORD: 'secret-pass' },
+    });
     expect(duplicate.status).toBe(1);
     expect(duplicate.stderr).toMatch(/already exists/);
-    const badRole = cli(dataDir, [
-      'user:create',
-      '--org-id',
-      String(orgId),
-      '--email',
-      'x@acme.test',
-      '--password',
-      'secret-pass',
-      '--role',
-      'owner',
-    ]);
+    const badRole = cli(
+      dataDir,
+      ['user:create', '--org-id', String(orgId), '--email', 'x@acme.test', '--password-file', '-', '--role', 'owner'],
+      {
+        input: 'from standard input\n',
+      },
+    );
     expect(badRole.stderr).toMatch(/role must be one of/);
     const usage = cli(dataDir, ['bootstrap', '--org-name', 'X']);
     expect(usage.status).toBe(1);
@@ -142,6 +149,14 @@ describe('npm start and the admin CLI on the embedded database', () => {
       });
       expect(created.status).toBe(201);
       dealId = ((await created.json()) as { id: number }).id;
+      // the password read from the file, without its trailing newline, signs the user in
+      const login = (pw: string) =>
+        fetch(`${second.url}/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: 'uw@acme.test', password: pw }),
+        });
+      expect((await login('file-borne passphrase')).status).toBe(200);
     } finally {
       await stop(second.proc);
     }

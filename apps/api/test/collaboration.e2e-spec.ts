@@ -292,6 +292,25 @@ describe('collaboration', () => {
         'comment.mention',
       ]);
     });
+
+    it('an emoji across the excerpt cut: the comment is saved, edited and notified whole (no lone surrogate)', async () => {
+      const dealId = await newDeal(admin(), 'Emoji Cut Co');
+      const mention = `@${uw2.user.email.split('@')[0]} `;
+      // the emoji's two UTF-16 units sit at 198 and 199: a cut at 199 would split them
+      const text = (tail: string) => `${mention}${'a'.repeat(198 - mention.length)}😀${tail.repeat(10)}`;
+      const before = (await notifications(uw2.api_key)).meta.total;
+      const created = await comment(uw1.api_key, dealId, { body: text('b') });
+      expect(created.status).toBe(201);
+      expect(created.body.body).toBe(text('b'));
+      const edited = await app.request('PATCH', `/v1/comments/${created.body.id}`, { key: uw1.api_key, body: { body: text('c') } });
+      expect(edited.status).toBe(200);
+      expect(edited.body.body).toBe(text('c'));
+      const got = await notifications(uw2.api_key);
+      expect(got.meta.total).toBe(before + 1);
+      expect(got.data[0].message).toBe(`${text('b').slice(0, 198)}…`);
+      const lines = (await timeline(dealId)).data.filter((l) => l.event_type.startsWith('comment.'));
+      expect(lines.map((l) => l.event_type).sort()).toEqual(['comment.added', 'comment.updated']);
+    });
   });
 
   describe('document requests', () => {

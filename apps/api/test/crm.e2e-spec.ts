@@ -67,7 +67,7 @@ describe('CRM integration', () => {
     it('is replaced, read without credentials, tested and deleted; credentials are sealed at rest', async () => {
       const o = await app.newOrg('Config A');
       const key = o.api_key;
-      expect((await req('GET', '/crm/config/hubspot', key)).body).toMatchObject({ code: 'CRM_NOT_CONFIGURED' });
+      expect((await req('GET', '/crm/config/hubspot', key)).body).toMatchObject({ enabled: false, has_credentials: false });
       const put = await req('PUT', '/crm/config/hubspot', key, {
         credentials: hubspotCredentials({ client_secret: 'hs-client-secret-1' }),
         sync_interval_minutes: 30,
@@ -103,9 +103,50 @@ describe('CRM integration', () => {
         mappings: [{ banklyze_field: 'industry', crm_field: 'description', direction: 'both' }],
       });
       expect((await req('DELETE', '/crm/config/hubspot', key)).body).toMatchObject({ status: 'ok', success: true });
-      expect((await req('GET', '/crm/config/hubspot', key)).status).toBe(404);
+      expect((await req('GET', '/crm/config/hubspot', key)).body).toMatchObject({ enabled: false, has_credentials: false });
       await req('PUT', '/crm/config/hubspot', key, { credentials: hubspotCredentials() });
       expect((await req('GET', '/crm/field-mapping/hubspot', key)).body).toEqual({ provider: 'hubspot', mappings: [] });
+    });
+
+    it('reads an unconfigured provider as disabled (200, also after DELETE) and takes mappings before credentials', async () => {
+      const key = (await app.newOrg('Config unconfigured')).api_key;
+      const blank = {
+        provider: 'pipedrive',
+        enabled: false,
+        has_credentials: false,
+        sync_interval_minutes: 60,
+        last_sync_at: null,
+        last_sync_status: null,
+      };
+      const first = await req('GET', '/crm/config/pipedrive', key);
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject(blank);
+      const none = await req('GET', '/crm/field-mapping/pipedrive', key);
+      expect(none.status).toBe(200);
+      expect(none.body).toEqual({ provider: 'pipedrive', mappings: [] });
+
+      // a funder prepares the mappings first; the direction is still validated
+      const mapping = { banklyze_field: 'industry', crm_field: 'industry_key', direction: 'to_crm' };
+      const prepared = await req('PUT', '/crm/field-mapping/pipedrive', key, { mappings: [mapping] });
+      expect(prepared.status).toBe(200);
+      expect(prepared.body).toEqual({ provider: 'pipedrive', mappings: [mapping] });
+      const sideways = await req('PUT', '/crm/field-mapping/pipedrive', key, { mappings: [{ ...mapping, direction: 'sideways' }] });
+      expect(sideways.status).toBe(422);
+      expect(sideways.body.errors.map((e: { loc: unknown[] }) => e.loc)).toEqual([['body', 'mappings', 0, 'direction']]);
+      expect((await req('GET', '/crm/config/pipedrive', key)).body).toMatchObject(blank);
+      expect((await req('POST', '/crm/config/pipedrive/test', key)).body).toMatchObject({ code: 'CRM_NOT_CONFIGURED' });
+
+      // the credentials come later; the prepared mappings stay
+      const put = await req('PUT', '/crm/config/pipedrive', key, { credentials: { api_token: pd.apiToken, base_url: pd.url } });
+      expect(put.body).toMatchObject({ enabled: true, has_credentials: true });
+      expect((await req('GET', '/crm/field-mapping/pipedrive', key)).body.mappings).toEqual([mapping]);
+
+      expect((await req('DELETE', '/crm/config/pipedrive', key)).status).toBe(200);
+      const after = await req('GET', '/crm/config/pipedrive', key);
+      expect(after.status).toBe(200);
+      expect(after.body).toMatchObject(blank);
+      expect((await req('GET', '/crm/field-mapping/pipedrive', key)).body).toEqual({ provider: 'pipedrive', mappings: [] });
+      expect((await req('DELETE', '/crm/config/pipedrive', key)).body).toMatchObject({ code: 'CRM_NOT_CONFIGURED' });
     });
 
     it.each([

@@ -2,6 +2,7 @@ import { DealLifecycleService, statusFor } from '../src/modules/deals/deal-lifec
 import { Deal } from '../src/modules/deals/deals.entities';
 import { Document, DocumentStatus } from '../src/modules/documents/documents.entities';
 import { RecommendationRecord } from '../src/modules/rulesets/rulesets.entities';
+import { Transaction } from '../src/modules/transactions/transactions.entities';
 import { Database } from '../src/platform/database/database.service';
 import { recordEvent } from '../src/platform/events/events';
 import { DomainEventRecord } from '../src/platform/events/outbox.entity';
@@ -145,6 +146,70 @@ describe('deal lifecycle', () => {
     });
     await app.drainEvents();
     expect((await reload(deal.id)).status).toBe('failed');
+  });
+
+  describe('rescore', () => {
+    it('POST /deals/{id}/rescore recomputes a deal scored before (another scoring), with the events of an analysis, once', async () => {
+      const deal = await dealWith(['completed']);
+      await lifecycle.refresh(f.scope, deal.id);
+      // as a deal scored by an earlier version would be stored
+      const em = app.get(Database).forScope(f.scope);
+      const stored = await reload(deal.id);
+      await em.nativeUpdate(Deal, { id: deal.id }, { report: { ...stored.report, inputs_key: 'scored-before' } });
+      const res = await app.request('POST', `/v1/deals/${deal.id}/rescore`, { key: f.apiKey });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ rescored: true, deal: { id: deal.id, status: 'ready' } });
+      expect(res.body.deal.recommendation).toMatchObject({ decision: expect.any(String) });
+      expect(await count('deal.ready', deal.id)).toBe(2);
+      expect(await count('recommendation.generated', deal.id)).toBe(2);
+      expect(await count('deal.updated', deal.id)).toBe(1); // ready stays ready: no status change
+      const again = await app.request('POST', `/v1/deals/${deal.id}/rescore`, { key: f.apiKey });
+      expect(again.body.rescored).toBe(false);
+      expect(await count('deal.ready', deal.id)).toBe(2);
+      expect(await recommendations(deal.id)).toBe(2);
+    });
+
+    it('is 409 while the deal is processing or has nothing to score', async () => {
+      const processing = await dealWith(['completed', 'extracting_text']);
+      await lifecycle.refresh(f.scope, processing.id);
+      const res = await app.request('POST', `/v1/deals/${processing.id}/rescore`, { key: f.apiKey });
+      expect(res.status).toBe(409);
+      expect(res.body.detail).toMatch(/is processing: it is scored from its stored transactions, corrections included/);
+      const failed = await dealWith(['failed']);
+      await lifecycle.refresh(f.scope, failed.id);
+      expect((await app.request('POST', `/v1/deals/${failed.id}/rescore`, { key: f.apiKey })).status).toBe(409);
+    });
+
+    it('a statement that did not reconcile is checked again on its corrected rows: fixed, the recommendation is firm again', async () => {
+      const deal = await f.deal({ fundingAmountRequested: 5000 });
+      // one deposit read ten times too large: the totals miss the printed closing balance
+      const misread = { ...march, transactions: march.transactions.map((t) => ({ ...t, balance: null })) };
+      const i = misread.transactions.findIndex((t) => t.amount > 0);
+      const truth = misread.transactions[i].amount;
+      misread.transactions[i] = { ...misread.transactions[i], amount: Math.round(truth * 1000) / 100 };
+      const doc = await f.statement(deal, misread, {
+        filename: 'march.pdf',
+        reconciliation: { reconciled: false },
+        needsReview: true,
+        reviewReasons: ['does not reconcile: the printed closing balance differs (difference 1.00)'],
+      });
+      await lifecycle.refresh(f.scope, deal.id);
+      const held = (await app.request('GET', `/v1/deals/${deal.id}`, { key: f.apiKey })).body;
+      expect(held.recommendation.decision).toBe('review');
+      expect(held.recommendation.reasons[0]).toMatch(/^Review: statement march\.pdf failed reconciliation /);
+      const em = app.get(Database).forScope(f.scope);
+      const row = await em.findOneOrFail(Transaction, { documentId: doc.id, position: i });
+      const res = await app.request('PATCH', `/v1/documents/${doc.id}/transactions/${row.id}`, {
+        key: f.apiKey,
+        body: { amount: truth, correction_reason: 'decimal point misread' },
+      });
+      expect(res.status).toBe(200);
+      const fixed = (await app.request('GET', `/v1/deals/${deal.id}`, { key: f.apiKey })).body;
+      expect(fixed.statements[0].reconciled).toBe(true);
+      expect(fixed.review.documents).toEqual([]);
+      expect(fixed.recommendation.reasons[0]).not.toMatch(/failed reconciliation/);
+      expect(['approve', 'decline']).toContain(fixed.recommendation.decision);
+    });
   });
 
   it('upload makes the deal processing at once; cancel leaves the deal to its lifecycle', async () => {

@@ -4,11 +4,13 @@ import { LAYOUTS } from '../../../tools/corpus/layouts';
 import { makeStatement, CorpusItem } from '../../../tools/corpus/corpus';
 import { taxReturn } from '../../../tools/corpus/others';
 import { Rng } from '../../../tools/corpus/rng';
-import { TestApp } from './support/harness';
+import { TestApp, TestResponse } from './support/harness';
 import { Document } from '../src/modules/documents/documents.entities';
 import { DocumentProcessor } from '../src/modules/processing/processing.processor';
 import { DocumentProducer } from '../src/modules/processing/processing.producer';
 import { seedDocument as seed } from './support/seed-document';
+import { Database } from '../src/platform/database/database.service';
+import { DomainEventRecord } from '../src/platform/events/outbox.entity';
 
 const layout = (name: string) => LAYOUTS.find((l) => l.name === name)!;
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -267,6 +269,46 @@ describe('documents, the pipeline and transactions', () => {
       expect(badType.body.errors[0].loc).toEqual(['body', 'document_type']);
       const docs = await app.request('GET', `/v1/deals/${dealId}/documents`, { key });
       expect(docs.body.meta.total).toBe(0);
+    });
+
+    it('drops a NUL from a file name in either form (RFC 5987 filename* or plain), and refuses one in a field (422)', async () => {
+      const dealId = await newDeal();
+      const boundary = 'nul-boundary-7f3a';
+      const multipart = (parts: { disposition: string; body: Uint8Array | string }[]) =>
+        Buffer.concat([
+          ...parts.flatMap((p) => [
+            Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; ${p.disposition}\r\n\r\n`, 'latin1'),
+            Buffer.from(p.body),
+            Buffer.from('\r\n'),
+          ]),
+          Buffer.from(`--${boundary}--\r\n`),
+        ]);
+      const send = (path: string, parts: { disposition: string; body: Uint8Array | string }[]) =>
+        fetch(`${app.url}${path}`, {
+          method: 'POST',
+          headers: { 'X-API-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+          body: multipart(parts),
+        }).then(async (res) => ({ status: res.status, body: (await res.json()) as TestResponse['body'] }));
+      const names = [];
+      for (const disposition of [`name="file"; filename*=UTF-8''ev%00il.pdf`, 'name="file"; filename="ev\u0000il\u0001.pdf"']) {
+        const res = await send(`/v1/deals/${dealId}/documents`, [{ disposition, body: statement.bytes }]);
+        names.push([res.status, res.body.filename]);
+      }
+      expect(names).toEqual([
+        [201, 'evil.pdf'],
+        [201, 'evil.pdf'],
+      ]);
+      const bulk = await send(`/v1/deals/${dealId}/documents/bulk`, [
+        { disposition: `name="files"; filename*=UTF-8''%00`, body: statement.bytes },
+        { disposition: `name="files"; filename*=UTF-8''b%00.pdf`, body: second.bytes },
+      ]);
+      expect([bulk.status, bulk.body.uploaded.map((u: { filename: string }) => u.filename)]).toEqual([200, ['upload', 'b.pdf']]);
+      const label = await send(`/v1/deals/${dealId}/documents`, [
+        { disposition: 'name="label"', body: 'la\u0000bel' },
+        { disposition: 'name="file"; filename="c.pdf"', body: statement.bytes },
+      ]);
+      expect([label.status, label.body.errors[0].loc, label.body.errors[0].type]).toEqual([422, ['body', 'label'], 'value_error.str.nul']);
+      expect((await app.request('GET', `/v1/deals/${dealId}/documents`, { key })).body.meta.total).toBe(4);
     });
 
     it('rejects an upload to a deal of another organization or mode with 404', async () => {
@@ -567,6 +609,97 @@ describe('documents, the pipeline and transactions', () => {
           })
         ).status,
       ).toBe(404);
+    });
+  });
+
+  describe('correct, then rescore, without losing the correction', () => {
+    const eventCount = (type: string, dealId: number) => app.get(Database).system().count(DomainEventRecord, { type, dealId });
+    const dealOf = async (dealId: number) => (await app.request('GET', `/v1/deals/${dealId}`, { key })).body;
+    const firstDebit = async (docId: number) =>
+      (await app.request('GET', `/v1/documents/${docId}/transactions?type=debit`, { key })).body.data[0] as {
+        id: number;
+        amount: number;
+        description: string;
+      };
+    let dealId: number;
+    let docId: number;
+    let tx: { id: number; amount: number; description: string };
+    let before: any;
+
+    beforeAll(async () => {
+      dealId = await newDeal();
+      docId = (await upload(dealId, second)).body.id;
+      await app.settle();
+      before = await dealOf(dealId);
+      tx = await firstDebit(docId);
+    });
+
+    it('a correction rescores the deal at once: figures, screening and recommendation, with the events of an analysis', async () => {
+      const generated = await eventCount('recommendation.generated', dealId);
+      const ready = await eventCount('deal.ready', dealId);
+      const res = await app.request('PATCH', `/v1/documents/${docId}/transactions/${tx.id}`, {
+        key,
+        body: { amount: 5000, correction_reason: 'A customer deposit read as a debit' },
+      });
+      expect(res.status).toBe(200);
+      const after = await dealOf(dealId);
+      expect(after.financials.total_deposits).toBeCloseTo(before.financials.total_deposits + 5000, 2);
+      expect(after.financials.total_withdrawals).toBeCloseTo(before.financials.total_withdrawals + tx.amount, 2);
+      expect(await eventCount('recommendation.generated', dealId)).toBe(generated + 1);
+      expect(await eventCount('deal.ready', dealId)).toBe(ready + 1);
+      const flagged = await app.request('GET', `/v1/deals/${dealId}/transactions?flagged=true&per_page=200`, { key });
+      expect(flagged.body.meta.total).toBe(after.screening.total_flags);
+    });
+
+    it('POST /deals/{id}/rescore recomputes from the stored transactions, idempotently', async () => {
+      const generated = await eventCount('recommendation.generated', dealId);
+      const res = await app.request('POST', `/v1/deals/${dealId}/rescore`, { key });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'ok', deal_id: dealId, rescored: false, deal: { id: dealId, status: 'ready' } });
+      expect(res.body.deal.financials.total_deposits).toBeCloseTo(before.financials.total_deposits + 5000, 2);
+      expect(await eventCount('recommendation.generated', dealId)).toBe(generated);
+      const reviewer = await app.newUser(org.organization.id, 'reviewer');
+      expect((await app.request('POST', `/v1/deals/${dealId}/rescore`, { key: reviewer.api_key })).status).toBe(403);
+      expect((await app.request('POST', `/v1/deals/${await newDeal()}/rescore`, { key })).status).toBe(409);
+      expect((await app.request('POST', '/v1/deals/999999/rescore', { key })).status).toBe(404);
+    });
+
+    it('reprocess of a completed document is 409 and says how to rescore', async () => {
+      const res = await app.request('POST', `/v1/documents/${docId}/reprocess`, { key });
+      expect(res.status).toBe(409);
+      expect(res.body.detail).toContain(`POST /v1/deals/${dealId}/rescore`);
+    });
+
+    it('a document read again (reclassify) applies its corrections again and keeps their audit trail', async () => {
+      const trail = (await app.request('GET', `/v1/transactions/${tx.id}/corrections`, { key })).body;
+      expect(trail.total).toBe(2);
+      const re = await app.request('POST', `/v1/documents/${docId}/reclassify?document_type=bank_statement`, { key });
+      expect(re.status).toBe(202);
+      await app.settle();
+      const kept = (await app.request('GET', `/v1/documents/${docId}/transactions?per_page=200`, { key })).body.data.find(
+        (t: { id: number }) => t.id === tx.id,
+      );
+      expect(kept).toMatchObject({ amount: 5000, transaction_type: 'credit', correction_count: 2, corrected: true });
+      expect((await app.request('GET', `/v1/transactions/${tx.id}/corrections`, { key })).body).toEqual(trail);
+      const after = await dealOf(dealId);
+      expect(after.financials.total_deposits).toBeCloseTo(before.financials.total_deposits + 5000, 2);
+      expect((await app.request('GET', `/v1/documents/${docId}`, { key })).body.transaction_count).toBe(
+        before.statements[0].transaction_count,
+      );
+    });
+
+    it('read as another type, the rows go but the audit trail stays', async () => {
+      expect((await app.request('POST', `/v1/documents/${docId}/reclassify?document_type=tax_return`, { key })).status).toBe(202);
+      await app.settle();
+      const doc = (await app.request('GET', `/v1/documents/${docId}`, { key })).body;
+      expect(doc).toMatchObject({ status: 'completed', document_type: 'tax_return', transaction_count: 0 });
+      const extraction = (await app.request('GET', `/v1/documents/${docId}/extraction`, { key })).body;
+      expect(extraction.warnings).toContainEqual(
+        expect.stringMatching(new RegExp(`^a correction could not be applied again: .*transaction ${tx.id} .*its audit trail is kept$`)),
+      );
+      const trail = await app.request('GET', `/v1/transactions/${tx.id}/corrections`, { key });
+      expect(trail.status).toBe(200);
+      expect(trail.body.corrections.map((c: { field: string }) => c.field)).toEqual(['amount', 'transaction_type']);
     });
   });
 

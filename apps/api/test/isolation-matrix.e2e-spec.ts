@@ -21,11 +21,16 @@ const PUBLIC_ID_ROUTES: Record<string, string> = {
 
 /**
  * Routes whose parameter names a kind of singleton of the caller, not a record: PUT creates the
- * caller's own configuration for that provider, so another organization gets 200 on its own data,
- * never org A's (the GET/DELETE/test routes of the same path are in the 404 checks).
+ * caller's own configuration for that provider, and GET reads the caller's own (a provider it has
+ * not configured reads as disabled, without mappings), so another organization gets 200 or 422 on
+ * its own data, never org A's (the test below checks it sees none of org A's; DELETE and test are
+ * in the 404 checks).
  */
 const CALLER_SINGLETON_ROUTES: Record<string, string> = {
   'PUT /v1/crm/config/:provider': "creates or replaces the caller's own configuration of that provider",
+  'GET /v1/crm/config/:provider': "the caller's own configuration of that provider (none: disabled, no credentials)",
+  'GET /v1/crm/field-mapping/:provider': "the caller's own mappings of that provider (none: an empty list)",
+  'PUT /v1/crm/field-mapping/:provider': "replaces the caller's own mappings of that provider (allowed before credentials)",
 };
 
 /** Event streams never end: the owner's own check skips them (the stream suite covers them); others must get a 404 at once. */
@@ -143,6 +148,8 @@ describe('isolation matrix over every route with an id', () => {
         })
       ).status,
     ).toBe(200);
+    const mappings = [{ banklyze_field: 'industry', crm_field: 'industry', direction: 'to_crm' }];
+    expect((await app.request('PUT', '/v1/crm/field-mapping/hubspot', { key: a, body: { mappings } })).status).toBe(200);
     ids.log_id = (await app.request('POST', '/v1/crm/sync', { key: a })).body.data.sync_id;
     for (const scope of new Set(routes.map((r) => r.scope).filter((s): s is string => !!s && s !== 'any'))) {
       const scopes = FINE_SCOPES.filter((s) => s !== scope);
@@ -208,6 +215,18 @@ describe('isolation matrix over every route with an id', () => {
     for (const route of idRoutes().filter((r) => !r.isPublic && !(label(r) in CALLER_SINGLETON_ROUTES)))
       seen.push({ route: label(route), status: (await call(route, orgB.api_key)).status });
     expect(seen).toEqual(seen.map((s) => ({ ...s, status: 404 })));
+  });
+
+  it("org B's key and org A's test key see their own empty provider configuration, none of org A's", async () => {
+    for (const key of [orgB.api_key, orgA.test_api_key]) {
+      const config = await app.request('GET', '/v1/crm/config/hubspot', { key });
+      expect(config.body).toMatchObject({ provider: 'hubspot', has_credentials: false });
+      const mappings = await app.request('GET', '/v1/crm/field-mapping/hubspot', { key });
+      expect(mappings.body).toEqual({ provider: 'hubspot', mappings: [] });
+    }
+    const own = await app.request('GET', '/v1/crm/config/hubspot', { key: orgA.api_key });
+    expect(own.body).toMatchObject({ provider: 'hubspot', has_credentials: true });
+    expect((await app.request('GET', '/v1/crm/field-mapping/hubspot', { key: orgA.api_key })).body.mappings).toHaveLength(1);
   });
 
   it("org A's own test key gets 404 on every org A live record", async () => {

@@ -1,7 +1,10 @@
-import { recommend, evaluateFactorRuleset, type FlatRuleset } from '@ledgerlens/underwriting';
+import { DEFAULT_RULESET, evaluateFactorRuleset, evaluateRuleset, recommend, type FlatRuleset } from '@ledgerlens/underwriting';
 import { startFakeGroq, FakeGroq, FakeGroqRequest } from '../../../tools/fakes/groq';
+import { LAYOUTS } from '../../../tools/corpus/layouts';
+import { makeStatement } from '../../../tools/corpus/corpus';
 import { TestApp } from './support/harness';
 import { newReadyDeal } from './support/ready-deal';
+import { unreconciledStatement } from './support/unreconciled-statement';
 import { Clock } from '../src/modules/rulesets/clock';
 import { RecommendationRecord } from '../src/modules/rulesets/rulesets.entities';
 import { Database } from '../src/platform/database/database.service';
@@ -223,7 +226,9 @@ describe('recommendations and evaluation', () => {
 
     it('generateDefault (the pipeline step) writes the report section in the caller transaction', async () => {
       const deal = await newReadyDeal(app, key, { recommend: true, profile: 'weak' });
-      const expected = recommend(deal.analysis);
+      // the score's verdict with the holds applied (this weak deal's cash flow coverage is below the minimum)
+      const expected = evaluateRuleset(deal.analysis, { id: 0, name: 'Default', kind: 'flat', definition: { ...DEFAULT_RULESET } });
+      expect(expected.reasons[1]).toMatch(/^Cash flow coverage ratio [\d.]+ is below the target 1\.25/);
       const report = (await app.request('GET', `/v1/deals/${deal.id}`, { key })).body;
       expect(report.recommendation).toEqual({
         decision: expected.decision,
@@ -277,14 +282,20 @@ describe('recommendations and evaluation', () => {
         cfcr: expectedFlat.cfcr,
       });
       const expectedFactors = evaluateFactorRuleset(analysis, factorBody('Eval factors'));
+      // the factors approve, but the cash flow coverage is below the minimum: review, the ratio named first
+      expect(expectedFactors.decision).toBe('approve');
       expect(b).toMatchObject({
         ruleset_id: factorsId,
         ruleset_kind: 'factors',
         total_score: expectedFactors.total_score,
-        decision: expectedFactors.decision,
+        decision: 'review',
+        max_advance: null,
         failed_factors: expectedFactors.failed_factors,
         factor_scores: expectedFactors.factor_scores,
       });
+      expect(b.reasons[0]).toMatch(
+        /^Review: the score supports approval, but the cash flow coverage ratio [\d.]+ is below the minimum 1\.25/,
+      );
       expect(await records(app, dealId)).toHaveLength(0);
       expect(await events(app, 'recommendation.generated', dealId)).toHaveLength(0);
     });
@@ -342,6 +353,90 @@ describe('recommendations and evaluation', () => {
       expect(
         (await app.request('POST', `/v1/deals/${testDeal}/evaluate?ruleset_id=${ownerRuleset}`, { key: org.test_api_key })).status,
       ).toBe(404);
+    });
+  });
+
+  describe('the numbers and the reading come before the score', () => {
+    const upload = async (dealId: number, name: string, bytes: Uint8Array) => {
+      const form = new FormData();
+      form.append('file', new Blob([bytes], { type: 'application/pdf' }), name);
+      const res = await app.request('POST', `/v1/deals/${dealId}/documents`, { key: o.api_key, form });
+      expect(res.status).toBe(201);
+    };
+    let o: Org;
+    beforeAll(async () => {
+      o = await app.newOrg('Holds Org');
+    });
+
+    it("a cash flow coverage below the default ruleset's minimum is never approved: review, the ratio named first", async () => {
+      const k = (await app.newOrg('Strict Coverage Org')).api_key;
+      const deal = await newReadyDeal(app, k, { profile: 'strong' });
+      const approved = (await app.request('GET', `/v1/deals/${deal.id}/recommendation`, { key: k })).body;
+      expect(approved).toMatchObject({ decision: 'approve', max_advance: expect.any(Number) });
+      const strict = await app.request('POST', '/v1/rulesets', { key: k, body: flatBody('Strict coverage', { cfcr_target: 50 }) });
+      expect((await app.request('POST', `/v1/rulesets/${strict.body.id}/set-default`, { key: k })).status).toBe(200);
+      const held = (await app.request('GET', `/v1/deals/${deal.id}/recommendation`, { key: k })).body;
+      expect(held).toMatchObject({ decision: 'review', max_advance: null, cfcr_below_target: true, cached: false });
+      expect(held.reasons[0]).toBe(
+        `Review: the score supports approval, but the cash flow coverage ratio ${held.cfcr} is below the minimum 50`,
+      );
+    });
+
+    describe('a statement that does not reconcile (real PDFs through the pipeline)', () => {
+      let dealId: number;
+      beforeAll(async () => {
+        dealId = (
+          await app.request('POST', '/v1/deals', {
+            key: o.api_key,
+            body: { business_name: 'Misread Statement LLC', funding_amount_requested: 1000 },
+          })
+        ).body.id;
+        await upload(
+          dealId,
+          'good.pdf',
+          (
+            await makeStatement(
+              LAYOUTS.find((l) => l.name === 'sectioned_unsigned')!,
+              41,
+              40,
+            )
+          ).bytes,
+        );
+        await upload(dealId, 'misread.pdf', await unreconciledStatement(42));
+        await app.settle();
+      });
+
+      it('the default recommendation is review, its first reason naming the statement and the failed check', async () => {
+        const deal = (await app.request('GET', `/v1/deals/${dealId}`, { key: o.api_key })).body;
+        expect(deal.status).toBe('ready');
+        expect(deal.statements.map((st: { filename: string; reconciled: boolean }) => [st.filename, st.reconciled])).toEqual([
+          ['good.pdf', true],
+          ['misread.pdf', false],
+        ]);
+        const rec = (await app.request('GET', `/v1/deals/${dealId}/recommendation`, { key: o.api_key })).body;
+        expect(rec).toMatchObject({ decision: 'review', max_advance: null });
+        expect(rec.reasons[0]).toMatch(
+          /^Review: statement misread\.pdf failed reconciliation \(does not reconcile: opening [\d.]+ \+ credits [\d.]+ - debits [\d.]+ = [\d.]+, printed closing [\d.]+ \(difference 59673\.00\)\)\. No approve or decline /,
+        );
+        expect(rec.reasons[1]).toMatch(/^By the score alone, (approve|decline): total score /);
+        expect(deal.recommendation.reasons[0]).toBe(rec.reasons[0]);
+      });
+
+      it('never a decline either, under any ruleset', async () => {
+        const refusing = await app.request('POST', '/v1/rulesets', {
+          key: o.api_key,
+          body: flatBody('Refuses all', { approve_threshold: 100 }),
+        });
+        const factors = await app.request('POST', '/v1/rulesets', { key: o.api_key, body: factorBody('Factors for misread') });
+        const res = await app.request('POST', `/v1/deals/${dealId}/evaluate?ruleset_ids=${refusing.body.id},${factors.body.id}`, {
+          key: o.api_key,
+        });
+        expect(res.body.evaluations.map((e: { decision: string; max_advance: number | null }) => [e.decision, e.max_advance])).toEqual([
+          ['review', null],
+          ['review', null],
+        ]);
+        for (const e of res.body.evaluations) expect(e.reasons[0]).toMatch(/^Review: statement misread\.pdf failed reconciliation /);
+      });
     });
   });
 

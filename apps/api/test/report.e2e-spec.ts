@@ -5,6 +5,8 @@ import { withIncrementalEdit } from '../../../tools/corpus/others';
 import type { StatementModel, TruthTransaction } from '../../../tools/corpus/model';
 import { Rng } from '../../../tools/corpus/rng';
 import { TestApp } from './support/harness';
+import { newReadyDeal } from './support/ready-deal';
+import { unreconciledStatement } from './support/unreconciled-statement';
 
 /**
  * The deal report end to end: corpus statements (PDFs with ground truth) go through upload, the
@@ -376,6 +378,75 @@ describe('deal report from corpus statements', () => {
       const res = await app.request('POST', `/v1/deals/${dealId}/documents`, { key, form: fd });
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', errors: [expect.objectContaining({ field: 'currency' })] });
+    });
+  });
+  describe('the PDF report', () => {
+    /** The text of each page of the deal's PDF report, as mupdf extracts it, and the fonts each page uses. */
+    async function pdfPages(dealId: number): Promise<{ text: string; fonts: string[] }[]> {
+      const res = await app.request('GET', `/v1/deals/${dealId}/export/pdf`, { key });
+      expect(res.status).toBe(200);
+      const mupdf = await import('mupdf');
+      const doc = mupdf.Document.openDocument(res.body as Buffer, 'application/pdf') as InstanceType<typeof mupdf.PDFDocument>;
+      const pages: { text: string; fonts: string[] }[] = [];
+      for (let i = 0; i < doc.countPages(); i++) {
+        const fonts: string[] = [];
+        doc
+          .findPage(i)
+          .get('Resources')
+          .get('Font')
+          .forEach((f) => fonts.push(f.get('BaseFont').asName()));
+        const text = doc.loadPage(i).toStructuredText('preserve-whitespace').asText().replace(/\s+/g, ' ');
+        pages.push({ text, fonts: [...new Set(fonts)] });
+      }
+      return pages;
+    }
+
+    it('page 1 says first what needs review: the statement that failed reconciliation, the held recommendation', async () => {
+      const dealId = await newDeal('Misread Report LLC', 1000);
+      await upload(dealId, a, 'good.pdf');
+      await upload(dealId, b, 'misread.pdf', {}, await unreconciledStatement(33));
+      await app.settle();
+      const deal = await report(dealId);
+      expect(deal.recommendation.decision).toBe('review');
+      const [first] = await pdfPages(dealId);
+      expect(first.text).toContain('NEEDS REVIEW');
+      expect(first.text).toMatch(/Review: statement misread\.pdf failed reconciliation \(does not reconcile: .*\(difference 59673\.00\)\)/);
+      // before the financials: the first thing after the recommendation
+      expect(first.text.indexOf('NEEDS REVIEW')).toBeLessThan(first.text.indexOf('Financials'));
+    });
+
+    it('keeps each heading with its content: "Recommendation factors" on the page of its first factor', async () => {
+      // three monthly statements: the section starts near a page foot
+      const deal = await newReadyDeal(app, key, { recommend: true });
+      const pages = await pdfPages(deal.id);
+      const at = pages.findIndex((p) => p.text.includes('Recommendation factors'));
+      expect(at).toBeGreaterThanOrEqual(0);
+      const after = pages[at].text.slice(pages[at].text.indexOf('Recommendation factors'));
+      expect(after).toMatch(/Recommendation factors .*Revenue .*Balance health .*Why this recommendation/);
+      const health = pages.findIndex((p) => p.text.includes('Health score factors'));
+      expect(pages[health].text.slice(pages[health].text.indexOf('Health score factors'))).toMatch(/Health score factors .*Revenue/);
+    });
+
+    it('draws a non-Latin business name with glyphs of fallback fonts (CJK, Arabic, Hebrew, emoji), not empty boxes', async () => {
+      const name = '東京ラーメン株式会社 مطعم القدس מסעדת הים 🍜';
+      const deal = await newReadyDeal(app, key, { businessName: name, recommend: true });
+      const [first, second] = await pdfPages(deal.id);
+      expect(first.text).toContain('東京ラーメン株式会社');
+      expect(first.text).toContain('🍜');
+      expect(first.fonts).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/IBMPlexSans/),
+          expect.stringMatching(/NotoSansSC/),
+          expect.stringMatching(/NotoNaskhArabic/),
+          expect.stringMatching(/NotoSansHebrew/),
+          expect.stringMatching(/NotoEmoji/),
+        ]),
+      );
+      // the running header of later pages too
+      expect(second.text).toContain('東京ラーメン株式会社');
+      // a Latin report embeds none of them
+      const latin = await newReadyDeal(app, key, { recommend: true });
+      expect((await pdfPages(latin.id)).flatMap((p) => p.fonts).every((f) => /IBMPlexSans/.test(f))).toBe(true);
     });
   });
 });

@@ -135,6 +135,36 @@ describe('secrets never reach the logs', () => {
     expect(logs.text).toContain('driver error');
   });
 
+  it('share tokens (bearer credentials) in the path, however spelled, and in query strings', async () => {
+    const deal = (
+      await app.request('POST', '/v1/deals', { key: org.api_key, body: { business_name: 'Shared LLC', funding_amount_requested: 1 } })
+    ).body;
+    const open = (await app.request('POST', `/v1/deals/${deal.id}/share`, { key: org.api_key, body: {} })).body.token as string;
+    const locked = (await app.request('POST', `/v1/deals/${deal.id}/share`, { key: org.api_key, body: { password: 'harbor-2026' } })).body
+      .token as string;
+    known.push(open, locked);
+    const spelled = (token: string) => `%73${token.slice(1, 6)}%${token.charCodeAt(6).toString(16)}${token.slice(7)}`;
+    const before = logs.lines.length;
+    for (const token of [open, locked]) {
+      await app.request('GET', `/v1/share/${token}`);
+      await app.request('GET', `/share/${token}`);
+      await app.request('GET', `/share/${token}?utm=1`);
+      await app.request('GET', `/v1/%73hare/${spelled(token)}`, { unchecked: true });
+      await app.request('GET', `/v1/share/${token}x/extra`, { unchecked: true });
+      await app.request('GET', `/v1/deals?q=${token}`, { key: org.api_key });
+      await app.request('POST', `/share/${token}`, {
+        rawBody: 'password=harbor-2025',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+    }
+    const urls = logs.lines
+      .slice(before)
+      .map((l) => (l.req as { url?: string } | undefined)?.url)
+      .filter((u): u is string => !!u);
+    expect(urls.filter((u) => /hare\/\[redacted\]/.test(u)).length).toBe(12);
+    expect(findSecrets(urls.join('\n'), [open, locked])).toEqual([]);
+  });
+
   it('the whole log holds none of them', () => {
     expect(logs.lines.length).toBeGreaterThan(100);
     expect(findSecrets(logs.text, known)).toEqual([]);

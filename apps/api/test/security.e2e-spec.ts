@@ -232,7 +232,7 @@ describe('security: the API edge holds against hostile and careless clients', ()
       }
     });
 
-    it('token_type is Bearer on both endpoints', async () => {
+    it('token_type is Bearer on /oauth/token (Form A) and bearer on /v1/oauth/token (Form B)', async () => {
       const body = {
         grant_type: 'client_credentials',
         client_id: org.oauth_client.client_id,
@@ -240,8 +240,73 @@ describe('security: the API edge holds against hostile and careless clients', ()
       };
       const a = await app.request('POST', '/oauth/token', { body });
       const b = await app.request('POST', '/v1/oauth/token', { body });
-      expect([a.body.token_type, b.body.token_type]).toEqual(['Bearer', 'Bearer']);
+      expect([a.body.token_type, b.body.token_type]).toEqual(['Bearer', 'bearer']);
+      // the path tells the form, whatever the content type (both paths accept both)
+      const formEncoded = {
+        rawBody: new URLSearchParams(body).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      };
+      const c = await app.request('POST', '/oauth/token', formEncoded);
+      const d = await app.request('POST', '/v1/oauth/token', formEncoded);
+      expect([c.body.token_type, d.body.token_type]).toEqual(['Bearer', 'bearer']);
+      // either spelling is accepted back (token types are case-insensitive)
+      for (const [type, token] of [
+        ['Bearer', b.body.access_token],
+        ['bearer', a.body.access_token],
+        ['BEARER', c.body.access_token],
+      ])
+        expect((await app.request('GET', '/v1/deals', { headers: { Authorization: `${type} ${token}` } })).status).toBe(200);
     });
+  });
+
+  it('every answer carries X-Content-Type-Options: nosniff: API, errors, downloads, docs, share pages, streams (issue 27)', async () => {
+    const key = org.api_key;
+    const deal = (await app.request('POST', '/v1/deals', { key, body: { business_name: 'Nosniff LLC', funding_amount_requested: 1000 } }))
+      .body as { id: number };
+    const form = new FormData();
+    form.append('file', new Blob([new TextEncoder().encode('%PDF-1.4\n% nosniff\n%%EOF\n')], { type: 'application/pdf' }), 'n.pdf');
+    const document = (await app.request('POST', `/v1/deals/${deal.id}/documents`, { key, form })).body as { id: number };
+    const share = (await app.request('POST', `/v1/deals/${deal.id}/share`, { key, body: {} })).body as { token: string };
+    const answers = {
+      JSON: await app.request('GET', `/v1/deals/${deal.id}`, { key }),
+      'no credential (401)': await app.request('GET', '/v1/deals'),
+      'unknown route (404)': await app.request('GET', '/v1/nowhere', { key, unchecked: true }),
+      'invalid JSON (400)': await app.request('POST', '/v1/deals', { key, rawBody: '{', headers: { 'Content-Type': 'application/json' } }),
+      'undecodable URL (400)': await app.request('GET', '/v1/deals/%E0%A4%A', { key, unchecked: true }),
+      'oversized URL (431)': await app.request('GET', `/v1/deals?q=${'x'.repeat(70_000)}`, { key, unchecked: true }),
+      probe: await app.request('GET', '/health', { unchecked: true }),
+      'original download': await app.request('GET', `/v1/documents/${document.id}/download`, { key }),
+      'CSV export': await app.request('GET', `/v1/deals/${deal.id}/export/csv`, { key }),
+      'API reference': await app.request('GET', '/docs', { unchecked: true }),
+      'OpenAPI document': await app.request('GET', '/docs/openapi.json', { unchecked: true }),
+      'share page': await app.request('GET', `/share/${share.token}`, { unchecked: true }),
+      'share view (JSON)': await app.request('GET', `/v1/share/${share.token}`),
+    };
+    const stream = new AbortController();
+    const sse = await fetch(`${app.url}/v1/events/stream?token=${key}`, { signal: stream.signal });
+    const got = (res: { status: number; headers: Headers }) => `${res.status} ${res.headers.get('x-content-type-options')}`;
+    const seen: Record<string, string> = {
+      ...Object.fromEntries(Object.entries(answers).map(([name, res]) => [name, got(res)])),
+      'event stream': got(sse),
+    };
+    stream.abort();
+    expect(seen).toEqual({
+      JSON: '200 nosniff',
+      'no credential (401)': '401 nosniff',
+      'unknown route (404)': '404 nosniff',
+      'invalid JSON (400)': '400 nosniff',
+      'undecodable URL (400)': '400 nosniff',
+      'oversized URL (431)': '431 nosniff',
+      probe: '200 nosniff',
+      'original download': '200 nosniff',
+      'CSV export': '200 nosniff',
+      'API reference': '200 nosniff',
+      'OpenAPI document': '200 nosniff',
+      'share page': '200 nosniff',
+      'share view (JSON)': '200 nosniff',
+      'event stream': '200 nosniff',
+    });
+    await app.settle();
   });
 
   describe('requests Fastify answers itself are in the envelope too (found by fuzzing)', () => {

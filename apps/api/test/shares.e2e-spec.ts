@@ -8,6 +8,9 @@ import { Database } from '../src/platform/database/database.service';
 import { TestApp } from './support/harness';
 import { describeWith, systemTool } from './support/system-tools';
 import { newReadyDeal } from './support/ready-deal';
+import { unreconciledStatement } from './support/unreconciled-statement';
+import { LAYOUTS } from '../../../tools/corpus/layouts';
+import { makeStatement } from '../../../tools/corpus/corpus';
 
 const DEAL_FIELDS = [
   'ai_summary',
@@ -26,8 +29,10 @@ const DEAL_FIELDS = [
   'months_covered',
   'nsf_count',
   'paper_grade',
+  'recommendation',
   'report_date',
   'total_deposits',
+  'warnings',
 ];
 const HOUR = 3_600_000;
 /** Debian's chromium: without it these browser tests are skipped, with one line saying so (CI installs it). */
@@ -103,8 +108,10 @@ describe('share links', () => {
       id: dealId,
       business_name: 'Harbor Coffee Roasters LLC',
       health_score: deal.health.score,
-      paper_grade: deal.recommendation.grade,
-      decision: deal.recommendation.decision,
+      paper_grade: deal.health.grade,
+      decision: null,
+      recommendation: deal.recommendation.decision,
+      warnings: [],
       avg_monthly_deposits: deal.financials.avg_monthly_deposits,
       ending_balance: deal.financials.ending_balance,
       total_deposits: deal.financials.total_deposits,
@@ -211,6 +218,93 @@ describe('share links', () => {
     expect((await app.request('GET', `/share/${limited.token}`)).status).toBe(429);
   });
 
+  describe('what the page claims', () => {
+    const page = async (token: string) => (await app.request('GET', `/share/${token}`)).body as string;
+
+    it('shows the recommendation as a recommendation, a decision only when a person made it, and one grade', async () => {
+      const id = (await newReadyDeal(app, key, { businessName: 'Two Grades LLC', funding: 60000, recommend: true })).id;
+      expect((await app.request('POST', `/v1/deals/${id}/regenerate-summary`, { key })).status).toBe(202);
+      await app.drainEvents();
+      const deal = (await app.request('GET', `/v1/deals/${id}`, { key })).body;
+      // the recommendation's grade (of its ruleset score) and the health grade differ on this deal
+      expect([deal.recommendation.grade, deal.health.grade]).toEqual(['B', 'A']);
+      expect(deal.ai_summary).toContain('(grade A)');
+      expect(deal.decision).toBeNull();
+      const link = (await app.request('POST', `/v1/deals/${id}/share`, { key, body: { label: 'claims' } })).body;
+      const json = (await view(link.token)).body.deal;
+      expect(json).toMatchObject({ decision: null, recommendation: deal.recommendation.decision, paper_grade: deal.health.grade });
+      const undecided = await page(link.token);
+      expect(undecided).toContain('<div class="label">Recommendation</div>');
+      expect(undecided).toMatch(
+        new RegExp(`<span class="pill [a-z]*">${deal.recommendation.decision.replace(/^./, (c: string) => c.toUpperCase())}</span>`),
+      );
+      expect(undecided).toContain('No decision recorded yet');
+      expect(undecided).not.toMatch(/Decision/);
+      expect(undecided).toContain(`Paper grade <strong>${deal.health.grade}</strong>`);
+      expect(undecided).not.toContain('<strong>B</strong>');
+      expect(undecided).toContain('(grade A)');
+
+      expect((await app.request('POST', `/v1/deals/${id}/decision`, { key, body: { decision: 'funded' } })).status).toBe(200);
+      expect((await view(link.token)).body.deal).toMatchObject({ decision: 'funded', recommendation: deal.recommendation.decision });
+      expect(await page(link.token)).toMatch(/<div>Decision <span class="pill good">Funded<\/span><\/div>/);
+    });
+
+    it('a HEAD request is a view: counted, and limited with GET to 60 per minute per token', async () => {
+      const link = (await create()).body;
+      // HEAD is not an operation of its own in the API reference: the GET's
+      const head = (path: string) => app.request('HEAD', path, { unchecked: true });
+      expect((await head(`/v1/share/${link.token}`)).status).toBe(200);
+      expect((await head(`/share/${link.token}`)).status).toBe(200);
+      const row = () => app.get(Database).system().findOneOrFail(ShareLink, { id: link.id }, { filters: false, refresh: true });
+      expect((await row()).viewCount).toBe(2);
+      const statuses: number[] = [];
+      for (let i = 0; i < 58; i++) statuses.push((await head(`/v1/share/${link.token}`)).status);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      const over = await head(`/v1/share/${link.token}`);
+      expect(over.status).toBe(429);
+      expect(over.headers.get('x-ratelimit-limit')).toBe('60');
+      expect((await view(link.token)).status).toBe(429);
+      expect((await row()).viewCount).toBe(60);
+    });
+
+    it('a statement that does not reconcile is the first thing the page says (real PDFs through the pipeline)', async () => {
+      const misread = (
+        await app.request('POST', '/v1/deals', { key, body: { business_name: 'Misread Share LLC', funding_amount_requested: 1000 } })
+      ).body.id;
+      for (const [name, bytes] of [
+        [
+          'good.pdf',
+          (
+            await makeStatement(
+              LAYOUTS.find((l) => l.name === 'sectioned_unsigned')!,
+              51,
+              40,
+            )
+          ).bytes,
+        ],
+        ['misread.pdf', await unreconciledStatement(52)],
+      ] as const) {
+        const form = new FormData();
+        form.append('file', new Blob([bytes], { type: 'application/pdf' }), name);
+        expect((await app.request('POST', `/v1/deals/${misread}/documents`, { key, form })).status).toBe(201);
+      }
+      await app.settle();
+      const link = (await app.request('POST', `/v1/deals/${misread}/share`, { key, body: {} })).body;
+      const json = (await view(link.token)).body.deal;
+      expect(json.recommendation).toBe('review');
+      expect(json.warnings).toHaveLength(1);
+      expect(json.warnings[0]).toMatch(
+        /^Statement misread\.pdf failed reconciliation: does not reconcile: opening [\d.]+ \+ credits [\d.]+ - debits [\d.]+ = [\d.]+, printed closing [\d.]+ \(difference 59673\.00\)$/,
+      );
+      const html = await page(link.token);
+      const main = html.slice(html.indexOf('<main'));
+      expect(main.indexOf('role="alert"')).toBeGreaterThan(0);
+      expect(main.indexOf('role="alert"')).toBeLessThan(main.indexOf('class="hero"'));
+      expect(main).toContain('Needs review before relying on these figures');
+      expect(main).toContain('Statement misread.pdf failed reconciliation: does not reconcile');
+    });
+  });
+
   describeWith('chromium')('the human page in headless Chromium', () => {
     let browser: Browser;
     const shots = join(tmpdir(), `ledgerlens-share-shots-${process.pid}`);
@@ -243,7 +337,7 @@ describe('share links', () => {
       expect(body).toContain(usd(json.avg_monthly_deposits));
       expect(body).toContain(usd(json.funding_amount_requested));
       expect(body).toContain(usd(json.max_advance));
-      expect(body.toLowerCase()).toContain(json.decision);
+      expect(body.toLowerCase()).toContain(json.recommendation);
       // mobile: nothing wider than the screen
       // (a string: the test project compiles without the DOM library)
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');

@@ -45,6 +45,7 @@ describeWith('openssl')('native TLS in production', () => {
     );
     app = await TestApp.start({
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://127.0.0.1',
       TLS_CERT_FILE: join(dir, 'cert.pem'),
       TLS_KEY_FILE: join(dir, 'key.pem'),
       LOG_LEVEL: 'error',

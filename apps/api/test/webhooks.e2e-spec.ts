@@ -152,6 +152,56 @@ describe('webhooks', () => {
       expect(res.body.errors.map((e: { msg: string }) => e.msg).join(' ')).toMatch(msg);
     });
 
+    it('accepts every documented event type, webhook.test included', async () => {
+      const documented = [
+        'deal.created',
+        'deal.updated',
+        'deal.ready',
+        'deal.decision',
+        'document.uploaded',
+        'document.completed',
+        'document.failed',
+        'batch.completed',
+        'recommendation.generated',
+        'export.ready',
+        'webhook.test',
+      ];
+      const onlyTest = await configure(other.api_key, { events: ['webhook.test'] });
+      expect(onlyTest.status).toBe(200);
+      expect(onlyTest.body.data.events).toEqual(['webhook.test']);
+      const all = await configure(other.api_key, { events: documented });
+      expect(all.status).toBe(200);
+      expect((await app.request('GET', '/v1/webhooks/config', { key: other.api_key })).body.data.events).toEqual(documented);
+      const guide = await app.request('POST', '/v1/webhooks/config', {
+        key: other.api_key,
+        body: { url: receiver.url, secret: SECRET, events: ['webhook.test'], active: true },
+      });
+      expect(guide.status).toBe(200);
+      await app.request('DELETE', '/v1/webhooks/config', { key: other.api_key });
+    });
+
+    it('lists every invalid field in one 422, the URL policy included, and connects nowhere', async () => {
+      const outbound = app.get(OutboundHttp);
+      const resolve = jest.spyOn(outbound, 'resolve');
+      const res = await configure(other.api_key, { url: 'http://hooks.example.com/x', secret: 'short', events: ['deal.exploded'] });
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      const byField = Object.fromEntries(res.body.errors.map((e: { field: string; msg: string }) => [e.field, e.msg]));
+      expect(Object.keys(byField).sort()).toEqual(['events', 'secret', 'url']);
+      expect(byField.url).toMatch(/url must use HTTPS/);
+      expect(byField.secret).toMatch(/secret/);
+      expect(byField.events).toMatch(/each value in events must be one of/);
+      // a private address literal and a contradiction, beside a missing field (guide form too)
+      const post = await app.request('POST', '/v1/webhooks/config', {
+        key: other.api_key,
+        body: { url: 'https://10.0.0.8/hook', events: ['deal.ready'], enabled: true, active: false },
+      });
+      expect(post.status).toBe(422);
+      expect([...new Set(post.body.errors.map((e: { field: string }) => e.field))].sort()).toEqual(['active', 'secret', 'url']);
+      expect(resolve).not.toHaveBeenCalled();
+      expect((await app.request('GET', '/v1/webhooks/config', { key: other.api_key })).status).toBe(404);
+    });
+
     it('needs webhooks:write to change and webhooks:read to read', async () => {
       const reader = (await app.request('POST', '/v1/keys', { key: org.api_key, body: { name: 'reader', scopes: ['webhooks:read'] } })).body
         .key as string;

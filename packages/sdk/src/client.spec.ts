@@ -1,5 +1,13 @@
 import { TestApp } from '../../../apps/api/test/support/harness';
-import { Ledgerlens, LedgerlensError } from './index.js';
+import {
+  AuthenticationError,
+  IdempotencyKeyReusedError,
+  Ledgerlens,
+  LedgerlensError,
+  NotFoundError,
+  PermissionError,
+  ValidationError,
+} from './index.js';
 
 /** The SDK against the real server (real HTTP, fresh database): no mocks. */
 describe('@ledgerlens/sdk against the real API', () => {
@@ -125,8 +133,14 @@ describe('@ledgerlens/sdk against the real API', () => {
     expect(notFound.requestId).toEqual(expect.any(String));
     expect(notFound.message).toContain('DEAL_NOT_FOUND');
 
+    expect(notFound).toBeInstanceOf(NotFoundError);
+
     const invalid = await rejection(client.deals.create({ business_name: '', funding_amount_requested: -5 }));
-    expect(invalid).toMatchObject({ status: 422, code: 'VALIDATION_ERROR' });
+    expect(invalid).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', kind: 'validation' });
+    expect(invalid).toBeInstanceOf(ValidationError);
+    expect(Object.keys((invalid as ValidationError).fieldErrors)).toEqual(
+      expect.arrayContaining(['business_name', 'funding_amount_requested']),
+    );
     expect(invalid.errors.length).toBeGreaterThanOrEqual(2);
     expect(invalid.errors.map((e) => e.field)).toEqual(expect.arrayContaining(['business_name', 'funding_amount_requested']));
     expect(invalid.errors[0]).toEqual(
@@ -137,7 +151,19 @@ describe('@ledgerlens/sdk against the real API', () => {
     expect(badDecision.code).toBe('DEAL_NOT_FOUND');
 
     const anonymous = new Ledgerlens({ baseUrl: app.url });
-    expect(await rejection(anonymous.deals.list())).toMatchObject({ status: 401, code: 'AUTH_REQUIRED' });
+    const unauthenticated = await rejection(anonymous.deals.list());
+    expect(unauthenticated).toMatchObject({ status: 401, code: 'AUTH_REQUIRED' });
+    expect(unauthenticated).toBeInstanceOf(AuthenticationError);
+  });
+
+  it('throws IdempotencyKeyReusedError when a key is sent again with a different request', async () => {
+    const key = `reuse-${Date.now()}`;
+    await client.deals.create({ business_name: 'Reuse Co', funding_amount_requested: 1000 }, { idempotencyKey: key });
+    const reused = await rejection(
+      client.deals.create({ business_name: 'Other Co', funding_amount_requested: 2000 }, { idempotencyKey: key }),
+    );
+    expect(reused).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect(reused).toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED', kind: 'idempotency' });
   });
 
   it('creates, lists, rotates and revokes API keys', async () => {
@@ -146,10 +172,9 @@ describe('@ledgerlens/sdk against the real API', () => {
     expect(created.scopes).toEqual(['deals:read']);
     const keyClient = new Ledgerlens({ baseUrl: app.url, apiKey: created.key });
     expect((await keyClient.deals.list()).meta.page).toBe(1);
-    expect(await rejection(keyClient.deals.create({ business_name: 'x', funding_amount_requested: 1 }))).toMatchObject({
-      status: 403,
-      code: 'FORBIDDEN',
-    });
+    const forbidden = await rejection(keyClient.deals.create({ business_name: 'x', funding_amount_requested: 1 }));
+    expect(forbidden).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(forbidden).toBeInstanceOf(PermissionError);
 
     const listed = await client.keys.list();
     expect(listed.data.map((k) => k.id)).toContain(created.id);

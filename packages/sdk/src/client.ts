@@ -51,6 +51,12 @@ export interface LedgerlensOptions {
   maxRetries?: number;
   /** Per-attempt timeout in milliseconds; 0 disables it. Default 60 000. */
   timeoutMs?: number;
+  /**
+   * Default time budget of every call in milliseconds: its attempts and the waits between them.
+   * A retry wait that would end after it is not waited for (the error is thrown at once, with
+   * `retryAfter`). Default 0: no budget beyond `timeoutMs` per attempt and `maxRetryDelayMs` per wait.
+   */
+  timeout?: number;
   /** User-Agent header; null to send none. Default `ledgerlens-sdk-js/<version>`. */
   userAgent?: string | null;
   /** Waits between retries (inject a fake in tests). Default: setTimeout. */
@@ -71,6 +77,8 @@ type ClientOptions = Omit<LedgerlensOptions, 'apiKey' | 'accessToken'>;
 export interface LoginOptions extends ClientOptions {
   email: string;
   password: string;
+  /** Aborts the login request (and any retry wait). */
+  signal?: AbortSignal;
 }
 
 export interface ClientCredentialsOptions extends ClientOptions {
@@ -78,6 +86,8 @@ export interface ClientCredentialsOptions extends ClientOptions {
   clientSecret: string;
   /** Fetch a new token this many ms before the current one expires. Default 60 000. */
   refreshMarginMs?: number;
+  /** Aborts the first token request (and any retry wait). */
+  signal?: AbortSignal;
 }
 
 type Call<M extends HttpMethod> = <P extends PathsWithMethod<paths, M>>(
@@ -147,6 +157,7 @@ export class Ledgerlens {
       maxRetries,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 120_000,
       timeoutMs: options.timeoutMs ?? 60_000,
+      timeout: options.timeout ?? 0,
       userAgent: options.userAgent === undefined ? `ledgerlens-sdk-js/${SDK_VERSION}` : options.userAgent,
       sleep: options.sleep ?? realSleep,
       random: options.random ?? Math.random,
@@ -180,9 +191,9 @@ export class Ledgerlens {
 
   /** Logs in with email and password; the client sends the session token (valid 24 h from last use). */
   static async login(options: LoginOptions): Promise<Ledgerlens> {
-    const { email, password, ...rest } = options;
+    const { email, password, signal, ...rest } = options;
     const anonymous = new Ledgerlens(rest);
-    const { data } = await anonymous.POST('/v1/auth/login', { body: { email, password } });
+    const { data } = await anonymous.POST('/v1/auth/login', { body: { email, password }, signal });
     return new Ledgerlens({ ...rest, accessToken: data.token });
   }
 
@@ -191,16 +202,17 @@ export class Ledgerlens {
    * one shortly before it expires.
    */
   static async fromClientCredentials(options: ClientCredentialsOptions): Promise<Ledgerlens> {
-    const { clientId, clientSecret, refreshMarginMs = 60_000, ...rest } = options;
+    const { clientId, clientSecret, refreshMarginMs = 60_000, signal, ...rest } = options;
     const anonymous = new Ledgerlens(rest);
-    const fetchToken = async () => {
+    const fetchToken = async (first = false) => {
       const { data } = await anonymous.POST('/v1/oauth/token', {
         body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret },
+        signal: first ? signal : undefined,
       });
       const token = data;
       return { value: token.access_token, expiresAt: Date.now() + token.expires_in * 1000 };
     };
-    let current = await fetchToken();
+    let current = await fetchToken(true);
     let pending: Promise<typeof current> | null = null;
     const accessToken = async () => {
       if (Date.now() < current.expiresAt - refreshMarginMs) return current.value;

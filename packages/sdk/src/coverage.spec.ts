@@ -23,6 +23,7 @@ export const COVERAGE: Record<OperationId, string> = {
   getDealRecommendation: 'deals.recommendation',
   regenerateDealSummary: 'deals.regenerateSummary',
   reprocessFailedDocuments: 'deals.reprocessFailed',
+  rescoreDeal: 'deals.rescore',
   listDocuments: 'documents.list',
   uploadDocument: 'documents.upload',
   uploadDocumentsBulk: 'documents.uploadMany',

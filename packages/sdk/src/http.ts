@@ -1,4 +1,4 @@
-import { LedgerlensConnectionError, LedgerlensError } from './errors.js';
+import { createError, LedgerlensConnectionError, LedgerlensError, type LedgerlensErrorCode } from './errors.js';
 import { OPERATIONS } from './operations.js';
 import type { ApiResponse, ErrorEnvelope, ParseAs, RateLimitInfo } from './types.js';
 
@@ -11,7 +11,7 @@ export interface RetryInfo {
   attempt: number;
   /** How long the SDK waits before the retry. */
   delayMs: number;
-  reason: 'rate_limited' | 'server_error' | 'network_error';
+  reason: 'rate_limited' | 'server_error' | 'network_error' | 'connection_refused';
   method: string;
   url: string;
   /** The failure that triggers the retry. */
@@ -23,7 +23,10 @@ export interface TransportConfig {
   fetch?: FetchLike;
   maxRetries: number;
   maxRetryDelayMs: number;
+  /** Per attempt; 0 for none. */
   timeoutMs: number;
+  /** The whole call (attempts and waits); 0 for none. */
+  timeout: number;
   userAgent: string | null;
   sleep: Sleep;
   random: () => number;
@@ -42,6 +45,7 @@ export interface RawRequest {
   signal?: AbortSignal;
   maxRetries?: number;
   timeoutMs?: number;
+  timeout?: number;
   parseAs?: ParseAs;
   /**
    * Idempotency-Key for an operation that honours one. Default: a UUID v4 generated once per call
@@ -50,34 +54,45 @@ export interface RawRequest {
   idempotencyKey?: string | false;
 }
 
+interface OperationRow {
+  method: string;
+  path: string;
+  idempotent: boolean;
+  wrapped?: boolean;
+}
+const ROWS = Object.values(OPERATIONS as Record<string, OperationRow>);
+
 /** `METHOD /path/{template}` of the operations that honour Idempotency-Key (from the contract). */
-const IDEMPOTENCY_KEYED = new Set<string>(
-  Object.values(OPERATIONS as Record<string, { method: string; path: string; idempotent: boolean }>)
-    .filter((o) => o.idempotent)
-    .map((o) => `${o.method} ${o.path}`),
-);
+const IDEMPOTENCY_KEYED = new Set<string>(ROWS.filter((o) => o.idempotent).map((o) => `${o.method} ${o.path}`));
+
+/** `METHOD /path/{template}` of the operations whose answer wraps one resource in `{data: {...}}`. */
+const WRAPPED = new Set<string>(ROWS.filter((o) => o.wrapped).map((o) => `${o.method} ${o.path}`));
 
 /** True when the contract says `method path` honours Idempotency-Key. */
 export function honoursIdempotencyKey(method: string, pathTemplate: string): boolean {
   return IDEMPOTENCY_KEYED.has(`${method.toUpperCase()} ${pathTemplate}`);
 }
 
+/** True when the contract says `method path` answers `{data: <one resource>}`. */
+export function answersWrapped(method: string, pathTemplate: string): boolean {
+  return WRAPPED.has(`${method.toUpperCase()} ${pathTemplate}`);
+}
+
 /** Methods that may be repeated safely (RFC 9110); other methods need an Idempotency-Key. */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_MAX_MS = 30_000;
-
-type KyFunction = (typeof import('ky'))['default'];
-let kyModule: Promise<KyFunction> | null = null;
-
-/** ky is ESM-only and this package is CommonJS: load it with a real dynamic import, once. */
-function loadKy(): Promise<KyFunction> {
-  kyModule ??= import('ky').then((m) => m.default);
-  return kyModule;
-}
+/** The one retry of a refused connection (nothing listening, unknown host) comes after this. */
+const REFUSED_RETRY_MS = 250;
+/** Error codes (of fetch's cause) that mean nothing answered at that address. */
+const REFUSED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_NONAME']);
 
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The SDK's one HTTP layer: fetch, with its retry loop (429, 5xx and network errors, per the
+ * rules in the README), the call's time budget, the per-attempt timeout and the Idempotency-Key.
+ */
 export class Transport {
   constructor(readonly config: TransportConfig) {}
 
@@ -85,6 +100,8 @@ export class Transport {
     const method = req.method.toUpperCase();
     const url = buildUrl(this.config.baseUrl, req.path, req.params?.path, req.params?.query);
     const maxRetries = req.maxRetries ?? this.config.maxRetries;
+    const budget = req.timeout ?? this.config.timeout;
+    const deadline = budget > 0 && Number.isFinite(budget) ? Date.now() + budget : Infinity;
     const { body, contentType } = serializeBody(req.body);
     const explicitKey =
       Object.keys(req.params?.header ?? {}).some((k) => k.toLowerCase() === 'idempotency-key') ||
@@ -98,37 +115,91 @@ export class Transport {
           : null;
 
     for (let attempt = 0; ; attempt++) {
+      req.signal?.throwIfAborted();
       const headers = await this.headers(req, contentType);
       if (autoKey !== null) headers.set('Idempotency-Key', autoKey);
       const retrySafe = IDEMPOTENT_METHODS.has(method) || headers.has('idempotency-key');
-      let response: Response;
-      try {
-        response = await this.send(url, method, headers, body, req);
-      } catch (err) {
-        if (req.signal?.aborted) throw req.signal.reason ?? err;
-        const timedOut = (err as Error)?.name === 'TimeoutError';
-        const error = new LedgerlensConnectionError(
-          timedOut ? `${method} ${url} timed out` : `${method} ${url} failed: ${(err as Error)?.message ?? String(err)}`,
-          { method, url, cause: err, timedOut },
-        );
+      const outcome = await this.attempt<T>(url, method, headers, body, req, deadline);
+      if ('response' in outcome) return outcome.response;
+
+      const error = outcome.error;
+      let delayMs: number;
+      let reason: RetryInfo['reason'];
+      if (error instanceof LedgerlensConnectionError) {
         if (!retrySafe || attempt >= maxRetries) throw error;
-        await this.wait({ attempt: attempt + 1, delayMs: this.backoff(attempt), reason: 'network_error', method, url, error }, req.signal);
-        continue;
+        if (error.refused) {
+          if (attempt >= 1) throw error;
+          delayMs = REFUSED_RETRY_MS + Math.floor(this.config.random() * (REFUSED_RETRY_MS / 4));
+          reason = 'connection_refused';
+        } else {
+          delayMs = this.backoff(attempt);
+          reason = 'network_error';
+        }
+      } else {
+        const rateLimited = error.status === 429;
+        const retryable = rateLimited || (error.status >= 500 && retrySafe);
+        if (!retryable || attempt >= maxRetries) throw error;
+        const hintMs = error.retryAfter !== null ? error.retryAfter * 1000 : null;
+        if (hintMs !== null && hintMs > this.config.maxRetryDelayMs) throw error;
+        delayMs = hintMs !== null ? Math.round(hintMs) + Math.floor(this.config.random() * 250) : this.backoff(attempt);
+        reason = rateLimited ? 'rate_limited' : 'server_error';
       }
+      // a wait that would end after the call's budget: fail now, with the wait in the error
+      if (Date.now() + delayMs >= deadline) throw error;
+      await this.wait({ attempt: attempt + 1, delayMs, reason, method, url, error }, req.signal);
+    }
+  }
 
-      if (response.ok) return this.success<T>(response, req.parseAs);
-
-      const error = await toError(response, method, url);
-      const rateLimited = response.status === 429;
-      const retryable = rateLimited || (response.status >= 500 && retrySafe);
-      if (!retryable || attempt >= maxRetries) throw error;
-      const hintMs = serverDelayMs(response.headers, rateLimited);
-      if (hintMs !== null && hintMs > this.config.maxRetryDelayMs) throw error;
-      const delayMs = hintMs !== null ? hintMs + Math.floor(this.config.random() * 250) : this.backoff(attempt);
-      await this.wait(
-        { attempt: attempt + 1, delayMs, reason: rateLimited ? 'rate_limited' : 'server_error', method, url, error },
-        req.signal,
-      );
+  /** One attempt: the response, or the error to throw or retry. Aborts by the caller are thrown. */
+  private async attempt<T>(
+    url: string,
+    method: string,
+    headers: Headers,
+    body: BodyInit | undefined,
+    req: RawRequest,
+    deadline: number,
+  ): Promise<{ response: ApiResponse<T> } | { error: LedgerlensError | LedgerlensConnectionError }> {
+    const perAttempt = req.timeoutMs ?? this.config.timeoutMs;
+    const limitMs = Math.min(perAttempt > 0 ? perAttempt : Infinity, deadline - Date.now());
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(req.signal?.reason);
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = Number.isFinite(limitMs)
+      ? setTimeout(
+          () => {
+            timedOut = true;
+            controller.abort(new DOMException(`${method} ${url} timed out`, 'TimeoutError'));
+          },
+          Math.max(0, limitMs),
+        )
+      : undefined;
+    let streaming = false;
+    try {
+      const response = await (this.config.fetch ?? fetch)(url, { method, headers, body, signal: controller.signal });
+      if (response.ok) {
+        // a stream is read by the caller for as long as it wants: only the caller's signal ends it
+        streaming = req.parseAs === 'stream';
+        if (streaming) clearTimeout(timer);
+        return { response: await success<T>(response, req.parseAs) };
+      }
+      return { error: await toError(response, method, url) };
+    } catch (err) {
+      if (req.signal?.aborted) throw req.signal.reason ?? err;
+      if (err instanceof LedgerlensError) throw err;
+      const refused = !timedOut && isRefused(err);
+      return {
+        error: new LedgerlensConnectionError(timedOut ? `${method} ${url} timed out` : `${method} ${url} failed: ${describe(err)}`, {
+          method,
+          url,
+          cause: err,
+          timedOut,
+          refused,
+        }),
+      };
+    } finally {
+      clearTimeout(timer);
+      if (!streaming) req.signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -166,53 +237,56 @@ export class Transport {
     }
     return headers;
   }
+}
 
-  private async send(url: string, method: string, headers: Headers, body: BodyInit | undefined, req: RawRequest): Promise<Response> {
-    const ky = await loadKy();
-    const timeout = req.timeoutMs ?? this.config.timeoutMs;
-    return ky(url, {
-      method,
-      headers,
-      body,
-      signal: req.signal,
-      retry: 0,
-      throwHttpErrors: false,
-      timeout: timeout > 0 ? timeout : false,
-      ...(this.config.fetch ? { fetch: this.config.fetch } : {}),
-    });
-  }
-
-  private async success<T>(response: Response, parseAs: ParseAs | undefined): Promise<ApiResponse<T>> {
-    let data: unknown;
-    switch (parseAs) {
-      case 'text':
-        data = await response.text();
-        break;
-      case 'blob':
-        data = await response.blob();
-        break;
-      case 'arrayBuffer':
-        data = await response.arrayBuffer();
-        break;
-      case 'stream':
-        data = response.body;
-        break;
-      default: {
-        const text = response.status === 204 ? '' : await response.text();
-        const json = parseAs === 'json' || isJson(response.headers);
-        data = text === '' ? undefined : json ? JSON.parse(text) : text;
-      }
+async function success<T>(response: Response, parseAs: ParseAs | undefined): Promise<ApiResponse<T>> {
+  let data: unknown;
+  switch (parseAs) {
+    case 'text':
+      data = await response.text();
+      break;
+    case 'blob':
+      data = await response.blob();
+      break;
+    case 'arrayBuffer':
+      data = await response.arrayBuffer();
+      break;
+    case 'stream':
+      data = response.body;
+      break;
+    default: {
+      const text = response.status === 204 ? '' : await response.text();
+      const json = parseAs === 'json' || isJson(response.headers);
+      data = text === '' ? undefined : json ? JSON.parse(text) : text;
     }
-    return {
-      data: data as T,
-      status: response.status,
-      headers: response.headers,
-      requestId: response.headers.get('x-request-id'),
-      replayed: response.headers.get('idempotent-replayed') === 'true',
-      rateLimit: rateLimitOf(response.headers),
-      response,
-    };
   }
+  return {
+    data: data as T,
+    status: response.status,
+    headers: response.headers,
+    requestId: response.headers.get('x-request-id'),
+    replayed: response.headers.get('idempotent-replayed') === 'true',
+    rateLimit: rateLimitOf(response.headers),
+    response,
+  };
+}
+
+/** fetch failed because nothing answered at the address (refused, unknown host, unreachable). */
+function isRefused(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
+    const x = e as { code?: unknown; errors?: unknown; cause?: unknown };
+    if (typeof x.code === 'string' && REFUSED_CODES.has(x.code)) return true;
+    if (Array.isArray(x.errors) && x.errors.some((inner: { code?: unknown }) => REFUSED_CODES.has(String(inner?.code)))) return true;
+    e = x.cause;
+  }
+  return false;
+}
+
+function describe(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  const base = (err as Error)?.message ?? String(err);
+  return cause?.code ? `${base} (${cause.code})` : base;
 }
 
 function isJson(headers: Headers): boolean {
@@ -228,13 +302,13 @@ async function toError(response: Response, method: string, url: string): Promise
     /* not JSON: keep the text */
   }
   const envelope = isEnvelope(body) ? body : null;
-  return new LedgerlensError({
+  return createError({
     status: response.status,
-    code: envelope?.code ?? `HTTP_${response.status}`,
+    code: (envelope?.code ?? `HTTP_${response.status}`) as LedgerlensErrorCode,
     detail: envelope?.detail ?? (response.statusText || `HTTP ${response.status}`),
     errors: Array.isArray(envelope?.errors) ? envelope.errors : [],
     requestId: response.headers.get('x-request-id'),
-    retryAfter: retryAfterSeconds(response.headers.get('retry-after')),
+    retryAfter: serverDelaySeconds(response.headers, response.status === 429),
     method,
     url,
     headers: response.headers,
@@ -255,15 +329,15 @@ export function retryAfterSeconds(value: string | null, now = Date.now()): numbe
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-/** The wait the server asks for: Retry-After, else (on 429) X-RateLimit-Reset. */
-function serverDelayMs(headers: Headers, rateLimited: boolean): number | null {
+/** The wait the server asks for, in seconds: Retry-After, else (on 429) X-RateLimit-Reset. */
+function serverDelaySeconds(headers: Headers, rateLimited: boolean): number | null {
   const retryAfter = retryAfterSeconds(headers.get('retry-after'));
-  if (retryAfter !== null) return Math.round(retryAfter * 1000);
+  if (retryAfter !== null) return retryAfter;
   if (!rateLimited) return null;
   const reset = Number(headers.get('x-ratelimit-reset'));
   if (!headers.has('x-ratelimit-reset') || !Number.isFinite(reset)) return null;
   // Unix seconds (what Ledgerlens sends); small values are read as seconds from now.
-  return Math.max(0, reset > 1e9 ? reset * 1000 - Date.now() : reset * 1000);
+  return Math.max(0, reset > 1e9 ? reset - Date.now() / 1000 : reset);
 }
 
 function rateLimitOf(headers: Headers): RateLimitInfo | null {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +11,7 @@ const repo = resolve(sdkDir, '../..');
 
 /**
  * The SDK as an integrator gets it: `npm pack`, installed from the tarball into an empty project
- * (offline: ky comes from this workspace), then used from ESM, from CommonJS and from TypeScript
+ * (offline: its one dependency comes from this workspace), then used from ESM, from CommonJS and from TypeScript
  * (nodenext) against a running server.
  */
 describe('@ledgerlens/sdk packed and installed', () => {
@@ -36,7 +36,7 @@ describe('@ledgerlens/sdk packed and installed', () => {
         '--ignore-scripts',
         '--install-links',
         `./${tarball}`,
-        join(repo, 'node_modules/ky'),
+        join(repo, 'node_modules/eventsource-parser'),
       ],
       { cwd: project },
     );
@@ -62,6 +62,12 @@ const main = async () => {
 };
 main().catch((e) => { console.error(e); process.exit(1); });
 `;
+
+  it('ships one dependency, no HTTP library (one retry mechanism), and its changelog', () => {
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules/@ledgerlens/sdk/package.json'), 'utf8'));
+    expect(installed.dependencies).toEqual({ 'eventsource-parser': expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    expect(existsSync(join(project, 'node_modules/@ledgerlens/sdk/CHANGELOG.md'))).toBe(true);
+  });
 
   it.each(['esm', 'cjs'] as const)('works from %s', async (flavour) => {
     const file = join(project, flavour === 'esm' ? 'main.mjs' : 'main.cjs');

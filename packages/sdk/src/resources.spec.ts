@@ -43,8 +43,12 @@ describe('@ledgerlens/sdk resources against the real API', () => {
     const fromBlob = await client.documents.upload(deal.id, new Blob([other.bytes], { type: 'application/pdf' }), { filename: 'blob.pdf' });
     expect([fromBuffer, fromPath, fromStream, fromBlob].map((d) => d.filename)).toEqual(['feb.pdf', 'march.pdf', 'copy.pdf', 'blob.pdf']);
 
-    const ready = await client.deals.waitUntilReady(deal.id, { timeoutMs: 120_000 });
+    const ready = await client.deals.waitUntilReady(deal.id, { timeout: 120_000 });
     expect(ready.status).toBe('ready');
+    // typed as ReadyDeal: the report sections are there (no null check needed), and so they are on the wire
+    expect(ready.recommendation.decision).toEqual(expect.any(String));
+    for (const section of ['report_date', 'coverage', 'financials', 'nsf_overdraft', 'screening', 'health', 'recommendation'] as const)
+      expect(ready[section]).not.toBeNull();
     const docs: string[] = [];
     for await (const d of client.documents.listAll(deal.id)) docs.push(`${d.filename}:${d.status}`);
     expect(docs.sort()).toEqual(['blob.pdf:completed', 'copy.pdf:completed', 'feb.pdf:completed', 'march.pdf:completed']);
@@ -160,6 +164,12 @@ describe('@ledgerlens/sdk resources against the real API', () => {
     const last = await reading;
     stop.abort();
     expect(last?.id).toMatch(/^\d+$/);
+    // the same event in the envelope webhooks deliver, typed by its type
+    const envelope = last!.envelope!;
+    expect(envelope).toMatchObject({ type: 'deal.ready', event: 'deal.ready', deal_id: deal.id, id: expect.stringMatching(/^evt_/) });
+    if (envelope.type !== 'deal.ready') throw new Error('not deal.ready');
+    expect(envelope.data).toMatchObject({ deal_id: deal.id, business_name: 'Live Events LLC', status: 'ready' });
+    expect(envelope.timestamp).toBe(envelope.created_at);
     expect(seen).toEqual(expect.arrayContaining(['document.uploaded', 'document.processed', 'deal.ready']));
 
     // resuming from an event id replays what came after it
@@ -189,7 +199,8 @@ describe('@ledgerlens/sdk resources against the real API', () => {
     const locked = await anonymous.shares.view(link.token).catch((e: unknown) => e);
     expect(locked).toBeInstanceOf(LedgerlensError);
     const view = await anonymous.shares.view(link.token, { password: 'open sesame' });
-    expect(view.deal).toMatchObject({ business_name: 'Exports And Shares LLC', decision: 'approve' });
+    // `decision` is a person's (none yet); the system's verdict is the recommendation
+    expect(view.deal).toMatchObject({ business_name: 'Exports And Shares LLC', decision: null });
     expect((await client.shares.listActive(deal.id)).data.map((l: { id: number }) => l.id)).toContain(link.id);
     await client.shares.revoke(link.id);
     const gone = (await anonymous.shares.view(link.token, { password: 'open sesame' }).catch((e: unknown) => e)) as LedgerlensError;
@@ -208,8 +219,8 @@ describe('@ledgerlens/sdk resources against the real API', () => {
     const log = await client.crm.syncLog({ provider: 'hubspot' });
     expect(log.data).toEqual([]);
     await client.crm.deleteProvider('hubspot');
-    const gone = (await client.crm.getProvider('hubspot').catch((e: unknown) => e)) as LedgerlensError;
-    expect(gone.status).toBe(404);
+    // a provider not configured (any more) reads as disabled, without credentials
+    expect(await client.crm.getProvider('hubspot')).toMatchObject({ provider: 'hubspot', enabled: false, has_credentials: false });
   });
 
   it('collaboration: comments with a reply, a document request, the timeline and notifications', async () => {
@@ -265,8 +276,9 @@ describe('@ledgerlens/sdk resources against the real API', () => {
       events: ['deal.ready'],
       secret: 'whsec_sdk_test_1',
     });
-    expect(cfg.data).toMatchObject({ url: 'https://receiver.invalid/ledgerlens' });
-    expect((await client.webhooks.getConfig()).data.url).toBe('https://receiver.invalid/ledgerlens');
+    // the configuration itself, not the wire's {data: {...}}
+    expect(cfg).toMatchObject({ url: 'https://receiver.invalid/ledgerlens', events: ['deal.ready'] });
+    expect((await client.webhooks.getConfig()).url).toBe('https://receiver.invalid/ledgerlens');
     await client.webhooks.deleteConfig();
     const none = await client.webhooks.getConfig().catch((e: unknown) => e);
     expect(none).toBeInstanceOf(LedgerlensError);

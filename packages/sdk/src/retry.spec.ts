@@ -40,6 +40,7 @@ describe('retries against a rate-limited real server', () => {
       apiKey,
       maxRetries: 3,
       maxRetryDelayMs: Infinity,
+      timeout: 0,
       sleep: rec.sleep,
       onRetry: rec.onRetry,
     });
@@ -299,31 +300,54 @@ describe('retries against a failing HTTP server', () => {
 
 describe('network errors', () => {
   let closedUrl: string;
+  let resetUrl: string;
+  let reset: Server;
   beforeAll(async () => {
     const s = createServer();
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
     closedUrl = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
     await new Promise((resolve) => s.close(resolve));
+    // accepts the connection, then drops it without an answer
+    reset = createServer((req) => req.socket.destroy());
+    await new Promise<void>((resolve) => reset.listen(0, '127.0.0.1', resolve));
+    resetUrl = `http://127.0.0.1:${(reset.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => reset.close(resolve));
   });
 
-  it('retries an idempotent request, then throws LedgerlensConnectionError', async () => {
+  it('retries an idempotent request after a dropped connection with backoff, then throws LedgerlensConnectionError', async () => {
     const rec = recorder();
-    const client = new Ledgerlens({ baseUrl: closedUrl, apiKey: 'k', maxRetries: 2, sleep: rec.sleep, onRetry: rec.onRetry });
+    const client = new Ledgerlens({
+      baseUrl: resetUrl,
+      apiKey: 'k',
+      maxRetries: 2,
+      sleep: rec.sleep,
+      onRetry: rec.onRetry,
+      random: () => 0,
+    });
     const err = await failure(client.deals.list());
     expect(err).toBeInstanceOf(LedgerlensConnectionError);
     expect(err).not.toBeInstanceOf(LedgerlensError);
+    expect(err).toMatchObject({ refused: false, timedOut: false });
     expect(rec.retries.map((r) => r.reason)).toEqual(['network_error', 'network_error']);
+    expect(rec.sleeps).toEqual([1000, 2000]);
   });
 
-  it('does not retry a POST without an Idempotency-Key', async () => {
+  it('does not retry a POST without an Idempotency-Key; retries one with a key', async () => {
     const rec = recorder();
-    const client = new Ledgerlens({ baseUrl: closedUrl, apiKey: 'k', sleep: rec.sleep });
+    const client = new Ledgerlens({ baseUrl: resetUrl, apiKey: 'k', sleep: rec.sleep });
     expect(await failure(client.keys.rotate(1))).toBeInstanceOf(LedgerlensConnectionError);
     expect(rec.sleeps).toEqual([]);
     expect(await failure(client.deals.create({ business_name: 'A', funding_amount_requested: 1 }))).toBeInstanceOf(
       LedgerlensConnectionError,
     );
     expect(rec.sleeps).toHaveLength(4);
+    // refused: one retry at most
+    rec.sleeps.length = 0;
+    const refused = new Ledgerlens({ baseUrl: closedUrl, apiKey: 'k', sleep: rec.sleep });
+    expect(await failure(refused.deals.create({ business_name: 'A', funding_amount_requested: 1 }))).toMatchObject({ refused: true });
+    expect(rec.sleeps).toHaveLength(1);
   });
 
   it('stops waiting when the signal aborts', async () => {

@@ -225,7 +225,7 @@ export interface paths {
         };
         /**
          * Get a provider configuration
-         * @description State, interval and last sync of one provider; credentials are never returned.
+         * @description State, interval and last sync of one provider; credentials are never returned. A provider not configured (or deleted) answers `enabled: false, has_credentials: false`.
          */
         get: operations["getCrmProviderConfig"];
         /**
@@ -236,7 +236,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a provider configuration
-         * @description Removes the configuration, its credentials, field mappings and deal links; syncs stop. Irreversible.
+         * @description Removes the configuration, its credentials, field mappings and deal links; syncs stop. Irreversible. 404 `CRM_NOT_CONFIGURED` when there is nothing to remove.
          */
         delete: operations["deleteCrmProviderConfig"];
         options?: never;
@@ -273,12 +273,12 @@ export interface paths {
         };
         /**
          * Get a provider’s field mappings
-         * @description `{provider, mappings: [{banklyze_field, crm_field, direction}]}`; an empty list when none.
+         * @description `{provider, mappings: [{banklyze_field, crm_field, direction}]}`; an empty list when none, with or without a configuration.
          */
         get: operations["getCrmProviderFieldMapping"];
         /**
          * Replace a provider’s field mappings
-         * @description The given list becomes the whole set. Directions `to_crm`, `from_crm`, `both` (last write wins); computed deal fields can only go to the CRM.
+         * @description The given list becomes the whole set. Directions `to_crm`, `from_crm`, `both` (last write wins; an unknown one is 422); computed deal fields can only go to the CRM. Accepted before the credentials are saved, so mappings can be prepared first.
          */
         put: operations["putCrmProviderFieldMapping"];
         post?: never;
@@ -844,6 +844,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deals/{deal_id}/rescore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rescore a deal
+         * @description Recomputes the ready deal’s screening, report and recommendation from its stored transactions, corrections included, and emits what an analysis completing emits (`recommendation.generated`, `deal.ready`). Idempotent: with the same documents and corrections nothing is recomputed (`rescored: false`). A correction rescores the deal by itself.
+         */
+        post: operations["rescoreDeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/deals/{deal_id}/share": {
         parameters: {
             query?: never;
@@ -1159,7 +1179,7 @@ export interface paths {
         put?: never;
         /**
          * Reclassify a document
-         * @description Sets the document type and processes it again (202).
+         * @description Sets the document type and reads it again (202); its transaction corrections are applied again to the new reading and their audit trail is kept.
          */
         post: operations["reclassifyDocument"];
         delete?: never;
@@ -1179,7 +1199,7 @@ export interface paths {
         put?: never;
         /**
          * Reprocess a document
-         * @description Reads the document again from the stored file (202).
+         * @description Reads a failed or cancelled document again from the stored file (202); its transaction corrections are applied again to the new reading. A completed document is 409: `POST /v1/deals/{deal_id}/rescore` recomputes the deal from its stored, corrected transactions.
          */
         post: operations["reprocessDocument"];
         delete?: never;
@@ -1243,7 +1263,7 @@ export interface paths {
         head?: never;
         /**
          * Correct a transaction
-         * @description Fixes a misread field (date, description, amount, category); the deal’s report is rebuilt and the correction kept in an audit trail.
+         * @description Fixes a misread field (description, amount, transaction type, category); the correction is kept in an audit trail and the deal is rescored at once from its corrected transactions (screening, report, recommendation).
          */
         patch: operations["correctTransaction"];
         trace?: never;
@@ -1483,7 +1503,7 @@ export interface paths {
         put?: never;
         /**
          * Get an OAuth access token (client credentials)
-         * @description RFC 6749 client-credentials grant, form-encoded or JSON. The access token acts with the client’s scopes for an hour.
+         * @description RFC 6749 client-credentials grant, form-encoded or JSON. The access token acts with the client’s scopes for an hour. `token_type` is `bearer` here and `Bearer` on `/oauth/token`, as the spec prints each form; token types are case-insensitive.
          */
         post: operations["oauthTokenV1"];
         delete?: never;
@@ -1597,7 +1617,7 @@ export interface paths {
         };
         /**
          * View a shared deal (no credential)
-         * @description The summary fields only (no transactions, flags or notes); `X-Share-Password` for a protected link. Counts one view; 60 requests per minute per token.
+         * @description The summary fields only (no transactions, flags or notes); `X-Share-Password` for a protected link. Counts one view; 60 requests per minute per token. From the fifth wrong password in a row, the link’s password check is locked for a doubling time (429 with `Retry-After`).
          */
         get: operations["viewSharedDeal"];
         put?: never;
@@ -1662,7 +1682,7 @@ export interface paths {
         get: operations["getWebhookConfig"];
         /**
          * Create or replace the webhook configuration of this organization and mode
-         * @description Creates or replaces the endpoint (HTTPS, public address), the events and the signing secret (at least 8 characters).
+         * @description Creates or replaces the endpoint (HTTPS, public address), the events (every documented type, `webhook.test` included) and the signing secret (at least 8 characters). A 422 lists every invalid field at once, the URL rule included; nothing is contacted to validate.
          */
         put: operations["putWebhookConfig"];
         /**
@@ -3382,8 +3402,11 @@ export interface components {
             /** @example 3600 */
             expires_in: number;
             scope?: string;
-            /** @enum {string} */
-            token_type: "Bearer";
+            /**
+             * @description `Bearer` from `/oauth/token` (Form A), `bearer` from `/v1/oauth/token` (Form B); compare case-insensitively (RFC 6749 7.1)
+             * @enum {string}
+             */
+            token_type: "Bearer" | "bearer";
         };
         OrgActivityEntryDto: {
             /** @description Who caused it: a user name or email, an API key, or system */
@@ -3524,6 +3547,18 @@ export interface components {
             deal_id: number;
             message: string;
             queued_document_ids: number[];
+            /** @enum {string} */
+            status: "ok";
+            /** @enum {boolean} */
+            success: true;
+        };
+        RescoreResultDto: {
+            /** @description The deal with its report and recommendation as they now stand */
+            deal: components["schemas"]["DealDetailDto"];
+            deal_id: number;
+            message: string;
+            /** @description true when the screening, report and recommendation were recomputed; false when nothing changed since the last scoring (the same documents and corrections): nothing was written */
+            rescored: boolean;
             /** @enum {string} */
             status: "ok";
             /** @enum {boolean} */
@@ -3695,8 +3730,11 @@ export interface components {
             avg_monthly_deposits: number | null;
             business_name: string;
             dba_name: string | null;
-            /** @description The recorded decision, else the recommendation */
-            decision: string | null;
+            /**
+             * @description The decision a person recorded (`POST /v1/deals/{id}/decision`); null until someone decides
+             * @enum {string|null}
+             */
+            decision: "approve" | "decline" | "funded" | null;
             ending_balance: number | null;
             entity_type: string | null;
             funding_amount_requested: number;
@@ -3706,11 +3744,18 @@ export interface components {
             max_advance: number | null;
             months_covered: number | null;
             nsf_count: number | null;
-            /** @description Letter grade of the recommendation (health grade without one) */
+            /** @description Letter grade of the health score (the one grade shown) */
             paper_grade: string | null;
+            /**
+             * @description The system’s recommendation (default ruleset), not a decision; null before the deal is scored
+             * @enum {string|null}
+             */
+            recommendation: "approve" | "review" | "decline" | null;
             /** Format: date */
             report_date: string | null;
             total_deposits: number | null;
+            /** @description What must be checked before relying on the figures: each statement that failed reconciliation or needs review, with the failed check (shown first) */
+            warnings: string[];
         };
         StatementRowDto: {
             account_holder: string | null;
@@ -3980,7 +4025,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             enabled: boolean;
-            events: ("deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready" | "notification.created")[];
+            events: ("deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready" | "notification.created" | "webhook.test")[];
             /**
              * @description Each mode has its own configuration
              * @enum {string}
@@ -3995,11 +4040,11 @@ export interface components {
             active?: boolean;
             /** @description Deliveries are sent only while enabled (default true) */
             enabled?: boolean;
-            /** @description Event types to deliver */
-            events: ("deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready" | "notification.created")[];
+            /** @description Event types to deliver (`webhook.test` is accepted; the test endpoint sends it whether or not it is listed) */
+            events: ("deal.created" | "deal.updated" | "deal.ready" | "deal.decision" | "document.uploaded" | "document.completed" | "document.failed" | "batch.completed" | "recommendation.generated" | "export.ready" | "notification.created" | "webhook.test")[];
             /** @description Signing secret (never returned). A `whsec_<base64>` secret is used as Standard Webhooks libraries expect. */
             secret: string;
-            /** @description Receiver URL; HTTPS required */
+            /** @description Receiver URL: HTTPS, not a private, loopback or link-local address */
             url: string;
         };
         WebhookConfigResponseDto: {
@@ -5415,6 +5460,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A provider not configured: `enabled` false, `has_credentials` false */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5466,6 +5512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description NOT_FOUND: not one of salesforce, hubspot, pipedrive */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5644,6 +5691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description CRM_NOT_CONFIGURED: no configuration and no mappings to remove */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5651,8 +5699,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "NOT_FOUND",
-                     *       "detail": "Not found",
+                     *       "code": "CRM_NOT_CONFIGURED",
+                     *       "detail": "No configuration and no mappings to remove",
                      *       "errors": []
                      *     }
                      */
@@ -5718,6 +5766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description CRM_NOT_CONFIGURED: no credentials to test */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5725,8 +5774,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "NOT_FOUND",
-                     *       "detail": "Not found",
+                     *       "code": "CRM_NOT_CONFIGURED",
+                     *       "detail": "No credentials to test",
                      *       "errors": []
                      *     }
                      */
@@ -5746,6 +5795,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description `mappings` is empty when none are saved */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5808,6 +5858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description NOT_FOUND: not one of salesforce, hubspot, pipedrive */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5923,6 +5974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description NOT_FOUND: not one of salesforce, hubspot, pipedrive */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5933,6 +5985,33 @@ export interface operations {
                      *       "code": "NOT_FOUND",
                      *       "detail": "Not found",
                      *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR: an unknown field or direction */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_ERROR",
+                     *       "detail": "Validation failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "mappings",
+                     *           "loc": [
+                     *             "body",
+                     *             "mappings"
+                     *           ],
+                     *           "message": "mappings should not be empty",
+                     *           "msg": "mappings should not be empty",
+                     *           "type": "value_error.missing"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
@@ -6694,7 +6773,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Unique key (max 255 chars, UUID v4 recommended). A replay within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`. */
+                /** @description Unique key (max 255 chars, UUID v4 recommended). A replay of the same request within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`; the key reused for a different request (method, path, query or body) is 422 `IDEMPOTENCY_KEY_REUSED`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6819,6 +6898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description VALIDATION_ERROR or IDEMPOTENCY_KEY_REUSED: a field failed validation, or the Idempotency-Key was first used for a different request (method, path, query or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9197,7 +9277,7 @@ export interface operations {
                 document_type?: "bank_statement" | "tax_return" | "profit_and_loss" | "other" | "pnl_statement";
             };
             header?: {
-                /** @description Unique key (max 255 chars, UUID v4 recommended). A replay within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`. */
+                /** @description Unique key (max 255 chars, UUID v4 recommended). A replay of the same request within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`; the key reused for a different request (method, path, query or body) is 422 `IDEMPOTENCY_KEY_REUSED`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9367,6 +9447,33 @@ export interface operations {
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "detail": "Unsupported media type",
                      *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR or IDEMPOTENCY_KEY_REUSED: a field failed validation, or the Idempotency-Key was first used for a different request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_ERROR",
+                     *       "detail": "Validation failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "deal_id",
+                     *           "loc": [
+                     *             "path",
+                     *             "deal_id"
+                     *           ],
+                     *           "message": "deal_id must be a positive integer",
+                     *           "msg": "deal_id must be a positive integer",
+                     *           "type": "type_error.integer"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
@@ -10182,6 +10289,426 @@ export interface operations {
                      * @example {
                      *       "code": "NOT_FOUND",
                      *       "detail": "Not found",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    rescoreDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rescored (or nothing changed since the last scoring: `rescored` false, nothing written) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deal": {
+                     *         "ai_summary": "Sunrise Bakery LLC (Food service) requests $75,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 89.59 (grade A). Recommendation under the Default ruleset: APPROVE with a total score of 89.03, a maximum advance of $90,754.83 and a cash flow coverage ratio of 2.01.",
+                     *         "authenticity": {
+                     *           "documents": [
+                     *             {
+                     *               "document_id": 1,
+                     *               "filename": "sunrise-march.pdf",
+                     *               "reasons": [],
+                     *               "risk_level": "low"
+                     *             },
+                     *             {
+                     *               "document_id": 2,
+                     *               "filename": "sunrise-april.pdf",
+                     *               "reasons": [],
+                     *               "risk_level": "low"
+                     *             }
+                     *           ],
+                     *           "high_risk_document_ids": [],
+                     *           "reasons": [],
+                     *           "risk_level": "low"
+                     *         },
+                     *         "avg_daily_balance": 88609.68,
+                     *         "avg_monthly_deposits": 108464.97,
+                     *         "business": {
+                     *           "business_name": "Sunrise Bakery LLC",
+                     *           "dba_name": "Sunrise Bakery",
+                     *           "ein": "841234567",
+                     *           "entity_type": "llc",
+                     *           "id": 1,
+                     *           "industry": "Food service",
+                     *           "owner_name": "Maria Lopez",
+                     *           "source_type": null,
+                     *           "status": "ready"
+                     *         },
+                     *         "business_name": "Sunrise Bakery LLC",
+                     *         "coverage": {
+                     *           "days_covered": 61,
+                     *           "months_covered": 2,
+                     *           "period_end": "2025-12-31",
+                     *           "period_start": "2024-06-01",
+                     *           "statement_count": 2
+                     *         },
+                     *         "created_at": "2026-11-26T14:05:05.000Z",
+                     *         "cross_doc": {
+                     *           "findings": [
+                     *             {
+                     *               "deduction": 10,
+                     *               "message": "no statement covers the 518 days between 2024-06-30 and 2025-12-01",
+                     *               "severity": "warning",
+                     *               "statement_ids": [
+                     *                 2,
+                     *                 1
+                     *               ],
+                     *               "statements": [
+                     *                 1,
+                     *                 0
+                     *               ],
+                     *               "type": "coverage_gap"
+                     *             }
+                     *           ],
+                     *           "score": 90
+                     *         },
+                     *         "currency": {
+                     *           "currencies": [
+                     *             "USD"
+                     *           ],
+                     *           "excluded_statement_ids": [],
+                     *           "reporting_currency": "USD"
+                     *         },
+                     *         "daily_balances": [
+                     *           {
+                     *             "balance": 82021.95,
+                     *             "date": "2024-06-01"
+                     *           },
+                     *           {
+                     *             "balance": 83472.77,
+                     *             "date": "2024-06-02"
+                     *           },
+                     *           {
+                     *             "balance": 82855.93,
+                     *             "date": "2024-06-03"
+                     *           }
+                     *         ],
+                     *         "dba_name": "Sunrise Bakery",
+                     *         "decided_at": null,
+                     *         "decision": null,
+                     *         "document_count": 2,
+                     *         "ein": "841234567",
+                     *         "entity_type": "llc",
+                     *         "external_reference": "CRM-10442",
+                     *         "financials": {
+                     *           "avg_daily_balance": 88609.68,
+                     *           "avg_deposit_amount": 4615.53,
+                     *           "avg_monthly_deposits": 108464.97,
+                     *           "avg_monthly_revenue": 90754.83,
+                     *           "deposit_count": 47,
+                     *           "deposit_days": 30,
+                     *           "deposit_frequency_per_month": 23.5,
+                     *           "ending_balance": 231014.73,
+                     *           "largest_deposit": 8898.97,
+                     *           "low_balance_days": 0,
+                     *           "low_balance_threshold": 500,
+                     *           "max_daily_balance": 123350.61,
+                     *           "min_daily_balance": 45201.26,
+                     *           "negative_balance_days": 0,
+                     *           "net_cash_flow": 101755.54,
+                     *           "revenue_deposit_days": 29,
+                     *           "total_debt_service": 8128.19,
+                     *           "total_deposits": 216929.93,
+                     *           "total_operating_expenses": 97461.98,
+                     *           "total_revenue": 181509.66,
+                     *           "total_withdrawals": 115174.39,
+                     *           "withdrawal_count": 68
+                     *         },
+                     *         "funding_amount_requested": 75000,
+                     *         "health": {
+                     *           "factors": {
+                     *             "balance_health": 100,
+                     *             "debt_service": 91.04,
+                     *             "deposit_frequency": 100,
+                     *             "nsf_overdraft": 100,
+                     *             "revenue": 80.67,
+                     *             "revenue_trend": 57.68
+                     *           },
+                     *           "grade": "A",
+                     *           "score": 89.59
+                     *         },
+                     *         "health_grade": "A",
+                     *         "health_score": 89.59,
+                     *         "id": 1,
+                     *         "industry": "Food service",
+                     *         "lender_positions": {
+                     *           "active_count": 0,
+                     *           "estimated_monthly_total": 1721.68,
+                     *           "position_count": 2,
+                     *           "positions": [
+                     *             {
+                     *               "counterparty": "pearl capital",
+                     *               "estimated_daily_debit": 73.47,
+                     *               "estimated_monthly_total": 1597.87,
+                     *               "estimated_weekly_debit": 368.74,
+                     *               "first_seen": "2025-12-01",
+                     *               "frequency": "irregular",
+                     *               "is_active": false,
+                     *               "known_lender": true,
+                     *               "last_seen": "2025-12-01",
+                     *               "payment_amount": 3195.73,
+                     *               "payment_count": 1,
+                     *               "share_of_deposits": 0.0147,
+                     *               "total_paid": 3195.73
+                     *             },
+                     *             {
+                     *               "counterparty": "yellowstone capital",
+                     *               "estimated_daily_debit": 5.69,
+                     *               "estimated_monthly_total": 123.81,
+                     *               "estimated_weekly_debit": 28.57,
+                     *               "first_seen": "2024-06-16",
+                     *               "frequency": "irregular",
+                     *               "is_active": false,
+                     *               "known_lender": true,
+                     *               "last_seen": "2024-06-16",
+                     *               "payment_amount": 247.62,
+                     *               "payment_count": 1,
+                     *               "share_of_deposits": 0.0011,
+                     *               "total_paid": 247.62
+                     *             }
+                     *           ],
+                     *           "stacking_count": 1
+                     *         },
+                     *         "mode": "live",
+                     *         "monthly": [
+                     *           {
+                     *             "avg_daily_balance": 101946.99,
+                     *             "days_covered": 30,
+                     *             "deposit_count": 22,
+                     *             "deposits": 90565.06,
+                     *             "ending_balance": 118861.18,
+                     *             "month": "2024-06",
+                     *             "nsf_count": 0,
+                     *             "overdraft_count": 0,
+                     *             "revenue": 76750.08,
+                     *             "revenue_deposit_days": 16,
+                     *             "revenue_rate": 77869.35,
+                     *             "withdrawals": 47231.35
+                     *           },
+                     *           {
+                     *             "avg_daily_balance": 75702.61,
+                     *             "days_covered": 31,
+                     *             "deposit_count": 25,
+                     *             "deposits": 126364.87,
+                     *             "ending_balance": 112153.55,
+                     *             "month": "2025-12",
+                     *             "nsf_count": 0,
+                     *             "overdraft_count": 0,
+                     *             "revenue": 104759.58,
+                     *             "revenue_deposit_days": 13,
+                     *             "revenue_rate": 102858.7,
+                     *             "withdrawals": 67943.04
+                     *           }
+                     *         ],
+                     *         "nsf_events": [],
+                     *         "nsf_overdraft": {
+                     *           "nsf_fee_amount": 0,
+                     *           "nsf_months": 0,
+                     *           "overdraft_fee_amount": 0,
+                     *           "overdraft_months": 0,
+                     *           "total_nsf_fees": 0,
+                     *           "total_overdraft_fees": 0
+                     *         },
+                     *         "owner_name": "Maria Lopez",
+                     *         "recommendation": {
+                     *           "cfcr": 2.01,
+                     *           "decision": "approve",
+                     *           "grade": "A",
+                     *           "max_advance": 90754.83,
+                     *           "reasons": [
+                     *             "Approve: total score 89.03 is at or above the approval threshold 60",
+                     *             "Strength - Balances: average daily balance $88,609.68, ending balance $231,014.73, 0 of 61 days below $500.00 (score 100)",
+                     *             "Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 2 months (score 100)"
+                     *           ],
+                     *           "ruleset_id": 1,
+                     *           "ruleset_name": "Default",
+                     *           "total_score": 89.03
+                     *         },
+                     *         "related_deals": [
+                     *           {
+                     *             "document_id": 1,
+                     *             "message": "sunrise-march.pdf is the same file as document 3 of deal 4 (Northside Florist LLC)",
+                     *             "other_business_name": "Northside Florist LLC",
+                     *             "other_deal_id": 4,
+                     *             "other_document_id": 3,
+                     *             "severity": "error",
+                     *             "type": "same_file"
+                     *           }
+                     *         ],
+                     *         "report_date": "2026-11-26",
+                     *         "revenue_sources": [
+                     *           {
+                     *             "counterparty": "shopify payout",
+                     *             "deposit_count": 6,
+                     *             "first_seen": "2024-06-05",
+                     *             "last_seen": "2025-12-21",
+                     *             "share_of_revenue": 0.1789,
+                     *             "total": 32463.06
+                     *           },
+                     *           {
+                     *             "counterparty": "mobile deposit",
+                     *             "deposit_count": 7,
+                     *             "first_seen": "2024-06-01",
+                     *             "last_seen": "2025-12-25",
+                     *             "share_of_revenue": 0.1756,
+                     *             "total": 31876.2
+                     *           },
+                     *           {
+                     *             "counterparty": "deposit branch",
+                     *             "deposit_count": 6,
+                     *             "first_seen": "2024-06-04",
+                     *             "last_seen": "2025-12-29",
+                     *             "share_of_revenue": 0.1702,
+                     *             "total": 30896.83
+                     *           }
+                     *         ],
+                     *         "review": {
+                     *           "documents": [],
+                     *           "needs_review_count": 0
+                     *         },
+                     *         "screening": {
+                     *           "buckets": {
+                     *             "cash_withdrawal": 0,
+                     *             "duplicate_transaction": 0,
+                     *             "gambling": 0,
+                     *             "large_unusual_deposit": 0,
+                     *             "mca_payment": 2,
+                     *             "nsf_fee": 0,
+                     *             "overdraft_fee": 0,
+                     *             "repeat_charge": 0,
+                     *             "returned_item": 0,
+                     *             "round_number_deposit": 0
+                     *           },
+                     *           "flagged_ratio": 0.0174,
+                     *           "total_flags": 2,
+                     *           "transaction_count": 115
+                     *         },
+                     *         "screening_flags": 2,
+                     *         "source_type": null,
+                     *         "statements": [
+                     *           {
+                     *             "account_holder": "1st Choice Plumbing LLC",
+                     *             "account_number_last4": "9715",
+                     *             "bank_name": "First Harbor Bank",
+                     *             "closing_balance": 112153.55,
+                     *             "currency": null,
+                     *             "document_id": 1,
+                     *             "filename": "sunrise-march.pdf",
+                     *             "included": true,
+                     *             "opening_balance": 53731.72,
+                     *             "period_end": "2025-12-31",
+                     *             "period_start": "2025-12-01",
+                     *             "reconciled": true,
+                     *             "risk_level": "low",
+                     *             "total_deposits": 126364.87,
+                     *             "total_withdrawals": 67943.04,
+                     *             "transaction_count": 60
+                     *           },
+                     *           {
+                     *             "account_holder": "ROUTE 66 DINER LLC",
+                     *             "account_number_last4": "2152",
+                     *             "bank_name": "Redwood Valley Credit Union",
+                     *             "closing_balance": 118861.18,
+                     *             "currency": null,
+                     *             "document_id": 2,
+                     *             "filename": "sunrise-april.pdf",
+                     *             "included": true,
+                     *             "opening_balance": 75527.47,
+                     *             "period_end": "2024-06-30",
+                     *             "period_start": "2024-06-01",
+                     *             "reconciled": true,
+                     *             "risk_level": "low",
+                     *             "total_deposits": 90565.06,
+                     *             "total_withdrawals": 47231.35,
+                     *             "transaction_count": 55
+                     *           }
+                     *         ],
+                     *         "status": "ready",
+                     *         "updated_at": "2026-11-26T14:05:10.000Z"
+                     *       },
+                     *       "deal_id": 1,
+                     *       "message": "Nothing changed since the deal was last scored (same documents and corrections): nothing was recomputed",
+                     *       "rescored": false,
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RescoreResultDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope deals:write",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "Not found",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The deal is not ready (processing: it is scored when its documents are done) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "detail": "The deal is not ready (processing: it is scored when its documents are done)",
                      *       "errors": []
                      *     }
                      */
@@ -12769,7 +13296,7 @@ export interface operations {
             header: {
                 /** @description Integer organization id; must be the credential's organization */
                 "x-org-id": string;
-                /** @description Unique key (max 128 chars, UUID v4 recommended). A replay within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`. */
+                /** @description Unique key (max 128 chars, UUID v4 recommended). A replay of the same request within 24 h returns the stored response with 200 and `Idempotent-Replayed: true`; the key reused for a different request (method, path, query or body) is 422 `IDEMPOTENCY_KEY_REUSED`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -13013,6 +13540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description VALIDATION_ERROR or IDEMPOTENCY_KEY_REUSED: a field failed validation, or the Idempotency-Key was first used for a different request (method, path, query or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13970,7 +14498,7 @@ export interface operations {
                      * @example {
                      *       "access_token": "oat_fBuFs2dtGd3wGYAXRHo4PQFbXGxoTD4FsZF2cV9kE4H",
                      *       "expires_in": 3600,
-                     *       "token_type": "Bearer"
+                     *       "token_type": "bearer"
                      *     }
                      */
                     "application/json": components["schemas"]["OAuthTokenResponseDto"];
@@ -15110,8 +15638,10 @@ export interface operations {
                      *         "months_covered": 2,
                      *         "nsf_count": 0,
                      *         "paper_grade": "A",
+                     *         "recommendation": "approve",
                      *         "report_date": "2026-11-26",
-                     *         "total_deposits": 216929.93
+                     *         "total_deposits": 216929.93,
+                     *         "warnings": []
                      *       },
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
                      *       "shared_at": "2026-11-26T14:06:04.000Z",
@@ -15469,7 +15999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description Invalid field, or a URL that is not HTTPS */
+            /** @description VALIDATION_ERROR listing every invalid field, the URL policy included (HTTPS, no private address) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15578,6 +16108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description VALIDATION_ERROR listing every invalid field */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -73,8 +73,14 @@ export type ParseAs = 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
 export interface CommonRequestOptions {
   /** Extra request headers (e.g. `Idempotency-Key`). */
   headers?: Record<string, string | undefined>;
-  /** Aborts the request (and any pending retry wait). */
+  /** Aborts the request (and any pending retry wait): the call rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Time budget of this call in milliseconds: every attempt and every wait between them. A retry
+   * wait that would end after it is not waited for: the error is thrown at once (a RateLimitError
+   * carries the server's `retryAfter`). Overrides the client's `timeout`.
+   */
+  timeout?: number;
   /** Overrides the client's `maxRetries` for this request. */
   maxRetries?: number;
   /** Overrides the client's `timeoutMs` for this request (per attempt). */
@@ -127,6 +133,10 @@ export type PageMeta = Schemas['PageMetaDto'];
 export type ErrorEnvelope = Schemas['ErrorEnvelopeDto'];
 export type ValidationEntry = Schemas['ValidationEntryDto'];
 export type Deal = Schemas['DealDetailDto'];
+/** The report sections a deal carries once it is `ready` (null before). */
+export type ReadyDealSection = 'report_date' | 'coverage' | 'financials' | 'nsf_overdraft' | 'screening' | 'health' | 'recommendation';
+/** A deal whose report is built: `status` is `ready` and the report sections are not null. What `deals.waitUntilReady` resolves with. */
+export type ReadyDeal = Omit<Deal, 'status' | ReadyDealSection> & { status: 'ready' } & { [K in ReadyDealSection]: NonNullable<Deal[K]> };
 export type DealSummary = Schemas['DealSummaryDto'];
 export type DealList = Schemas['DealListDto'];
 export type DealStats = Schemas['DealStatsDto'];
@@ -169,6 +179,7 @@ export type EvaluationResult = Schemas['EvaluationResultDto'];
 export type EvaluateQuery = NonNullable<OperationOf<paths, '/v1/deals/{deal_id}/evaluate', 'post'>['parameters']['query']>;
 export type SummaryAccepted = Schemas['SummaryAcceptedDto'];
 export type ReprocessFailed = Schemas['ReprocessFailedDto'];
+export type RescoreResult = Schemas['RescoreResultDto'];
 export type Ruleset = Schemas['RulesetDto'];
 export type RulesetList = Schemas['RulesetListDto'];
 /** A flat ruleset (Form A) or a factor-list ruleset (Form B: with `factors`). */
@@ -176,12 +187,12 @@ export type CreateRuleset = Schemas['FlatRulesetInputDto'] | Schemas['FactorRule
 export type FlatRulesetInput = Schemas['FlatRulesetInputDto'];
 export type FactorRulesetInput = Schemas['FactorRulesetInputDto'];
 export type UpdateRuleset = Schemas['UpdateRulesetDto'];
-export type WebhookConfig = Schemas['WebhookConfigResponseDto'];
+export type WebhookConfig = Schemas['WebhookConfigResponseDto']['data'];
 export type WebhookConfigInput = Schemas['WebhookConfigInputDto'];
 export type WebhookTestInput = Schemas['WebhookTestInputDto'];
-export type WebhookTestResult = Schemas['WebhookTestResponseDto'];
+export type WebhookTestResult = Schemas['WebhookTestResponseDto']['data'];
 export type WebhookDeliveryList = Schemas['DeliveryListDto'];
 export type WebhookDelivery = WebhookDeliveryList['data'][number];
-export type WebhookDeliveryDetail = Schemas['DeliveryDetailResponseDto'];
+export type WebhookDeliveryDetail = Schemas['DeliveryDetailResponseDto']['data'];
 export type WebhookDeliveryQuery = NonNullable<OperationOf<paths, '/v1/webhooks/deliveries', 'get'>['parameters']['query']>;
 export type Redelivery = Schemas['RedeliveryResponseDto'];

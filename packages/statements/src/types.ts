@@ -1,5 +1,11 @@
 /** Public types of @ledgerlens/statements. */
 
+/** Where a row or a value was read: the 1-based page and the boxes [x0, y0, x1, y1] of its printed lines, in PDF points (origin top-left). */
+export interface ReadSource {
+  page: number;
+  boxes: Array<[number, number, number, number]>;
+}
+
 export interface StatementTransaction {
   /** YYYY-MM-DD (may be a non-existent calendar date if the document prints one; see warnings) */
   date: string;
@@ -8,6 +14,10 @@ export interface StatementTransaction {
   amount: number;
   balance: number | null;
   transactionType: 'credit' | 'debit';
+  /** where the row was read (its line and its continuation lines on the same page); absent from LLM readings */
+  source?: ReadSource;
+  /** problems with this row's own cells (an impossible date, an amount the running balance contradicts), for a person */
+  rowWarnings?: string[];
 }
 
 export type DocumentType = 'bank_statement' | 'tax_return' | 'profit_and_loss' | 'other';
@@ -82,7 +92,8 @@ export type FieldSources = Partial<Record<HeaderFieldName, FieldSource>>;
  * the period or the calendar decided it.
  */
 export interface ReadingChoice {
-  question: 'columns' | 'sign' | 'date_order' | 'year';
+  /** row_order: rows printed oldest or newest first (the running balance runs down or up the page) */
+  question: 'columns' | 'sign' | 'date_order' | 'year' | 'row_order';
   /** the reading taken, in words */
   chosen: string;
   /** how many readings were weighed */
@@ -91,6 +102,8 @@ export interface ReadingChoice {
   confidence: number;
   /** what decided it, for a person */
   evidence: string;
+  /** the best reading not taken, and why it lost (absent when only one reading was possible) */
+  runnerUp?: { chosen: string; whyNot: string };
 }
 
 /** The header fields a bank statement parser reads. */
@@ -176,6 +189,8 @@ export interface Limits {
   maxFormDepth: number;
   /** pixels of one embedded image or of an uploaded image file */
   maxImagePixels: number;
+  /** tiling-pattern cells drawn per page (each fill with a pattern tiles the area it covers, counted over the page) */
+  maxPatternTiles: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -189,6 +204,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxFormDraws: 100_000,
   maxFormDepth: 8,
   maxImagePixels: 60_000_000,
+  maxPatternTiles: 1_000_000,
 };
 
 /** A word with its position on the page, in PDF points, origin top-left. */

@@ -2,7 +2,7 @@ import { type DescriptionFeatures, descriptionFeatures } from './categorize';
 import { type CrossDocResult, type CrossDocStatement, crossDocumentCheck } from './crossdoc';
 import { chronologicalOrder, computeStatementMetrics, dailyBalanceSeries } from './metrics';
 import { type UnderwritingParams, resolveParams } from './params';
-import type { Authenticity } from './report';
+import type { Authenticity, Reliability } from './report';
 import { type LenderPositionSummary, detectLenderPositions } from './positions';
 import { emptyBucketCounts, screenTransactions } from './screening';
 import { type AllScores, type FactorInputs, computeScores } from './scores';
@@ -144,6 +144,8 @@ export interface DealAnalysis {
   transactions: DealTransaction[];
   /** set by buildDealReport: the documents' tamper risk, which every ruleset evaluation respects */
   authenticity?: Authenticity;
+  /** set by buildDealReport: statements that fail to reconcile or need review (no firm recommendation then) */
+  reliability?: Reliability;
 }
 
 /** Same account = same last 4 digits (bank names are printed inconsistently); without them, same bank name. */

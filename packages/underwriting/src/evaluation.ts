@@ -1,7 +1,7 @@
 import type { DealAnalysis } from './deal';
-import { DEFAULT_RULESET, evaluateFactorRuleset, type FactorRuleset, type FlatRuleset, recommend } from './ruleset';
+import { cfcrShortfall, DEFAULT_RULESET, evaluateFactorRuleset, type FactorRuleset, type FlatRuleset, recommend } from './ruleset';
 import { gradeFor } from './scores';
-import { round2 } from './util';
+import { formatMoney, round2 } from './util';
 
 export type RulesetKind = 'flat' | 'factors';
 
@@ -34,10 +34,11 @@ export interface Evaluation {
 /**
  * One result shape for both ruleset kinds. A factor-list ruleset has no grade minima, advance
  * multiplier or CFCR target: those come from the documented default ruleset, so its approve still
- * carries a max advance and its grade reads like any other. Then the authenticity rule applies.
+ * carries a max advance and its grade reads like any other. Then the holds apply (`withHolds`):
+ * unreliable statements, tampering risk and the cash-flow minima.
  */
 export function evaluateRuleset(analysis: DealAnalysis, ruleset: RulesetDefinition): Evaluation {
-  return withAuthenticity(scoreRuleset(analysis, ruleset), analysis);
+  return withHolds(scoreRuleset(analysis, ruleset), analysis);
 }
 
 function scoreRuleset(analysis: DealAnalysis, ruleset: RulesetDefinition): Evaluation {
@@ -64,7 +65,7 @@ function scoreRuleset(analysis: DealAnalysis, ruleset: RulesetDefinition): Evalu
   const cfcr = analysis.cash_flow.cfcr;
   const below = cfcr < d.cfcr_target;
   const reasons = [...r.reasons];
-  if (below) reasons.push(`Cash flow coverage ratio ${cfcr} is below the default target ${d.cfcr_target}`);
+  if (below) reasons.push(cfcrShortfall(analysis, d.cfcr_target));
   return {
     ruleset_id: ruleset.id,
     ruleset_name: ruleset.name,
@@ -82,25 +83,100 @@ function scoreRuleset(analysis: DealAnalysis, ruleset: RulesetDefinition): Evalu
   };
 }
 
-/**
- * A deal with a high-risk (likely edited) document is never approved by the numbers alone: an
- * approve becomes review, without a max advance, and the documents are named first among the
- * reasons whatever the decision.
- */
-export function withAuthenticity(e: Evaluation, analysis: Pick<DealAnalysis, 'authenticity'>): Evaluation {
+/** A condition that keeps the numbers from approving: `summary` completes "the score supports approval, but ...", `detail` is its reason. */
+export interface Hold {
+  summary: string;
+  detail: string;
+}
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
+/** Documents at high tampering risk. */
+export function authenticityHolds(analysis: Pick<DealAnalysis, 'authenticity'>): Hold[] {
   const a = analysis.authenticity;
-  if (!a || a.risk_level !== 'high') return e;
+  if (!a || a.risk_level !== 'high') return [];
   const high = a.documents.filter((d) => d.risk_level === 'high');
-  const named = `Document authenticity: ${high.map((d) => `${d.filename} has a high tampering risk (${d.reasons.join('; ') || 'no reason given'})`).join('; ')}`;
-  if (e.decision !== 'approve') return { ...e, reasons: [e.reasons[0], named, ...e.reasons.slice(1)] };
+  return [
+    {
+      summary: `${high.length === 1 ? 'a document is' : `${high.length} documents are`} at high tampering risk`,
+      detail: `Document authenticity: ${high.map((d) => `${d.filename} has a high tampering risk (${d.reasons.join('; ') || 'no reason given'})`).join('; ')}`,
+    },
+  ];
+}
+
+/** Figures no approval may stand on: a cash flow coverage ratio below the ruleset's minimum, a negative net cash flow. */
+export function cashFlowHolds(analysis: Pick<DealAnalysis, 'cash_flow' | 'financials'>, cfcrTarget: number): Hold[] {
+  const holds: Hold[] = [];
+  const cfcr = analysis.cash_flow.cfcr;
+  if (cfcr < cfcrTarget) {
+    holds.push({
+      summary: `the cash flow coverage ratio ${cfcr} is below the minimum ${cfcrTarget}`,
+      detail: cfcrShortfall(analysis, cfcrTarget),
+    });
+  }
+  const f = analysis.financials;
+  if (f.net_cash_flow < 0) {
+    holds.push({
+      summary: `the net cash flow is negative (${formatMoney(f.net_cash_flow)})`,
+      detail: `Net cash flow ${formatMoney(f.net_cash_flow)}: withdrawals of ${formatMoney(f.total_withdrawals)} exceed deposits of ${formatMoney(f.total_deposits)} over the statements`,
+    });
+  }
+  return holds;
+}
+
+/**
+ * The first reason of a recommendation held at review because statements were read unreliably:
+ * each statement named with its failed check, or null when every statement is reliable.
+ */
+export function reliabilityReason(analysis: Pick<DealAnalysis, 'reliability'>): string | null {
+  const list = analysis.reliability?.unreliable_statements ?? [];
+  if (!list.length) return null;
+  const named = list
+    .map((s) => `statement ${s.filename} ${s.reconciled === false ? 'failed reconciliation' : 'needs review'} (${s.problems.join('; ')})`)
+    .join('; ');
+  return `Review: ${named}. No approve or decline is given on figures read from ${plural(list.length, 'this statement', 'these statements')} until ${plural(list.length, 'it is', 'they are')} checked or corrected`;
+}
+
+/** One line per unreliable statement, for a reader of the deal (report page 1, share page): the statement, the failed check, why. */
+export function reliabilityWarnings(analysis: Pick<DealAnalysis, 'reliability'> | null | undefined): string[] {
+  return (analysis?.reliability?.unreliable_statements ?? []).map(
+    (s) => `Statement ${s.filename} ${s.reconciled === false ? 'failed reconciliation' : 'needs review'}: ${s.problems.join('; ')}`,
+  );
+}
+
+/** "Decline: total score ..." -> "By the score alone, decline: total score ..." (the score's verdict, kept as a reason). */
+const scoreLine = (reason: string) => {
+  const m = /^(Approve|Decline|Review): (.*)$/s.exec(reason);
+  return m ? `By the score alone, ${m[1].toLowerCase()}: ${m[2]}` : reason;
+};
+
+/**
+ * The rules that keep the score from having the last word, in this order:
+ * 1. A statement that fails to reconcile or needs review: the recommendation is `review` whatever
+ *    the score (never approve, never decline), without a max advance, and its first reason names
+ *    the statement and the failed check; the score's own verdict follows.
+ * 2. A document at high tampering risk, a cash flow coverage ratio below the ruleset's minimum or
+ *    a negative net cash flow: an approve becomes `review` without a max advance, the first reason
+ *    saying why; a decline stays a decline and a review stays a review, with the same reasons
+ *    named right after the first.
+ */
+export function withHolds(
+  e: Evaluation,
+  analysis: Pick<DealAnalysis, 'authenticity' | 'reliability' | 'cash_flow' | 'financials'>,
+): Evaluation {
+  const holds = [...authenticityHolds(analysis), ...cashFlowHolds(analysis, e.cfcr_target)];
+  const details = holds.map((h) => h.detail);
+  const rest = e.reasons.slice(1).filter((r) => !details.includes(r));
+  const unreliable = reliabilityReason(analysis);
+  if (unreliable) {
+    return { ...e, decision: 'review', max_advance: null, reasons: [unreliable, ...details, scoreLine(e.reasons[0]), ...rest] };
+  }
+  if (!holds.length) return e;
+  if (e.decision !== 'approve') return { ...e, reasons: [e.reasons[0], ...details, ...rest] };
   return {
     ...e,
     decision: 'review',
     max_advance: null,
-    reasons: [
-      `Review: the score supports approval, but ${high.length === 1 ? 'a document is' : `${high.length} documents are`} at high tampering risk`,
-      named,
-      ...e.reasons.slice(1),
-    ],
+    reasons: [`Review: the score supports approval, but ${holds.map((h) => h.summary).join('; ')}`, ...details, ...rest],
   };
 }

@@ -61,6 +61,7 @@ export {
   authenticityOf,
   reviewOf,
   reviewReasons,
+  reliabilityOf,
   relatedDealFindings,
   statementInputOf,
   MIN_EXTRACTION_CONFIDENCE,
@@ -75,14 +76,29 @@ export {
   type RelatedDocumentSighting,
   type ReportDocumentInput,
   type ReviewSection,
+  type Reliability,
+  type UnreliableStatement,
   type RiskLevel,
   type StatementRow,
 } from './report';
-export { evaluateRuleset, withAuthenticity, type Decision, type Evaluation, type RulesetDefinition, type RulesetKind } from './evaluation';
+export {
+  evaluateRuleset,
+  withHolds,
+  authenticityHolds,
+  cashFlowHolds,
+  reliabilityReason,
+  reliabilityWarnings,
+  type Decision,
+  type Evaluation,
+  type Hold,
+  type RulesetDefinition,
+  type RulesetKind,
+} from './evaluation';
 export { summaryFacts, templateSummary, ungroundedNumbers, type SummaryDeal, type SummaryFacts } from './summary';
 export {
   DEFAULT_RULESET,
   FLAT_WEIGHT_FIELDS,
+  cfcrShortfall,
   validateFlatRuleset,
   validateFactorRuleset,
   recommend,

@@ -90,6 +90,22 @@ export interface ReviewSection {
   documents: DocumentReview[];
 }
 
+/** A completed bank statement whose figures cannot be relied on yet: it failed to reconcile or the parser marked it for review. */
+export interface UnreliableStatement {
+  document_id: number | string;
+  filename: string;
+  /** false: the balances do not reconcile; null: not checked */
+  reconciled: boolean | null;
+  needs_review: boolean;
+  /** the failed checks, in the parser's words ("does not reconcile: ... (difference 59673.00)") */
+  problems: string[];
+}
+
+/** Whether the deal's figures rest on statements that were read reliably (every evaluation respects it). */
+export interface Reliability {
+  unreliable_statements: UnreliableStatement[];
+}
+
 export interface StatementRow {
   document_id: number | string;
   filename: string;
@@ -205,6 +221,30 @@ export function relatedDealFindings(sightings: RelatedDocumentSighting[], docume
 
 const isStatement = (d: ReportDocumentInput) => d.status === 'completed' && d.documentType === 'bank_statement';
 
+/**
+ * The completed bank statements that fail to reconcile or that the parser marked for review, with
+ * the failed checks (the parser's reasons; "balances do not reconcile" when it gave none).
+ */
+export function reliabilityOf(documents: ReportDocumentInput[]): Reliability {
+  const unreliable: UnreliableStatement[] = [];
+  for (const d of documents.filter(isStatement)) {
+    const unreconciled = d.reconciled === false;
+    const needsReview = d.needsReview === true;
+    if (!unreconciled && !needsReview) continue;
+    const problems = [...(d.reviewReasons ?? [])];
+    if (unreconciled && !problems.some((p) => /reconcile|running balance/i.test(p))) problems.unshift('balances do not reconcile');
+    if (!problems.length) problems.push('the parser marked it for review');
+    unreliable.push({
+      document_id: d.id,
+      filename: d.filename,
+      reconciled: d.reconciled ?? null,
+      needs_review: needsReview,
+      problems: [...new Set(problems)],
+    });
+  }
+  return { unreliable_statements: unreliable };
+}
+
 export function statementInputOf(d: ReportDocumentInput): StatementInput {
   return {
     id: d.id,
@@ -222,7 +262,8 @@ export function statementInputOf(d: ReportDocumentInput): StatementInput {
 
 /**
  * The whole report of a deal from its processed documents. Pure. The analysis (null without a
- * completed bank statement) carries the authenticity, so every ruleset evaluation sees it.
+ * completed bank statement) carries the authenticity and the reliability of the statements, so
+ * every ruleset evaluation sees them.
  */
 export function buildDealReport(input: BuildDealReportInput): { report: DealReport; analysis: DealAnalysis | null } {
   const authenticity = authenticityOf(input.documents);
@@ -235,6 +276,7 @@ export function buildDealReport(input: BuildDealReportInput): { report: DealRepo
           params: input.params,
         }),
         authenticity,
+        reliability: reliabilityOf(input.documents),
       }
     : null;
   const metrics = new Map((analysis?.statements ?? []).map((m) => [m.statement_id, m]));

@@ -310,6 +310,12 @@ function reasonsFor(a: DealAnalysis, items: { factor: RulesetFactor | FormBFacto
     .map((x) => `${x.score >= 50 ? 'Strength' : 'Concern'} - ${LABEL[x.factor]}: ${describeFactor(a, x.factor)} (score ${x.score})`);
 }
 
+/** The reason a cash flow coverage ratio below `target` gives, with the figures it comes from. */
+export function cfcrShortfall(analysis: Pick<DealAnalysis, 'cash_flow'>, target: number): string {
+  const c = analysis.cash_flow;
+  return `Cash flow coverage ratio ${c.cfcr} is below the target ${target}: monthly cash flow available ${formatMoney(c.cash_flow_available)} vs debt service ${formatMoney(c.existing_monthly_debt_service + c.proposed_monthly_payment)} including the requested advance`;
+}
+
 /**
  * Recommendation of a flat ruleset. weighted = score x weight / 100 (2 decimals);
  * total_score = sum of the unrounded weighted values, rounded to 2 decimals.
@@ -337,11 +343,7 @@ export function recommend(analysis: DealAnalysis, ruleset: FlatRuleset = DEFAULT
       ? `Approve: total score ${totalScore} is at or above the approval threshold ${ruleset.approve_threshold}`
       : `Decline: total score ${totalScore} is below the approval threshold ${ruleset.approve_threshold}`,
   );
-  if (below) {
-    reasons.push(
-      `Cash flow coverage ratio ${cfcr} is below the target ${ruleset.cfcr_target}: monthly cash flow available ${formatMoney(analysis.cash_flow.cash_flow_available)} vs debt service ${formatMoney(analysis.cash_flow.existing_monthly_debt_service + analysis.cash_flow.proposed_monthly_payment)} including the requested advance`,
-    );
-  }
+  if (below) reasons.push(cfcrShortfall(analysis, ruleset.cfcr_target));
   return {
     ruleset_name: ruleset.name ?? 'Unnamed ruleset',
     decision,

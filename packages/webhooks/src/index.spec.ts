@@ -11,12 +11,14 @@ const body = JSON.stringify({
   data: { deal_id: 7 },
 });
 const signed = { 'X-Service-Signature': signWebhook(body, secret), 'X-Service-Event': 'deal.ready' };
+/** X-Service-Signature alone (a batch callback's form) is accepted only when asked for. */
+const untimed = { allowUntimedSignature: true };
 
 describe('verifyWebhook', () => {
   it('returns the parsed event for a correctly signed body (string, bytes, Headers)', () => {
-    expect(verifyWebhook(body, signed, secret).deal_id).toBe(7);
-    expect(verifyWebhook(new TextEncoder().encode(body), signed, secret).type).toBe('deal.ready');
-    expect(verifyWebhook(body, new Headers(signed), secret).id).toBe('evt_1');
+    expect(verifyWebhook(body, signed, secret, untimed).deal_id).toBe(7);
+    expect(verifyWebhook(new TextEncoder().encode(body), signed, secret, untimed).type).toBe('deal.ready');
+    expect(verifyWebhook(body, new Headers(signed), secret, untimed).id).toBe('evt_1');
   });
 
   it('matches an HMAC-SHA256 hex digest computed independently', () => {
@@ -24,28 +26,31 @@ describe('verifyWebhook', () => {
   });
 
   it('rejects a tampered body', () => {
-    expect(() => verifyWebhook(body.replace('"deal_id":7', '"deal_id":8'), signed, secret)).toThrow(/Signature mismatch/);
+    expect(() => verifyWebhook(body.replace('"deal_id":7', '"deal_id":8'), signed, secret, untimed)).toThrow(/Signature mismatch/);
   });
 
   it('rejects a wrong secret', () => {
-    expect(() => verifyWebhook(body, signed, 'other')).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(body, signed, 'other', untimed)).toThrow(WebhookVerificationError);
   });
 
   it('explains a missing or malformed header', () => {
-    expect(() => verifyWebhook(body, {}, secret)).toThrow(/Missing x-service-signature/);
-    expect(() => verifyWebhook(body, { 'x-service-signature': 'md5=abc' }, secret)).toThrow(/Malformed/);
+    expect(() => verifyWebhook(body, {}, secret)).toThrow(/Missing webhook-signature header$/);
+    expect(() => verifyWebhook(body, {}, secret, untimed)).toThrow(/Missing x-service-signature/);
+    expect(() => verifyWebhook(body, { 'x-service-signature': 'md5=abc' }, secret, untimed)).toThrow(/Malformed/);
   });
 
   it('explains that parsed JSON cannot be verified', () => {
-    expect(() => verifyWebhook(JSON.parse(body) as never, signed, secret)).toThrow(/raw request body/);
+    expect(() => verifyWebhook(JSON.parse(body) as never, signed, secret, untimed)).toThrow(/raw request body/);
   });
 
   it('refuses an empty secret', () => {
-    expect(() => verifyWebhook(body, signed, '')).toThrow(/secret is empty/);
+    expect(() => verifyWebhook(body, signed, '', untimed)).toThrow(/secret is empty/);
   });
 
   it('reports a signed body that is not JSON', () => {
-    expect(() => verifyWebhook('not json', { 'x-service-signature': signWebhook('not json', secret) }, secret)).toThrow(/not valid JSON/);
+    expect(() => verifyWebhook('not json', { 'x-service-signature': signWebhook('not json', secret) }, secret, untimed)).toThrow(
+      /not valid JSON/,
+    );
   });
 });
 
@@ -117,9 +122,23 @@ describe('verifyWebhook with Standard Webhooks headers', () => {
     expect(() => verifyWebhook(body, other, secret, { now })).toThrow(/does not match the event id/);
   });
 
-  it('falls back to X-Service-Signature when no Standard Webhooks headers are present', () => {
+  it('refuses a delivery replayed with its Standard Webhooks headers stripped (X-Service-Signature signs no time)', () => {
+    const { 'webhook-id': _a, 'webhook-timestamp': _b, 'webhook-signature': _c, ...stripped } = standard();
+    const thirtyDaysLater = { now: () => at + 30 * 86_400_000 };
+    expect(() => verifyWebhook(body, stripped, secret, thirtyDaysLater)).toThrow(
+      /Missing webhook-signature header: x-service-signature alone signs no timestamp, so a captured request could be replayed/,
+    );
+    expect(() => verifyWebhook(body, stripped, secret, { now })).toThrow(WebhookVerificationError);
+    // only the signature stripped: still refused
+    const { 'webhook-signature': _s, ...noSignature } = standard();
+    expect(() => verifyWebhook(body, noSignature, secret, { now })).toThrow(/Missing webhook-signature header/);
+  });
+
+  it('accepts X-Service-Signature alone only when the caller opts in (batch-completion callbacks)', () => {
     const { 'webhook-id': _a, 'webhook-timestamp': _b, 'webhook-signature': _c, ...legacy } = standard();
-    expect(verifyWebhook(body, legacy, secret, { now: () => at + 10 * 86_400_000 }).id).toBe('evt_1');
+    expect(verifyWebhook(body, legacy, secret, { now: () => at + 10 * 86_400_000, ...untimed }).id).toBe('evt_1');
+    // the opt-in does not weaken a timed signature that is present
+    expect(() => verifyWebhook(body, standard(), secret, { now: () => at + 301_000, ...untimed })).toThrow(/outside the tolerance/);
   });
 });
 
@@ -133,7 +152,7 @@ describe('verifyWebhook checks the event envelope', () => {
     ['no timestamp', JSON.stringify({ id: 'e', type: 't', data: {} }), /created_at \(or timestamp\)/],
     ['a string deal_id', JSON.stringify({ id: 'e', type: 't', created_at: 'x', deal_id: '7', data: {} }), /deal_id must be/],
   ])('rejects %s', (_name, raw, message) => {
-    expect(() => verifyWebhook(raw, sign(raw), secret)).toThrow(message);
+    expect(() => verifyWebhook(raw, sign(raw), secret, untimed)).toThrow(message);
   });
 
   it('accepts the batch-completion callback body (event + timestamp, no id)', () => {
@@ -144,6 +163,7 @@ describe('verifyWebhook checks the event envelope', () => {
       timestamp: '2026-01-01T00:00:00Z',
       data: { total_documents: 2 },
     });
-    expect(verifyWebhook(raw, sign(raw), secret).event).toBe('batch.completed');
+    expect(verifyWebhook(raw, sign(raw), secret, untimed).event).toBe('batch.completed');
+    expect(() => verifyWebhook(raw, sign(raw), secret)).toThrow(/allowUntimedSignature/);
   });
 });

@@ -1,4 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { LedgerlensEvent } from './events';
+
+export * from './events';
 
 /**
  * Verification of Ledgerlens webhook deliveries and batch callbacks. Each delivery carries two
@@ -7,8 +10,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  *   `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. The timestamp is signed,
  *   so a captured request cannot be replayed after the tolerance (5 minutes) has passed.
  * - The spec's `X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>` (batch callbacks carry
- *   only this one).
- * verifyWebhook prefers the first when present. Dependency-free and MIT-licensed.
+ *   only this one). It signs no time: a captured request verifies for ever.
+ * verifyWebhook checks the first; a request with only the second (headers stripped, or a batch
+ * callback) is refused unless the caller opts in with `allowUntimedSignature`. Dependency-free
+ * and MIT-licensed.
  */
 
 export const SIGNATURE_HEADER = 'x-service-signature';
@@ -42,6 +47,14 @@ export interface VerifyOptions {
   toleranceSeconds?: number;
   /** The receiver's clock (tests); defaults to Date.now. */
   now?: () => Date | number;
+  /**
+   * Also accept a request signed with `X-Service-Signature` alone, without the Standard Webhooks
+   * headers: batch-completion callbacks are signed only that way. That signature covers no time,
+   * so a request captured once verifies for ever (replay): opt in only on an endpoint that
+   * receives callbacks, and deduplicate there. Default false: webhook deliveries always carry the
+   * timed signature, and one without it had it stripped.
+   */
+  allowUntimedSignature?: boolean;
 }
 
 /** Signs a raw body as Ledgerlens does: `sha256=<hex>`. For receivers' own tests. */
@@ -134,8 +147,16 @@ function verifyStandard(rawBody: string | Uint8Array, headers: HeaderBag, secret
   return id;
 }
 
-function verifyServiceSignature(rawBody: string | Uint8Array, headers: HeaderBag, secret: string): void {
+function verifyServiceSignature(rawBody: string | Uint8Array, headers: HeaderBag, secret: string, options: VerifyOptions): void {
   const given = header(headers, SIGNATURE_HEADER);
+  if (!options.allowUntimedSignature) {
+    throw new WebhookVerificationError(
+      given
+        ? `Missing ${WEBHOOK_SIGNATURE_HEADER} header: ${SIGNATURE_HEADER} alone signs no timestamp, so a captured request could be replayed at any time. ` +
+            'Webhook deliveries always carry both; for batch-completion callbacks (signed with X-Service-Signature only) pass { allowUntimedSignature: true }'
+        : `Missing ${WEBHOOK_SIGNATURE_HEADER} header`,
+    );
+  }
   if (!given) throw new WebhookVerificationError(`Missing ${SIGNATURE_HEADER} header (and no ${WEBHOOK_SIGNATURE_HEADER} header)`);
   const match = /^sha256=([0-9a-f]{64})$/i.exec(given.trim());
   if (!match) throw new WebhookVerificationError(`Malformed ${SIGNATURE_HEADER} header: expected "sha256=<64 hex characters>"`);
@@ -160,16 +181,26 @@ function assertEnvelope(value: unknown): asserts value is WebhookEvent<Record<st
 }
 
 /**
- * Checks the signature (constant-time) and returns the parsed event. Standard Webhooks headers
- * are preferred when present (with the timestamp tolerance); otherwise `X-Service-Signature`.
- * Throws WebhookVerificationError with a message that says what is wrong.
+ * Checks the signature (constant-time) and returns the parsed event, typed by its `type`
+ * (`LedgerlensEvent`: `switch (event.type)` narrows `event.data`). Standard Webhooks headers
+ * are checked when present (with the timestamp tolerance); without them, `X-Service-Signature`
+ * only with `options.allowUntimedSignature` (it signs no time). Throws WebhookVerificationError
+ * with a message that says what is wrong.
  */
-export function verifyWebhook<T = Record<string, unknown>>(
+export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string, options?: VerifyOptions): LedgerlensEvent;
+/** With a type argument: the event with `data` of that type (e.g. a batch-completion callback's). */
+export function verifyWebhook<T>(
+  rawBody: string | Uint8Array,
+  headers: HeaderBag,
+  secret: string,
+  options?: VerifyOptions,
+): WebhookEvent<T>;
+export function verifyWebhook(
   rawBody: string | Uint8Array,
   headers: HeaderBag,
   secret: string,
   options: VerifyOptions = {},
-): WebhookEvent<T> {
+): WebhookEvent<unknown> {
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
     throw new WebhookVerificationError(
       'Pass the raw request body (string or bytes), not parsed JSON: the signature covers the exact bytes received',
@@ -177,7 +208,7 @@ export function verifyWebhook<T = Record<string, unknown>>(
   }
   if (!secret) throw new WebhookVerificationError('The webhook secret is empty');
   const standardId = header(headers, WEBHOOK_SIGNATURE_HEADER) !== undefined ? verifyStandard(rawBody, headers, secret, options) : null;
-  if (standardId === null) verifyServiceSignature(rawBody, headers, secret);
+  if (standardId === null) verifyServiceSignature(rawBody, headers, secret, options);
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   let parsed: unknown;
   try {
@@ -189,5 +220,5 @@ export function verifyWebhook<T = Record<string, unknown>>(
   if (standardId !== null && parsed.id !== undefined && parsed.id !== standardId) {
     throw new WebhookVerificationError(`${WEBHOOK_ID_HEADER} (${standardId}) does not match the event id in the body (${parsed.id})`);
   }
-  return parsed as unknown as WebhookEvent<T>;
+  return parsed as unknown as WebhookEvent<unknown>;
 }

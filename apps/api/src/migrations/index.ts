@@ -12,6 +12,9 @@ import { Migration20261126072900_usage } from './Migration20261126072900_usage';
 import { Migration20261126074000_collaboration } from './Migration20261126074000_collaboration';
 import { Migration20261126073256_ingest } from './Migration20261126073256_ingest';
 import { Migration20261126090000_readings } from './Migration20261126090000_readings';
+import { Migration20261127120000_share_lockout } from './Migration20261127120000_share_lockout';
+import { Migration20261127130000_correction_trail } from './Migration20261127130000_correction_trail';
+import { Migration20261127141500_idempotency_fingerprint } from './Migration20261127141500_idempotency_fingerprint';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -28,4 +31,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126074000_collaboration', class: Migration20261126074000_collaboration },
   { name: 'Migration20261126073256_ingest', class: Migration20261126073256_ingest },
   { name: 'Migration20261126090000_readings', class: Migration20261126090000_readings },
+  { name: 'Migration20261127120000_share_lockout', class: Migration20261127120000_share_lockout },
+  { name: 'Migration20261127130000_correction_trail', class: Migration20261127130000_correction_trail },
+  { name: 'Migration20261127141500_idempotency_fingerprint', class: Migration20261127141500_idempotency_fingerprint },
 ];

@@ -169,6 +169,7 @@ real('the compose topology as processes: 2 api + 2 workers + Caddy on PostgreSQL
     env = {
       NODE_ENV: 'production',
       TRUST_PROXY: 'true',
+      PUBLIC_URL: 'https://ledgerlens.test',
       HOST: '127.0.0.1',
       DATABASE_URL: dbUrl.toString(),
       REDIS_URL: realRedisUrl()!,

@@ -105,6 +105,8 @@ export class TestApp {
       LOG_LEVEL: logDir ? 'info' : 'error',
       REDIS_PREFIX: `lltest:${suffix}`,
       SECRETS_KEY: TEST_SECRETS_KEY,
+      // production requires the public address; suites that care pass their own
+      ...(env.NODE_ENV === 'production' ? { PUBLIC_URL: 'https://ledgerlens.test' } : {}),
       ...env,
     };
     let pglite: PGlite | undefined;

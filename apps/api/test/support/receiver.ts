@@ -1,6 +1,6 @@
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { verifyWebhook, WebhookEvent } from '@ledgerlens/webhooks';
+import { verifyWebhook, VerifyOptions, WebhookEvent } from '@ledgerlens/webhooks';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -25,9 +25,15 @@ export class Receiver {
     readonly url: string,
     private readonly secret: () => string,
     private readonly now: () => number,
+    private readonly options: VerifyOptions,
   ) {}
 
-  static async start(secret: () => string, now: () => number = Date.now): Promise<Receiver> {
+  /** `options.allowUntimedSignature`: a batch-callback receiver (X-Service-Signature only). */
+  static async start(
+    secret: () => string,
+    now: () => number = Date.now,
+    options: Pick<VerifyOptions, 'allowUntimedSignature'> = {},
+  ): Promise<Receiver> {
     let self: Receiver | null = null;
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -35,7 +41,7 @@ export class Receiver {
       req.on('end', () => self!.handle(req.headers, Buffer.concat(chunks).toString('utf8'), res));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    self = new Receiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, secret, now);
+    self = new Receiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, secret, now, options);
     return self;
   }
 
@@ -43,7 +49,7 @@ export class Receiver {
     let event: WebhookEvent | null = null;
     let error: string | null = null;
     try {
-      event = verifyWebhook(rawBody, headers as Record<string, string>, this.secret(), { now: this.now });
+      event = verifyWebhook(rawBody, headers as Record<string, string>, this.secret(), { ...this.options, now: this.now });
     } catch (err) {
       error = (err as Error).message;
     }

@@ -7,6 +7,7 @@ export const SECRET_PATTERNS: [string, RegExp][] = [
   ['session token', /\bsess_[A-Za-z0-9_-]{16,}/g],
   ['OAuth access token', /\boat_[A-Za-z0-9_-]{16,}/g],
   ['OAuth client secret', /\bcs_[A-Za-z0-9_-]{16,}/g],
+  ['share link token', /\bshr_[A-Za-z0-9_-]{16,}/g],
   ['SHA-256 hash (key, token or secret hash)', /\b[0-9a-f]{64}\b/g],
   ['password hash', /scrypt\$\d+\$/g],
 ];

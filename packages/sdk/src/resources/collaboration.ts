@@ -1,5 +1,6 @@
 import type { Ledgerlens } from '../client.js';
 import type { Ack, CommonRequestOptions, components } from '../types.js';
+import { unwrap } from '../unwrap.js';
 
 type S = components['schemas'];
 type PageQuery = { page?: number; per_page?: number };
@@ -140,7 +141,9 @@ export class NotificationsResource {
     return (await this.client.GET('/v1/notifications', { ...options, params: { query } })).data;
   }
 
-  async markRead(notificationIds: number[], options?: CommonRequestOptions): Promise<S['MarkReadResultDto']> {
-    return (await this.client.POST('/v1/notifications/mark-read', { ...options, body: { notification_ids: notificationIds } })).data;
+  async markRead(notificationIds: number[], options?: CommonRequestOptions): Promise<S['MarkReadResultDto']['data']> {
+    return unwrap(
+      (await this.client.POST('/v1/notifications/mark-read', { ...options, body: { notification_ids: notificationIds } })).data,
+    );
   }
 }

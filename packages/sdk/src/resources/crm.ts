@@ -1,24 +1,28 @@
 import type { Ledgerlens } from '../client.js';
 import type { Ack, CommonRequestOptions, components, OperationOf, paths } from '../types.js';
+import { unwrap } from '../unwrap.js';
 
 type S = components['schemas'];
 type SyncLogQuery = NonNullable<OperationOf<paths, '/v1/crm/sync-log', 'get'>['parameters']['query']>;
 type RunsQuery = NonNullable<OperationOf<paths, '/v1/crm/sync/logs', 'get'>['parameters']['query']>;
 export type CrmProvider = 'salesforce' | 'hubspot' | 'pipedrive' | 'custom';
 const provider = (p: CrmProvider) => ({ path: { provider: p } });
+export type CrmSingleConfig = S['CrmSingleConfigResponseDto']['data'];
+export type CrmRunDetail = S['CrmRunDetailResponseDto']['data'];
+export type CrmWebhookResult = S['CrmWebhookResponseDto']['data'];
 
 /** `client.crm`: Salesforce, HubSpot, Pipedrive or a custom endpoint: configuration, field mappings and sync. */
 export class CrmResource {
   constructor(private readonly client: Ledgerlens) {}
 
   /** The single configuration (Form B); credentials are never returned. */
-  async getConfig(options?: CommonRequestOptions): Promise<S['CrmSingleConfigResponseDto']> {
-    return (await this.client.GET('/v1/crm/config', options)).data;
+  async getConfig(options?: CommonRequestOptions): Promise<CrmSingleConfig> {
+    return unwrap((await this.client.GET('/v1/crm/config', options)).data);
   }
 
   /** Sets the single configuration; the server tests the connection before saving it. */
-  async setConfig(body: S['CrmSingleConfigInputDto'], options?: CommonRequestOptions): Promise<S['CrmSingleConfigResponseDto']> {
-    return (await this.client.PUT('/v1/crm/config', { ...options, body })).data;
+  async setConfig(body: S['CrmSingleConfigInputDto'], options?: CommonRequestOptions): Promise<CrmSingleConfig> {
+    return unwrap((await this.client.PUT('/v1/crm/config', { ...options, body })).data);
   }
 
   /** One provider's configuration (Form A). */
@@ -79,12 +83,12 @@ export class CrmResource {
   }
 
   /** One run with its per-record details. */
-  async run(logId: string, options?: CommonRequestOptions): Promise<S['CrmRunDetailResponseDto']> {
-    return (await this.client.GET('/v1/crm/sync/logs/{log_id}', { ...options, params: { path: { log_id: logId } } })).data;
+  async run(logId: string, options?: CommonRequestOptions): Promise<CrmRunDetail> {
+    return unwrap((await this.client.GET('/v1/crm/sync/logs/{log_id}', { ...options, params: { path: { log_id: logId } } })).data);
   }
 
   /** Forwards a change made in the CRM (`{provider, event, record_id, fields, timestamp}`). */
-  async receiveWebhook(body: Record<string, unknown>, options?: CommonRequestOptions): Promise<S['CrmWebhookResponseDto']> {
-    return (await this.client.request<S['CrmWebhookResponseDto']>('POST', '/v1/crm/webhooks', { ...options, body })).data;
+  async receiveWebhook(body: Record<string, unknown>, options?: CommonRequestOptions): Promise<CrmWebhookResult> {
+    return unwrap((await this.client.request<S['CrmWebhookResponseDto']>('POST', '/v1/crm/webhooks', { ...options, body })).data);
   }
 }

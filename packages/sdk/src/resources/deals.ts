@@ -15,8 +15,11 @@ import type {
   DecisionResult,
   EvaluateQuery,
   EvaluationResult,
+  ReadyDeal,
+  ReadyDealSection,
   Recommendation,
   ReprocessFailed,
+  RescoreResult,
   SummaryAccepted,
   UpdateDeal,
 } from '../types.js';
@@ -26,6 +29,8 @@ export type CreateDealOptions = CommonRequestOptions;
 
 export interface WaitOptions {
   /** Give up after this many milliseconds (LedgerlensWaitError, reason `timeout`). Default 600 000. */
+  timeout?: number;
+  /** The same as `timeout` (its earlier name). */
   timeoutMs?: number;
   /** Stops waiting (rejects with the signal's reason). */
   signal?: AbortSignal;
@@ -33,6 +38,21 @@ export interface WaitOptions {
   pollIntervalMs?: number;
   /** Follow the deal's live events (SSE) and fall back to polling when they fail. Default true. */
   useEvents?: boolean;
+}
+
+const READY_SECTIONS: readonly ReadyDealSection[] = [
+  'report_date',
+  'coverage',
+  'financials',
+  'nsf_overdraft',
+  'screening',
+  'health',
+  'recommendation',
+];
+
+/** True when the deal is `ready` with its report built (the sections `ReadyDeal` promises are there). */
+export function isReady(deal: Deal): deal is Deal & ReadyDeal {
+  return deal.status === 'ready' && READY_SECTIONS.every((k) => deal[k] !== null && deal[k] !== undefined);
 }
 
 /** `client.deals`: create, read, update, delete, decide and list deals. */
@@ -105,6 +125,15 @@ export class DealsResource {
     return (await this.client.POST('/v1/deals/{deal_id}/regenerate-summary', { ...options, params: { path: { deal_id: dealId } } })).data;
   }
 
+  /**
+   * Recomputes the deal's screening, report and recommendation from its stored (and corrected)
+   * transactions, without reading the files again. A no-op when nothing changed since the last
+   * scoring (`rescored: false`); 409 unless the deal is ready.
+   */
+  async rescore(dealId: number, options?: CommonRequestOptions): Promise<RescoreResult> {
+    return (await this.client.POST('/v1/deals/{deal_id}/rescore', { ...options, params: { path: { deal_id: dealId } } })).data;
+  }
+
   /** Processes the deal's failed documents again (asynchronous: 202). */
   async reprocessFailed(dealId: number, options?: CommonRequestOptions): Promise<ReprocessFailed> {
     return (await this.client.POST('/v1/deals/{deal_id}/reprocess-failed', { ...options, params: { path: { deal_id: dealId } } })).data;
@@ -116,8 +145,9 @@ export class DealsResource {
    * instead when events are not available. Rejects with LedgerlensWaitError when the deal
    * `failed` or the time runs out, with the signal's reason when aborted.
    */
-  async waitUntilReady(dealId: number, options: WaitOptions = {}): Promise<Deal> {
-    const { timeoutMs = 600_000, signal, pollIntervalMs = 2000, useEvents = true } = options;
+  async waitUntilReady(dealId: number, options: WaitOptions = {}): Promise<ReadyDeal> {
+    const { signal, pollIntervalMs = 2000, useEvents = true } = options;
+    const timeoutMs = options.timeout ?? options.timeoutMs ?? 600_000;
     const stop = new AbortController();
     const onAbort = () => stop.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -128,9 +158,9 @@ export class DealsResource {
       timeoutMs,
     );
     /** The deal when ready, null while it is not; throws when it failed. */
-    const check = async (): Promise<Deal | null> => {
+    const check = async (): Promise<ReadyDeal | null> => {
       last = await this.get(dealId, { signal: stop.signal });
-      if (last.status === 'ready') return last;
+      if (last.status === 'ready') return last as ReadyDeal;
       if (last.status === 'failed') throw new LedgerlensWaitError(`deal ${dealId} failed: no document could be processed`, 'failed', last);
       return null;
     };

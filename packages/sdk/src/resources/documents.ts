@@ -84,7 +84,10 @@ export class DocumentsResource {
     return data;
   }
 
-  /** The same as `uploadMany`, on the path that names the deal in the form (`POST /v1/bulk-upload`). */
+  /**
+   * The same as `uploadMany`, on the path that names the deal in the form (`POST /v1/bulk-upload`).
+   * @deprecated Use `uploadMany`; `bulkUpload` is removed in the next minor version.
+   */
   async bulkUpload(dealId: number, files: (UploadSource | UploadFile)[], options: BulkUploadOptions = {}): Promise<BulkUploadResult> {
     const { documentType, maxStreamBytes, ...rest } = options;
     const form = new FormData();

@@ -2,14 +2,22 @@ import type { Ledgerlens } from '../client.js';
 import { LedgerlensError } from '../errors.js';
 import { delay } from '../delay.js';
 import { parseEventStream } from '../sse.js';
+import type { LedgerlensEvent } from '../events.js';
 import type { CommonRequestOptions } from '../types.js';
 
-/** A live event: `event` is its name (deal.updated, document.processed, ...), `data` its JSON payload. */
+/**
+ * A live event: `event` is its stream name (deal.updated, document.processed, ...), `data` its
+ * flat JSON payload as the stream sends it, and `envelope` the same event in the envelope that
+ * webhooks deliver (`{id, type, event, created_at, timestamp, deal_id, data}`), typed by its
+ * `type`: one handler serves both.
+ */
 export interface LiveEvent<T = LiveEventData> {
   /** Stream position: pass as `lastEventId` to resume after it. */
   id: string | null;
   event: string;
   data: T;
+  /** The webhook envelope of this event; null for a frame that is not an event of the API (no `type`). */
+  envelope: LedgerlensEvent | null;
 }
 
 /** The payload of every live event: `deal_id`/`document_id` at the top plus the event's own fields. */
@@ -77,7 +85,7 @@ export class EventsResource {
           } catch {
             /* not JSON: keep the text */
           }
-          yield { id: m.id, event: m.event, data: data as LiveEventData };
+          yield { id: m.id, event: m.event, data: data as LiveEventData, envelope: toEnvelope(data) };
         }
       } catch (err) {
         if (rest.signal?.aborted) throw rest.signal.reason ?? err;
@@ -87,4 +95,13 @@ export class EventsResource {
       await delay(retryMs, rest.signal);
     }
   }
+}
+
+/** The stream's flat payload (`{...data, deal_id, event_id, type, created_at}`) in the webhook envelope. */
+export function toEnvelope(payload: unknown): LedgerlensEvent | null {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
+  const { event_id, type, created_at, ...data } = payload as Record<string, unknown>;
+  if (typeof type !== 'string' || typeof event_id !== 'string' || typeof created_at !== 'string') return null;
+  const dealId = typeof data.deal_id === 'number' ? data.deal_id : null;
+  return { id: event_id, type, event: type, created_at, timestamp: created_at, deal_id: dealId, data } as LedgerlensEvent;
 }

@@ -13,7 +13,10 @@ export class ExportsResource {
     return this.stream('/v1/deals/{deal_id}/export/pdf', { deal_id: dealId }, options);
   }
 
-  /** The same report on the Form B path. */
+  /**
+   * The same report as `dealPdf`, on the Form B path.
+   * @deprecated Use `dealPdf`; `dealReport` is removed in the next minor version.
+   */
   dealReport(dealId: number, options?: CommonRequestOptions): Promise<Download> {
     return this.stream('/v1/deals/{deal_id}/report', { deal_id: dealId }, options);
   }

@@ -1,8 +1,8 @@
-export { DealsResource } from './deals.js';
+export { DealsResource, isReady } from './deals.js';
 export type { CreateDealOptions, WaitOptions } from './deals.js';
 export { DocumentsResource } from './documents.js';
 export type { BulkUploadOptions, Download, UploadOptions } from './documents.js';
-export { EventsResource } from './events.js';
+export { EventsResource, toEnvelope } from './events.js';
 export type { LiveEvent, LiveEventData, StreamOptions } from './events.js';
 export { KeysResource } from './keys.js';
 export { RulesetsResource } from './rulesets.js';

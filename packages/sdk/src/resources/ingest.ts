@@ -3,6 +3,7 @@ import { delay } from '../delay.js';
 import { LedgerlensWaitError } from '../errors.js';
 import type { CommonRequestOptions, components } from '../types.js';
 import { toFile, type UploadFile, type UploadSource } from '../upload.js';
+import { unwrap } from '../unwrap.js';
 
 type S = components['schemas'];
 
@@ -63,15 +64,17 @@ export class IngestResource {
   }
 
   /** Batch detail (Form B): per-document period and transaction count, the recommendation once done. */
-  async batch(batchId: string, options: IngestOptions): Promise<S['IngestBatchDetailResponseDto']> {
+  async batch(batchId: string, options: IngestOptions): Promise<S['IngestBatchDetailResponseDto']['data']> {
     const { orgId, maxStreamBytes: _unused, ...rest } = options;
-    return (
-      await this.client.request<S['IngestBatchDetailResponseDto']>('GET', '/v1/ingest/batches/{batch_id}', {
-        ...rest,
-        params: { path: { batch_id: batchId } },
-        headers: { ...rest.headers, 'X-Org-Id': String(orgId) },
-      })
-    ).data;
+    return unwrap(
+      (
+        await this.client.request<S['IngestBatchDetailResponseDto']>('GET', '/v1/ingest/batches/{batch_id}', {
+          ...rest,
+          params: { path: { batch_id: batchId } },
+          headers: { ...rest.headers, 'X-Org-Id': String(orgId) },
+        })
+      ).data,
+    );
   }
 
   /** Polls the batch until `completed` (LedgerlensWaitError `timeout` otherwise). */

@@ -12,6 +12,7 @@ import type {
   WebhookTestInput,
   WebhookTestResult,
 } from '../types.js';
+import { unwrap } from '../unwrap.js';
 
 /**
  * `client.webhooks`: where Ledgerlens sends signed events, and the delivery log. Verify the
@@ -21,17 +22,20 @@ export class WebhooksResource {
   constructor(private readonly client: Ledgerlens) {}
 
   async getConfig(options?: CommonRequestOptions): Promise<WebhookConfig> {
-    return (await this.client.GET('/v1/webhooks/config', options)).data;
+    return unwrap((await this.client.GET('/v1/webhooks/config', options)).data);
   }
 
-  /** Creates or replaces the configuration (URL, events, secret, enabled). */
+  /** Creates or replaces the configuration (URL, events, secret, `enabled` or `active`). */
   async setConfig(config: WebhookConfigInput, options?: CommonRequestOptions): Promise<WebhookConfig> {
-    return (await this.client.PUT('/v1/webhooks/config', { ...options, body: config })).data;
+    return unwrap((await this.client.PUT('/v1/webhooks/config', { ...options, body: config })).data);
   }
 
-  /** The guide's form of `setConfig` (`POST`, `active` in place of `enabled`). */
+  /**
+   * The same as `setConfig`, on the guide's `POST` path.
+   * @deprecated Use `setConfig`; `postConfig` is removed in the next minor version.
+   */
   async postConfig(config: WebhookConfigInput, options?: CommonRequestOptions): Promise<WebhookConfig> {
-    return (await this.client.POST('/v1/webhooks/config', { ...options, body: config })).data;
+    return unwrap((await this.client.POST('/v1/webhooks/config', { ...options, body: config })).data);
   }
 
   async deleteConfig(options?: CommonRequestOptions): Promise<Ack> {
@@ -40,7 +44,7 @@ export class WebhooksResource {
 
   /** Sends a signed `webhook.test` event now and reports the endpoint's answer. */
   async test(body: WebhookTestInput = {}, options?: CommonRequestOptions): Promise<WebhookTestResult> {
-    return (await this.client.POST('/v1/webhooks/test', { ...options, body })).data;
+    return unwrap((await this.client.POST('/v1/webhooks/test', { ...options, body })).data);
   }
 
   async deliveries(query: WebhookDeliveryQuery = {}, options?: CommonRequestOptions): Promise<WebhookDeliveryList> {
@@ -56,8 +60,9 @@ export class WebhooksResource {
 
   /** One delivery with its attempts (status, latency, response excerpt). */
   async delivery(deliveryId: string, options?: CommonRequestOptions): Promise<WebhookDeliveryDetail> {
-    return (await this.client.GET('/v1/webhooks/deliveries/{delivery_id}', { ...options, params: { path: { delivery_id: deliveryId } } }))
-      .data;
+    return unwrap(
+      (await this.client.GET('/v1/webhooks/deliveries/{delivery_id}', { ...options, params: { path: { delivery_id: deliveryId } } })).data,
+    );
   }
 
   /** Sends a failed delivery again (same event id and body). */

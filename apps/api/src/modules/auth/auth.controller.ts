@@ -41,7 +41,7 @@ export class AuthController {
     };
   }
 
-  /** Form A: form-encoded (JSON accepted too). */
+  /** Form A: form-encoded (JSON accepted too); `token_type` `Bearer`, as the spec prints it for this path. */
   @Post('oauth/token')
   @HttpCode(200)
   @Public()
@@ -53,10 +53,10 @@ export class AuthController {
     description: 'VALIDATION_ERROR: grant_type is not client_credentials, or client_id/client_secret is missing',
   })
   oauthToken(@Body() dto: OAuthTokenRequestDto): Promise<OAuthTokenResponseDto> {
-    return this.token(dto);
+    return this.token(dto, 'Bearer');
   }
 
-  /** Form B: JSON (form-encoded accepted too); the same answer as /oauth/token. */
+  /** Form B: JSON (form-encoded accepted too); `token_type` `bearer`, as the spec prints it for this path. */
   @Post('v1/oauth/token')
   @HttpCode(200)
   @Public()
@@ -68,12 +68,16 @@ export class AuthController {
     description: 'VALIDATION_ERROR: grant_type is not client_credentials, or client_id/client_secret is missing',
   })
   oauthTokenV1(@Body() dto: OAuthTokenRequestDto): Promise<OAuthTokenResponseDto> {
-    return this.token(dto);
+    return this.token(dto, 'bearer');
   }
 
-  /** `token_type` is `Bearer` on both paths (RFC 6750 spelling), so one client works with either. */
-  private async token(dto: OAuthTokenRequestDto): Promise<OAuthTokenResponseDto> {
+  /**
+   * The form is told by the path, as the spec tells it (Form A `/oauth/token`, Form B
+   * `/v1/oauth/token`), not by the content type: both paths accept both. Token types are
+   * case-insensitive (RFC 6749 section 7.1), so a client of either form accepts either spelling.
+   */
+  private async token(dto: OAuthTokenRequestDto, tokenType: OAuthTokenResponseDto['token_type']): Promise<OAuthTokenResponseDto> {
     const { accessToken, expiresIn } = await this.auth.issueClientToken(dto.grant_type, dto.client_id, dto.client_secret);
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn };
+    return { access_token: accessToken, token_type: tokenType, expires_in: expiresIn };
   }
 }

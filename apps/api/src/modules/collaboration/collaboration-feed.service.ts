@@ -5,6 +5,7 @@ import { Database } from '../../platform/database/database.service';
 import { Scope, scopeFields } from '../../platform/database/tenant';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, recordEvent } from '../../platform/events/events';
+import { truncateText } from '../../platform/text/truncate';
 import { User } from '../auth/auth.entities';
 import { Deal } from '../deals/deals.entities';
 import { ApiKey } from '../keys/keys.entities';
@@ -114,8 +115,8 @@ export class CollaborationFeed implements OnModuleInit {
         line.kind,
         event.actor ?? 'system',
         actor.userId,
-        actor.name.slice(0, 320),
-        line.description.slice(0, 1000),
+        truncateText(actor.name, 320),
+        truncateText(line.description, 1000),
         JSON.stringify(line.metadata),
         event.createdAt,
         event.dealId,
@@ -166,8 +167,8 @@ export class CollaborationFeed implements OnModuleInit {
         kind: line.kind,
         actor: event.actor ?? 'system',
         actorId: actor.userId,
-        actorName: actor.name.slice(0, 320),
-        description: line.description.slice(0, 1000),
+        actorName: truncateText(actor.name, 320),
+        description: truncateText(line.description, 1000),
         metadata: line.metadata,
         createdAt: event.createdAt,
       }),
@@ -251,8 +252,8 @@ export class CollaborationFeed implements OnModuleInit {
           dealId: deal.id,
           sourceKey: event.id,
           type: n.type,
-          title: n.title.slice(0, 300),
-          message: n.message.slice(0, 1000),
+          title: truncateText(n.title, 300),
+          message: truncateText(n.message, 1000),
           createdAt: event.createdAt,
         }),
       );

@@ -7,6 +7,7 @@ import { ApiError, validationEntry } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
 import { Page, PageQueryDto, paginate, pageWindow } from '../../platform/pagination/pagination';
+import { excerptOf } from '../../platform/text/truncate';
 import { User } from '../auth/auth.entities';
 import { findDealOr404 } from '../deals/deal-lookup';
 import { Comment } from './collaboration.entities';
@@ -33,7 +34,8 @@ function textOf(dto: { body?: string; content?: string }): string {
   return text;
 }
 
-const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(0, EXCERPT - 1)}…` : text);
+/** Cut between grapheme clusters: a cut inside a surrogate pair is invalid in the event's json. */
+const excerpt = (text: string) => excerptOf(text, EXCERPT);
 
 /**
  * Deal comments with one level of replies. Soft delete: the row stays (audit) and lists hide it.

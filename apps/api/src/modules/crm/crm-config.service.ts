@@ -25,6 +25,19 @@ import {
 export const DEFAULT_INTERVAL_MINUTES = 60;
 const LOCK_NAMESPACE = 7316;
 
+/** The Form A view of a provider with no configuration. */
+function unconfigured(provider: CrmProviderName): CrmConfigDto {
+  return {
+    provider,
+    enabled: false,
+    has_credentials: false,
+    sync_interval_minutes: DEFAULT_INTERVAL_MINUTES,
+    last_sync_at: null,
+    last_sync_status: null,
+    next_sync_at: null,
+  };
+}
+
 /** Provider configurations (both forms), their sealed credentials and field mappings. */
 @Injectable()
 export class CrmConfigService {
@@ -38,8 +51,11 @@ export class CrmConfigService {
 
   // ------------------------------------------------------------------ Form A
 
+  /** A provider never configured (or deleted) reads as disabled, without credentials: 200, not 404. */
   async get(auth: AuthContext, provider: string): Promise<CrmConfigDto> {
-    return mapConfig(await this.find(auth, this.formAProvider(provider)));
+    const name = this.formAProvider(provider);
+    const config = await this.db.forScope(auth).findOne(CrmConfig, { provider: name });
+    return config ? mapConfig(config) : unconfigured(name);
   }
 
   async put(auth: AuthContext, provider: string, dto: CrmConfigInputDto): Promise<CrmConfigDto> {
@@ -54,15 +70,18 @@ export class CrmConfigService {
     return mapConfig(config);
   }
 
-  /** Removes the configuration, its credentials, mappings and links; interval syncs stop (no config, no job). */
+  /**
+   * Removes the configuration, its credentials, mappings and links; interval syncs stop (no config,
+   * no job). Mappings saved before any credentials go too; with nothing at all to remove, 404.
+   */
   async remove(auth: AuthContext, provider: string): Promise<{ status: 'ok'; success: true; message: string }> {
     const name = this.formAProvider(provider);
-    const config = await this.find(auth, name);
-    await this.db.forScope(auth).transactional(async (tx) => {
-      await tx.nativeDelete(CrmFieldMapping, { provider: name });
+    const removed = await this.db.forScope(auth).transactional(async (tx) => {
+      const mappings = await tx.nativeDelete(CrmFieldMapping, { provider: name });
       await tx.nativeDelete(CrmLink, { provider: name });
-      await tx.nativeDelete(CrmConfig, { id: config.id });
+      return mappings + (await tx.nativeDelete(CrmConfig, { provider: name }));
     });
+    if (!removed) throw new ApiError(ErrorCode.CRM_NOT_CONFIGURED, `No ${name} configuration in this mode`);
     return { status: 'ok', success: true, message: `CRM configuration for ${name} deleted with its credentials and field mappings` };
   }
 
@@ -110,16 +129,16 @@ export class CrmConfigService {
 
   // ------------------------------------------------------------------ mappings
 
+  /** Mappings of a provider, whether or not its credentials are saved yet (none: an empty list). */
   async getMappings(auth: AuthContext, provider: string): Promise<CrmMappingSetDto> {
     const name = this.formAProvider(provider);
-    await this.find(auth, name);
     return { provider: name, mappings: (await this.mappings(auth, name)).map(mapMapping) };
   }
 
+  /** Accepted before the credentials are saved: a funder can prepare the mappings first. */
   async putMappings(auth: AuthContext, provider: string, body: unknown): Promise<CrmMappingSetDto> {
     const name = this.formAProvider(provider);
     const list = (body as { mappings?: unknown } | null)?.mappings;
-    await this.find(auth, name);
     const saved = await this.replaceMappings(auth, name, list, ['mappings']);
     return { provider: name, mappings: saved.map(mapMapping) };
   }

@@ -107,8 +107,8 @@ export class CrmController {
 
   @Get('config/:provider')
   @Authenticated('crm:read')
-  @ApiOkResponse({ type: CrmConfigDto })
-  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOkResponse({ type: CrmConfigDto, description: 'A provider not configured: `enabled` false, `has_credentials` false' })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'NOT_FOUND: not one of salesforce, hubspot, pipedrive' })
   getCrmProviderConfig(@Auth() auth: AuthContext, @Param('provider') provider: string): Promise<CrmConfigDto> {
     return this.configs.get(auth, provider);
   }
@@ -128,7 +128,7 @@ export class CrmController {
   @Delete('config/:provider')
   @Authenticated('crm:write')
   @ApiOkResponse({ type: AckDto })
-  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'CRM_NOT_CONFIGURED: no configuration and no mappings to remove' })
   deleteCrmProviderConfig(@Auth() auth: AuthContext, @Param('provider') provider: string): Promise<AckDto> {
     return this.configs.remove(auth, provider);
   }
@@ -137,15 +137,15 @@ export class CrmController {
   @HttpCode(200)
   @Authenticated('crm:write')
   @ApiOkResponse({ type: CrmTestResultDto })
-  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'CRM_NOT_CONFIGURED: no credentials to test' })
   testCrmProviderConfig(@Auth() auth: AuthContext, @Param('provider') provider: string): Promise<CrmTestResultDto> {
     return this.configs.test(auth, provider);
   }
 
   @Get('field-mapping/:provider')
   @Authenticated('crm:read')
-  @ApiOkResponse({ type: CrmMappingSetDto })
-  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiOkResponse({ type: CrmMappingSetDto, description: '`mappings` is empty when none are saved' })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'NOT_FOUND: not one of salesforce, hubspot, pipedrive' })
   getCrmProviderFieldMapping(@Auth() auth: AuthContext, @Param('provider') provider: string): Promise<CrmMappingSetDto> {
     return this.configs.getMappings(auth, provider);
   }
@@ -154,7 +154,8 @@ export class CrmController {
   @Authenticated('crm:write')
   @ApiBody({ type: CrmMappingSetInputDto })
   @ApiOkResponse({ type: CrmMappingSetDto })
-  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto, description: 'NOT_FOUND: not one of salesforce, hubspot, pipedrive' })
+  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'VALIDATION_ERROR: an unknown field or direction' })
   putCrmProviderFieldMapping(
     @Auth() auth: AuthContext,
     @Param('provider') provider: string,

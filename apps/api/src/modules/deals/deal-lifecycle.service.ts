@@ -1,13 +1,16 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, raw } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Database } from '../../platform/database/database.service';
 import { Scope } from '../../platform/database/tenant';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, DomainEventType, recordEvent } from '../../platform/events/events';
+import { ApiError } from '../../platform/errors/api-error';
 import { Document, isInFlight } from '../documents/documents.entities';
+import { Transaction } from '../transactions/transactions.entities';
 import { RecommendationsService } from '../rulesets/recommendations.service';
 import { SummaryService } from '../rulesets/summary.service';
+import { findDealOr404 } from './deal-lookup';
 import { writeDealReport } from './deal-report';
 import { Deal, DealStatus } from './deals.entities';
 
@@ -21,8 +24,21 @@ export const LIFECYCLE_TRIGGERS: readonly DomainEventType[] = [
 
 const ACTOR = 'system:lifecycle';
 
-/** What the deal's state follows from: each terminal document at its attempt. */
-const inputsKey = (docs: Document[]) => docs.map((d) => `${d.id}:${d.attempt}:${d.status}`).join(',');
+/** Bumped when scoring itself changes, so that a rescore of a deal scored before recomputes it. */
+const SCORING_VERSION = 2;
+
+/**
+ * What the deal's report follows from: each terminal document at its attempt, and the corrections
+ * made to their transactions (the sum of the rows' correction counts only grows with a correction).
+ */
+const inputsKey = (docs: Document[], corrections: number) =>
+  `v${SCORING_VERSION}|${docs.map((d) => `${d.id}:${d.attempt}:${d.status}`).join(',')}|c${corrections}`;
+
+/** The outcome of a rescore: whether anything was recomputed (not when nothing changed since the last scoring). */
+export interface RescoreOutcome {
+  deal: Deal;
+  rescored: boolean;
+}
 
 /**
  * The deal status its documents imply (the transition table of the lifecycle):
@@ -55,6 +71,14 @@ function recordStatusChange(tx: EntityManager, scope: Scope, deal: Deal, previou
     data: { deal_id: deal.id, changed_fields: ['status'], status: deal.status, previous_status: previous },
   });
   return true;
+}
+
+/** How many field corrections the deal's transactions carry (the scope of `tx` filters the tenant). */
+async function correctionsOf(tx: EntityManager, dealId: number): Promise<number> {
+  const qb = tx.createQueryBuilder(Transaction, 't').select(raw('coalesce(sum(t.correction_count), 0)::int as n')).where({ dealId });
+  await qb.applyFilters();
+  const row = (await qb.execute('get')) as unknown as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
 }
 
 @Injectable()
@@ -97,12 +121,48 @@ export class DealLifecycleService implements OnModuleInit {
       const status = statusFor(docs);
       const previous = deal.status;
       deal.documentCount = docs.length;
-      if (status === 'ready') notify = await this.makeReady(tx, scope, deal, docs);
+      if (status === 'ready') notify = await this.score(tx, scope, deal, docs, ACTOR);
       else if (status === 'processing') this.setStatus(deal, status);
       else this.clear(deal, status);
       if (recordStatusChange(tx, scope, deal, previous)) notify = true;
     });
     if (notify) this.events.notify();
+  }
+
+  /**
+   * `POST /v1/deals/{id}/rescore`: the deal's screening, report and recommendation recomputed from
+   * its stored, corrected transactions, in its own transaction. 409 unless the deal is ready;
+   * idempotent (nothing changed since the last scoring: nothing is written, `rescored` false).
+   */
+  async rescore(scope: Scope, dealId: number, actor: string): Promise<RescoreOutcome> {
+    const outcome = await this.db.forScope(scope).transactional(async (tx) => {
+      const deal = await findDealOr404(tx, dealId, { lock: true });
+      const rescored = await this.rescoreLocked(tx, scope, deal, actor);
+      if (!rescored && deal.status !== 'ready') {
+        throw ApiError.conflict(
+          deal.status === 'processing' || deal.status === 'under_review'
+            ? `Deal ${deal.id} is processing: it is scored from its stored transactions, corrections included, as soon as its documents are done`
+            : `Deal ${deal.id} has nothing to score (status ${deal.status}): upload or reprocess its statements`,
+        );
+      }
+      return { deal, rescored };
+    });
+    if (outcome.rescored) this.events.notify();
+    return outcome;
+  }
+
+  /**
+   * The rescore inside the caller's unit of work, the deal row locked by the caller (a correction
+   * rescores in its own transaction). Only a ready deal is rescored: one still processing is scored
+   * when its documents are done, from the same corrected rows. The caller notifies the dispatcher
+   * when this returns true.
+   */
+  async rescoreLocked(tx: EntityManager, scope: Scope, deal: Deal, actor: string): Promise<boolean> {
+    if (deal.status !== 'ready') return false;
+    const docs = await tx.find(Document, { dealId: deal.id }, { orderBy: { id: 'asc' } });
+    if (statusFor(docs) !== 'ready') return false;
+    await tx.flush();
+    return this.score(tx, scope, deal, docs, actor);
   }
 
   private setStatus(deal: Deal, status: DealStatus): void {
@@ -127,20 +187,25 @@ export class DealLifecycleService implements OnModuleInit {
     });
   }
 
-  /** Builds the report, stores the default recommendation, asks for the narrative, records deal.ready. */
-  private async makeReady(tx: EntityManager, scope: Scope, deal: Deal, docs: Document[]): Promise<boolean> {
-    const key = inputsKey(docs);
+  /**
+   * Scoring, the one place it happens (documents done, a correction, a rescore): builds the report
+   * (screening, figures, review) from the stored transactions with their corrections, stores the
+   * default recommendation, asks for the narrative and records deal.ready. Skipped when the deal
+   * was already scored from the same documents and corrections.
+   */
+  private async score(tx: EntityManager, scope: Scope, deal: Deal, docs: Document[], actor: string): Promise<boolean> {
+    const key = inputsKey(docs, await correctionsOf(tx, deal.id));
     if (deal.status === 'ready' && deal.report?.inputs_key === key) return false;
     deal.status = 'under_review';
     await writeDealReport(tx, deal, docs, new Date().toISOString().slice(0, 10));
     deal.report = { ...deal.report, inputs_key: key };
-    if (deal.analysis) await this.recommendations.generateDefault(tx, scope, deal, ACTOR);
-    await this.summary.requestSummary(tx, scope, deal.id, ACTOR);
+    if (deal.analysis) await this.recommendations.generateDefault(tx, scope, deal, actor);
+    await this.summary.requestSummary(tx, scope, deal.id, actor);
     deal.status = 'ready';
     deal.updatedAt = new Date();
     recordEvent(tx, scope, 'deal.ready', {
       dealId: deal.id,
-      actor: ACTOR,
+      actor,
       data: {
         deal_id: deal.id,
         business_name: deal.businessName,

@@ -1,4 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { reconcile } from '@ledgerlens/statements';
 import {
   buildDealReport,
   emptyBucketCounts,
@@ -36,9 +37,44 @@ export function applyReport(deal: Deal, built: { report: DealReport; analysis: D
 
 const riskLevel = (v: string | null): RiskLevel | null => (v === 'low' || v === 'medium' || v === 'high' ? v : null);
 
+/** The parser's review reasons that come from the reconciliation check. */
+const RECONCILIATION_REASON = /^(does not reconcile|cannot reconcile|running balance breaks)/;
+const money = (n: number) => n.toFixed(2);
+
+/**
+ * A statement with corrected transactions is checked again on the corrected rows: the parser's
+ * verdict was about what it read. Reconciled now, the reconciliation reasons go; still not, they
+ * are replaced by the check of the corrected rows. Other review reasons stay.
+ */
+function recheckCorrected(
+  doc: Document,
+  transactions: Transaction[],
+): { reconciled: boolean | null; needsReview: boolean | null; reviewReasons: string[] } | null {
+  if (doc.documentType !== 'bank_statement' || !transactions.some((t) => t.correctionCount > 0)) return null;
+  const rec = reconcile(doc.openingBalance, doc.closingBalance, transactions);
+  const others = (doc.reviewReasons ?? []).filter((r) => !RECONCILIATION_REASON.test(r));
+  const now: string[] = [];
+  if (!rec.reconciled) {
+    if (doc.openingBalance === null || doc.closingBalance === null) {
+      now.push(`cannot reconcile: ${doc.openingBalance === null ? 'opening' : 'closing'} balance not found`);
+    } else if (rec.totalsMatch === false) {
+      now.push(
+        `does not reconcile after corrections: opening ${money(doc.openingBalance)} + credits ${money(rec.totalCredits)} - debits ${money(rec.totalDebits)} = ${money(rec.expectedClosing ?? 0)}, printed closing ${money(doc.closingBalance)} (difference ${money(rec.difference ?? 0)})`,
+      );
+    }
+    if (rec.firstBrokenRow !== null) {
+      const t = transactions[rec.firstBrokenRow];
+      now.push(`running balance breaks at row ${rec.firstBrokenRow + 1} after corrections (${t.date}, ${money(t.amount)})`);
+    }
+  }
+  const reviewReasons = [...now, ...others];
+  return { reconciled: rec.reconciled, needsReview: reviewReasons.length > 0, reviewReasons };
+}
+
 /** A document row as the report builder reads it. */
 export function reportDocument(doc: Document, transactions?: Transaction[]): ReportDocumentInput {
   const reconciliation = doc.reconciliation as { reconciled?: unknown; needsReview?: unknown } | null;
+  const rechecked = transactions ? recheckCorrected(doc, transactions) : null;
   return {
     id: doc.id,
     filename: doc.filename,
@@ -55,11 +91,11 @@ export function reportDocument(doc: Document, transactions?: Transaction[]): Rep
     currency: doc.currency,
     riskLevel: riskLevel(doc.pdfRiskLevel),
     riskReasons: doc.riskReasons ?? [],
-    reconciled: typeof reconciliation?.reconciled === 'boolean' ? reconciliation.reconciled : null,
+    reconciled: rechecked ? rechecked.reconciled : typeof reconciliation?.reconciled === 'boolean' ? reconciliation.reconciled : null,
     extractionConfidence: doc.extractionConfidence,
     warnings: doc.warnings ?? [],
-    needsReview: doc.needsReview,
-    reviewReasons: doc.reviewReasons ?? [],
+    needsReview: rechecked ? rechecked.needsReview : doc.needsReview,
+    reviewReasons: rechecked ? rechecked.reviewReasons : (doc.reviewReasons ?? []),
     transactions: transactions?.map((t) => ({
       date: t.date,
       description: t.description,

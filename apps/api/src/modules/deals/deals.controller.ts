@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { Auth, Authenticated } from '../../platform/auth/decorators';
 import { ErrorEnvelopeDto } from '../../platform/errors/error.dto';
@@ -17,6 +25,7 @@ import {
   DecisionDto,
   DecisionResultDto,
   ListDealsQueryDto,
+  RescoreResultDto,
   UpdateDealDto,
 } from './dto/deal.dto';
 
@@ -80,6 +89,22 @@ export class DealsController {
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   deleteDeal(@Auth() auth: AuthContext, @IdParam('deal_id') id: number): Promise<AckDto> {
     return this.deals.remove(auth, id);
+  }
+
+  @Post(':deal_id/rescore')
+  @HttpCode(200)
+  @Authenticated('deals:write')
+  @ApiOkResponse({
+    type: RescoreResultDto,
+    description: 'Rescored (or nothing changed since the last scoring: `rescored` false, nothing written)',
+  })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiConflictResponse({
+    type: ErrorEnvelopeDto,
+    description: 'The deal is not ready (processing: it is scored when its documents are done)',
+  })
+  rescoreDeal(@Auth() auth: AuthContext, @IdParam('deal_id') id: number): Promise<RescoreResultDto> {
+    return this.deals.rescore(auth, id);
   }
 
   @Post(':deal_id/decision')

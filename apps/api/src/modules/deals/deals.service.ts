@@ -12,6 +12,7 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { Page, pageWindow, toPage } from '../../platform/pagination/pagination';
 import { flatten } from '../../platform/validation/validation.pipe';
 import { Deal, DealDecision, DECISIONS, Decision, DEAL_STATUSES } from './deals.entities';
+import { DealLifecycleService } from './deal-lifecycle.service';
 import { findDealOr404 } from './deal-lookup';
 import { mapDealDetail, mapDealSummary } from './deals.mapper';
 import {
@@ -22,6 +23,7 @@ import {
   DealSummaryDto,
   DecisionResultDto,
   ListDealsQueryDto,
+  RescoreResultDto,
   UpdateDealDto,
 } from './dto/deal.dto';
 
@@ -69,6 +71,7 @@ export class DealsService {
   constructor(
     private readonly db: Database,
     private readonly events: EventDispatcher,
+    private readonly lifecycle: DealLifecycleService,
   ) {}
 
   async list(auth: AuthContext, query: ListDealsQueryDto): Promise<Page<DealSummaryDto>> {
@@ -172,6 +175,21 @@ export class DealsService {
     const [deal] = await this.db.rows(auth, Deal, { where: '"id" = ?', params: [id], exclude: ['analysis'] });
     if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
     return mapDealDetail(deal);
+  }
+
+  /** Recomputes the deal's screening, report and recommendation from its stored, corrected transactions (the lifecycle's rescore). */
+  async rescore(auth: AuthContext, id: number): Promise<RescoreResultDto> {
+    const { deal, rescored } = await this.lifecycle.rescore(auth, id, auth.actor);
+    return {
+      status: 'ok',
+      success: true,
+      message: rescored
+        ? 'Deal rescored from its stored, corrected transactions'
+        : 'Nothing changed since the deal was last scored (same documents and corrections): nothing was recomputed',
+      deal_id: deal.id,
+      rescored,
+      deal: mapDealDetail(deal),
+    };
   }
 
   async update(auth: AuthContext, id: number, dto: UpdateDealDto): Promise<DealDetailDto> {

@@ -7,11 +7,21 @@ import { Scope, scopeFields } from '../../platform/database/tenant';
 import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { FileStore, FileTooLargeError, sniffMime, StoredFile } from '../../platform/storage/file-store';
+import { truncateText } from '../../platform/text/truncate';
 import { UsageMeter } from '../../platform/usage/usage-meter';
 import { DealLifecycleService } from '../deals/deal-lifecycle.service';
 import { findDealOr404 } from '../deals/deal-lookup';
 import { DocumentProducer } from '../processing/processing.producer';
 import { Document, DocumentType } from './documents.entities';
+
+/**
+ * A sender's file name as stored: control characters dropped (a NUL, as `filename*=UTF-8''ev%00il.pdf`
+ * decodes to, cannot be stored in text), at most 500 UTF-16 units cut between characters; 'upload' when nothing is left.
+ */
+export function cleanFilename(name: string | null | undefined): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it removes
+  return truncateText((name ?? '').replace(/[\u0000-\u001f\u007f]/g, ''), 500) || 'upload';
+}
 
 /** A file as every entry point has it: HTTP upload, bulk upload, ingest, the CLI. */
 export interface PlainFile {
@@ -60,7 +70,7 @@ export class CreateDocumentsCommand {
 
   async stage(scope: Scope, file: PlainFile): Promise<StagedFile> {
     const base = {
-      filename: (file.filename || 'upload').slice(0, 500),
+      filename: cleanFilename(file.filename),
       label: file.label ?? null,
       typeHint: file.typeHint ?? null,
       currency: file.currency ?? null,

@@ -222,7 +222,11 @@ export class DocumentsService {
   async reprocess(auth: AuthContext, id: number): Promise<DocumentActionDto> {
     const doc = await this.transition(auth, id, (d) => {
       if (d.status !== 'failed' && d.status !== 'cancelled')
-        throw ApiError.conflict(`Only failed or cancelled documents can be reprocessed (status ${d.status})`);
+        throw ApiError.conflict(
+          d.status === 'completed'
+            ? `Only failed or cancelled documents can be reprocessed (status completed): POST /v1/deals/${d.dealId}/rescore recomputes the deal from its stored, corrected transactions; POST /v1/documents/${d.id}/reclassify reads the file again`
+            : `Only failed or cancelled documents can be reprocessed (status ${d.status})`,
+        );
       this.restart(d);
     });
     return { status: 'ok', success: true, message: 'Document queued for reprocessing', document_id: doc.id, document_status: doc.status };

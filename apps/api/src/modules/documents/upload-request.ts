@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { AuthContext } from '../../platform/auth/auth-context';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
-import { ApiError, ErrorCode } from '../../platform/errors/api-error';
-import { CreateDocumentsCommand, StagedFile } from './create-documents.command';
+import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
+import { cleanFilename, CreateDocumentsCommand, StagedFile } from './create-documents.command';
 
 /** A multipart upload turned into plain data: the staged files and the form fields. */
 export interface ReceivedUpload {
@@ -50,10 +50,16 @@ export class UploadRequestReader {
     try {
       for await (const part of request.parts() as AsyncIterable<Part>) {
         if (part.type === 'field') {
-          received.fields[part.fieldname] = String(part.value ?? '');
+          const value = String(part.value ?? '');
+          // as in a JSON body: a NUL cannot be stored in text
+          if (value.includes('\u0000'))
+            throw ApiError.validation([
+              validationEntry('body', [part.fieldname], 'must not contain the NUL character (\\u0000)', 'value_error.str.nul'),
+            ]);
+          received.fields[part.fieldname] = value;
           continue;
         }
-        const filename = (part.filename || 'upload').slice(0, 500);
+        const filename = cleanFilename(part.filename);
         if (received.files.length >= maxFiles) {
           part.file!.resume();
           received.files.push({

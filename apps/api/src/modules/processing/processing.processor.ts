@@ -13,6 +13,7 @@ import { DocumentJob, JobHandedBack, JobQueue, QUEUES } from '../../platform/que
 import { FileStore } from '../../platform/storage/file-store';
 import { Metrics, RecordedStep } from '../../platform/metrics/metrics';
 import { DealLifecycleService } from '../deals/deal-lifecycle.service';
+import { carryCorrections, loadCorrectedRows, unmatchedWarning } from '../transactions/carry-corrections';
 import { Transaction } from '../transactions/transactions.entities';
 import { Document, DocumentStatus, isInFlight, TERMINAL_STATUSES } from '../documents/documents.entities';
 
@@ -220,7 +221,13 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
     await em.transactional(async (tx) => {
       const doc = await this.lockCurrent(tx, id, attempt);
       const now = new Date();
-      await tx.nativeDelete(Transaction, { documentId: doc.id }, { filters: false });
+      // corrections of the earlier reading are applied again to this one (their rows keep their ids)
+      const corrected = await loadCorrectedRows(tx, doc.id);
+      await tx.nativeDelete(
+        Transaction,
+        { documentId: doc.id, ...(corrected.rows.length ? { id: { $nin: corrected.rows.map((r) => r.id) } } : {}) },
+        { filters: false },
+      );
       Object.assign(doc, {
         documentType: parsed.documentType,
         classificationConfidence: parsed.classificationConfidence,
@@ -251,7 +258,10 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         readings: readingsToApiJson(parsed.readings ?? []),
         extractedAt: now,
       });
+      let unmatched = corrected.rows;
       if (parsed.documentType === 'bank_statement') {
+        const carried = carryCorrections(parsed.transactions, corrected);
+        unmatched = carried.unmatched;
         const statement: StatementInput = {
           id: doc.id,
           bankName: parsed.bankName,
@@ -261,7 +271,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
           periodEnd: parsed.periodEnd,
           openingBalance: parsed.openingBalance,
           closingBalance: parsed.closingBalance,
-          transactions: parsed.transactions,
+          transactions: carried.transactions,
         };
         const screened = screenTransactions(statement.transactions);
         const { daily_balances: _series, ...metrics } = computeStatementMetrics(statement, { screened });
@@ -276,7 +286,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
           amount: t.amount,
           balance: t.balance,
           transactionType: t.transaction_type,
-          category: t.category,
+          category: carried.categories.get(position) ?? t.category,
           isNsfFee: t.is_nsf_fee,
           isOverdraftFee: t.is_overdraft_fee,
           isLargeDeposit: t.is_large_deposit,
@@ -286,7 +296,9 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
           screeningBucket: t.screening_bucket,
           flagReason: t.flag_reason,
         }));
-        for (let i = 0; i < rows.length; i += 1000) await tx.insertMany(Transaction, rows.slice(i, i + 1000));
+        for (const [position, row] of carried.kept) Object.assign(row, rows[position]);
+        const fresh = rows.filter((_, position) => !carried.kept.has(position));
+        for (let i = 0; i < fresh.length; i += 1000) await tx.insertMany(Transaction, fresh.slice(i, i + 1000));
         doc.analysis = metrics as unknown as Record<string, unknown>;
         doc.transactionCount = rows.length;
         doc.screeningFlags = metrics.screening_flags;
@@ -295,6 +307,10 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         doc.analysis = null;
         doc.transactionCount = 0;
         doc.screeningFlags = 0;
+      }
+      if (unmatched.length) {
+        tx.remove(unmatched);
+        doc.warnings = [...(doc.warnings ?? []), ...unmatched.map(unmatchedWarning)];
       }
       doc.steps = [
         ...doc.steps.map((s) => (s.completed_at ? s : { ...s, completed_at: now.toISOString() })),

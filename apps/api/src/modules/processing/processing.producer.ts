@@ -2,8 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
 import { DocumentJob, JobQueue, QUEUES } from '../../platform/queue/job-queue';
-import { Document, TERMINAL_STATUSES } from '../documents/documents.entities';
+import { DOCUMENT_STATUSES, Document, TERMINAL_STATUSES } from '../documents/documents.entities';
 import { documentJobId } from './processing.jobs';
+
+/** The statuses of a document not yet finished (an `in` list: the status index serves it). */
+const IN_FLIGHT = DOCUMENT_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
 
 /**
  * The producer side of the documents queue: document commands enqueue here, and a starting
@@ -18,8 +21,22 @@ export class DocumentProducer {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async enqueue(doc: Pick<Document, 'id' | 'attempt'>): Promise<void> {
-    await this.queue.enqueue<DocumentJob>(QUEUES.documents, documentJobId(doc), { documentId: doc.id, attempt: doc.attempt });
+  /**
+   * Queues a document fairly between organizations: its priority is its place in its
+   * organization's backlog (the unfinished documents up to it), so every organization's first
+   * waiting document runs before any organization's second, and so on; one organization's
+   * thousand uploads never make another's first statement wait behind them.
+   */
+  async enqueue(doc: Pick<Document, 'id' | 'attempt' | 'organizationId'>): Promise<void> {
+    const place = await this.db
+      .system()
+      .count(Document, { organizationId: doc.organizationId, status: { $in: IN_FLIGHT }, id: { $lte: doc.id } }, { filters: false });
+    await this.queue.enqueue<DocumentJob>(
+      QUEUES.documents,
+      documentJobId(doc),
+      { documentId: doc.id, attempt: doc.attempt },
+      { priority: Math.max(1, place) },
+    );
   }
 
   /**
@@ -33,10 +50,20 @@ export class DocumentProducer {
     const docs = await em.find(
       Document,
       { status: { $nin: [...TERMINAL_STATUSES] } },
-      { filters: false, fields: ['id', 'attempt'], orderBy: { id: 'asc' } },
+      { filters: false, fields: ['id', 'attempt', 'organizationId'], orderBy: { id: 'asc' } },
     );
-    for (const doc of docs)
-      await this.queue.resubmit<DocumentJob>(QUEUES.documents, documentJobId(doc), { documentId: doc.id, attempt: doc.attempt });
+    // the same fair order as enqueue(): each document's place in its organization's backlog
+    const places = new Map<number, number>();
+    for (const doc of docs) {
+      const place = (places.get(doc.organizationId) ?? 0) + 1;
+      places.set(doc.organizationId, place);
+      await this.queue.resubmit<DocumentJob>(
+        QUEUES.documents,
+        documentJobId(doc),
+        { documentId: doc.id, attempt: doc.attempt },
+        { priority: place },
+      );
+    }
     if (docs.length) this.logger.log(`Resumed ${docs.length} unfinished document(s)`);
     return docs.length;
   }

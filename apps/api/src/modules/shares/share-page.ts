@@ -14,12 +14,10 @@ const usd = (n: number | null | undefined, digits = 0): string =>
     ? '—'
     : n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-const DECISION_LABEL: Record<string, string> = {
-  approve: 'Approve',
-  decline: 'Decline',
-  review: 'Review',
-  funded: 'Funded',
-};
+/** The system's recommendation, in words. */
+const RECOMMENDATION_LABEL: Record<string, string> = { approve: 'Approve', decline: 'Decline', review: 'Review' };
+/** A person's recorded decision, in words. */
+const DECISION_LABEL: Record<string, string> = { approve: 'Approved', decline: 'Declined', funded: 'Funded' };
 
 const TONE: Record<string, string> = { approve: 'good', funded: 'good', review: 'warn', decline: 'bad' };
 
@@ -59,6 +57,10 @@ form{display:grid;gap:12px;margin-top:8px}
 input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
 button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
 .error{color:var(--bad);font-weight:600}
+.alert{border-color:var(--warn);border-left:6px solid var(--warn);background:#fff8eb;margin-bottom:12px}
+.alert .label{color:var(--warn);font-weight:700}
+.alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
+.note{color:var(--muted);font-size:13px}
 @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
 `;
 
@@ -72,8 +74,15 @@ function page(title: string, body: string): string {
 
 export function renderSharePage(view: ShareViewDto): string {
   const d = view.deal;
-  const decision = d.decision ? (DECISION_LABEL[d.decision] ?? d.decision) : 'Pending';
-  const tone = d.decision ? (TONE[d.decision] ?? '') : '';
+  const recommendation = d.recommendation ? (RECOMMENDATION_LABEL[d.recommendation] ?? d.recommendation) : 'Not scored yet';
+  const tone = d.recommendation ? (TONE[d.recommendation] ?? '') : '';
+  const decision = d.decision
+    ? `<div>Decision <span class="pill ${TONE[d.decision] ?? ''}">${esc(DECISION_LABEL[d.decision] ?? d.decision)}</span></div>`
+    : '<div class="note">No decision recorded yet</div>';
+  const warnings = d.warnings.length
+    ? `<section class="card alert" role="alert" aria-label="Needs review"><div class="label">Needs review before relying on these figures</div>
+<ul>${d.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></section>`
+    : '';
   const score = d.health_score === null ? null : Math.round(d.health_score);
   const subtitle = [d.dba_name ? `DBA ${d.dba_name}` : null, d.industry, d.entity_type ? entityTypeLabel(d.entity_type) : null]
     .filter(Boolean)
@@ -87,12 +96,13 @@ export function renderSharePage(view: ShareViewDto): string {
     `<header><div class="wrap"><div class="brand">Underwriting summary</div>
 <h1>${esc(d.business_name)}</h1>${subtitle ? `<div class="sub">${esc(subtitle)}</div>` : ''}</div></header>
 <main class="wrap">
-<section class="hero">
+${warnings}<section class="hero">
 <div class="card score" aria-label="Health score">
 <div class="ring" style="--p:${score ?? 0}"><span>${score ?? '—'}</span></div>
 <div><div class="label">Health score</div><div class="big">${score === null ? 'Not scored yet' : `${score} / 100`}</div>
 <div>Paper grade <strong>${esc(d.paper_grade ?? '—')}</strong></div></div></div>
-<div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill ${tone}">${esc(decision)}</span></div>
+<div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill ${tone}">${esc(recommendation)}</span></div>
+${decision}
 <div>Requested <strong>${esc(usd(d.funding_amount_requested))}</strong></div>
 <div>Max advance <strong>${esc(usd(d.max_advance))}</strong></div></div>
 </section>

@@ -13,7 +13,16 @@ export const SHARE_TOKEN_PREFIX = 'shr_';
 @Entity({ tableName: 'share_links' })
 @Index({ properties: ['dealId', 'id'] })
 export class ShareLink {
-  [OptionalProps]?: 'label' | 'passwordHash' | 'expiresAt' | 'revokedAt' | 'viewCount' | 'lastViewedAt' | 'createdAt';
+  [OptionalProps]?:
+    | 'label'
+    | 'passwordHash'
+    | 'expiresAt'
+    | 'revokedAt'
+    | 'viewCount'
+    | 'lastViewedAt'
+    | 'failedPasswordAttempts'
+    | 'passwordLockedUntil'
+    | 'createdAt';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -25,6 +34,10 @@ export class ShareLink {
   @Timestamp({ nullable: true }) revokedAt: Date | null = null;
   @Int({ default: 0 }) viewCount: number = 0;
   @Timestamp({ nullable: true }) lastViewedAt: Date | null = null;
+  /** Password attempts since the last right one (an attempt counts when it starts; a right password resets it). */
+  @Int({ default: 0 }) failedPasswordAttempts: number = 0;
+  /** No password is checked before this time (backoff after repeated wrong ones). */
+  @Timestamp({ nullable: true }) passwordLockedUntil: Date | null = null;
   @Text({ length: 64 }) createdBy: string;
   @Timestamp() createdAt: Date = new Date();
 }

@@ -1,3 +1,4 @@
+import { reliabilityWarnings, type DealAnalysis } from '@ledgerlens/underwriting';
 import type { Deal } from '../deals/deals.entities';
 import { mapDealDetail } from '../deals/deals.mapper';
 import { isActive, ShareLink } from './shares.entities';
@@ -28,6 +29,9 @@ export function mapShareLink(link: ShareLink, publicUrl: string, now: Date): Sha
 /**
  * The listed summary fields only (spec: Share links, Form A): chosen field by field from the deal
  * report, so a section added to the report later cannot reach a public viewer by accident.
+ * `decision` is a person's (null until someone decides); the system's verdict is `recommendation`.
+ * One grade: the paper grade is the grade of the health score shown with it (the summary's), not
+ * the recommendation's grade of its ruleset score.
  */
 export function mapSharedDeal(deal: Deal): SharedDealDto {
   const detail = mapDealDetail(deal);
@@ -39,8 +43,10 @@ export function mapSharedDeal(deal: Deal): SharedDealDto {
     industry: deal.industry,
     entity_type: deal.entityType,
     health_score: detail.health?.score ?? deal.healthScore,
-    paper_grade: rec?.grade ?? detail.health?.grade ?? deal.healthGrade,
-    decision: deal.decision ?? rec?.decision ?? null,
+    paper_grade: detail.health?.grade ?? deal.healthGrade,
+    decision: deal.decision,
+    recommendation: rec?.decision ?? null,
+    warnings: deal.status === 'ready' ? reliabilityWarnings(deal.analysis as Pick<DealAnalysis, 'reliability'> | null) : [],
     avg_monthly_deposits: detail.financials?.avg_monthly_deposits ?? deal.avgMonthlyDeposits,
     avg_daily_balance: detail.financials?.avg_daily_balance ?? deal.avgDailyBalance,
     ending_balance: detail.financials?.ending_balance ?? null,

@@ -20,6 +20,22 @@ const TOKEN_SHAPE = /^shr_[A-Za-z0-9_-]{16,60}$/;
 
 const notFound = () => ApiError.notFound('Share link');
 
+/**
+ * Password guessing, per link: the first wrong passwords in a row are free; from the
+ * FREE_PASSWORD_ATTEMPTS-th on, each locks the link's password check for a doubling time
+ * (30 s, 1 min, 2 min, ... up to an hour). A right password clears the count.
+ */
+const FREE_PASSWORD_ATTEMPTS = 5;
+const LOCK_BASE_SECONDS = 30;
+const LOCK_MAX_SECONDS = 3600;
+
+function passwordLocked(until: Date, now: Date): ApiError {
+  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  const err = new ApiError(ErrorCode.RATE_LIMIT_EXCEEDED, `Rate limit exceeded. Try again in ${seconds} seconds.`);
+  err.retryAfter = seconds;
+  return err;
+}
+
 @Injectable()
 export class SharesService {
   constructor(
@@ -111,8 +127,7 @@ export class SharesService {
     if (!link || !isActive(link, now)) throw notFound();
     if (link.passwordHash) {
       if (!password) throw new ApiError(ErrorCode.SHARE_PASSWORD_REQUIRED, 'This share link is password protected: send X-Share-Password');
-      if (!(await verifyPassword(password, link.passwordHash)))
-        throw new ApiError(ErrorCode.SHARE_PASSWORD_INVALID, 'Wrong share link password');
+      await this.checkPassword(link, link.passwordHash, password, now);
     }
     const counted = await system.nativeUpdate(
       ShareLink,
@@ -124,5 +139,32 @@ export class SharesService {
     const deal = await this.db.forScope(link).findOne(Deal, { id: link.dealId });
     if (!deal) throw notFound();
     return mapShareView(link, deal);
+  }
+
+  /**
+   * Counts the attempt before checking it, in one conditional UPDATE, so concurrent guesses each
+   * take one and the attempt that reaches the free limit sets the lock the next ones meet; a
+   * locked link answers 429 without checking the password (a right one included).
+   */
+  private async checkPassword(link: ShareLink, hash: string, password: string, now: Date): Promise<void> {
+    if (link.passwordLockedUntil && link.passwordLockedUntil.getTime() > now.getTime()) throw passwordLocked(link.passwordLockedUntil, now);
+    const system = this.db.system();
+    const claimed: unknown[] = await system.execute(
+      `update "share_links" set "failed_password_attempts" = "failed_password_attempts" + 1,
+         "password_locked_until" = case when "failed_password_attempts" + 1 >= ?::int
+           then ?::timestamptz + make_interval(secs => least(?::int * power(2, "failed_password_attempts" + 1 - ?::int), ?::int))
+           else "password_locked_until" end
+       where "id" = ? and ("password_locked_until" is null or "password_locked_until" <= ?::timestamptz)
+       returning "id"`,
+      [FREE_PASSWORD_ATTEMPTS, now, LOCK_BASE_SECONDS, FREE_PASSWORD_ATTEMPTS, LOCK_MAX_SECONDS, link.id, now],
+      'all',
+    );
+    if (claimed.length === 0) {
+      // locked meanwhile by a concurrent attempt
+      const current = await system.findOne(ShareLink, { id: link.id }, { filters: false, refresh: true });
+      throw passwordLocked(current?.passwordLockedUntil ?? new Date(now.getTime() + LOCK_BASE_SECONDS * 1000), now);
+    }
+    if (!(await verifyPassword(password, hash))) throw new ApiError(ErrorCode.SHARE_PASSWORD_INVALID, 'Wrong share link password');
+    await system.nativeUpdate(ShareLink, { id: link.id }, { failedPasswordAttempts: 0, passwordLockedUntil: null }, { filters: false });
   }
 }

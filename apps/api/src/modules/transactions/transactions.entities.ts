@@ -48,15 +48,20 @@ export class Transaction {
   @Text({ length: 64, nullable: true }) correctedBy: string | null = null;
 }
 
-/** Append-only audit trail: one row per changed field. */
+/**
+ * Append-only audit trail: one row per changed field. It outlives the transaction row (a document
+ * read again replaces its rows and applies the corrections again); it goes with its deal.
+ */
 @TenantScoped()
 @Entity({ tableName: 'transaction_corrections' })
 export class TransactionCorrection {
-  [OptionalProps]?: 'correctedAt';
+  [OptionalProps]?: 'correctedAt' | 'dealId' | 'documentId';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
   @Int() @Index() transactionId: number;
+  @Int({ nullable: true }) dealId: number | null = null;
+  @Int({ nullable: true }) @Index() documentId: number | null = null;
   @Text({ length: 32 }) field: string;
   @Text({ nullable: true }) oldValue: string | null;
   @Text({ nullable: true }) newValue: string | null;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { DealsModule } from '../deals/deals.module';
 import { TransactionsController } from './transactions.controller';
 import { TransactionsService } from './transactions.service';
 
-@Module({ controllers: [TransactionsController], providers: [TransactionsService] })
+@Module({ imports: [DealsModule], controllers: [TransactionsController], providers: [TransactionsService] })
 export class TransactionsModule {}

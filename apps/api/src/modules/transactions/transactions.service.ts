@@ -6,6 +6,9 @@ import { Database } from '../../platform/database/database.service';
 import { scopeFields } from '../../platform/database/tenant';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
+import { EventDispatcher } from '../../platform/events/event-dispatcher';
+import { DealLifecycleService } from '../deals/deal-lifecycle.service';
+import { findDealOr404 } from '../deals/deal-lookup';
 import { Deal } from '../deals/deals.entities';
 import { Document } from '../documents/documents.entities';
 import { Transaction, TransactionCorrection } from './transactions.entities';
@@ -45,7 +48,11 @@ const money = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 
 @Injectable()
 export class TransactionsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly lifecycle: DealLifecycleService,
+    private readonly events: EventDispatcher,
+  ) {}
 
   private filters(query: TransactionQueryDto): Record<string, unknown> {
     const where: Record<string, unknown> = {};
@@ -103,14 +110,19 @@ export class TransactionsService {
 
   /**
    * Writes a correction: one append-only audit row per changed field, in the same transaction as
-   * the change. Metrics are not recomputed (spec): reprocess the document to rescore.
+   * the change, then rescores the deal from its corrected transactions in that transaction (a
+   * ready deal: screening, report, recommendation, `deal.ready`; a deal still processing is scored
+   * with the correction when its documents are done). The deal row is locked first, as the
+   * lifecycle does.
    */
   async correct(auth: AuthContext, documentId: number, transactionId: number, dto: CorrectTransactionDto): Promise<TransactionDto> {
     if (!auth.role || !CORRECTOR_ROLES.includes(auth.role)) {
       throw ApiError.forbidden('Only an admin or a manager may correct transactions');
     }
     const em = this.db.forScope(auth);
-    return em.transactional(async (tx) => {
+    let rescored = false;
+    const result = await em.transactional(async (tx) => {
+      const deal = await findDealOr404(tx, (await this.findTransaction(tx, documentId, transactionId)).dealId, { lock: true });
       const t = await this.findTransaction(tx, documentId, transactionId, true);
       const next = this.resolve(t, dto);
       const now = new Date();
@@ -122,6 +134,8 @@ export class TransactionsService {
           tx.create(TransactionCorrection, {
             ...scopeFields(auth),
             transactionId: t.id,
+            dealId: t.dealId,
+            documentId: t.documentId,
             field,
             oldValue,
             newValue,
@@ -141,9 +155,12 @@ export class TransactionsService {
         t.correctionCount += changes;
         t.lastCorrectedAt = now;
         t.correctedBy = auth.actor;
+        rescored = await this.lifecycle.rescoreLocked(tx, auth, deal, auth.actor);
       }
       return mapTransaction(t);
     });
+    if (rescored) this.events.notify();
+    return result;
   }
 
   /** New values as strings for the audit trail; amount sign and transaction_type stay consistent. */
@@ -182,10 +199,11 @@ export class TransactionsService {
     };
   }
 
+  /** The trail outlives its row (a document read again may have no row matching a corrected one): 404 only when neither exists. */
   async corrections(auth: AuthContext, transactionId: number): Promise<CorrectionTrailDto> {
     const em = this.db.forScope(auth);
-    if (!(await em.count(Transaction, { id: transactionId }))) throw ApiError.notFound('Transaction');
     const rows = await em.find(TransactionCorrection, { transactionId }, { orderBy: { id: QueryOrder.ASC } });
+    if (!rows.length && !(await em.count(Transaction, { id: transactionId }))) throw ApiError.notFound('Transaction');
     const corrections = rows.map((c) => ({
       id: c.id,
       transaction_id: c.transactionId,
@@ -200,7 +218,11 @@ export class TransactionsService {
   }
 
   private async findTransaction(em: EntityManager, documentId: number, transactionId: number, lock = false): Promise<Transaction> {
-    const t = await em.findOne(Transaction, { id: transactionId, documentId }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+    const t = await em.findOne(
+      Transaction,
+      { id: transactionId, documentId },
+      lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {},
+    );
     if (!t) throw ApiError.notFound('Transaction');
     return t;
   }

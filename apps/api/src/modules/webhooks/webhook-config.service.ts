@@ -6,6 +6,7 @@ import { Database } from '../../platform/database/database.service';
 import { scopeFields } from '../../platform/database/tenant';
 import { ApiError, validationEntry } from '../../platform/errors/api-error';
 import { OutboundHttp } from '../../platform/outbound/outbound-http';
+import { validateDto } from '../../platform/validation/validation.pipe';
 import { WebhookConfig, WebhookDelivery } from './webhooks.entities';
 import { WebhookConfigDto, WebhookConfigInputDto } from './dto/webhook.dto';
 import { mapConfig } from './webhooks.mapper';
@@ -24,19 +25,8 @@ export class WebhookConfigService {
     return { data: mapConfig(await this.find(auth)) };
   }
 
-  async put(auth: AuthContext, dto: WebhookConfigInputDto): Promise<{ data: WebhookConfigDto }> {
-    const problem = this.outbound.urlProblem(dto.url);
-    if (problem) throw ApiError.validation([validationEntry('body', ['url'], `url ${problem}`, 'value_error.url.scheme')]);
-    if (dto.enabled !== undefined && dto.active !== undefined && dto.enabled !== dto.active) {
-      throw ApiError.validation([
-        validationEntry(
-          'body',
-          ['active'],
-          'enabled and active name the same setting: send one, or the same value',
-          'value_error.conflict',
-        ),
-      ]);
-    }
+  async put(auth: AuthContext, body: unknown): Promise<{ data: WebhookConfigDto }> {
+    const dto = await this.validated(body);
     const em = this.db.forScope(auth);
     const now = this.clock.now();
     const fields = {
@@ -71,6 +61,29 @@ export class WebhookConfigService {
       );
     });
     return { status: 'ok', success: true, message: 'Webhook configuration deleted; pending deliveries were stopped' };
+  }
+
+  /**
+   * The DTO's rules, the URL policy (no connection is made: an IP literal is judged as written, a
+   * name later, at each delivery) and the enabled/active agreement, all reported in one 422.
+   */
+  private async validated(body: unknown): Promise<WebhookConfigInputDto> {
+    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
+      throw ApiError.validation([validationEntry('body', [], 'Request body must be a JSON object', 'type_error.object')]);
+    const { instance: dto, problems } = await validateDto(WebhookConfigInputDto, body, 'body');
+    const urlProblem = typeof dto.url === 'string' && !problems.some((p) => p.field === 'url') ? this.outbound.urlProblem(dto.url) : null;
+    if (urlProblem) problems.unshift(validationEntry('body', ['url'], `url ${urlProblem}`, 'value_error.url.scheme'));
+    if (typeof dto.enabled === 'boolean' && typeof dto.active === 'boolean' && dto.enabled !== dto.active)
+      problems.push(
+        validationEntry(
+          'body',
+          ['active'],
+          'enabled and active name the same setting: send one, or the same value',
+          'value_error.conflict',
+        ),
+      );
+    if (problems.length) throw ApiError.validation(problems);
+    return dto;
   }
 
   private async find(auth: AuthContext): Promise<WebhookConfig> {

@@ -13,7 +13,7 @@ import { Scope, scopeFields } from '../../platform/database/tenant';
 import { ApiError } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent } from '../../platform/events/events';
-import { OutboundHttp, OutboundResponse } from '../../platform/outbound/outbound-http';
+import { OutboundBlockedError, OutboundHttp, OutboundResponse } from '../../platform/outbound/outbound-http';
 import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
 import { JobQueue, QUEUES } from '../../platform/queue/job-queue';
 import { PublicEvent, toPublicEvent } from './public-events';
@@ -258,6 +258,8 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     const started = performance.now();
     let response: OutboundResponse | null = null;
     let error: string | null = null;
+    // an address the SSRF policy refuses stays refused: no retry
+    let refused = false;
     try {
       response = await this.outbound.request(config.url, {
         method: 'POST',
@@ -267,6 +269,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
         maxBodyBytes: RESPONSE_LOG_BYTES,
       });
     } catch (err) {
+      refused = err instanceof OutboundBlockedError && err.permanent;
       error = `${(err as Error).name}: ${(err as Error).message}`.slice(0, 1000);
     }
     const durationMs = Math.round(performance.now() - started);
@@ -288,7 +291,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
       durationMs,
       startedAt: now,
     });
-    const last = attempt >= delivery.maxAttempts;
+    const last = refused || attempt >= delivery.maxAttempts;
     Object.assign(delivery, {
       attemptNumber: attempt,
       responseStatus: response?.status ?? null,

@@ -22,7 +22,7 @@ import {
   RedeliveryResponseDto,
   WebhookConfigInputDto,
   WebhookConfigResponseDto,
-  SUBSCRIBABLE_EVENTS,
+  TEST_PAYLOAD_EVENTS,
   WebhookTestInputDto,
   WebhookTestResponseDto,
 } from './dto/webhook.dto';
@@ -36,9 +36,9 @@ function testInput(body: unknown): WebhookTestInputDto {
     throw ApiError.validation([validationEntry('body', [], 'Request body must be a JSON object', 'type_error.object')]);
   const eventType = (body as { event_type?: unknown }).event_type;
   if (eventType === undefined || eventType === null) return {};
-  if (typeof eventType !== 'string' || !(SUBSCRIBABLE_EVENTS as readonly string[]).includes(eventType)) {
+  if (typeof eventType !== 'string' || !(TEST_PAYLOAD_EVENTS as readonly string[]).includes(eventType)) {
     throw ApiError.validation([
-      validationEntry('body', ['event_type'], `event_type must be one of: ${SUBSCRIBABLE_EVENTS.join(', ')}`, 'value_error.enum'),
+      validationEntry('body', ['event_type'], `event_type must be one of: ${TEST_PAYLOAD_EVENTS.join(', ')}`, 'value_error.enum'),
     ]);
   }
   return { event_type: eventType as PublicEventType };
@@ -65,9 +65,13 @@ export class WebhooksController {
   @Authenticated('webhooks:write')
   @ApiOperation({ summary: 'Create or replace the webhook configuration of this organization and mode' })
   @ApiOkResponse({ type: WebhookConfigResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'Invalid field, or a URL that is not HTTPS' })
-  putWebhookConfig(@Auth() auth: AuthContext, @Body() dto: WebhookConfigInputDto): Promise<WebhookConfigResponseDto> {
-    return this.configs.put(auth, dto);
+  @ApiBody({ type: WebhookConfigInputDto })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorEnvelopeDto,
+    description: 'VALIDATION_ERROR listing every invalid field, the URL policy included (HTTPS, no private address)',
+  })
+  putWebhookConfig(@Auth() auth: AuthContext, @Body() body: unknown): Promise<WebhookConfigResponseDto> {
+    return this.configs.put(auth, body);
   }
 
   @Post('config')
@@ -75,9 +79,10 @@ export class WebhooksController {
   @Authenticated('webhooks:write')
   @ApiOperation({ summary: 'Guide form of PUT (`active` in place of `enabled`): create or replace' })
   @ApiOkResponse({ type: WebhookConfigResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto })
-  postWebhookConfig(@Auth() auth: AuthContext, @Body() dto: WebhookConfigInputDto): Promise<WebhookConfigResponseDto> {
-    return this.configs.put(auth, dto);
+  @ApiBody({ type: WebhookConfigInputDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'VALIDATION_ERROR listing every invalid field' })
+  postWebhookConfig(@Auth() auth: AuthContext, @Body() body: unknown): Promise<WebhookConfigResponseDto> {
+    return this.configs.put(auth, body);
   }
 
   @Delete('config')

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
+const SITE = 'https://ledgerlens.example.com';
 
 describe('loadConfig', () => {
   it('defaults to the embedded development setup on loopback', () => {
@@ -45,7 +49,7 @@ describe('loadConfig', () => {
   it('lists every problem at once', () => {
     let error: ConfigError | null = null;
     try {
-      loadConfig({ PORT: 'eighty', ROLE: 'boss', DATABASE_URL: 'mysql://x', NODE_ENV: 'production', SECRETS_KEY: KEY });
+      loadConfig({ PORT: 'eighty', ROLE: 'boss', DATABASE_URL: 'mysql://x', NODE_ENV: 'production', SECRETS_KEY: KEY, PUBLIC_URL: SITE });
     } catch (err) {
       error = err as ConfigError;
     }
@@ -58,11 +62,13 @@ describe('loadConfig', () => {
   });
 
   it('accepts production behind a TLS proxy or with certificate files', () => {
-    expect(loadConfig({ NODE_ENV: 'production', TRUST_PROXY: 'true', SECRETS_KEY: KEY }).host).toBe('0.0.0.0');
-    expect(loadConfig({ NODE_ENV: 'production', TLS_CERT_FILE: '/c', TLS_KEY_FILE: '/k', SECRETS_KEY: KEY }).tls).toEqual({
-      certFile: '/c',
-      keyFile: '/k',
-    });
+    expect(loadConfig({ NODE_ENV: 'production', TRUST_PROXY: 'true', SECRETS_KEY: KEY, PUBLIC_URL: SITE }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production', TLS_CERT_FILE: '/c', TLS_KEY_FILE: '/k', SECRETS_KEY: KEY, PUBLIC_URL: SITE }).tls).toEqual(
+      {
+        certFile: '/c',
+        keyFile: '/k',
+      },
+    );
     expect(() => loadConfig({ TLS_CERT_FILE: '/c' })).toThrow(/set together/);
   });
 
@@ -72,6 +78,43 @@ describe('loadConfig', () => {
     expect(loadConfig({ SECRETS_KEY: 'ab'.repeat(32) }).secretsKey).toEqual(Buffer.alloc(32, 0xab));
     expect(loadConfig({ SECRETS_KEY: KEY }).secretsKey).toEqual(Buffer.alloc(32, 7));
     expect(() => loadConfig({ SECRETS_KEY: 'c2hvcnQ=' })).toThrow(/SECRETS_KEY must be 32 bytes/);
+  });
+
+  it('needs PUBLIC_URL in production (share links and webhooks carry it), as an http(s) URL', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', TRUST_PROXY: 'true', SECRETS_KEY: KEY })).toThrow(
+      /PUBLIC_URL is required in production/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', TRUST_PROXY: 'true', SECRETS_KEY: KEY, PUBLIC_URL: `${SITE}/` }).publicUrl).toBe(SITE);
+    expect(loadConfig({}).publicUrl).toBe('http://127.0.0.1:8080');
+    expect(() => loadConfig({ PUBLIC_URL: 'ledgerlens.example.com' })).toThrow(/PUBLIC_URL must be an http/);
+  });
+
+  it('reads secrets from NAME_FILE (Docker secrets), never both forms', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledgerlens-config-'));
+    try {
+      writeFileSync(join(dir, 'key'), `${'ab'.repeat(32)}\n`);
+      writeFileSync(join(dir, 'db'), 'postgres://ledgerlens:s3cret@db:5432/ledgerlens');
+      writeFileSync(join(dir, 'aws'), 'minio-secret\n');
+      const config = loadConfig({
+        SECRETS_KEY_FILE: join(dir, 'key'),
+        DATABASE_URL_FILE: join(dir, 'db'),
+        AWS_ACCESS_KEY_ID: 'minio',
+        AWS_SECRET_ACCESS_KEY_FILE: join(dir, 'aws'),
+        STORAGE_URL: 's3://bucket/prefix',
+      });
+      expect(config.secretsKey).toEqual(Buffer.alloc(32, 0xab));
+      expect(config.databaseUrl).toBe('postgres://ledgerlens:s3cret@db:5432/ledgerlens');
+      expect(config.storage).toMatchObject({ kind: 's3' });
+      expect(JSON.stringify(config.storage)).toContain('minio-secret');
+      expect(() => loadConfig({ SECRETS_KEY: KEY, SECRETS_KEY_FILE: join(dir, 'key') })).toThrow(
+        /SECRETS_KEY and SECRETS_KEY_FILE are both set/,
+      );
+      expect(() => loadConfig({ REDIS_URL_FILE: join(dir, 'missing') })).toThrow(/REDIS_URL_FILE: cannot read .*missing \(ENOENT\)/);
+      // TLS_CERT_FILE and HEARTBEAT_FILE are paths in their own right, not secrets to read
+      expect(loadConfig({ HEARTBEAT_FILE: join(dir, 'key') }).heartbeat.file).toBe(join(dir, 'key'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('validates the outbound allowlist', () => {

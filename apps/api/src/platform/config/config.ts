@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseAllowlist } from '../outbound/address-policy';
 import { parseStorageUrl, S3Location, S3Options } from '../storage/storage-url';
@@ -126,8 +127,42 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+/**
+ * Secrets that may be given as a file instead (Docker and Kubernetes secrets, so the value is not
+ * in the container's environment): `NAME_FILE=/run/secrets/name` holds the value of NAME, one
+ * trailing newline ignored. Setting both is an error.
+ */
+export const FILE_VARIABLES = [
+  'SECRETS_KEY',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'GROQ_API_KEY',
+  'METRICS_TOKEN',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+] as const;
+
+function withFileVariables(env: Env, problems: string[]): Env {
+  let out = env;
+  for (const name of FILE_VARIABLES) {
+    const file = env[`${name}_FILE`];
+    if (file === undefined || file === '') continue;
+    if (env[name] !== undefined && env[name] !== '') {
+      problems.push(`${name} and ${name}_FILE are both set: set one`);
+      continue;
+    }
+    try {
+      out = { ...out, [name]: readFileSync(file, 'utf8').replace(/\r?\n$/, '') };
+    } catch (err) {
+      problems.push(`${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
+  return out;
+}
+
+export function loadConfig(rawEnv: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const problems: string[] = [];
+  const env = withFileVariables(rawEnv, problems);
   const str = (name: string, fallback: string): string => {
     const v = env[name];
     return v === undefined || v === '' ? fallback : v;
@@ -231,6 +266,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
   if (metricsPort !== null && metricsPort !== 0 && metricsPort === port && role !== 'worker')
     problems.push('METRICS_PORT must differ from PORT (/metrics is served on PORT anyway)');
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  // Share links and webhook payloads carry this address: a production server must be told its own.
+  if (production && optional('PUBLIC_URL') === null) {
+    problems.push('PUBLIC_URL is required in production: the address users reach this server at (https://ledgerlens.example.com)');
+  }
+  const publicUrl = optional('PUBLIC_URL');
+  if (publicUrl !== null && !/^https?:\/\/[^/\s]+/.test(publicUrl))
+    problems.push(`PUBLIC_URL must be an http:// or https:// URL (got "${publicUrl}")`);
 
   const config: AppConfig = {
     nodeEnv,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { MikroORM, Options, ReflectMetadataProvider } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
+import type { Knex } from '@mikro-orm/postgresql';
 import { PGlite } from '@electric-sql/pglite';
 import { EmbeddedPGliteDriver, ServerPostgreSqlDriver } from './drivers';
 import { AppConfig } from '../config/config';
@@ -75,6 +76,43 @@ export async function openOrm(config: AppConfig, options: OrmOptions = {}): Prom
       },
     };
   }
-  if (options.migrate !== false) await handle.orm.getMigrator().up();
+  if (options.migrate !== false) {
+    try {
+      if (handle.engine === 'postgresql') await underMigrationLock(handle.orm, () => handle.orm.getMigrator().up());
+      else await handle.orm.getMigrator().up();
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
   return handle;
+}
+
+/** Any fixed 64-bit key: every process migrating the same PostgreSQL database takes this lock first. */
+export const MIGRATION_LOCK_KEY = 7_102_532_910_414_211n;
+
+/**
+ * Replicas that start at once (compose's api and worker services, a rolling deploy) migrate one at
+ * a time: a PostgreSQL session-level advisory lock held on one connection of the pool while the
+ * migrator runs; the next process finds the migrations applied and has nothing to do. The embedded
+ * database needs none: DATA_DIR is locked to one process.
+ */
+async function underMigrationLock<T>(orm: MikroORM, migrate: () => Promise<T>): Promise<T> {
+  const knex = (orm.em.getConnection() as unknown as { getKnex(): Knex }).getKnex();
+  const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
+  const conn = await client.acquireConnection();
+  try {
+    await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    try {
+      return await migrate();
+    } finally {
+      await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    }
+  } finally {
+    await client.releaseConnection(conn);
+  }
+}
+
+interface PgConnection {
+  query(sql: string, params: unknown[]): Promise<unknown>;
 }

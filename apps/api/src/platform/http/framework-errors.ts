@@ -18,7 +18,11 @@ export function frameworkErrors(error: Error & { code?: string }, _request: Fast
         )
       : new ApiError(ErrorCode.VALIDATION_ERROR, 'Malformed URL: it does not decode as UTF-8 percent-encoding', [], 400);
   const { status, body } = toEnvelope(apiError);
-  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+  void reply
+    .status(status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .send(body);
 }
 
 /** Node's HTTP parser errors (header overflow 431, timeouts 408, garbage 400), written on the raw socket. */
@@ -30,7 +34,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const body = JSON.stringify({ detail, code: ErrorCode.VALIDATION_ERROR, errors: [] });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

@@ -4,7 +4,7 @@ import { ApiError, ErrorCode } from '../errors/api-error';
 import { toEnvelope } from '../errors/error.filter';
 import { Authenticator, PresentedCredential } from '../auth/authenticator';
 import type { AuthContext } from '../auth/auth-context';
-import { EndpointClass, endpointClass, RateLimiter, RateLimitResult, shareToken } from '../rate-limit/rate-limit';
+import { EndpointClass, endpointClass, RateLimiter, RateLimitResult } from '../rate-limit/rate-limit';
 import { UsageMeter } from '../usage/usage-meter';
 
 const SSE_PATH = /^\/v1\/events\//;
@@ -24,9 +24,7 @@ export function installRequestHooks(
   deps: { config: AppConfig; authenticator: Authenticator; limiter: RateLimiter; usage: UsageMeter },
 ): void {
   const { config, authenticator, limiter, usage } = deps;
-  // The endpoint class of a matched route, by method and route template: the class depends only on
-  // the path's shape, so it is worked out from the first request of each route and reused (not for
-  // wildcard templates, which cover paths of different shapes).
+  // The endpoint class by method and matched route template (reused: it depends on nothing else).
   const classes = new Map<string, EndpointClass>();
 
   // A callback hook, not an async one: with the credential in the in-process cache, an in-process
@@ -34,6 +32,8 @@ export function installRequestHooks(
   // a step that has to wait (a database lookup, Redis) continues when its promise settles.
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, next: (err?: Error) => void) => {
     reply.header('X-Request-Id', request.id);
+    // every answer (JSON, downloads, the reference, share pages) is read as the type it declares
+    reply.header('X-Content-Type-Options', 'nosniff');
     const q = request.url.indexOf('?');
     const path = q < 0 ? request.url : request.url.slice(0, q);
     if (PROBES.has(path)) return next();
@@ -79,15 +79,17 @@ export function installRequestHooks(
     };
 
     const limit = () => {
-      const template = request.routeOptions.url;
-      let cls = template === undefined ? undefined : classes.get(request.method + template);
+      const route = request.routeOptions.url;
+      const classKey = `${request.method} ${route ?? ''}`;
+      let cls = classes.get(classKey);
       if (cls === undefined) {
-        cls = endpointClass(request.method, path);
-        if (template !== undefined && !template.includes('*')) classes.set(request.method + template, cls);
+        cls = endpointClass(request.method, route);
+        classes.set(classKey, cls);
       }
+      // a share view is counted per link: its token as routed (decoded), however the URL spells it
       const subject =
         cls === 'shareView'
-          ? `share:${shareToken(path)}`
+          ? `share:${(request.params as { token?: string }).token}`
           : request.auth && cls !== 'auth'
             ? `${request.auth.credential.type}:${request.auth.credential.id}`
             : `ip:${request.ip}`;

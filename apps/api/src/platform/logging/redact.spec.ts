@@ -14,6 +14,15 @@ describe('redactUrl', () => {
     ['/x?q=bakery&page=1', '/x?q=bakery&page=1'],
     ['/x?%E0%A4%A=1&token', '/x?%E0%A4%A=1&token'],
     ['/v1/deals', '/v1/deals'],
+    // share tokens are bearer credentials: in the path (any spelling of it) and in a query value
+    ['/v1/share/shr_AbCdEfGhIjKlMnOpQrStUvWxYz012345', '/v1/share/[redacted]'],
+    ['/share/shr_AbCdEfGhIjKlMnOpQrStUvWxYz012345?x=1', '/share/[redacted]?x=1'],
+    ['/v1/%73hare/%73hr_AbCdEfGhIjKlMnOpQrStUvWxYz012345/', '/v1/%73hare/[redacted]/'],
+    ['/share/shr_Ab%43dEfGhIjKlMnOpQrStUvWxYz012345', '/share/[redacted]'],
+    ['/x?q=shr_AbCdEfGhIjKlMnOpQrStUvWxYz012345', '/x?q=[redacted]'],
+    ['/v1/share/42', '/v1/share/42'],
+    ['/v1/deals/7/share_links', '/v1/deals/7/share_links'],
+    ['/v1/keys/ll_live_abcdefghijklmnop', '/v1/keys/[redacted]'],
   ])('%s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });

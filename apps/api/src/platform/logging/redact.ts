@@ -3,8 +3,10 @@ import { sqlShape } from '../database/sql-text';
 /** Query parameters whose value is a credential: `token`, `api_key`, `client_secret`, `password`, ... */
 const CREDENTIAL_PARAM = /token|key|secret|passw|pwd|auth|session|signature|^sig$|credential|^code$/i;
 const REDACTED = '[redacted]';
-/** Values shaped like our credentials (`ll_live_...`, `sess_...`, `oat_...`, `cs_...`) are redacted under any name. */
-const CREDENTIAL_VALUE = /^[A-Za-z0-9]{1,12}_(?:live|test)_|^(?:sess|oat|cs)_[A-Za-z0-9_-]{16,}/;
+/** Values shaped like our credentials (`ll_live_...`, `sess_...`, `oat_...`, `cs_...`, share tokens `shr_...`) are redacted under any name. */
+const CREDENTIAL_VALUE = /^[A-Za-z0-9]{1,12}_(?:live|test)_|^(?:sess|oat|cs|shr)_[A-Za-z0-9_-]{16,}/;
+/** A path segment that is (or starts like) a credential: a share link's token is the link (`/share/shr_...`). */
+const CREDENTIAL_SEGMENT = /^shr_/;
 
 function decode(text: string): string {
   try {
@@ -14,11 +16,14 @@ function decode(text: string): string {
   }
 }
 
-/** The URL with the value of every credential-like query parameter replaced, for logs. */
+/**
+ * The URL with every credential-like path segment (a share token, however percent-encoded) and the
+ * value of every credential-like query parameter replaced, for logs.
+ */
 export function redactUrl(url: string | undefined): string {
   if (!url) return '';
   const at = url.indexOf('?');
-  if (at === -1) return url;
+  if (at === -1) return redactPath(url);
   const query = url
     .slice(at + 1)
     .split('&')
@@ -30,7 +35,20 @@ export function redactUrl(url: string | undefined): string {
       return secret ? `${rawName}=${REDACTED}` : pair;
     })
     .join('&');
-  return `${url.slice(0, at)}?${query}`;
+  return `${redactPath(url.slice(0, at))}?${query}`;
+}
+
+function redactPath(path: string): string {
+  // the common case (no underscore, no escape) costs one scan
+  if (!path.includes('_') && !path.includes('%')) return path;
+  return path
+    .split('/')
+    .map((segment) => {
+      if (!segment) return segment;
+      const decoded = decode(segment).trim();
+      return CREDENTIAL_SEGMENT.test(decoded) || CREDENTIAL_VALUE.test(decoded) ? REDACTED : segment;
+    })
+    .join('/');
 }
 
 const SQL_START = /^\s*(select|insert|update|delete|with|begin|commit|rollback|create|alter|drop|set|copy|lock)\b/i;

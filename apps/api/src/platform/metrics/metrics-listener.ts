@@ -13,7 +13,9 @@ export async function startMetricsListener(config: AppConfig, metrics: Metrics):
   const server = createServer((req, res) => {
     const send = (err: ApiError) => {
       const { status, body } = toEnvelope(err);
-      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+      res
+        .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff' })
+        .end(JSON.stringify(body));
     };
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return send(ApiError.notFound('Route'));
@@ -22,10 +24,12 @@ export async function startMetricsListener(config: AppConfig, metrics: Metrics):
     metrics.text().then(
       (text) =>
         res
-          .writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' })
+          .writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' })
           .end(req.method === 'HEAD' ? undefined : text),
       (err: Error) => {
-        res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`metrics collection failed: ${err.message}\n`);
+        res
+          .writeHead(500, { 'Content-Type': 'text/plain', 'X-Content-Type-Options': 'nosniff' })
+          .end(`metrics collection failed: ${err.message}\n`);
       },
     );
   });

@@ -4,8 +4,9 @@ import ipaddr from 'ipaddr.js';
  * The SSRF decision: may the server open a connection to this address? Only public unicast
  * addresses may be reached: private, loopback, link-local (cloud metadata 169.254.169.254),
  * unique-local, CGNAT, multicast, reserved and the IPv6 ranges that embed IPv4 (NAT64, 6to4,
- * Teredo) are refused, unless an allowlisted CIDR (development, or a deliberately internal
- * receiver) covers the address. IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 it is.
+ * Teredo, and the deprecated IPv4-compatible ::/96, which ipaddr.js calls unicast) are refused,
+ * unless an allowlisted CIDR (development, or a deliberately internal receiver) covers the
+ * address. IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 it is.
  */
 export type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
@@ -27,11 +28,27 @@ export function parseAllowlist(entries: string[]): { cidrs: Cidr[]; problems: st
 }
 
 function normalize(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  const bare = address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  let bare = address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  // IPv6 in WHATWG's canonical form first: ipaddr.js reads a dotted tail (::127.0.0.1) as IPv4-mapped
+  if (bare.includes(':')) {
+    try {
+      bare = new URL(`http://[${bare}]/`).hostname.slice(1, -1);
+    } catch {
+      return null;
+    }
+  }
   if (!ipaddr.isValid(bare)) return null;
   const parsed = ipaddr.parse(bare);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) return (parsed as ipaddr.IPv6).toIPv4Address();
   return parsed;
+}
+
+/** IPv4-compatible IPv6 (::a.b.c.d, RFC 4291 2.5.5.1, deprecated): the IPv4 it embeds, else null. :: and ::1 have their own ranges. */
+function ipv4Compatible(ip: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | null {
+  if (ip.kind() !== 'ipv6') return null;
+  const parts = (ip as ipaddr.IPv6).parts;
+  if (parts.slice(0, 6).some((p) => p !== 0) || (parts[6] === 0 && parts[7] <= 1)) return null;
+  return ipaddr.fromByteArray((ip as ipaddr.IPv6).toByteArray().slice(12)) as ipaddr.IPv4;
 }
 
 /** Null when the address may be reached; otherwise why not (for logs and delivery errors). */
@@ -39,6 +56,9 @@ export function blockReason(address: string, allowlist: readonly Cidr[]): string
   const ip = normalize(address);
   if (!ip) return `"${address}" is not an IP address`;
   if (allowlist.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits))) return null;
+  // refused whatever IPv4 it embeds (an allowlisted IPv4 included): a stack may route it anywhere
+  const embedded = ipv4Compatible(ip);
+  if (embedded) return `${ip.toString()} is an IPv4-compatible IPv6 address (${embedded.toString()}, ${embedded.range()})`;
   const range = ip.range();
   return range === 'unicast' ? null : `${ip.toString()} is a ${range} address`;
 }

@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { guardConnections } from '../../../test/support/connect-guard';
 import { loadConfig } from '../config/config';
 import { blockReason, parseAllowlist } from './address-policy';
 import { OutboundBlockedError, OutboundHttp, OutboundTimeoutError } from './outbound-http';
@@ -35,6 +36,13 @@ describe('address policy (the SSRF decision)', () => {
     ['2130706433', /loopback/],
     ['0177.0.0.1', /loopback/],
     ['fe80::1%eth0', /linkLocal/],
+    // IPv4-compatible IPv6 (::/96, deprecated): ipaddr.js calls these unicast
+    ['::7f00:1', /::7f00:1 is an IPv4-compatible IPv6 address \(127\.0\.0\.1, loopback\)/],
+    ['[::127.0.0.1]', /IPv4-compatible .*127\.0\.0\.1, loopback/],
+    ['::a00:1', /IPv4-compatible .*10\.0\.0\.1, private/],
+    ['::a9fe:a9fe', /IPv4-compatible .*169\.254\.169\.254, linkLocal/],
+    ['::8.8.8.8', /IPv4-compatible .*8\.8\.8\.8, unicast/],
+    ['::0:0:0:2', /IPv4-compatible .*0\.0\.0\.2/],
   ])('refuses %s', (address, reason) => {
     expect(blockReason(address, none)).toMatch(reason);
   });
@@ -56,6 +64,9 @@ describe('address policy (the SSRF decision)', () => {
     expect(blockReason('127.0.0.2', dev)).toMatch(/loopback/);
     expect(blockReason('10.21.0.1', dev)).toMatch(/private/);
     expect(blockReason('169.254.169.254', dev)).toMatch(/linkLocal/);
+    // the IPv4 an IPv4-compatible address embeds being allowlisted does not let it through
+    expect(blockReason('::7f00:1', dev)).toMatch(/IPv4-compatible/);
+    expect(blockReason('::7f00:1', parseAllowlist(['::7f00:1/128']).cidrs)).toBeNull();
   });
 });
 
@@ -97,9 +108,13 @@ describe('OutboundHttp', () => {
     expect(guard({ OUTBOUND_ALLOWLIST: '127.0.0.1' }).urlProblem(`http://127.0.0.1:${port}/`)).toBeNull();
     expect(guard({ OUTBOUND_ALLOWLIST: '10.0.0.0/8' }).urlProblem('http://10.0.0.1/')).toBeNull();
     expect(
-      guard({ OUTBOUND_ALLOWLIST: '10.0.0.0/8', NODE_ENV: 'production', SECRETS_KEY: 'ab'.repeat(32), TRUST_PROXY: 'true' }).urlProblem(
-        'http://10.0.0.1/',
-      ),
+      guard({
+        OUTBOUND_ALLOWLIST: '10.0.0.0/8',
+        NODE_ENV: 'production',
+        SECRETS_KEY: 'ab'.repeat(32),
+        TRUST_PROXY: 'true',
+        PUBLIC_URL: 'https://ledgerlens.test',
+      }).urlProblem('http://10.0.0.1/'),
     ).toBe('must use HTTPS');
     expect(guard().urlProblem('ftp://example.com/')).toBe('must use HTTPS');
     expect(guard().urlProblem('https://user:pw@example.com/')).toBe('must not contain credentials');
@@ -122,6 +137,27 @@ describe('OutboundHttp', () => {
       await expect(guard().request(`https://${literal}/`, post)).rejects.toBeInstanceOf(OutboundBlockedError);
     }
     expect(seen).toHaveLength(0);
+  });
+
+  it('refuses IPv4-compatible IPv6 (::/96) literals and resolved addresses without attempting a connection', async () => {
+    const connections = guardConnections();
+    try {
+      const g = guard({ OUTBOUND_ALLOWLIST: '127.0.0.1/32' });
+      for (const url of ['https://[::127.0.0.1]/', 'https://[::a00:1]/hook', 'https://[::a9fe:a9fe]/latest/meta-data']) {
+        expect(g.urlProblem(url)).toMatch(/must not point to .*IPv4-compatible/);
+      }
+      for (const literal of ['[::127.0.0.1]', '[::7f00:1]', '[::a00:1]', '[::a9fe:a9fe]']) {
+        await expect(g.request(`http://${literal}:${port}/`, post)).rejects.toBeInstanceOf(OutboundBlockedError);
+      }
+      g.useResolver(async () => [{ address: '::7f00:1', family: 6 }]);
+      await expect(g.request(`http://receiver.invalid:${port}/`, post)).rejects.toThrow(
+        /receiver\.invalid resolves to a blocked address: ::7f00:1 is an IPv4-compatible/,
+      );
+      expect(connections.attempts).toEqual([]);
+      expect(seen).toHaveLength(0);
+    } finally {
+      connections.restore();
+    }
   });
 
   it('resolves once per request and connects to the checked address (DNS pinned)', async () => {

@@ -12,6 +12,14 @@ export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all:
 
 export class OutboundBlockedError extends Error {
   override readonly name = 'OutboundBlockedError';
+
+  constructor(
+    message: string,
+    /** The policy refuses the URL or its address: trying again cannot help. False for a name that did not resolve (DNS may recover). */
+    readonly permanent = true,
+  ) {
+    super(message);
+  }
 }
 
 export interface OutboundRequest {
@@ -80,7 +88,7 @@ export class OutboundHttp {
     const host = hostOf(url);
     const family = isIP(host);
     const addresses = family ? [{ address: host, family }] : await this.lookup(host);
-    if (addresses.length === 0) throw new OutboundBlockedError(`${host} did not resolve`);
+    if (addresses.length === 0) throw new OutboundBlockedError(`${host} did not resolve`, false);
     for (const { address } of addresses) {
       const reason = blockReason(address, this.allowlist);
       if (reason) throw new OutboundBlockedError(`${host} resolves to a blocked address: ${reason}`);
@@ -151,7 +159,7 @@ export class OutboundHttp {
     try {
       return await this.resolver(host);
     } catch (err) {
-      throw new OutboundBlockedError(`${host} did not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new OutboundBlockedError(`${host} did not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, false);
     }
   }
 }

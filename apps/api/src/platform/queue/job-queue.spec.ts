@@ -72,3 +72,73 @@ describe('JobQueue: stop and hand back', () => {
     30_000,
   );
 });
+
+/**
+ * Priorities (the documents queue's fairness between organizations): a job with a lower number
+ * runs before any waiting job with a higher one, equal ones in the order queued, with either queue.
+ */
+describe('JobQueue: priorities', () => {
+  /** Holds the first job until released, queues the rest behind it, and returns the order jobs ran in. */
+  async function runOrder(q: JobQueue, jobs: [string, number | undefined][]): Promise<string[]> {
+    const order: string[] = [];
+    const first = deferred();
+    const started = deferred();
+    const done = deferred();
+    q.process<{ id: string }>(
+      'documents',
+      async ({ id }) => {
+        order.push(id);
+        if (order.length === 1) {
+          started.resolve();
+          await first.promise;
+        }
+        if (order.length === jobs.length) done.resolve();
+      },
+      1,
+    );
+    const [head, ...rest] = jobs;
+    await q.enqueue('documents', head[0], { id: head[0] }, { priority: head[1] });
+    await started.promise; // the head runs; everything else waits behind it
+    for (const [id, priority] of rest) await q.enqueue('documents', id, { id }, { priority });
+    first.resolve();
+    await done.promise;
+    return order;
+  }
+
+  // organization A's backlog (its 1st..4th documents), then B's first two; a job with no priority goes first
+  const jobs: [string, number | undefined][] = [
+    ['a1', 1],
+    ['a2', 2],
+    ['a3', 3],
+    ['a4', 4],
+    ['b1', 1],
+    ['b2', 2],
+    ['plain', undefined],
+  ];
+  const fair = ['a1', 'plain', 'b1', 'a2', 'b2', 'a3', 'a4'];
+
+  it('in-process: runs waiting jobs by priority (none first), then in the order queued', async () => {
+    const q = new InProcessJobQueue(10);
+    try {
+      expect(await runOrder(q, jobs)).toEqual(fair);
+    } finally {
+      await q.close();
+    }
+  });
+
+  const redisUrl = realRedisUrl();
+  (redisUrl ? it : it.skip)(
+    'BullMQ: the same order',
+    async () => {
+      const redis = new Redis(redisUrl!, { maxRetriesPerRequest: null });
+      const q = new BullJobQueue(redis, `lltest:priority:${randomBytes(4).toString('hex')}`, 60_000);
+      try {
+        expect(await runOrder(q, jobs)).toEqual(fair);
+      } finally {
+        await q.close();
+        redis.disconnect();
+      }
+    },
+    30_000,
+  );
+});

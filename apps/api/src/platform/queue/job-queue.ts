@@ -42,7 +42,19 @@ export interface QueueStats {
 export interface EnqueueOptions {
   /** Run no earlier than this many milliseconds from now (a scheduled job, e.g. a webhook retry). */
   delayMs?: number;
+  /**
+   * Order among waiting jobs: 1 runs first, then 2, ... (jobs of equal priority in the order
+   * queued); a job without one runs before them all (BullMQ's rule). The documents queue sets it
+   * to the job's place in its organization's backlog, so one organization's backlog never queues
+   * ahead of another's first document.
+   */
+  priority?: number;
 }
+
+/** BullMQ's highest priority number (2^21); larger ones are clamped to it. */
+export const MAX_PRIORITY = 2_097_152;
+const priorityOf = (options: EnqueueOptions) =>
+  options.priority === undefined ? 0 : Math.min(MAX_PRIORITY, Math.max(1, Math.floor(options.priority)));
 
 /**
  * Queues whose delayed jobs are scheduled future work (webhook retries), not work in progress:
@@ -62,7 +74,7 @@ export abstract class JobQueue {
    * is still waiting, delayed or running; otherwise a new job under a fresh id, since a failed or
    * completed job keeps its id (BullMQ keeps failed jobs for a week) and would swallow it.
    */
-  abstract resubmit<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void>;
+  abstract resubmit<T extends object>(queue: QueueName, jobId: string, data: T, options?: EnqueueOptions): Promise<void>;
   /** Starts consuming (only in processes whose ROLE runs workers). */
   abstract process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number, onExhausted?: ExhaustedHandler<T>): void;
   /** Resolves when no job is queued or running (tests, graceful shutdown); future scheduled jobs do not count. */
@@ -74,12 +86,23 @@ export abstract class JobQueue {
   abstract close(): Promise<void>;
 }
 
+interface PendingJob {
+  jobId: string;
+  data: unknown;
+  attempt: number;
+  enqueuedAt: number;
+  priority: number;
+  seq: number;
+}
+
 /** Retry delays in multiples of the configured base (1 s by default): 1 s, 5 s, 30 s. */
 const RETRY_FACTORS = [1, 5, 30];
 
 export class InProcessJobQueue extends JobQueue {
   private readonly logger = new Logger('InProcessJobQueue');
-  private readonly pending = new Map<QueueName, { jobId: string; data: unknown; attempt: number; enqueuedAt: number }[]>();
+  /** Waiting jobs per queue, by priority then arrival (`seq`). */
+  private readonly pending = new Map<QueueName, PendingJob[]>();
+  private seq = 0;
   private readonly known = new Set<string>();
   private readonly handlers = new Map<
     QueueName,
@@ -102,11 +125,8 @@ export class InProcessJobQueue extends JobQueue {
   async enqueue<T extends object>(queue: QueueName, jobId: string, data: T, options: EnqueueOptions = {}): Promise<void> {
     if (this.closed || this.known.has(`${queue}:${jobId}`)) return;
     this.known.add(`${queue}:${jobId}`);
-    const push = () => {
-      const list = this.pending.get(queue) ?? [];
-      list.push({ jobId, data, attempt: 0, enqueuedAt: Date.now() });
-      this.pending.set(queue, list);
-    };
+    const priority = priorityOf(options);
+    const push = () => this.push(queue, { jobId, data, attempt: 0, enqueuedAt: Date.now(), priority, seq: this.seq++ });
     if (!options.delayMs || options.delayMs <= 0) {
       push(); // queued at once, so idle() called right after enqueue() waits for it
       setImmediate(() => this.pump(queue));
@@ -123,9 +143,18 @@ export class InProcessJobQueue extends JobQueue {
     this.scheduled.add(timer);
   }
 
-  async resubmit<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void> {
+  async resubmit<T extends object>(queue: QueueName, jobId: string, data: T, options: EnqueueOptions = {}): Promise<void> {
     if (this.known.has(`${queue}:${jobId}`)) return;
-    await this.enqueue(queue, freshJobId(jobId), data);
+    await this.enqueue(queue, freshJobId(jobId), data, options);
+  }
+
+  /** Inserts a job after every waiting job of its priority or a higher one (lower number). */
+  private push(queue: QueueName, job: PendingJob): void {
+    const list = this.pending.get(queue) ?? [];
+    let at = list.length;
+    while (at > 0 && list[at - 1].priority > job.priority) at--;
+    list.splice(at, 0, job);
+    this.pending.set(queue, list);
   }
 
   process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number, onExhausted?: ExhaustedHandler<T>): void {
@@ -171,7 +200,7 @@ export class InProcessJobQueue extends JobQueue {
           const timer = setTimeout(() => {
             this.timers.delete(timer);
             this.count(this.delayed, queue, -1);
-            list.push({ ...job, attempt: job.attempt + 1, enqueuedAt: Date.now() });
+            this.push(queue, { ...job, attempt: job.attempt + 1, enqueuedAt: Date.now(), seq: this.seq++ });
             this.pump(queue);
           }, delay);
           this.timers.add(timer);
@@ -264,17 +293,19 @@ export class BullJobQueue extends JobQueue {
     return q;
   }
 
-  async resubmit<T extends object>(queue: QueueName, jobId: string, data: T): Promise<void> {
+  async resubmit<T extends object>(queue: QueueName, jobId: string, data: T, options: EnqueueOptions = {}): Promise<void> {
     const existing = await this.queue(queue).getJob(jobId);
     const state = existing ? await existing.getState() : 'unknown';
     if (['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'].includes(state)) return;
-    await this.enqueue(queue, existing ? freshJobId(jobId) : jobId, data);
+    await this.enqueue(queue, existing ? freshJobId(jobId) : jobId, data, options);
   }
 
   async enqueue<T extends object>(queue: QueueName, jobId: string, data: T, options: EnqueueOptions = {}): Promise<void> {
     await this.queue(queue).add(queue, data, {
       jobId,
       delay: options.delayMs && options.delayMs > 0 ? options.delayMs : undefined,
+      // a prioritized job (BullMQ's ordered set): lower numbers first, equal ones in order
+      priority: priorityOf(options) || undefined,
       attempts: 4,
       backoff: { type: 'exponential', delay: this.retryBaseMs },
       removeOnComplete: { age: 3600, count: 1000 },

@@ -1,4 +1,4 @@
-import { MemoryRateLimitStore, RateLimiter, RateLimitStore } from './rate-limit';
+import { endpointClass, MemoryRateLimitStore, RateLimiter, RateLimitStore } from './rate-limit';
 
 const limits = { windowSeconds: 60, standard: 3, write: 2, upload: 1, auth: 1, shareView: 1 };
 const NOW = Date.parse('2026-11-26T12:00:30Z');
@@ -24,5 +24,23 @@ describe('RateLimiter.hit', () => {
     expect(first).toBeInstanceOf(Promise);
     await expect(first).resolves.toMatchObject({ limit: 1, remaining: 0, allowed: true });
     await expect(limiter.hit('upload', 'ip:127.0.0.1')).resolves.toMatchObject({ allowed: false, retryAfter: 30 });
+  });
+});
+
+describe('endpointClass', () => {
+  it('classes by the matched route template, and by the method alone when no route matched', () => {
+    expect(endpointClass('POST', '/v1/auth/login')).toBe('auth');
+    expect(endpointClass('POST', '/oauth/token')).toBe('auth');
+    expect(endpointClass('POST', '/v1/deals/:deal_id/documents')).toBe('upload');
+    expect(endpointClass('POST', '/v1/deals/:deal_id/documents/bulk')).toBe('upload');
+    expect(endpointClass('GET', '/v1/deals/:deal_id/documents')).toBe('standard');
+    expect(endpointClass('GET', '/v1/share/:token')).toBe('shareView');
+    expect(endpointClass('HEAD', '/share/:token')).toBe('shareView');
+    expect(endpointClass('POST', '/share/:token')).toBe('shareView');
+    expect(endpointClass('DELETE', '/v1/share/:share_id')).toBe('standard');
+    // a raw path is not a template: it never gets a narrower class than its method's
+    expect(endpointClass('POST', '/v1/auth/%6cogin')).toBe('write');
+    expect(endpointClass('POST', undefined)).toBe('write');
+    expect(endpointClass('GET', undefined)).toBe('standard');
   });
 });

@@ -84,21 +84,25 @@ export class RateLimiter {
   }
 }
 
-const UPLOAD_PATHS = [/^\/v1\/deals\/[^/]+\/documents(\/bulk)?\/?$/, /^\/v1\/bulk-upload\/?$/, /^\/v1\/ingest\/?$/];
-const AUTH_PATHS = [/^\/(v1\/)?auth\/login\/?$/, /^\/(v1\/)?oauth\/token\/?$/];
+// Route templates (`/v1/deals/:deal_id/documents`), as registered: never raw URLs.
+const UPLOAD_ROUTES = [/^\/v1\/deals\/:[^/]+\/documents(\/bulk)?$/, /^\/v1\/bulk-upload$/, /^\/v1\/ingest$/];
+const AUTH_ROUTES = [/^\/(v1\/)?auth\/login$/, /^\/(v1\/)?oauth\/token$/];
 /** The public share view: JSON (`/v1/share/{token}`) and the human page (`/share/{token}`, GET and its password POST). */
-const SHARE_VIEW = /^\/(?:v1\/)?share\/([^/]+)\/?$/;
-const SHARE_PAGE_POST = /^\/share\/[^/]+\/?$/;
+const SHARE_VIEW_ROUTE = /^\/(v1\/)?share\/:token$/;
+const SHARE_PAGE_ROUTE = /^\/share\/:token$/;
 
-/** Endpoint class of a request, from method and path (spec Limits, Form B). */
-export function endpointClass(method: string, path: string): EndpointClass {
-  if (AUTH_PATHS.some((re) => re.test(path))) return 'auth';
-  if (method === 'POST' && UPLOAD_PATHS.some((re) => re.test(path))) return 'upload';
-  if ((method === 'GET' && SHARE_VIEW.test(path)) || (method === 'POST' && SHARE_PAGE_POST.test(path))) return 'shareView';
+/**
+ * Endpoint class of a request (spec Limits, Form B), from its method and the template of the route
+ * it matched: never from the raw URL, which may spell the same route differently (Fastify routes
+ * `/v1/auth/%6cogin` to `/v1/auth/login`). A request that matched no route is classed by its method.
+ */
+export function endpointClass(method: string, route: string | undefined): EndpointClass {
+  if (route !== undefined) {
+    if (AUTH_ROUTES.some((re) => re.test(route))) return 'auth';
+    if (method === 'POST' && UPLOAD_ROUTES.some((re) => re.test(route))) return 'upload';
+    if (((method === 'GET' || method === 'HEAD') && SHARE_VIEW_ROUTE.test(route)) || (method === 'POST' && SHARE_PAGE_ROUTE.test(route)))
+      return 'shareView';
+  }
   if (method === 'POST' || method === 'PUT') return 'write';
   return 'standard';
-}
-
-export function shareToken(path: string): string | null {
-  return SHARE_VIEW.exec(path)?.[1] ?? null;
 }

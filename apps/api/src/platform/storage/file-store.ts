@@ -69,10 +69,14 @@ export class LocalFileStore extends FileStore {
     const partial = `${path}.partial`;
     await mkdir(dirname(path), { recursive: true });
     const meter = new SizeMeter(maxBytes);
+    const out = createWriteStream(partial);
     try {
-      await pipeline(source, meter, createWriteStream(partial));
+      await pipeline(source, meter, out);
       await rename(partial, path);
     } catch (err) {
+      // The write stream opens its file asynchronously: when the upload fails before that open
+      // completes, the file appears after the failure. Wait for the stream to close, then remove.
+      if (!out.closed) await new Promise<void>((done) => out.once('close', () => done()));
       await rm(partial, { force: true });
       // Drain what the client still sends so the connection can answer cleanly.
       source.resume();

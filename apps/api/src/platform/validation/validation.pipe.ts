@@ -41,11 +41,24 @@ export class ApiValidationPipe implements PipeTransform {
     value: unknown,
     source: 'body' | 'query' | 'path',
   ): Promise<unknown> {
-    const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false, exposeDefaultValues: true });
-    const errors = await validate(instance as object, { whitelist: true, forbidUnknownValues: false, validationError: { target: false } });
-    if (errors.length) throw ApiError.validation(flatten(errors, source, []));
+    const { instance, problems } = await validateDto(metatype as new () => object, value, source);
+    if (problems.length) throw ApiError.validation(problems);
     return instance;
   }
+}
+
+/**
+ * The pipe's DTO validation, returning the problems instead of throwing: for a route that adds
+ * its own rules (a policy needing a service) and reports them in the same 422 as the DTO's.
+ */
+export async function validateDto<T extends object>(
+  metatype: new () => T,
+  value: unknown,
+  source: 'body' | 'query' | 'path',
+): Promise<{ instance: T; problems: ValidationEntry[] }> {
+  const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false, exposeDefaultValues: true });
+  const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false } });
+  return { instance, problems: errors.length ? flatten(errors, source, []) : [] };
 }
 
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

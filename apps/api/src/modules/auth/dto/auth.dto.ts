@@ -24,7 +24,12 @@ export class OAuthTokenRequestDto {
 
 export class OAuthTokenResponseDto {
   @ApiProperty() access_token: string;
-  @ApiProperty({ enum: ['Bearer'] }) token_type: 'Bearer';
+  @ApiProperty({
+    enum: ['Bearer', 'bearer'],
+    description:
+      '`Bearer` from `/oauth/token` (Form A), `bearer` from `/v1/oauth/token` (Form B); compare case-insensitively (RFC 6749 7.1)',
+  })
+  token_type: 'Bearer' | 'bearer';
   @ApiProperty({ type: 'integer', example: 3600 }) expires_in: number;
   @ApiPropertyOptional() scope?: string;
 }

@@ -184,6 +184,21 @@ export class DecisionResultDto {
   @ApiProperty({ type: String, format: 'date-time' }) decided_at: string;
 }
 
+/** POST /v1/deals/{deal_id}/rescore. */
+export class RescoreResultDto {
+  @ApiProperty({ enum: ['ok'] }) status: 'ok';
+  @ApiProperty({ enum: [true] }) success: true;
+  @ApiProperty() message: string;
+  @ApiProperty({ type: 'integer' }) deal_id: number;
+  @ApiProperty({
+    description:
+      'true when the screening, report and recommendation were recomputed; false when nothing changed since the last scoring (the same documents and corrections): nothing was written',
+  })
+  rescored: boolean;
+  @ApiProperty({ type: () => DealDetailDto, description: 'The deal with its report and recommendation as they now stand' })
+  deal: DealDetailDto;
+}
+
 export class BatchCreatedDealDto {
   @ApiProperty({ type: 'integer' }) index: number;
   @ApiProperty({ type: 'integer' }) id: number;

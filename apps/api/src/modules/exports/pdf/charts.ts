@@ -121,14 +121,19 @@ export function dailyBalanceChart(w: ReportWriter, points: { date: string; balan
   w.y -= height + 14;
 }
 
+const SCORE_ROW = 19;
+
+/** The height `scoreBars` takes for `n` items (a heading keeps it on its page). */
+export const scoreBarsHeight = (n: number) => SCORE_ROW * n + 20;
+
 /** Horizontal score bars 0-100, coloured by score, with an optional note at the right (weight, contribution). */
 export function scoreBars(w: ReportWriter, items: { label: string; score: number; note?: string }[]): void {
-  const rowH = 19;
+  const rowH = SCORE_ROW;
   const labelW = 150;
   const noteW = 118;
   const x0 = 44 + labelW;
   const width = 612 - 88 - labelW - noteW - 36;
-  w.ensure(rowH * items.length + 20);
+  w.ensure(scoreBarsHeight(items.length));
   // scale
   for (const t of [0, 25, 50, 75, 100]) {
     const x = x0 + (t / 100) * width;
@@ -150,7 +155,9 @@ export function scoreBars(w: ReportWriter, items: { label: string; score: number
     const score = Math.max(0, Math.min(100, item.score));
     const c = scoreColor(score);
     const cy = w.y - rowH / 2;
-    w.text(item.label, 44, cy - 3, { size: 8.5, color: COLOR.text, width: labelW - 8 });
+    // a label too long for its column is set smaller before anything is cut
+    const labelSize = Math.max(6.5, Math.min(8.5, (8.5 * (labelW - 8)) / Math.max(1, w.width(item.label, 8.5))));
+    w.text(item.label, 44, cy - 3, { size: labelSize, color: COLOR.text, width: labelW - 8 });
     w.page.drawRectangle({ x: x0, y: cy - 5, width, height: 10, color: COLOR.panel });
     w.page.drawRectangle({ x: x0, y: cy - 5, width: (score / 100) * width, height: 10, color: c.strong });
     w.text(score.toFixed(0), x0 + width + 6, cy - 3, { size: 8.5, font: w.fonts.semibold, color: c.strong });

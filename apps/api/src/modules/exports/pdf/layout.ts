@@ -1,4 +1,5 @@
 import { PDFDocument, PDFFont, PDFPage, rgb, RGB } from 'pdf-lib';
+import { hasGlyph } from './fonts';
 
 /** Page geometry and the house palette of the report. */
 export const PAGE = { width: 612, height: 792, margin: 44, top: 64, bottom: 54 } as const;
@@ -28,6 +29,50 @@ export interface Fonts {
   regular: PDFFont;
   semibold: PDFFont;
   bold: PDFFont;
+  /** embedded for this report only when its text needs them, tried in order for what Plex lacks */
+  fallback?: PDFFont[];
+}
+
+/** A stretch of text drawn with one font. */
+export interface TextRun {
+  text: string;
+  font: PDFFont;
+}
+
+/**
+ * The text cut into runs of one font each: `font` where it has the glyph, else the first fallback
+ * that has it. A space between two characters of one fallback font stays in that font's run, so a
+ * right-to-left phrase is laid out (and reordered) as a whole.
+ */
+export function textRuns(font: PDFFont, text: string, fallback: PDFFont[] = []): TextRun[] {
+  if (!fallback.length) return [{ text, font }];
+  const chars = Array.from(text);
+  const picks = chars.map((ch) => {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x250 || hasGlyph(font, cp)) return font;
+    return fallback.find((f) => hasGlyph(f, cp)) ?? font;
+  });
+  for (let i = 0; i < chars.length; i++) {
+    if (picks[i] !== font || !/\s/.test(chars[i])) continue;
+    let j = i - 1;
+    while (j >= 0 && /\s/.test(chars[j])) j--;
+    let k = i + 1;
+    while (k < chars.length && /\s/.test(chars[k])) k++;
+    if (j >= 0 && k < chars.length && picks[j] === picks[k] && picks[j] !== font && hasGlyph(picks[j], chars[i].codePointAt(0)!))
+      picks[i] = picks[j];
+  }
+  const runs: TextRun[] = [];
+  chars.forEach((ch, i) => {
+    const last = runs[runs.length - 1];
+    if (last && last.font === picks[i]) last.text += ch;
+    else runs.push({ text: ch, font: picks[i] });
+  });
+  return runs;
+}
+
+/** Width of text drawn in runs (see `textRuns`). */
+export function textWidth(font: PDFFont, text: string, size: number, fallback: PDFFont[] = []): number {
+  return textRuns(font, text, fallback).reduce((w, r) => w + r.font.widthOfTextAtSize(r.text, size), 0);
 }
 
 /** A score's colour: green from 70, amber from 40, red below. */
@@ -43,42 +88,56 @@ export function clean(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 }
 
-/** The text, cut with an ellipsis to fit `width` (binary search on the cut). */
-export function fitText(font: PDFFont, text: string, size: number, width: number): string {
+/** The text, cut with an ellipsis to fit `width` (binary search on the cut, whole characters). */
+export function fitText(font: PDFFont, text: string, size: number, width: number, fallback: PDFFont[] = []): string {
   const t = clean(text);
-  if (font.widthOfTextAtSize(t, size) <= width) return t;
+  if (textWidth(font, t, size, fallback) <= width) return t;
+  const chars = Array.from(t);
   let lo = 0;
-  let hi = t.length;
+  let hi = chars.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (font.widthOfTextAtSize(`${t.slice(0, mid)}…`, size) <= width) lo = mid;
+    if (textWidth(font, `${chars.slice(0, mid).join('')}…`, size, fallback) <= width) lo = mid;
     else hi = mid - 1;
   }
-  return `${t.slice(0, lo).trimEnd()}…`;
+  return `${chars.slice(0, lo).join('').trimEnd()}…`;
 }
 
-export function wrapText(font: PDFFont, text: string, size: number, width: number): string[] {
+/** Lines of at most `width`: words wrap; a word wider than a line (a filename, a run of CJK) is broken where it must be. */
+export function wrapText(font: PDFFont, text: string, size: number, width: number, fallback: PDFFont[] = []): string[] {
+  const fits = (s: string) => textWidth(font, s, size, fallback) <= width;
   const lines: string[] = [];
   for (const paragraph of text.split(/\r?\n/)) {
     const words = clean(paragraph).split(/\s+/).filter(Boolean);
     let line = '';
     for (const word of words) {
       const candidate = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(candidate, size) <= width || !line) line = candidate;
-      else {
-        lines.push(line);
-        line = word;
+      if (fits(candidate)) {
+        line = candidate;
+        continue;
+      }
+      if (line) lines.push(line);
+      line = word;
+      // a single word too wide for a line: broken into pieces that fit
+      while (!fits(line) && Array.from(line).length > 1) {
+        const chars = Array.from(line);
+        let n = chars.length - 1;
+        while (n > 1 && !fits(chars.slice(0, n).join(''))) n--;
+        lines.push(chars.slice(0, n).join(''));
+        line = chars.slice(n).join('');
       }
     }
     lines.push(line);
   }
-  return lines.map((l) => fitText(font, l, size, width));
+  return lines.map((l) => fitText(font, l, size, width, fallback));
 }
 
 export interface Column {
   title: string;
   width: number;
   align?: 'left' | 'right';
+  /** wrap the cells of this column onto up to this many lines (default 1: cut with an ellipsis) */
+  lines?: number;
 }
 
 /**
@@ -102,7 +161,12 @@ export class ReportWriter {
     this.pages.push(this.page);
     this.y = PAGE.height - PAGE.top;
     if (this.pages.length > 1) {
-      this.text(this.runningTitle, PAGE.margin, PAGE.height - 34, { size: 8.5, font: this.fonts.semibold, color: COLOR.muted });
+      this.text(this.runningTitle, PAGE.margin, PAGE.height - 34, {
+        size: 8.5,
+        font: this.fonts.semibold,
+        color: COLOR.muted,
+        width: CONTENT_WIDTH,
+      });
       this.page.drawLine({
         start: { x: PAGE.margin, y: PAGE.height - 42 },
         end: { x: PAGE.width - PAGE.margin, y: PAGE.height - 42 },
@@ -120,22 +184,45 @@ export class ReportWriter {
     this.y -= h;
   }
 
+  /** The fallback fonts of this report (none for text Plex covers). */
+  get fallback(): PDFFont[] {
+    return this.fonts.fallback ?? [];
+  }
+
+  /** Width of `s` as `text` draws it. */
+  width(s: string, size: number, font: PDFFont = this.fonts.regular): number {
+    return textWidth(font, clean(s), size, this.fallback);
+  }
+
   text(
     s: string,
     x: number,
     y: number,
-    o: { size?: number; font?: PDFFont; color?: RGB; align?: 'left' | 'right' | 'center'; width?: number } = {},
+    o: { size?: number; font?: PDFFont; color?: RGB; align?: 'left' | 'right' | 'center'; width?: number; page?: PDFPage } = {},
   ): void {
     const size = o.size ?? 9.5;
     const font = o.font ?? this.fonts.regular;
-    const t = o.width ? fitText(font, s, size, o.width) : clean(s);
-    const w = font.widthOfTextAtSize(t, size);
-    const dx = o.align === 'right' ? (o.width ?? 0) - w : o.align === 'center' ? ((o.width ?? 0) - w) / 2 : 0;
-    this.page.drawText(t, { x: x + dx, y, size, font, color: o.color ?? COLOR.text });
+    const t = o.width ? fitText(font, s, size, o.width, this.fallback) : clean(s);
+    const runs = textRuns(font, t, this.fallback);
+    const w = runs.reduce((a, r) => a + r.font.widthOfTextAtSize(r.text, size), 0);
+    let cx = x + (o.align === 'right' ? (o.width ?? 0) - w : o.align === 'center' ? ((o.width ?? 0) - w) / 2 : 0);
+    for (const r of runs) {
+      (o.page ?? this.page).drawText(r.text, { x: cx, y, size, font: r.font, color: o.color ?? COLOR.text });
+      cx += r.font.widthOfTextAtSize(r.text, size);
+    }
   }
 
-  /** A section title with a rule under it; `keep` is the height of what follows that should stay on its page. */
-  heading(title: string, subtitle?: string, keep = 32): void {
+  /** Lines of `s` within `width`, as `paragraph` and `bullets` break them. */
+  lines(s: string, size: number, width: number, font: PDFFont = this.fonts.regular): string[] {
+    return wrapText(font, s, size, width, this.fallback);
+  }
+
+  /**
+   * A section title with a rule under it. `keep`: the height of what follows that must stay on
+   * the title's page (its first block: a chart, the score bars, a table's first rows), so a title
+   * never stands alone at a page foot.
+   */
+  heading(title: string, subtitle?: string, keep = 48): void {
     this.ensure(32 + keep);
     this.space(8);
     this.text(title, PAGE.margin, this.y - 14, { size: 13.5, font: this.fonts.bold, color: COLOR.ink });
@@ -157,17 +244,22 @@ export class ReportWriter {
     const font = o.font ?? this.fonts.regular;
     const indent = o.indent ?? 0;
     const leading = o.leading ?? size * 1.45;
-    for (const line of wrapText(font, s, size, (o.width ?? CONTENT_WIDTH) - indent)) {
+    for (const line of this.lines(s, size, (o.width ?? CONTENT_WIDTH) - indent, font)) {
       this.ensure(leading);
       this.text(line, PAGE.margin + indent, this.y - size, { size, font, color: o.color });
       this.y -= leading;
     }
   }
 
+  /** Height `bullets` takes for one item. */
+  bulletHeight(item: string, size = 9.5): number {
+    return this.lines(item, size, CONTENT_WIDTH - 14).length * size * 1.45 + 2;
+  }
+
   bullets(items: string[], o: { color?: RGB; size?: number } = {}): void {
     const size = o.size ?? 9.5;
     for (const item of items) {
-      const lines = wrapText(this.fonts.regular, item, size, CONTENT_WIDTH - 14);
+      const lines = this.lines(item, size, CONTENT_WIDTH - 14);
       lines.forEach((line, i) => {
         this.ensure(size * 1.45);
         if (i === 0) this.page.drawCircle({ x: PAGE.margin + 4, y: this.y - size + 3, size: 1.7, color: o.color ?? COLOR.accent });
@@ -178,18 +270,27 @@ export class ReportWriter {
     }
   }
 
-  /** A table with a shaded header, zebra rows, and the header repeated after a page break. */
+  /** Height of the header and first `rows` rows of a table (for a heading's `keep`). */
+  static tableHeight(rows: number, size = 8.5): number {
+    return (rows + 1) * (size + 8) + 6;
+  }
+
+  /**
+   * A table with a shaded header, zebra rows, and the header repeated after a page break. A
+   * column with `lines` > 1 wraps its cells, the row growing to the tallest cell.
+   */
   table(columns: Column[], rows: string[][], o: { size?: number; cellColor?: (row: number, col: number) => RGB | null } = {}): void {
     const size = o.size ?? 8.5;
-    const rowH = size + 8;
+    const headerH = size + 8;
+    const lineH = size * 1.25;
     const total = columns.reduce((a, c) => a + c.width, 0);
     const scale = CONTENT_WIDTH / total;
     const cols = columns.map((c) => ({ ...c, width: c.width * scale }));
     const header = () => {
-      this.page.drawRectangle({ x: PAGE.margin, y: this.y - rowH, width: CONTENT_WIDTH, height: rowH, color: COLOR.panel });
+      this.page.drawRectangle({ x: PAGE.margin, y: this.y - headerH, width: CONTENT_WIDTH, height: headerH, color: COLOR.panel });
       let x = PAGE.margin;
       for (const c of cols) {
-        this.text(c.title.toUpperCase(), x + 5, this.y - rowH + 5.5, {
+        this.text(c.title.toUpperCase(), x + 5, this.y - headerH + 5.5, {
           size: size - 1.5,
           font: this.fonts.semibold,
           color: COLOR.muted,
@@ -198,11 +299,21 @@ export class ReportWriter {
         });
         x += c.width;
       }
-      this.y -= rowH;
+      this.y -= headerH;
     };
-    this.ensure(rowH * 2);
+    const cellLines = (cell: string, c: (typeof cols)[number], font: PDFFont): string[] => {
+      const max = c.lines ?? 1;
+      if (max <= 1) return [cell];
+      const lines = this.lines(cell, size, c.width - 10, font);
+      if (lines.length <= max) return lines;
+      return [...lines.slice(0, max - 1), fitText(font, lines.slice(max - 1).join(' '), size, c.width - 10, this.fallback)];
+    };
+    this.ensure(headerH * 2);
     header();
     rows.forEach((row, i) => {
+      const fonts = row.map((_, j) => (o.cellColor?.(i, j) ? this.fonts.semibold : this.fonts.regular));
+      const cells = row.map((cell, j) => cellLines(cell, cols[j], fonts[j]));
+      const rowH = headerH + (Math.max(1, ...cells.map((c) => c.length)) - 1) * lineH;
       if (this.y - rowH < PAGE.bottom) {
         this.newPage();
         header();
@@ -210,15 +321,17 @@ export class ReportWriter {
       if (i % 2 === 1)
         this.page.drawRectangle({ x: PAGE.margin, y: this.y - rowH, width: CONTENT_WIDTH, height: rowH, color: rgb(0.985, 0.988, 0.995) });
       let x = PAGE.margin;
-      row.forEach((cell, j) => {
+      cells.forEach((lines, j) => {
         const c = cols[j];
         const color = o.cellColor?.(i, j) ?? null;
-        this.text(cell, x + 5, this.y - rowH + 5.5, {
-          size,
-          font: color ? this.fonts.semibold : this.fonts.regular,
-          color: color ?? COLOR.text,
-          align: c.align,
-          width: c.width - 10,
+        lines.forEach((line, k) => {
+          this.text(line, x + 5, this.y - headerH + 5.5 - k * lineH, {
+            size,
+            font: fonts[j],
+            color: color ?? COLOR.text,
+            align: c.align,
+            width: c.width - 10,
+          });
         });
         x += c.width;
       });
@@ -238,13 +351,7 @@ export class ReportWriter {
     const n = this.pages.length;
     this.pages.forEach((page, i) => {
       page.drawLine({ start: { x: PAGE.margin, y: 36 }, end: { x: PAGE.width - PAGE.margin, y: 36 }, thickness: 0.6, color: COLOR.line });
-      page.drawText(fitText(this.fonts.regular, note, 7.5, CONTENT_WIDTH - 80), {
-        x: PAGE.margin,
-        y: 24,
-        size: 7.5,
-        font: this.fonts.regular,
-        color: COLOR.muted,
-      });
+      this.text(note, PAGE.margin, 24, { size: 7.5, color: COLOR.muted, width: CONTENT_WIDTH - 80, page });
       const label = `Page ${i + 1} of ${n}`;
       const w = this.fonts.semibold.widthOfTextAtSize(label, 8);
       page.drawText(label, { x: PAGE.width - PAGE.margin - w, y: 24, size: 8, font: this.fonts.semibold, color: COLOR.muted });

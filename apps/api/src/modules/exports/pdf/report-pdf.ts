@@ -1,10 +1,10 @@
 import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, rgb } from 'pdf-lib';
+import { PDFDocument, PDFFont, rgb } from 'pdf-lib';
 import type { DealDetailDto } from '../../deals/dto/deal.dto';
 import type { RecommendationDto } from '../../rulesets/dto/recommendation.dto';
 import type { FlaggedTransactionDto } from '../dto/export.dto';
-import { dailyBalanceChart, monthLabel, monthlyRevenueChart, scoreBars } from './charts';
-import { fontFiles, useCmapLayout } from './fonts';
+import { dailyBalanceChart, monthLabel, monthlyRevenueChart, scoreBars, scoreBarsHeight } from './charts';
+import { fallbackFilesFor, fallbackFontBytes, fontFiles, hasGlyph, useCmapLayout } from './fonts';
 import { COLOR, CONTENT_WIDTH, fitText, PAGE, ReportWriter, scoreColor, wrapText } from './layout';
 import { entityTypeLabel, sourceTypeLabel } from '../../deals/labels';
 
@@ -68,6 +68,12 @@ const longDate = (iso: string | null | undefined) => {
   return d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 };
 
+/** The size at which `text` fits `width`, from `size` down to `min` (below it, the text is cut). */
+function fitSize(w: ReportWriter, text: string, font: PDFFont, size: number, width: number, min: number): number {
+  const at = w.width(text, size, font);
+  return at <= width ? size : Math.max(min, Math.floor(((size * width) / at) * 10) / 10);
+}
+
 /** Renders the underwriting report. Pure: same input, same pages (the generation time is an input). */
 export async function renderDealReportPdf(input: ReportPdfInput): Promise<Uint8Array> {
   const { deal } = input;
@@ -81,6 +87,12 @@ export async function renderDealReportPdf(input: ReportPdfInput): Promise<Uint8A
     doc.embedFont(files.bold, { subset: true }),
   ]);
   for (const font of [regular, semibold, bold]) useCmapLayout(font);
+  // every text the report may draw comes from its input: the fallback fonts it needs, embedded (as subsets) before drawing
+  const fallback = await Promise.all(
+    fallbackFilesFor(JSON.stringify(input), (cp) => hasGlyph(regular, cp)).map((file) =>
+      doc.embedFont(fallbackFontBytes(file), { subset: true }),
+    ),
+  );
   const title = `Underwriting report: ${deal.business_name}`;
   doc.setTitle(title);
   doc.setAuthor(brand);
@@ -90,20 +102,116 @@ export async function renderDealReportPdf(input: ReportPdfInput): Promise<Uint8A
   doc.setCreationDate(input.generatedAt);
   doc.setModificationDate(input.generatedAt);
 
-  const w = new ReportWriter(doc, { regular, semibold, bold }, `${deal.business_name} · Deal #${deal.id} · Underwriting report`);
+  const w = new ReportWriter(doc, { regular, semibold, bold, fallback }, `${deal.business_name} · Deal #${deal.id} · Underwriting report`);
   w.newPage();
   cover(w, input, brand);
+  const review = reviewNotes(input);
+  const rest = reviewPanel(w, review);
   keyFigures(w, deal);
   summary(w, input);
   w.ensure(PAGE.height / 2);
   cashFlow(w, deal);
   scoring(w, input);
   risk(w, input);
-  documents(w, deal);
+  documents(w, deal, rest);
   w.finish(
     `${brand} · Deal #${deal.id} · Report date ${longDate(deal.report_date)} · Generated ${input.generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC · Confidential`,
   );
   return doc.save({ useObjectStreams: true });
+}
+
+/** What needs a human look, most important first; `lead` is why the recommendation is review, when it is. */
+interface ReviewNotes {
+  lead: string | null;
+  notes: string[];
+}
+
+/**
+ * The review notes of the report: the statements whose figures cannot be relied on (failed
+ * reconciliation, marked for review) first, then every other document note, cross-document
+ * finding and related deal.
+ */
+function reviewNotes(input: ReportPdfInput): ReviewNotes {
+  const { deal, recommendation } = input;
+  const rec = recommendation ?? deal.recommendation;
+  const lead = rec?.decision === 'review' ? (rec.reasons[0] ?? null) : null;
+  const unreconciled = new Set(deal.statements.filter((s) => s.reconciled === false).map((s) => s.document_id));
+  const docs = [...(deal.review?.documents ?? [])].sort(
+    (a, b) => Number(unreconciled.has(b.document_id)) - Number(unreconciled.has(a.document_id)),
+  );
+  return {
+    lead,
+    notes: [
+      // a statement the lead already names with its failed check is not repeated
+      ...docs.filter((d) => !lead?.includes(`statement ${d.filename} `)).map((d) => `${d.filename}: ${d.reasons.join('; ')}`),
+      ...(deal.cross_doc?.findings ?? []).filter((f) => f.severity !== 'info').map((f) => f.message),
+      ...deal.related_deals.map((r) => r.message),
+    ],
+  };
+}
+
+/** Notes shown on page 1 at most; the rest are listed in full at the end. */
+const PANEL_NOTES = 6;
+
+/**
+ * Page 1, right under the recommendation: what needs review before anyone relies on the figures,
+ * the held recommendation's reason first. Returns the notes left for the end of the report.
+ */
+function reviewPanel(w: ReportWriter, review: ReviewNotes): string[] {
+  const { lead, notes } = review;
+  if (!lead && !notes.length) {
+    w.text('Nothing needs a human look: every statement reconciled and read with confidence.', PAGE.margin, w.y - 10, {
+      size: 9,
+      color: COLOR.good,
+      width: CONTENT_WIDTH,
+    });
+    w.space(22);
+    return [];
+  }
+  const size = 8.5;
+  const leading = size * 1.42;
+  const inner = CONTENT_WIDTH - 28;
+  const shown = notes.slice(0, PANEL_NOTES);
+  const rest = notes.slice(PANEL_NOTES);
+  const leadLines = lead ? w.lines(lead, size + 0.5, inner, w.fonts.semibold) : [];
+  const noteLines = shown.map((n) => w.lines(n, size, inner - 10));
+  const footer = rest.length
+    ? `${rest.length} more note${rest.length === 1 ? '' : 's'} under Needs review at the end of the report.`
+    : null;
+  const height =
+    30 +
+    leadLines.length * (leading + 0.5) +
+    (lead && shown.length ? 4 : 0) +
+    noteLines.reduce((a, l) => a + l.length * leading + 2, 0) +
+    (footer ? leading + 2 : 0) +
+    6;
+  const top = w.y;
+  w.page.drawRectangle({ x: PAGE.margin, y: top - height, width: CONTENT_WIDTH, height, color: COLOR.warnSoft });
+  w.page.drawRectangle({ x: PAGE.margin, y: top - height, width: 4, height, color: COLOR.warn });
+  w.text('NEEDS REVIEW', PAGE.margin + 16, top - 16, { size: 7.5, font: w.fonts.semibold, color: COLOR.warn });
+  w.text(
+    `${notes.length + (lead ? 1 : 0)} note${notes.length + (lead ? 1 : 0) === 1 ? '' : 's'} before relying on these figures`,
+    PAGE.margin + 90,
+    top - 16,
+    { size: 7.5, color: COLOR.muted, width: CONTENT_WIDTH - 106 },
+  );
+  let y = top - 30;
+  for (const line of leadLines) {
+    w.text(line, PAGE.margin + 16, y - size, { size: size + 0.5, font: w.fonts.semibold, color: COLOR.ink });
+    y -= leading + 0.5;
+  }
+  if (lead && shown.length) y -= 4;
+  for (const lines of noteLines) {
+    lines.forEach((line, i) => {
+      if (i === 0) w.page.drawCircle({ x: PAGE.margin + 19, y: y - size + 3, size: 1.6, color: COLOR.warn });
+      w.text(line, PAGE.margin + 26, y - size, { size, color: COLOR.text });
+      y -= leading;
+    });
+    y -= 2;
+  }
+  if (footer) w.text(footer, PAGE.margin + 16, y - size, { size, color: COLOR.muted, width: inner });
+  w.y = top - height - 10;
+  return rest;
 }
 
 function cover(w: ReportWriter, input: ReportPdfInput, brand: string): void {
@@ -116,7 +224,12 @@ function cover(w: ReportWriter, input: ReportPdfInput, brand: string): void {
     font: w.fonts.semibold,
     color: rgb(0.7, 0.77, 0.9),
   });
-  w.text(deal.business_name, PAGE.margin, PAGE.height - 74, { size: 24, font: w.fonts.bold, color: COLOR.white, width: CONTENT_WIDTH });
+  w.text(deal.business_name, PAGE.margin, PAGE.height - 74, {
+    size: fitSize(w, deal.business_name, w.fonts.bold, 24, CONTENT_WIDTH, 15),
+    font: w.fonts.bold,
+    color: COLOR.white,
+    width: CONTENT_WIDTH,
+  });
   const sub = [b.dba_name ? `DBA ${b.dba_name}` : null, b.industry, b.entity_type ? entityTypeLabel(b.entity_type) : null]
     .filter(Boolean)
     .join('  ·  ');
@@ -132,7 +245,12 @@ function cover(w: ReportWriter, input: ReportPdfInput, brand: string): void {
   const fw = CONTENT_WIDTH / facts.length;
   for (const [k, v] of facts) {
     w.text(k.toUpperCase(), fx, PAGE.height - 120, { size: 6.5, font: w.fonts.semibold, color: rgb(0.62, 0.7, 0.84) });
-    w.text(v, fx, PAGE.height - 133, { size: 9.5, font: w.fonts.semibold, color: COLOR.white, width: fw - 8 });
+    w.text(v, fx, PAGE.height - 133, {
+      size: fitSize(w, v, w.fonts.semibold, 9.5, fw - 8, 7),
+      font: w.fonts.semibold,
+      color: COLOR.white,
+      width: fw - 8,
+    });
     fx += fw;
   }
   w.y = PAGE.height - 172;
@@ -219,7 +337,12 @@ function statGrid(w: ReportWriter, stats: [string, string][], columns = 4): void
       color: COLOR.white,
     });
     w.text(k.toUpperCase(), x + 10, y - 14, { size: 6.5, font: w.fonts.semibold, color: COLOR.muted, width: cellW - 16 });
-    w.text(v, x + 10, y - 29, { size: 11.5, font: w.fonts.bold, color: COLOR.ink, width: cellW - 16 });
+    w.text(v, x + 10, y - 29, {
+      size: fitSize(w, v, w.fonts.bold, 11.5, cellW - 16, 8.5),
+      font: w.fonts.bold,
+      color: COLOR.ink,
+      width: cellW - 16,
+    });
   });
   w.y -= rows * cellH + 4;
 }
@@ -228,7 +351,7 @@ function keyFigures(w: ReportWriter, deal: DealDetailDto): void {
   const f = deal.financials;
   const c = deal.coverage;
   const n = deal.nsf_overdraft;
-  w.heading('Financials', c ? `${longDate(c.period_start)} – ${longDate(c.period_end)}` : undefined);
+  w.heading('Financials', c ? `${longDate(c.period_start)} – ${longDate(c.period_end)}` : undefined, 84);
   statGrid(w, [
     ['Requested', usd(deal.funding_amount_requested)],
     ['Avg monthly deposits', usd(f?.avg_monthly_deposits)],
@@ -256,9 +379,9 @@ function summary(w: ReportWriter, input: ReportPdfInput): void {
 }
 
 function cashFlow(w: ReportWriter, deal: DealDetailDto): void {
-  w.heading('Monthly revenue', `${deal.monthly.length} months`);
+  w.heading('Monthly revenue', `${deal.monthly.length} months`, 180);
   monthlyRevenueChart(w, deal.monthly, 150);
-  w.heading('Daily balance', deal.financials ? `${deal.financials.negative_balance_days} negative days` : undefined);
+  w.heading('Daily balance', deal.financials ? `${deal.financials.negative_balance_days} negative days` : undefined, 180);
   dailyBalanceChart(w, deal.daily_balances, 150);
   w.heading('Monthly breakdown', undefined, (Math.min(deal.monthly.length, 14) + 1) * 16.5 + 6);
   w.table(
@@ -293,7 +416,12 @@ function cashFlow(w: ReportWriter, deal: DealDetailDto): void {
 function scoring(w: ReportWriter, input: ReportPdfInput): void {
   const { deal, recommendation } = input;
   if (recommendation) {
-    w.heading('Recommendation factors', `${recommendation.ruleset_name} · total ${recommendation.total_score.toFixed(1)}`);
+    const factors = Object.keys(recommendation.factor_scores).length;
+    w.heading(
+      'Recommendation factors',
+      `${recommendation.ruleset_name} · total ${recommendation.total_score.toFixed(1)}`,
+      scoreBarsHeight(factors),
+    );
     scoreBars(
       w,
       Object.entries(recommendation.factor_scores).map(([k, v]) => ({
@@ -303,14 +431,19 @@ function scoring(w: ReportWriter, input: ReportPdfInput): void {
       })),
     );
     if (recommendation.reasons.length) {
-      w.ensure(40);
+      // the subtitle stays with the first reason
+      w.ensure(18 + w.bulletHeight(recommendation.reasons[0]));
       w.text('Why this recommendation', PAGE.margin, w.y - 10, { size: 10, font: w.fonts.semibold, color: COLOR.ink });
       w.space(18);
       w.bullets(recommendation.reasons);
     }
   }
   if (deal.health) {
-    w.heading('Health score factors', `score ${deal.health.score.toFixed(1)} · grade ${deal.health.grade}`);
+    w.heading(
+      'Health score factors',
+      `score ${deal.health.score.toFixed(1)} · grade ${deal.health.grade}`,
+      scoreBarsHeight(Object.keys(deal.health.factors).length),
+    );
     scoreBars(
       w,
       Object.entries(deal.health.factors).map(([k, v]) => ({ label: HEALTH_LABELS[k] ?? titleCase(k), score: v })),
@@ -322,13 +455,17 @@ function risk(w: ReportWriter, input: ReportPdfInput): void {
   const { deal } = input;
   // NSF / overdraft
   const n = deal.nsf_overdraft;
-  w.heading('NSF and overdraft', n ? `${n.total_nsf_fees} NSF · ${n.total_overdraft_fees} overdraft` : undefined);
+  w.heading(
+    'NSF and overdraft',
+    n ? `${n.total_nsf_fees} NSF · ${n.total_overdraft_fees} overdraft` : undefined,
+    ReportWriter.tableHeight(2),
+  );
   if (deal.nsf_events.length) {
     w.table(
       [
         { title: 'Date', width: 70 },
         { title: 'Type', width: 70 },
-        { title: 'Description', width: 280 },
+        { title: 'Description', width: 280, lines: 2 },
         { title: 'Amount', width: 80, align: 'right' },
       ],
       deal.nsf_events.map((e) => [e.date, e.type === 'nsf' ? 'NSF' : 'Overdraft', e.description, usd(e.amount, 2)]),
@@ -337,11 +474,15 @@ function risk(w: ReportWriter, input: ReportPdfInput): void {
 
   // lender positions
   const lp = deal.lender_positions;
-  w.heading('Lender positions', lp ? `${lp.active_count} active · ${usd(lp.estimated_monthly_total)} / month` : undefined);
+  w.heading(
+    'Lender positions',
+    lp ? `${lp.active_count} active · ${usd(lp.estimated_monthly_total)} / month` : undefined,
+    ReportWriter.tableHeight(2),
+  );
   if (lp?.positions.length) {
     w.table(
       [
-        { title: 'Counterparty', width: 150 },
+        { title: 'Counterparty', width: 150, lines: 2 },
         { title: 'Cadence', width: 60 },
         { title: 'Payment', width: 70, align: 'right' },
         { title: 'Payments', width: 55, align: 'right' },
@@ -379,7 +520,13 @@ function risk(w: ReportWriter, input: ReportPdfInput): void {
         const count = String(v);
         const cw = w.fonts.bold.widthOfTextAtSize(count, 13);
         w.text(count, x + 9, y - 20, { size: 13, font: w.fonts.bold, color: COLOR.warn });
-        w.text(BUCKET_LABELS[k] ?? titleCase(k), x + 15 + cw, y - 18.5, { size: 7.5, color: COLOR.text, width: cellW - 22 - cw });
+        // the label on two lines when one is too short for it
+        const label = w.lines(BUCKET_LABELS[k] ?? titleCase(k), 7.5, cellW - 22 - cw);
+        if (label.length === 1) w.text(label[0], x + 15 + cw, y - 18.5, { size: 7.5, color: COLOR.text, width: cellW - 22 - cw });
+        else
+          [label[0], label.slice(1).join(' ')].forEach((line, i) =>
+            w.text(line, x + 15 + cw, y - 13.5 - i * 9, { size: 7.5, color: COLOR.text, width: cellW - 22 - cw }),
+          );
       });
       w.y -= Math.ceil(buckets.length / 5) * 34 + 6;
     }
@@ -398,10 +545,10 @@ function risk(w: ReportWriter, input: ReportPdfInput): void {
     w.table(
       [
         { title: 'Date', width: 62 },
-        { title: 'Bucket', width: 92 },
-        { title: 'Description', width: 160 },
+        { title: 'Bucket', width: 92, lines: 2 },
+        { title: 'Description', width: 160, lines: 2 },
         { title: 'Amount', width: 70, align: 'right' },
-        { title: 'Reason', width: 200 },
+        { title: 'Reason', width: 200, lines: 3 },
       ],
       rows,
       { size: 8 },
@@ -415,12 +562,12 @@ function risk(w: ReportWriter, input: ReportPdfInput): void {
   } else w.paragraph('No transaction was flagged.', { color: COLOR.good });
 }
 
-function documents(w: ReportWriter, deal: DealDetailDto): void {
-  w.heading('Statements', deal.coverage ? `${deal.coverage.statement_count} statements` : undefined);
+function documents(w: ReportWriter, deal: DealDetailDto, moreNotes: string[]): void {
+  w.heading('Statements', deal.coverage ? `${deal.coverage.statement_count} statements` : undefined, ReportWriter.tableHeight(2));
   w.table(
     [
-      { title: 'Document', width: 122 },
-      { title: 'Bank', width: 88 },
+      { title: 'Document', width: 122, lines: 2 },
+      { title: 'Bank', width: 88, lines: 2 },
       { title: 'Acct', width: 44 },
       { title: 'Period', width: 116 },
       { title: 'Deposits', width: 70, align: 'right' },
@@ -454,14 +601,15 @@ function documents(w: ReportWriter, deal: DealDetailDto): void {
   if (a?.reasons.length) w.bullets(a.reasons, { color: COLOR.bad });
   else w.paragraph('No document shows signs of tampering.', { color: COLOR.good });
 
-  const notes = [
-    ...(deal.review?.documents ?? []).map((d) => `${d.filename}: ${d.reasons.join('; ')}`),
-    ...(deal.cross_doc?.findings ?? []).filter((f) => f.severity !== 'info').map((f) => f.message),
-    ...deal.related_deals.map((r) => r.message),
-  ];
-  w.heading('Needs review', notes.length ? `${notes.length} note${notes.length === 1 ? '' : 's'}` : undefined);
-  if (notes.length) w.bullets(notes, { color: COLOR.warn });
-  else w.paragraph('Nothing needs a human look: every statement reconciled and read with confidence.', { color: COLOR.good });
+  // page 1 shows what needs review; the notes it had no room for follow here
+  if (moreNotes.length) {
+    w.heading(
+      'Needs review',
+      `${moreNotes.length} more note${moreNotes.length === 1 ? '' : 's'} (see page 1)`,
+      w.bulletHeight(moreNotes[0]),
+    );
+    w.bullets(moreNotes, { color: COLOR.warn });
+  }
 }
 
 /** For tests and tooling: the lines a text block wraps to (same rules as the report). */

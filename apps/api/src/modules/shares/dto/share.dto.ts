@@ -56,9 +56,28 @@ export class SharedDealDto {
   @ApiProperty({ type: String, nullable: true }) industry: string | null;
   @ApiProperty({ type: String, nullable: true }) entity_type: string | null;
   @ApiProperty({ type: Number, nullable: true }) health_score: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Letter grade of the recommendation (health grade without one)' })
+  @ApiProperty({ type: String, nullable: true, description: 'Letter grade of the health score (the one grade shown)' })
   paper_grade: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The recorded decision, else the recommendation' }) decision: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['approve', 'decline', 'funded', null],
+    description: 'The decision a person recorded (`POST /v1/deals/{id}/decision`); null until someone decides',
+  })
+  decision: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['approve', 'review', 'decline', null],
+    description: 'The system’s recommendation (default ruleset), not a decision; null before the deal is scored',
+  })
+  recommendation: string | null;
+  @ApiProperty({
+    type: [String],
+    description:
+      'What must be checked before relying on the figures: each statement that failed reconciliation or needs review, with the failed check (shown first)',
+  })
+  warnings: string[];
   @ApiProperty({ type: Number, nullable: true }) avg_monthly_deposits: number | null;
   @ApiProperty({ type: Number, nullable: true }) avg_daily_balance: number | null;
   @ApiProperty({ type: Number, nullable: true }) ending_balance: number | null;

@@ -4,13 +4,22 @@ import { PageMetaDto, PageQueryDto } from '../../../platform/pagination/paginati
 import { ValidateBoolean, ValidateEnum, ValidateString } from '../../../platform/validation/decorators';
 import { PUBLIC_EVENT_TYPES, PublicEventType } from '../public-events';
 
-/** Event types an endpoint can subscribe to (`webhook.test` is always sent by the test endpoint). */
-export const SUBSCRIBABLE_EVENTS = PUBLIC_EVENT_TYPES.filter((t) => t !== 'webhook.test');
+/**
+ * Event types an endpoint can subscribe to: every documented type, `webhook.test` included (the
+ * test endpoint sends it whether or not it is listed).
+ */
+export const SUBSCRIBABLE_EVENTS = PUBLIC_EVENT_TYPES;
+/** Event types a test payload can name (`data.event_type`). */
+export const TEST_PAYLOAD_EVENTS = PUBLIC_EVENT_TYPES.filter((t) => t !== 'webhook.test');
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
-/** PUT (spec) and POST (guide form) `/webhooks/config`: `enabled` or its guide name `active`. */
+/**
+ * PUT (spec) and POST (guide form) `/webhooks/config`: `enabled` or its guide name `active`.
+ * Validated by WebhookConfigService, which adds the URL policy to these rules (one 422 lists every
+ * invalid field).
+ */
 export class WebhookConfigInputDto {
-  @ValidateString({ maxLength: 2048, description: 'Receiver URL; HTTPS required' })
+  @ValidateString({ maxLength: 2048, description: 'Receiver URL: HTTPS, not a private, loopback or link-local address' })
   url: string;
 
   @ValidateString({
@@ -20,7 +29,11 @@ export class WebhookConfigInputDto {
   })
   secret: string;
 
-  @ApiProperty({ type: [String], enum: SUBSCRIBABLE_EVENTS, description: 'Event types to deliver' })
+  @ApiProperty({
+    type: [String],
+    enum: SUBSCRIBABLE_EVENTS,
+    description: 'Event types to deliver (`webhook.test` is accepted; the test endpoint sends it whether or not it is listed)',
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(SUBSCRIBABLE_EVENTS.length)
@@ -52,7 +65,7 @@ export class WebhookConfigResponseDto {
 }
 
 export class WebhookTestInputDto {
-  @ValidateEnum(SUBSCRIBABLE_EVENTS, { optional: true, description: 'Event type named in the test payload (`data.event_type`)' })
+  @ValidateEnum(TEST_PAYLOAD_EVENTS, { optional: true, description: 'Event type named in the test payload (`data.event_type`)' })
   event_type?: PublicEventType;
 }
 
