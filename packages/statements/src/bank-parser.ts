@@ -5,7 +5,18 @@
  * x positions), number and date notations, and section headings, and builds transactions
  * from rows that start with a date.
  */
-import { daysBetween, fmtDate, isValidDate, ParsedAmount, ParsedDate, parseAmount, parseDateToken, resolveYear, round2 } from './tokens';
+import {
+  daysBetween,
+  fmtDate,
+  isValidDate,
+  joinSplitAmount,
+  ParsedAmount,
+  ParsedDate,
+  parseAmount,
+  parseDateToken,
+  resolveYear,
+  round2,
+} from './tokens';
 import { FieldSources, linePhrases, lowConfidenceWarnings, readHeader } from './header';
 import { BankStatementFields, Line, PageLayout, ReadingChoice, StatementTransaction, Word } from './types';
 import {
@@ -77,6 +88,14 @@ function looseAmount(text: string): { amount: ParsedAmount; odd: string } | null
   return null;
 }
 
+/** An amount printed as two words: a grouped number split by letter spacing, or split at its point ("27" ".46-"). */
+function splitAmount(a: Word, b: Word, text: string): string | null {
+  const joined = joinSplitAmount(text, b.text);
+  if (joined) return joined;
+  const atPoint = /^\d{1,3}(,\d{3})*$/.test(text) && /^\.\d{2}/.test(b.text) && b.x0 - a.x1 < Math.max(a.size, 4) * 0.8;
+  return atPoint && parseAmount(text + b.text) ? text + b.text : null;
+}
+
 const MONTH_RE = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
 
 function tokenize(line: Line): Tok[] {
@@ -107,6 +126,13 @@ function tokenize(line: Line): Tok[] {
         x1 = ws[i + 1].x1;
         i++;
       }
+    }
+    // "3,0 03.49": a grouped amount split by letter spacing; "27 .46-": split at its decimal point
+    const split = ws[i + 1] && near(w, ws[i + 1]) ? splitAmount(w, ws[i + 1], text) : null;
+    if (split) {
+      text = split;
+      x1 = ws[i + 1].x1;
+      i++;
     }
     // "$ 1,234.56" / "- 1,234.56"
     if ((text === '$' || text === '-' || text === '-$') && ws[i + 1] && near(w, ws[i + 1]) && parseAmount(ws[i + 1].text)) {
@@ -159,7 +185,9 @@ function roleOf(phrase: string, haveDate: boolean): ColumnRole | null {
     .trim();
   if (!p) return null;
   if (/balance/.test(p)) return 'balance';
-  if (/^(check|chk|ck)s?( (no|number|num|#))?$|^(check|chk|ck) ?#|^(no|number|ref|reference|serial)( #| no)?$/.test(p)) return 'checkno';
+  if (/^(check|chk|ck)s?( (no|nbr|number|num|#))?$|^(check|chk|ck) ?#|^(no|nbr|number|ref|reference|serial)( #| no)?$/.test(p))
+    return 'checkno';
+  if (/\b(details?|description|narrative|particulars)$/.test(p) && !/balance|amount/.test(p)) return 'desc';
   if (/withdraw|debit|charges|subtraction|payments?\b|paid out|money out|outflow/.test(p) && !/deposit|credit/.test(p)) return 'debit';
   if (/deposit|credit|addition|paid in|money in|receipts|inflow/.test(p) && !/withdraw|debit/.test(p)) return 'credit';
   if (/amount|debit.*credit|credit.*debit/.test(p)) return 'amount';
@@ -209,7 +237,9 @@ function splitPhrase(ph: {
     const tb = b.map((w) => w.text).join(' ');
     const ra = roleOf(ta, false);
     const rb = roleOf(tb, false);
-    if (ra && rb && ra !== rb) {
+    // "Payment type and details": a qualifier before the words that name the text column, one column
+    const qualifies = rb === 'desc' && /\b(details?|description|narrative|particulars)\b/i.test(tb);
+    if (ra && rb && ra !== rb && !qualifies) {
       return [
         { text: ta, x0: a[0].x0, x1: a[a.length - 1].x1, words: a },
         ...splitPhrase({ text: tb, x0: b[0].x0, x1: b[b.length - 1].x1, words: b }),
@@ -223,7 +253,30 @@ type Phrase = { text: string; x0: number; x1: number; words: Word[] };
 
 const headerish = (line: Line) => line.words.length <= 30 && !line.words.some((w) => parseAmount(w.text) || /\d{2}[/-]\d{2}/.test(w.text));
 
+/**
+ * Header words joined by dot leaders ("DATE..........AMOUNT.TRANSACTION"): split into their words, each
+ * placed along the printed word in proportion to its characters.
+ */
+function splitLeaders(line: Line): Line {
+  if (!line.words.some((w) => LEADER_RE.test(w.text))) return line;
+  const words: Word[] = [];
+  for (const w of line.words) {
+    if (!LEADER_RE.test(w.text)) {
+      words.push(w);
+      continue;
+    }
+    const per = (w.x1 - w.x0) / w.text.length;
+    for (const m of w.text.matchAll(/[A-Za-z#/&]+/g)) {
+      const at = m.index ?? 0;
+      words.push({ ...w, text: m[0], x0: w.x0 + at * per, x1: w.x0 + (at + m[0].length) * per });
+    }
+  }
+  return { ...line, words, text: words.map((w) => w.text).join(' ') };
+}
+const LEADER_RE = /^[A-Za-z]{2,}(\.+[A-Za-z]{2,})+\.*$/;
+
 function detectHeader(line: Line): Header | null {
+  line = splitLeaders(line);
   if (line.words.length < 2 || !headerish(line)) return null;
   return headerFromPhrases(phrasesOf(line).flatMap(splitPhrase));
 }
@@ -231,6 +284,8 @@ function detectHeader(line: Line): Header | null {
 /** A header printed on two stacked lines ("Withdrawals/" over "Debits"): phrases that overlap horizontally are joined. */
 function detectStackedHeader(a: Line, b: Line): Header | null {
   if (!headerish(a) || !headerish(b)) return null;
+  // a title framed by rules ("------ Activity in Date Order ------") above a header is not part of it
+  if (/[-—–=_~]{4,}/.test(a.text)) return null;
   const size = Math.max(a.words[0].size, b.words[0].size, 4);
   if (b.base - a.base > size * 1.8 || b.base <= a.base) return null;
   const pa: Phrase[] = phrasesOf(a).map((p) => ({ ...p, words: [...p.words] }));
@@ -249,7 +304,18 @@ function detectStackedHeader(a: Line, b: Line): Header | null {
     } else merged.push({ ...q });
   }
   merged.sort((x, y) => x.x0 - y.x0);
-  return headerFromPhrases(merged);
+  const stacked = headerFromPhrases(merged);
+  // the lower line is a header on its own, and the upper one names no column it lacks or loses one of
+  // its columns (a title above the header, rule lines read as letters): the lower line alone is the header
+  const alone = headerFromPhrases(pb.flatMap(splitPhrase));
+  if (stacked && alone) {
+    const roles = (h: Header) => new Set(h.groups.flat().map((c) => c.role));
+    const [s, a] = [roles(stacked), roles(alone)];
+    const adds = [...s].some((r) => r !== 'other' && !a.has(r));
+    const loses = [...a].some((r) => r !== 'other' && !s.has(r));
+    if (!adds || loses) return null;
+  }
+  return stacked;
 }
 
 function headerFromPhrases(phrases: Phrase[]): Header | null {
@@ -274,7 +340,14 @@ function headerFromPhrases(phrases: Phrase[]): Header | null {
   const groups: Column[][] = [];
   let cur: Column[] = [];
   for (const c of cols) {
-    if (cur.length && c.role !== 'other' && c.role === cur[0].role && cur.some((x) => money(x.role))) {
+    // the group's first named role, or its date, repeating after a money column starts the next group
+    const firstNamed = cur.find((x) => x.role !== 'other');
+    if (
+      cur.length &&
+      c.role !== 'other' &&
+      (c.role === firstNamed?.role || (c.role === 'date' && cur.some((x) => x.role === 'date'))) &&
+      cur.some((x) => money(x.role))
+    ) {
       groups.push(cur);
       cur = [];
     }
@@ -317,9 +390,14 @@ interface Section {
 const IGNORE_RE =
   /(shouldbe|tobe|please)?ignored?\b|ignorethe|notbeincluded|notincludedinthe|forinformationonly|informationonly|donotinclude/;
 
+/** A phrase drawn only with rule characters (dashes, underscores, equals signs, pipes, stars). */
+const RULE_RE = /^[\s_=*~¬|.+#—–-]+$/;
+const RULE_EDGE_RE = /^[_=*~¬|+#—–-]{2,}\s*|\s*[_=*~¬|+#—–-]{2,}$/g;
+
 function classifyHeading(line: Line): Section | null {
-  // only the first phrase counts ("Deposits and Other Additions      There were 2 ...")
-  const t = segments(line)[0]?.text.trim() ?? '';
+  // only the first phrase counts ("Deposits and Other Additions      There were 2 ..."); rules drawn
+  // with characters around a heading ("------ DEPOSITS/CREDITS ------") are not phrases
+  const t = (segments(line).find((s) => !RULE_RE.test(s.text))?.text ?? '').replace(RULE_EDGE_RE, '').trim();
   if (!t || /\d/.test(t.replace(/\(continued\)|continued/gi, '')) || t.split(' ').length > 8) return null;
   const l = t.toLowerCase();
   if (/^total\b|^subtotal\b/.test(l)) return null;
@@ -373,6 +451,16 @@ interface RawRow {
   block: number;
   /** amounts printed in an odd notation, checked against the balance chain once the rows are read */
   odd?: Array<{ text: string; why: string; role: ColumnRole }>;
+  /** the boxes of its printed lines on its page (PDF points) */
+  boxes?: Box[];
+}
+
+type Box = [number, number, number, number];
+const r1 = (n: number) => Math.round(n * 10) / 10;
+/** The box of a line's words (or of some of them), rounded to a tenth of a point. */
+function boxOf(line: Line, xs?: Array<{ x0: number; x1: number }>): Box {
+  const ws = xs?.length ? xs : line.words;
+  return [r1(Math.min(...ws.map((w) => w.x0))), r1(line.y0), r1(Math.max(...ws.map((w) => w.x1))), r1(line.y1)];
 }
 
 const isMoney = (r: ColumnRole | undefined) => r === 'amount' || r === 'debit' || r === 'credit' || r === 'balance';
@@ -478,7 +566,10 @@ function rowFromTokens(
       }
     }
   }
-  if (dateIdx < 0 && !(inheritDate && cols && toks[0].kind !== 'date' && toks.some((t) => t.kind === 'text'))) return null;
+  // a row without a date of its own takes the day's date when it describes something (words, or a
+  // reference number beside its amount)
+  if (dateIdx < 0 && !(inheritDate && cols && toks[0].kind !== 'date' && toks.some((t) => t.kind === 'text' || t.kind === 'int')))
+    return null;
   const dt = dateIdx >= 0 ? toks[dateIdx] : null;
   const date = dt ? dt.date! : inheritDate!;
   const row: RawRow = {
@@ -502,7 +593,15 @@ function rowFromTokens(
   const amounts: Array<{ t: Tok; role: ColumnRole }> = [];
   if (cols) {
     for (const t of rest) {
-      const c = bestColumn(t, cols);
+      let c = bestColumn(t, cols);
+      // an amount under no column, nearest a column that holds no money ("Time" beside "Balance"): the
+      // nearest money column takes it
+      if (t.kind === 'amount' && c && !isMoney(c.role) && Math.min(t.x1, c.x1) - Math.max(t.x0, c.x0) <= 0)
+        c =
+          bestColumn(
+            t,
+            cols.filter((x) => isMoney(x.role)),
+          ) ?? c;
       const role = c?.role ?? 'other';
       if (t.kind === 'amount' && (role === 'amount' || role === 'debit' || role === 'credit' || role === 'balance'))
         amounts.push({ t, role });
@@ -573,6 +672,10 @@ function splitTuples(toks: Tok[]): Tok[][] | null {
   if (cur.length) parts.push(cur);
   return parts;
 }
+
+/** A printed total under a listing: "Total deposits", "8 item(s) totaling $354,396.39", "3 checks total". */
+const TOTAL_LINE_RE =
+  /^(totals?|subtotals?)\b|\b(items?|item\s*\(s\)|transactions?|entries|deposits?|credits?|debits?|withdrawals?|checks?)\s+total(ing|led|s)?\b/i;
 
 const FORWARD_RE = /\b(brought|carried) (forward|fwd)\b|(^|\s)[bc]\/f\b|^\s*balance forward\b/i;
 
@@ -651,6 +754,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   };
 
   const rows: RawRow[] = [];
+  // end-of-day balances printed in a daily-balance table: a second running balance to check the rows by
+  const dailyBalances: DailyBalance[] = [];
   let header: Header | null = null;
   let section: Section = { sign: 0, skip: false, name: '' };
   let last: RawRow | null = null;
@@ -683,6 +788,11 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
   let sinceTotal = 0;
   type Chain = { page: number; base: number | null; date: ParsedDate; size: number; weak?: boolean };
   let chain = null as Chain | null;
+  // the widest spacing of two successive rows read on a page (tables printed with wide rows)
+  let pitch = { page: -1, gap: 0 };
+  // section headings read so far (a heading printed again on a later page continues its table)
+  const headingsSeen = new Set<string>();
+  let lastHeadingPage = -1;
   // description fragments of a row that starts on a dated line without an amount ("17 Jan Transaction 31",
   // "Goes over multiple", then "pages 0.00"): they belong to the row whose amount line takes that date
   let pending = null as { words: string[]; x0: number } | null;
@@ -719,6 +829,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
           Math.abs(dx) >= 3 && Math.abs(dx) <= 150 ? { ...origin, groups: origin.groups.map((g) => shiftColumns(g, dx)), origin } : origin;
       }
     }
+    // on a page that prints its table header, the lines above it (a period, an address) are not the table's
+    let tableOpen = !printsHeader;
     for (let li = 0; li < p.lines.length; li++) {
       const line = p.lines[li];
       let h = headerOf(line);
@@ -731,9 +843,16 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         }
       }
       if (h) {
+        tableOpen = true;
         header = { ...h, page: p.index, geo };
         block++;
-        const describes = h.groups.some((g) => g.some((c) => c.role === 'desc' || c.role === 'checkno'));
+        // a header of a transaction table (it names a description, or dates and money in and out, even when
+        // the description's name is garbled) ends a skipped block above it
+        const describes = h.groups.some(
+          (g) =>
+            g.some((c) => c.role === 'desc' || c.role === 'checkno') ||
+            (g.some((c) => c.role === 'date') && g.some((c) => c.role === 'debit') && g.some((c) => c.role === 'credit')),
+        );
         if (h.balanceOnly) section = { ...section, skip: true };
         else if (section.skip && describes && !section.hard) section = { sign: 0, skip: false, name: '' };
         if (chain) chain = { ...chain, page: p.index, base: line.base };
@@ -761,6 +880,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         const dateFirst = toks[0].kind === 'date';
         if (!dateFirst && startsInDesc && gap > 0 && gap <= last.size * 2.1) {
           last.desc.push(line.text.trim());
+          (last.boxes ??= []).push(boxOf(line));
           appended = { row: last, text: line.text.trim(), base: line.base, page: p.index };
           lastLineBase = line.base;
           if (chain && chain.page === p.index) chain.base = line.base;
@@ -797,12 +917,17 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
           section = sec;
           block++;
           last = null;
-          // "Account activity (continued)" at the top of a page: the same table goes on, and so does the day's date
-          if (!/continued/i.test(sec.name)) {
+          // "Account activity (continued)" at the top of a page, or the same heading printed again on every
+          // page: the same table goes on, and so does the day's date
+          const named = sec.name.toLowerCase().replace(/[^a-z]/g, '');
+          const again = headingsSeen.has(named) && lastHeadingPage < p.index;
+          headingsSeen.add(named);
+          lastHeadingPage = p.index;
+          if (!/continued/i.test(sec.name) && !again) {
             sinceTotal = rows.length;
             chain = null;
           }
-        } else if (header && !section.skip && toks[0].kind === 'date' && toks.some((t) => t.kind === 'text')) {
+        } else if (header && tableOpen && !section.skip && toks[0].kind === 'date' && toks.some((t) => t.kind === 'text')) {
           // a dated line without an amount: the day's date for the rows below
           chain = { page: p.index, base: line.base, date: toks[0].date!, size: toks[0].size };
           const rest = toks.slice(1);
@@ -814,7 +939,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         }
         continue;
       }
-      if (/^(total|subtotal)\b/i.test(lower)) {
+      if (TOTAL_LINE_RE.test(lower)) {
         pending = null;
         checkPrintedTotal(line.text, toks, rows.slice(sinceTotal), warnings);
         sinceTotal = rows.length;
@@ -822,7 +947,10 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         chain = null;
         continue;
       }
-      if (section.skip || header?.balanceOnly) continue;
+      if (section.skip || header?.balanceOnly) {
+        collectDailyBalances(toks, p.index, dailyBalances);
+        continue;
+      }
 
       // a row of (date, balance) pairs only is a daily-balance table, whatever header is above it
       const nDates = toks.filter((t) => t.kind === 'date').length;
@@ -832,6 +960,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         toks.every((t) => t.kind === 'date' || t.kind === 'amount') &&
         (!header || header.groups.length === 1)
       ) {
+        collectDailyBalances(toks, p.index, dailyBalances);
         last = null;
         continue;
       }
@@ -853,13 +982,18 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         } else parts.push({ toks, cols: header ? header.groups[0] : null });
       }
       let made: RawRow | null = null;
+      // rows without a date of their own take the day's date across description lines: within three
+      // lines of the last, or within the table's own row pitch where its rows are spaced wide apart
+      const reach = (c: Chain) => Math.max(c.size * 3, pitch.page === p.index ? pitch.gap * 1.6 : 0);
       const inherit =
-        chain && chain.page === p.index && header && parts.length === 1 && (chain.base === null || line.base - chain.base < chain.size * 3)
+        chain && chain.page === p.index && header && parts.length === 1 && (chain.base === null || line.base - chain.base < reach(chain))
           ? chain.date
           : undefined;
       // "Balance carried forward" / "Balance brought forward" between pages: not a transaction, but a
       // printed running balance the rows above it must add up to (checked once the amounts are signed)
-      const fwd = parts.length === 1 && FORWARD_RE.test(line.text) ? forwardBalance(parts[0].toks, parts[0].cols) : null;
+      // (a summary above the table's header that names a balance "brought forward" is not one of them)
+      const fwd =
+        parts.length === 1 && (tableOpen || !header) && FORWARD_RE.test(line.text) ? forwardBalance(parts[0].toks, parts[0].cols) : null;
       if (fwd !== null) {
         forwards.push({ at: rows.length, balance: fwd, page: p.index, text: line.text.replace(/\s+/g, ' ').trim() });
         if (!toks.some((t) => t.kind === 'date')) {
@@ -892,6 +1026,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         if (CLOSE_ROW_RE.test(d)) {
           closingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
           closingRowSource = rowSource(p.index, li, 'closing balance row of the table');
+          // the table ends with its closing balance: no later line takes its date
+          chain = null;
           continue;
         }
         if (r.balanceOnly) {
@@ -911,8 +1047,16 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         pending = null;
         appended = null;
         r.block = block;
+        r.boxes = [boxOf(line, part.toks), ...(r.boxes ?? [])];
         rows.push(r);
         made = r;
+        if (chain && chain.page === p.index && !chain.weak && chain.base !== null && parts.length === 1) {
+          const prev = rows[rows.length - 2];
+          if (prev && prev.page === p.index && line.base > prev.base) {
+            const gap = Math.min(line.base - prev.base, r.size * 8);
+            pitch = { page: p.index, gap: pitch.page === p.index ? Math.max(pitch.gap, gap) : gap };
+          }
+        }
         chain = { page: p.index, base: line.base, date: r.date, size: r.size };
       }
       if (made && parts.length === 1) {
@@ -937,7 +1081,15 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       candidates: 2,
       confidence: order.confidence,
       evidence: order.evidence,
+      runnerUp: {
+        chosen: order.dayFirst ? 'MM/DD' : 'DD/MM',
+        whyNot: order.confidence <= 0.6 ? 'nothing in the dates tells it apart: only the locale marks decided' : order.evidence,
+      },
     });
+  if (order.confidence <= 0.6 && order.evidence && rows.some((r) => r.date.ambiguous && r.date.day !== r.date.month))
+    warnings.push(
+      `date order undecided: every numeric date reads both as DD/MM and as MM/DD, and neither the period nor the order of the rows tells them apart; read as ${order.dayFirst ? 'DD/MM' : 'MM/DD'} from the currency and locale marks`,
+    );
   if (order.dayFirst) {
     for (const r of rows) if (r.date.ambiguous) r.date = { ...r.date, month: r.date.day, day: r.date.month, ambiguous: false };
     if (rows.some((r) => /^\d/.test(r.dateText))) warnings.push('numeric dates read day-first (DD/MM)');
@@ -1074,7 +1226,10 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       amount: round2(amount),
       balance: r.balance,
       transactionType: amount >= 0 ? 'credit' : 'debit',
+      source: { page: r.page + 1, boxes: r.boxes ?? [] },
     };
+    if (!isValidDate(y, r.date.month, r.date.day)) rowWarning(tx, `impossible date "${r.dateText}" kept as printed (${date})`);
+    if (!description) rowWarning(tx, 'no description printed');
     txOfRow.set(r, tx);
     txs.push(tx);
   }
@@ -1088,6 +1243,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     );
   repairOcrSigns(txs, openingBalance, pages, rows, warnings);
   dropRepeatedListings(txs, txBlock, cells, openingBalance, closingBalance, warnings);
+  const newestFirst = chooseRowOrder(txs, cells, warnings, readings);
   chooseSignReading(txs, openingBalance, closingBalance, warnings, readings);
   for (const [reading, seen] of inferredPages) {
     const score = seen.scores.length ? seen.scores.reduce((a, b) => a + b, 0) / seen.scores.length : null;
@@ -1115,6 +1271,27 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       confidence: 0.8,
     };
   }
+  // a labelled opening balance the rows contradict (a day's "balance brought forward" read as the
+  // period's): the one implied by the first row is taken when only it gives the closing balance
+  const closingFor = closingBalance ?? txs[txs.length - 1]?.balance ?? null;
+  if (openingBalance !== null && closingFor !== null && first && first.balance !== null) {
+    const implied = round2(first.balance - first.amount);
+    const sum = txs.reduce((a, t) => a + t.amount, 0);
+    const closes = (o: number) => Math.abs(round2(o + sum) - closingFor) < 0.005;
+    if (Math.abs(implied - openingBalance) >= 0.005 && closes(implied) && !closes(openingBalance)) {
+      warnings.push(
+        `opening balance ${openingBalance.toFixed(2)} read from "${sources.openingBalance?.text.slice(0, 60) ?? 'a label'}" does not reconcile; the first row's balance less its amount (${implied.toFixed(2)}) does, and is taken`,
+      );
+      openingBalance = implied;
+      sources.openingBalance = {
+        page: null,
+        line: null,
+        via: "first row's balance less its amount (the labelled value does not reconcile)",
+        text: `${first.date} ${first.description}`.slice(0, 120),
+        confidence: 0.8,
+      };
+    }
+  }
   const lastTx = txs[txs.length - 1];
   if (closingBalance === null && lastTx && lastTx.balance !== null) {
     closingBalance = lastTx.balance;
@@ -1127,10 +1304,50 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       confidence: 0.8,
     };
   }
-  checkForwardBalances(forwards, rows, txOfRow, txs, openingBalance, warnings);
+  const daily = checkDailyBalances(
+    dailyBalances.map((d) => {
+      const dt = order.dayFirst && d.date.ambiguous ? { ...d.date, month: d.date.day, day: d.date.month } : d.date;
+      return { ...d, iso: fmtDate(dt.year ?? yearOf(dt.month, dt.day), dt.month, dt.day) };
+    }),
+    txs,
+    openingBalance,
+    warnings,
+  );
+  if (daily.opening !== null && openingBalance === null) {
+    openingBalance = daily.opening.balance;
+    sources.openingBalance = {
+      page: daily.opening.page + 1,
+      line: null,
+      via: 'daily balance table (the day before the first row)',
+      text: `${daily.opening.iso} ${daily.opening.balance.toFixed(2)}`,
+      confidence: 0.85,
+    };
+  }
+  if (daily.closing !== null && closingBalance === null) {
+    closingBalance = daily.closing.balance;
+    sources.closingBalance = {
+      page: daily.closing.page + 1,
+      line: null,
+      via: 'daily balance table (the last day)',
+      text: `${daily.closing.iso} ${daily.closing.balance.toFixed(2)}`,
+      confidence: 0.85,
+    };
+  }
+  // (forward rows are placed by the printed order: a table read bottom-up has no such places)
+  if (!newestFirst) checkForwardBalances(forwards, rows, txOfRow, txs, openingBalance, warnings);
   const misprints = findMisprints(txs, openingBalance);
   misprints.push(...checkOddNotations(rows, txOfRow, txs, openingBalance, warnings));
   for (const m of misprints) warnings.push(m);
+  // a page that holds dated lines with amounts but gave no row: a table the reader did not recognise
+  const readPages = new Set(rows.map((r) => r.page));
+  for (const p of pages) {
+    if (readPages.has(p.index)) continue;
+    const n = datedMoneyLines(p, toksOf);
+    if (n >= UNREAD_PAGE_LINES)
+      warnings.push(
+        `no transactions read on page ${p.index + 1}, which holds ${n} lines with a date, a description and an amount: a table there may not have been recognised`,
+      );
+  }
   const { periodDayFirst: _dayFirst, sources: _read, ...headerFields } = fields;
   for (const w of lowConfidenceWarnings({ ...headerFields, periodStart, periodEnd, openingBalance, closingBalance }, sources))
     warnings.push(w);
@@ -1147,6 +1364,87 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     misprints,
     readings,
   };
+}
+
+/** Lines with a date, words and an amount a page must hold before a page read without rows is named. */
+const UNREAD_PAGE_LINES = 4;
+
+/**
+ * Lines of a page that look like transactions: a date among their first three tokens, a word, and an
+ * amount (a line of date and amount pairs only is a daily-balance table, not counted).
+ */
+export function datedMoneyLines(p: PageLayout, toksOf: (l: Line) => Tok[] = tokenize): number {
+  let n = 0;
+  for (const l of p.lines) {
+    const toks = toksOf(l);
+    if (!toks.slice(0, 3).some((t) => t.kind === 'date')) continue;
+    if (!toks.some((t) => t.kind === 'amount') || !toks.some((t) => t.kind === 'text' && /[a-z]{2}/i.test(t.text))) continue;
+    n++;
+  }
+  return n;
+}
+
+/** A named problem with one row's own cells: the row is kept, the problem travels with it. */
+function rowWarning(tx: StatementTransaction, why: string): void {
+  (tx.rowWarnings ??= []).push(why);
+}
+
+interface DailyBalance {
+  date: ParsedDate;
+  balance: number;
+  page: number;
+}
+
+/** (date, balance) pairs of a daily-balance table line ("12/09 217.00 12/26 60.78"). */
+function collectDailyBalances(toks: Tok[], page: number, out: DailyBalance[]): void {
+  const ts = toks.filter((t) => t.text !== '$');
+  if (!ts.length || !ts.every((t) => t.kind === 'date' || t.kind === 'amount')) return;
+  for (let i = 0; i + 1 < ts.length; i++) {
+    if (ts[i].kind === 'date' && ts[i + 1].kind === 'amount') {
+      out.push({ date: ts[i].date!, balance: signed(ts[i + 1].amount!, 1), page });
+      i++;
+    }
+  }
+}
+
+/**
+ * The daily-balance table as a second running balance: the balance printed for a day must equal the
+ * opening balance plus the amounts dated up to that day. Where the statement prints no opening (or
+ * closing) balance of its own, the table's entry for the day before the first row (or its last day)
+ * gives it, but only when every day of the table then holds. Where the opening is known, a day that
+ * does not hold is named in a warning that puts the statement up for review.
+ */
+export function checkDailyBalances(
+  days: Array<DailyBalance & { iso: string }>,
+  txs: StatementTransaction[],
+  opening: number | null,
+  warnings: string[],
+): { opening: (DailyBalance & { iso: string }) | null; closing: (DailyBalance & { iso: string }) | null } {
+  const none = { opening: null, closing: null };
+  if (days.length < 2 || !txs.length) return none;
+  const sorted = [...days].sort((a, b) => (a.iso < b.iso ? -1 : a.iso > b.iso ? 1 : 0));
+  const dates = txs.map((t) => t.date).sort();
+  const upTo = (iso: string) => round2(txs.reduce((sum, t) => (t.date <= iso ? sum + t.amount : sum), 0));
+  const before = sorted.filter((d) => d.iso < dates[0]);
+  const start = opening ?? (before.length ? before[before.length - 1].balance : null);
+  if (start === null) return none;
+  const broken = sorted.filter((d) => Math.abs(round2(start + upTo(d.iso)) - d.balance) >= 0.005);
+  if (opening === null) {
+    if (broken.length) return none;
+    const last = sorted[sorted.length - 1];
+    warnings.push(
+      `opening balance not printed: taken from the daily balance table (${start.toFixed(2)} on ${before[before.length - 1].iso}), which the amounts then follow on all ${sorted.length} days`,
+    );
+    return { opening: before[before.length - 1], closing: last.iso >= dates[dates.length - 1] ? last : null };
+  }
+  // a table that holds on most days but not on some: a row is missing or misread before those days
+  if (broken.length && broken.length < sorted.length / 2) {
+    const d = broken[0];
+    warnings.push(
+      `balance chain: the daily balance table prints ${d.balance.toFixed(2)} for ${d.iso} (page ${d.page + 1}), but the opening balance and the rows dated up to that day give ${round2(start + upTo(d.iso)).toFixed(2)}: a row may be missing or misread before that day`,
+    );
+  }
+  return none;
 }
 
 /**
@@ -1227,6 +1525,10 @@ function checkOddNotations(
     for (const o of r.odd) {
       const value = o.role === 'balance' ? tx.balance : tx.amount;
       const what = `${o.role === 'balance' ? 'balance' : 'amount'} "${o.text}" on ${tx.date} (page ${r.page + 1}) is printed with ${o.why}`;
+      rowWarning(
+        tx,
+        `${o.role === 'balance' ? 'balance' : 'amount'} "${o.text}" printed with ${o.why}${holds ? ' (the running balance confirms it)' : ''}`,
+      );
       if (holds) warnings.push(`${what}: read as ${value?.toFixed(2)}, which the running balance confirms`);
       else if (gives !== null)
         out.push(
@@ -1268,6 +1570,7 @@ export function findMisprints(txs: StatementTransaction[], opening: number | nul
       }
     }
     if (next >= 0 && Math.abs((txs[next].balance as number) - run2) < 0.005) {
+      rowWarning(t, `printed balance ${t.balance.toFixed(2)} looks misprinted: the running balance gives ${running.toFixed(2)}`);
       out.push(
         `printed balance ${t.balance.toFixed(2)} on ${t.date} (row ${i + 1}) looks misprinted: the running balance gives ${running.toFixed(2)}`,
       );
@@ -1330,12 +1633,13 @@ function dropRepeatedListings(
       end++;
       if (end === txs.length || txBlock[end] !== txBlock[end - 1]) ok = end;
     }
-    if (ok - first < 2) continue;
+    // (one repeated row is dropped only when the arithmetic says so; two or more are named either way)
+    if (ok - first < 1) continue;
     const drop = (i: number) => i >= first && i < ok;
     const total = (keep: (i: number) => boolean) => round2(txs.reduce((sum, t, i) => (keep(i) ? sum + t.amount : sum), 0));
     const reconciles = (keep: (i: number) => boolean) =>
       opening !== null && closing !== null && Math.abs(round2(opening + total(keep)) - closing) < 0.005;
-    const where = `${ok - first} rows from ${txs[first].date}`;
+    const where = `${ok - first} row${ok - first > 1 ? 's' : ''} from ${txs[first].date}`;
     if (reconciles((i) => !drop(i)) && !reconciles(() => true)) {
       warnings.push(`a second listing of the same transactions (${where}) was not counted: the statement reconciles without it`);
       const n = ok - first;
@@ -1348,9 +1652,56 @@ function dropRepeatedListings(
       first--;
       continue;
     }
-    warnings.push(`${where} repeat earlier rows (same dates and amounts): kept, check for a second listing of the same transactions`);
+    if (ok - first >= 2)
+      warnings.push(`${where} repeat earlier rows (same dates and amounts): kept, check for a second listing of the same transactions`);
     first = ok - 1;
   }
+}
+
+/**
+ * Rows printed newest first (an online activity printout): the running balance then runs from the
+ * bottom row up (each balance is the one below it plus its own amount). Both readings are counted
+ * over the rows that print a balance; when the bottom-up chain holds on more rows, and on most, the
+ * rows are put in date order (oldest first) and the reading is recorded.
+ */
+export function chooseRowOrder(txs: StatementTransaction[], cells: AmountCell[], warnings: string[], readings: ReadingChoice[]): boolean {
+  let down = 0;
+  let up = 0;
+  let pairs = 0;
+  for (let i = 1; i < txs.length; i++) {
+    const a = txs[i - 1];
+    const b = txs[i];
+    if (a.balance === null || b.balance === null) continue;
+    pairs++;
+    if (Math.abs(round2(a.balance + b.amount) - b.balance) < 0.005) down++;
+    if (Math.abs(round2(b.balance + a.amount) - a.balance) < 0.005) up++;
+  }
+  if (pairs < 2 || up <= down) return false;
+  const evidence = `running balance: ${up} of ${pairs} checks hold from the bottom row up, ${down} from the top down`;
+  if (up < pairs * 0.6) {
+    readings.push({
+      question: 'row_order',
+      chosen: 'as printed',
+      candidates: 2,
+      confidence: 0.5,
+      evidence,
+      runnerUp: { chosen: 'newest first', whyNot: `the bottom-up chain holds on only ${up} of ${pairs} rows` },
+    });
+    return false;
+  }
+  txs.reverse();
+  const n = txs.length;
+  for (const c of cells) c.row = n - 1 - c.row;
+  readings.push({
+    question: 'row_order',
+    chosen: 'newest first (read bottom-up)',
+    candidates: 2,
+    confidence: Math.round((up / pairs) * 1000) / 1000,
+    evidence,
+    runnerUp: { chosen: 'oldest first (as printed)', whyNot: `the running balance holds on ${down} of ${pairs} rows read top-down` },
+  });
+  warnings.push(`rows printed newest first: read from the bottom up, where the running balance holds (${up} of ${pairs} checks)`);
+  return true;
 }
 
 /**
@@ -1391,6 +1742,10 @@ function chooseSignReading(
       candidates: 2,
       confidence: 1,
       evidence: `opening ${opening.toFixed(2)} + amounts = closing ${closing.toFixed(2)} only under this reading`,
+      runnerUp: {
+        chosen: reversed ? 'as printed' : 'reversed',
+        whyNot: `opening + amounts would give ${round2(opening + (reversed ? sum : -sum)).toFixed(2)}, not the printed closing`,
+      },
     });
     return;
   }
@@ -1416,6 +1771,10 @@ function chooseSignReading(
       candidates: 2,
       confidence: checks > 0 ? Math.round((Math.max(asRead, reversed) / checks) * 1000) / 1000 : 0,
       evidence: `running balance: ${asRead} of ${checks} checks hold as printed, ${reversed} with every sign reversed`,
+      runnerUp: {
+        chosen: take ? 'as printed' : 'reversed',
+        whyNot: `the running balance holds on ${take ? asRead : reversed} of ${checks} rows under it`,
+      },
     });
   if (!take) return;
   flip();
@@ -1474,6 +1833,21 @@ function decideDayFirst(
       dayFirst: b > a,
       confidence: Math.round((Math.max(a, b) / (a + b)) * 1000) / 1000,
       evidence: 'the dates fall in the period and run in order under this reading',
+    };
+  // a statement covers about a month: the reading under which the rows span weeks, not months
+  const span = (swap: boolean): number => {
+    const days = rows.map((r) => {
+      const d = swap && r.date.ambiguous ? { month: r.date.day, day: r.date.month } : r.date;
+      return Date.UTC(r.date.year ?? 2000, d.month - 1, d.day) / 86_400_000;
+    });
+    return Math.max(...days) - Math.min(...days);
+  };
+  const [asMonthFirst, asDayFirst] = [span(false), span(true)];
+  if (rows.length >= 2 && Math.min(asMonthFirst, asDayFirst) <= 62 && Math.max(asMonthFirst, asDayFirst) > 62)
+    return {
+      dayFirst: asDayFirst < asMonthFirst,
+      confidence: 0.8,
+      evidence: `the rows span ${Math.min(asMonthFirst, asDayFirst)} days under this reading and ${Math.max(asMonthFirst, asDayFirst)} under the other (a statement covers about a month)`,
     };
   const text = pages
     .slice(0, 2)

@@ -9,7 +9,7 @@
  */
 import { CURRENCY_SUGGESTION, readCurrency } from './currency';
 import { findPeriod, fullDatesIn } from './period';
-import { parseAmount, round2 } from './tokens';
+import { joinSplitAmount, parseAmount, round2 } from './tokens';
 import { FieldSource, FieldSources, HEADER_FIELDS, HeaderFieldName, Line, PageLayout, Word } from './types';
 
 export { HEADER_FIELDS };
@@ -169,7 +169,21 @@ function valueRight(h: LabelHit): ValueText | null {
   const line = h.page.lines[h.li];
   const rest = line.words.slice(h.w1);
   if (rest.length && /^[:#-]$/.test(rest[0].text)) rest.shift();
-  if (!rest.length) return null;
+  // "Beginning Balance on" (the date and the value printed on lines of their own beside it)
+  if (rest.length <= 2 && rest.every((w) => /^(on|as|of|at|for|dated)$/i.test(w.text))) rest.length = 0;
+  if (!rest.length) {
+    // a value printed beside the label a few points off its baseline was grouped into a line of its own
+    const size = sizeOf(line.words.slice(h.w0, h.w1));
+    for (const k of [h.li - 1, h.li + 1]) {
+      const other = h.page.lines[k];
+      if (!other || Math.abs(other.base - line.base) > size * 0.6) continue;
+      const beside = other.words.filter((w) => w.x0 >= h.x1);
+      if (!beside.length || other.words.some((w) => w.x1 > h.x0 && w.x0 < h.x1)) continue;
+      const ph = phrases(beside)[0];
+      return { words: ph.words, rest: beside, text: ph.text, page: h.page, li: k, below: false };
+    }
+    return null;
+  }
   const ph = phrases(rest)[0];
   return { words: ph.words, rest, text: ph.text, page: h.page, li: h.li, below: false };
 }
@@ -305,6 +319,11 @@ function amountIn(words: Word[]): number | null {
   for (let i = 0; i < words.length; i++) {
     let t = words[i].text;
     if (/^[-$£€₹]$|^-\$$/.test(t) && words[i + 1]) t += words[++i].text;
+    const split = words[i + 1] ? joinSplitAmount(t, words[i + 1].text) : null;
+    if (split) {
+      t = split;
+      i++;
+    }
     let a = parseAmount(t);
     if (!a) continue;
     const next = words[i + 1];
@@ -588,19 +607,21 @@ function period(all: At[]): { start: string | null; end: string | null; dayFirst
   // single labelled dates: "Statement Ending 09/21/2018", "09/01/2018 Beginning Balance"
   let start: { d: string; at: At } | null = null;
   let end: { d: string; at: At } | null = null;
+  const END_LABEL =
+    /(end|ending|closing|statement|through|thru)\w*\s+(date|period)|period end|statement (ending|end|closing|closes|issued)|\b(ending|closing) balance\b|\bas of\b/i;
   for (const at of all) {
     const text = at.page.lines[at.li].text;
     const ds = fullDatesIn(text);
-    if (!ds.length) continue;
+    if (!ds.length) {
+      // "STATEMENT DATE" over "01/09/14": the date printed under the label
+      const m: RegExpExecArray | null = !end ? /\bstatement\s+(date|issued|ending)\b/i.exec(text) : null;
+      const under: string | null = m ? dateUnderLabel(at, m.index, m[0].length) : null;
+      if (under) end = { d: under, at };
+      continue;
+    }
     if (!start && /(begin|start|opening|from)\w*\s+(date|period)|period (begin|start)|\b(beginning|opening|starting) balance\b/i.test(text))
       start = { d: ds[0].date, at };
-    if (
-      !end &&
-      /(end|ending|closing|statement|through|thru)\w*\s+(date|period)|period end|statement (ending|end|closing|closes)|\b(ending|closing) balance\b|\bas of\b/i.test(
-        text,
-      )
-    )
-      end = { d: ds[ds.length - 1].date, at };
+    if (!end && END_LABEL.test(text)) end = { d: ds[ds.length - 1].date, at };
   }
   if (start && end && start.d > end.d) start = null;
   const at = end?.at ?? start?.at;
@@ -610,6 +631,37 @@ function period(all: At[]): { start: string | null; end: string | null; dayFirst
     dayFirst: null,
     source: at ? src(at, 'labelled dates', at.page.lines[at.li].text, 0.85) : null,
   };
+}
+
+/**
+ * A full date printed under a label (the label's line holds none): on one of the next two lines of
+ * the page, in a word that overlaps the label's words horizontally.
+ */
+function dateUnderLabel(at: At, from: number, length: number): string | null {
+  const line = at.page.lines[at.li];
+  let pos = 0;
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  for (const w of line.words) {
+    const start = line.text.indexOf(w.text, pos);
+    if (start < 0) break;
+    pos = start + w.text.length;
+    if (start < from + length && pos > from) {
+      x0 = Math.min(x0, w.x0);
+      x1 = Math.max(x1, w.x1);
+    }
+  }
+  if (!Number.isFinite(x0)) return null;
+  const size = Math.max(4, line.words[0]?.size ?? 10);
+  for (const below of at.page.lines.slice(at.li + 1, at.li + 5)) {
+    if (below.base - line.base > size * 3) break;
+    for (const w of below.words) {
+      if (Math.min(w.x1, x1 + size) - Math.max(w.x0, x0 - size) <= 0) continue;
+      const ds = fullDatesIn(w.text);
+      if (ds.length) return ds[0].date;
+    }
+  }
+  return null;
 }
 
 export interface ReadHeaderOptions {
@@ -639,7 +691,9 @@ export function readHeader(pages: PageLayout[], opts: ReadHeaderOptions = {}): S
   const accountHolder = take('accountHolder', holder(header, ordered, bankName));
   const accountNumberLast4 = take('accountNumberLast4', accountNumber(header, ordered));
   const accountType = take('accountType', accountTypeOf(header, ordered, bankName));
-  const p = period(all);
+  // the period on the first two pages, else wherever it is printed ("Fee period 07/14/2021 - 08/11/2021")
+  let p = period(all);
+  if (!p.start && !p.end && pages.length > 2) p = period(everywhere);
   if (p.source) {
     if (p.start) sources.periodStart = p.source;
     if (p.end) sources.periodEnd = p.source;

@@ -1,4 +1,4 @@
-import { BankParseResult, parseBankStatement } from './bank-parser';
+import { BankParseResult, datedMoneyLines, parseBankStatement } from './bank-parser';
 import { apiFieldName } from './header';
 import { classifyText } from './classify';
 import { extractLayout } from './layout';
@@ -112,6 +112,16 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       }
     }
     const review = parsed ? reviewOf(parsed, reconciliation, receivedOn) : { needsReview: false, reasons: [] };
+    if (!parsed) {
+      // classified as something else, yet its pages hold a dated table of money amounts: never passed over quietly
+      const dated = layout.pages.reduce((n, p) => n + datedMoneyLines(p), 0);
+      if (dated >= DATED_TABLE_LINES) {
+        review.needsReview = true;
+        review.reasons.push(
+          `classified as ${cls.documentType.replace(/_/g, ' ')}, but its pages hold ${dated} lines with a date, a description and an amount: check whether it is a bank statement`,
+        );
+      }
+    }
     const risk = assessTamperRisk({
       info: opened.info,
       pages: layout.pages,
@@ -153,6 +163,9 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
 }
 
 const money = (n: number) => n.toFixed(2);
+
+/** Dated money lines a document classified as something else must hold before it is put up for review. */
+const DATED_TABLE_LINES = 5;
 
 /** Provenance of an LLM reading: the rule parser's source where both read the same value, else the LLM's word. */
 function llmSources(rule: BankParseResult, llm: BankStatementFields): FieldSources {
@@ -197,12 +210,13 @@ export function reviewOf(parsed: BankParseResult, rec: Reconciliation, receivedO
     if (rec.firstBrokenRow !== null && !parsed.misprints.length) {
       const t = parsed.transactions[rec.firstBrokenRow];
       reasons.push(
-        `running balance breaks at row ${rec.firstBrokenRow + 1} (${t.date}, ${money(t.amount)}, printed balance ${t.balance === null ? '-' : money(t.balance)})`,
+        `running balance breaks at row ${rec.firstBrokenRow + 1}${t.source ? ` on page ${t.source.page}` : ''} (${t.date}, ${money(t.amount)}, printed balance ${t.balance === null ? '-' : money(t.balance)})`,
       );
     }
   }
   for (const m of parsed.misprints) reasons.push(`misprint: ${m}`);
-  for (const w of parsed.warnings) if (/dates without a year placed|^balance chain:/.test(w)) reasons.push(w);
+  for (const w of parsed.warnings)
+    if (/dates without a year placed|^balance chain:|^no transactions read on page|^date order undecided/.test(w)) reasons.push(w);
   if (reasons.length) for (const w of parsed.warnings) if (/^printed total/.test(w)) reasons.push(w);
   return { needsReview: reasons.length > 0, reasons };
 }

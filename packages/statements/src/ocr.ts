@@ -121,7 +121,9 @@ export function cleanOcrWord(raw: string): string {
   let t = raw
     .trim()
     .replace(/^[‘’'"`“”,:;|~_]+(?=[A-Za-z0-9$(-])/, '')
-    .replace(/(?<=[A-Za-z0-9)])[‘’'"`“”|~_]+$/, '');
+    .replace(/(?<=[A-Za-z0-9)-])[‘’'"`“”|~_]+$/, '');
+  // a stray mark beside the decimal point of an amount ("24.,18-")
+  t = t.replace(/^([-$]?\d[\d,]*)(?:\.,|,\.)(\d{2}(?:-|CR|DR)?)$/, '$1.$2');
   if (!/[A-Za-z0-9$]/.test(t) && !/^[&#/*-]$/.test(t)) t = '';
   return t;
 }

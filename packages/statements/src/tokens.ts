@@ -9,7 +9,7 @@ export interface ParsedAmount {
 // currency marks banks print before amounts ($, £, €, ₹, ¥, Rs, A$/NZ$/C$/US$)
 const CUR = '(?:[$£€₹¥]|Rs\\.?|[A-Z]{1,2}\\$)';
 const AMOUNT_RE = new RegExp(
-  `^([+-])?${CUR}?\\s?([+-])?\\(?${CUR}?\\s?((?:\\d{1,3}(?:,\\d{3})+|\\d+)\\.\\d{2})\\)?\\s?(-|CR|DR|Cr|Dr|cr|dr|\\+)?$`,
+  `^([+-])?${CUR}?\\s?([+-])?\\(?${CUR}?\\s?((?:\\d{1,3}(?:,\\d{3})+|\\d+)?\\.\\d{2})\\)?\\s?(-\\s?OD|OD|-|CR|DR|Cr|Dr|cr|dr|\\+)?$`,
 );
 // trailing zero dropped by the statement's generator ("1935.3", "10158.4"): no thousands separators
 const SHORT_AMOUNT_RE = /^(-)?(\d{1,9}\.\d)$/;
@@ -25,14 +25,26 @@ export function parseAmount(token: string): ParsedAmount | null {
   }
   const paren = t.includes('(') || t.includes(')');
   if (paren && !(t.includes('(') && t.includes(')'))) return null;
-  const value = Number(m[3].replace(/,/g, ''));
+  // ".15": an amount under a dollar printed without its leading zero
+  const value = Number(`0${m[3].replace(/,/g, '')}`);
   if (!Number.isFinite(value)) return null;
   const pre = m[1] ?? m[2];
   const suf = m[4]?.toUpperCase();
   let sign: -1 | 0 | 1 = 0;
-  if (pre === '-' || paren || suf === '-' || suf === 'DR') sign = -1;
+  // "123.34-OD", "998.28 OD": an overdrawn balance
+  if (pre === '-' || paren || suf === '-' || suf === 'DR' || suf?.endsWith('OD')) sign = -1;
   else if (suf === 'CR' || pre === '+' || suf === '+') sign = 1;
   return { value, sign };
+}
+
+/**
+ * A grouped amount whose glyphs were split into two words by letter spacing ("3,0" "03.49"): the
+ * joined text when the first part is a broken thousands group and the whole reads as one amount.
+ */
+export function joinSplitAmount(a: string, b: string): string | null {
+  if (!/^[-$£€]?\d{1,3}(,\d{0,3})+$/.test(a) || /^\d{1,3}(,\d{3})+$/.test(a) || !/^[\d,]*\d\.\d{2}\b/.test(b)) return null;
+  const joined = a + b;
+  return /^[-$£€]?\d{1,3}(,\d{3})+\.\d{2}/.test(joined) && parseAmount(joined) ? joined : null;
 }
 
 export function isAmount(token: string): boolean {
@@ -175,6 +187,15 @@ export function resolveYear(
   fallbackYear: number,
 ): number {
   if (!periodStart && !periodEnd) return fallbackYear;
+  if (!periodStart || !periodEnd) {
+    // one end of the period only (a "statement date"): the rows lie before the end, or after the start
+    const known = (periodStart ?? periodEnd)!;
+    const y = Number(known.slice(0, 4));
+    const k = fmtDate(y, month, day);
+    if (!periodStart && k > known && daysBetween(known, k) > 31) return y - 1;
+    if (!periodEnd && k < known && daysBetween(k, known) > 31) return y + 1;
+    return y;
+  }
   const s = periodStart ?? periodEnd!;
   const e = periodEnd ?? periodStart!;
   const sy = Number(s.slice(0, 4));
