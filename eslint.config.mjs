@@ -1,9 +1,116 @@
 // Lint for the whole workspace. Syntax-level typescript-eslint rules (fast enough for CI on
-// two cores) plus the house rules of ARCHITECTURE.md/STYLE.md that a linter can check:
-// no process.env outside platform/config, no console outside CLIs and tools, no focused tests.
+// two cores) plus the house rules of docs/architecture.md that a linter can check: no
+// process.env outside platform/config, no console outside CLIs and tools, no focused tests, and
+// the import boundaries (docs/architecture.md, "Layers"; tested by tools/lint/boundaries.spec.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier/flat';
+import boundaries from 'eslint-plugin-boundaries';
+
+// ---- Import boundaries (eslint-plugin-boundaries) ----------------------------------------------
+// Elements: the parts of the tree that the layering names. First match wins, so the narrow ones
+// come first. Test files are outside the layering (see TEST_FILES below).
+export const BOUNDARY_ELEMENTS = [
+  { type: 'api-test', pattern: 'apps/api/test' },
+  { type: 'platform', pattern: 'apps/api/src/platform' },
+  { type: 'module', pattern: 'apps/api/src/modules/*', capture: ['name'] },
+  { type: 'migrations', pattern: 'apps/api/src/migrations' },
+  // main.ts, cli.ts, app.module.ts, app.factory.ts, entities.ts, openapi*.ts: the composition root
+  { type: 'api-root', pattern: 'apps/api/src' },
+  { type: 'api-other', pattern: 'apps/api' },
+  { type: 'package', pattern: 'packages/*', capture: ['name'] },
+  { type: 'tools', pattern: 'tools' },
+].map((element) => ({ ...element, partialMatch: false }));
+
+const TEST_FILES = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.scale-spec.ts', '**/*.docker-spec.ts'];
+
+// The allowed arrows between the modules of apps/api/src/modules: a module may import the
+// platform, the packages, itself, and the modules listed here, nothing else. The graph is acyclic
+// (tools/lint/boundaries.spec.ts checks it); a new arrow is added here, and to the table in
+// docs/architecture.md, only if it keeps it so.
+export const MODULE_ARROWS = {
+  keys: [],
+  auth: ['keys'],
+  deals: [],
+  rulesets: ['deals'],
+  documents: ['deals'],
+  transactions: ['deals', 'documents'],
+  processing: ['deals', 'documents', 'transactions'],
+  webhooks: [],
+  usage: [],
+  stream: ['deals', 'webhooks'],
+  crm: ['deals'],
+  shares: ['auth', 'deals'],
+  collaboration: ['auth', 'keys', 'deals'],
+  exports: ['deals', 'documents', 'rulesets', 'transactions'],
+  ingest: ['deals', 'documents', 'rulesets', 'webhooks'],
+};
+
+// Known debt, removed by the pipeline-module redesign (issue 29): the imports that go against the
+// layering today, each allowed from exactly this file to exactly that file. Any other import
+// against the layering fails the lint; an entry goes when the redesign removes its import, and
+// no entry is added.
+export const KNOWN_DEBT = [
+  // 1. deals -> documents: the deal lifecycle and the deal report read the deal's documents.
+  { from: 'apps/api/src/modules/deals/deal-lifecycle.service.ts', to: 'apps/api/src/modules/documents/documents.entities.ts' },
+  { from: 'apps/api/src/modules/deals/deal-report.ts', to: 'apps/api/src/modules/documents/documents.entities.ts' },
+  // 2. deals -> transactions: the same two read the deal's transactions.
+  { from: 'apps/api/src/modules/deals/deal-lifecycle.service.ts', to: 'apps/api/src/modules/transactions/transactions.entities.ts' },
+  { from: 'apps/api/src/modules/deals/deal-report.ts', to: 'apps/api/src/modules/transactions/transactions.entities.ts' },
+  // 3. deals -> rulesets: the lifecycle recommends and summarizes when a deal is analyzed.
+  { from: 'apps/api/src/modules/deals/deal-lifecycle.service.ts', to: 'apps/api/src/modules/rulesets/recommendations.service.ts' },
+  { from: 'apps/api/src/modules/deals/deal-lifecycle.service.ts', to: 'apps/api/src/modules/rulesets/summary.service.ts' },
+  { from: 'apps/api/src/modules/deals/deals.module.ts', to: 'apps/api/src/modules/rulesets/rulesets.module.ts' },
+  // 4. documents -> processing: an upload enqueues its parse; the document mapper shows the step.
+  { from: 'apps/api/src/modules/documents/create-documents.command.ts', to: 'apps/api/src/modules/processing/processing.producer.ts' },
+  { from: 'apps/api/src/modules/documents/documents.service.ts', to: 'apps/api/src/modules/processing/processing.producer.ts' },
+  { from: 'apps/api/src/modules/documents/documents.mapper.ts', to: 'apps/api/src/modules/processing/processing.jobs.ts' },
+  { from: 'apps/api/src/modules/documents/documents.module.ts', to: 'apps/api/src/modules/processing/processing.module.ts' },
+  // 5. keys -> auth: the key service hashes and makes tokens with auth's credential helpers
+  //    (they belong in platform/crypto).
+  { from: 'apps/api/src/modules/keys/keys.service.ts', to: 'apps/api/src/modules/auth/credentials.ts' },
+  // 6. platform -> composition root: the ORM setup takes the entity list, which names every
+  //    module's entities (modules registering their own entities removes it).
+  { from: 'apps/api/src/platform/database/orm.ts', to: 'apps/api/src/entities.ts' },
+];
+
+const BOUNDARY_MESSAGE =
+  'Import against the layering: {{from.element.path}} may not import {{to.element.filePath}} ' +
+  '(the allowed arrows: docs/architecture.md, "Layers", and MODULE_ARROWS in eslint.config.mjs).';
+const local = { module: { origin: 'local' } };
+/** The policies of `boundaries/dependencies` (last match wins; nothing matched is disallowed). */
+export const boundaryPolicies = (knownDebt = KNOWN_DEBT) => [
+  // Anyone may use npm packages and node built-ins (checkAllOrigins: the @ledgerlens/* names are
+  // checked below by their source).
+  { allow: { to: { module: { origin: ['external', 'core'] } } } },
+  // Tests, the e2e harness and the tools are outside the layering.
+  { from: { file: { categories: 'test' } }, allow: { to: local } },
+  { from: { element: { types: ['api-test', 'tools', 'api-other'] } }, allow: { to: local } },
+  // The composition root wires everything; the platform and the migrations sit at the bottom.
+  { from: { element: { type: 'api-root' } }, allow: { to: { element: { types: ['platform', 'module', 'migrations', 'package'] } } } },
+  { from: { element: { type: 'platform' } }, allow: { to: { element: { types: ['migrations', 'package'] } } } },
+  { from: { element: { type: 'module' } }, allow: { to: { element: { types: ['platform', 'package'] } } } },
+  // module -> module along MODULE_ARROWS only
+  ...Object.entries(MODULE_ARROWS)
+    .filter(([, targets]) => targets.length > 0)
+    .map(([name, targets]) => ({
+      from: { element: { type: 'module', captured: { name } } },
+      allow: { to: { element: { type: 'module', captured: { name: targets.length === 1 ? targets[0] : `{${targets.join(',')}}` } } } },
+    })),
+  ...knownDebt.map(({ from, to }) => ({ from: { file: { path: from } }, allow: { to: { file: { path: to } } } })),
+  // packages/*: never apps/ or tools/ (only the workspace's own test files reach into them); the
+  // MIT packages (sdk, webhooks) never the AGPL ones (statements, underwriting), by path or by name.
+  {
+    from: { element: { type: 'package' } },
+    disallow: { dependency: { source: '@ledgerlens/api{,/**}' } },
+    message: 'packages/* never import apps/* (docs/architecture.md, "Layers").',
+  },
+  {
+    from: { element: { type: 'package', captured: { name: '{sdk,webhooks}' } } },
+    disallow: { dependency: { source: '@ledgerlens/{statements,underwriting}{,/**}' } },
+    message: 'packages/sdk and packages/webhooks are MIT: they import nothing from the AGPL packages (docs/architecture.md, "Layers").',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'tools/corpus/out/**', 'packages/sdk/src/schema.d.ts', 'coverage/**', '.nx/**'] },
@@ -48,7 +155,7 @@ export default tseslint.config(
         {
           object: 'process',
           property: 'env',
-          message: 'Read configuration through platform/config (ARCHITECTURE.md: nothing else reads process.env).',
+          message: 'Read configuration through platform/config (docs/architecture.md: nothing else reads process.env).',
         },
       ],
       'no-restricted-syntax': [
@@ -73,5 +180,26 @@ export default tseslint.config(
       '**/*.{js,mjs,cjs}',
     ],
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
+  },
+  {
+    files: ['apps/**/*.{ts,js,mjs,cjs}', 'packages/**/*.{ts,js,mjs,cjs}', 'tools/**/*.{ts,js,mjs,cjs}'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': BOUNDARY_ELEMENTS,
+      'boundaries/files': [{ category: 'test', pattern: TEST_FILES }],
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
+      'import/resolver': { node: { extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] } },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          checkAllOrigins: true,
+          policies: boundaryPolicies(),
+          message: BOUNDARY_MESSAGE,
+        },
+      ],
+    },
   },
 );

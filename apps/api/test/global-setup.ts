@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { loadConfig } from '../src/platform/config/config';
-import { openOrm } from '../src/platform/database/orm';
+import { openOrm, PGLITE_OPTIONS } from '../src/platform/database/orm';
 import { realDatabaseUrl, realRedisUrl, adminQuery, templateDb } from './support/services';
 import { reportMissingSystemTools } from './support/system-tools';
 
@@ -48,7 +48,7 @@ async function prepareTemplate(): Promise<void> {
     }
     return;
   }
-  const pglite = new PGlite();
+  const pglite = new PGlite(PGLITE_OPTIONS);
   await pglite.waitReady;
   const handle = await openOrm(loadConfig({ NODE_ENV: 'test' }), { pglite });
   await handle.close();

@@ -2491,7 +2491,18 @@ export interface components {
         };
         DealListDto: {
             data: components["schemas"]["DealSummaryDto"][];
-            meta: components["schemas"]["PageMetaDto"];
+            meta: components["schemas"]["DealPageMetaDto"];
+        };
+        DealPageMetaDto: {
+            page: number;
+            per_page: number;
+            total: number;
+            /**
+             * @description Present (true) when more than 10,000 deals match: `total` and `total_pages` are then an estimate, at least the deals up to and one past this page (exact on the last page). A page with deals is always within the bound; a page past the last is 422 as usual.
+             * @enum {boolean}
+             */
+            total_estimated?: true;
+            total_pages: number;
         };
         DealStatsDto: {
             avg_funding_requested: number | null;

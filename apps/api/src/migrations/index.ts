@@ -15,6 +15,7 @@ import { Migration20261126090000_readings } from './Migration20261126090000_read
 import { Migration20261127120000_share_lockout } from './Migration20261127120000_share_lockout';
 import { Migration20261127130000_correction_trail } from './Migration20261127130000_correction_trail';
 import { Migration20261127141500_idempotency_fingerprint } from './Migration20261127141500_idempotency_fingerprint';
+import { Migration20261128090000_deal_read_indexes } from './Migration20261128090000_deal_read_indexes';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127120000_share_lockout', class: Migration20261127120000_share_lockout },
   { name: 'Migration20261127130000_correction_trail', class: Migration20261127130000_correction_trail },
   { name: 'Migration20261127141500_idempotency_fingerprint', class: Migration20261127141500_idempotency_fingerprint },
+  { name: 'Migration20261128090000_deal_read_indexes', class: Migration20261128090000_deal_read_indexes },
 ];

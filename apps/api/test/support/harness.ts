@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pino, { type DestinationStream } from 'pino';
 import { createApp, RunningApp } from '../../src/app.factory';
+import { PGLITE_OPTIONS } from '../../src/platform/database/orm';
 import { AppConfig, loadConfig } from '../../src/platform/config/config';
 import { EventDispatcher } from '../../src/platform/events/event-dispatcher';
 import { JobQueue } from '../../src/platform/queue/job-queue';
@@ -121,7 +122,7 @@ export class TestApp {
     } else {
       const template = process.env.LEDGERLENS_PGLITE_TEMPLATE;
       if (!template) throw new Error('LEDGERLENS_PGLITE_TEMPLATE is not set: run the tests through jest (global setup)');
-      pglite = new PGlite({ loadDataDir: new Blob([readFileSync(template)]) });
+      pglite = new PGlite({ ...PGLITE_OPTIONS, loadDataDir: new Blob([readFileSync(template)]) });
       await pglite.waitReady;
     }
     if (redisUrl && !('REDIS_URL' in env)) baseEnv.REDIS_URL = redisUrl;

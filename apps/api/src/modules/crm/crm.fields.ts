@@ -31,7 +31,10 @@ export function dealValues(deal: Deal): Record<string, unknown> {
   return Object.fromEntries(Object.entries(DEAL_FIELDS).map(([name, f]) => [name, f.read(deal)]));
 }
 
-/** Form B direction names (with the service name spelled `banklyze`, CONTRACT.md) and back. */
+/**
+ * Form B direction names (with the service name spelled `banklyze`, as the spec prints it: README,
+ * "How the spec's variants became one API", rule 2) and back.
+ */
 const FORM_B: Record<Direction, string> = { to_crm: 'banklyze_to_crm', from_crm: 'crm_to_banklyze', both: 'bidirectional' };
 export const FORM_B_DIRECTIONS = Object.values(FORM_B);
 export const ANY_DIRECTION = [...Object.keys(FORM_B), ...FORM_B_DIRECTIONS];

@@ -12,7 +12,8 @@ export type Decision = (typeof DECISIONS)[number];
 
 @TenantScoped()
 @Entity({ tableName: 'deals' })
-@Index({ properties: ['organizationId', 'livemode', 'updatedAt'] })
+// The read indexes (list orders, stats, search) are Migration20261128090000_deal_read_indexes's; the default order's:
+@Index({ name: 'deals_list_updated_at_index', properties: ['organizationId', 'livemode', 'updatedAt', 'id'] })
 export class Deal {
   [OptionalProps]?:
     | 'createdAt'

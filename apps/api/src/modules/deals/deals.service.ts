@@ -9,7 +9,7 @@ import { scopeFields } from '../../platform/database/tenant';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
-import { Page, pageWindow, toPage } from '../../platform/pagination/pagination';
+import { pageWindow, toPage } from '../../platform/pagination/pagination';
 import { flatten } from '../../platform/validation/validation.pipe';
 import { Deal, DealDecision, DECISIONS, Decision, DEAL_STATUSES } from './deals.entities';
 import { DealLifecycleService } from './deal-lifecycle.service';
@@ -19,6 +19,7 @@ import {
   BatchCreateResultDto,
   CreateDealDto,
   DealDetailDto,
+  DealListDto,
   DealStatsDto,
   DealSummaryDto,
   DecisionResultDto,
@@ -32,13 +33,32 @@ export const MAX_BATCH_DEALS = 50;
 /** Large JSON columns a deal summary does not show. */
 const SUMMARY_EXCLUDES = ['report', 'analysis'] as const;
 
-const SORT_COLUMNS = {
-  created_at: 'created_at',
-  updated_at: 'updated_at',
-  business_name: 'business_name',
-  status: 'status',
-  health_score: 'health_score',
+/**
+ * The list orders: the column, then `id` the same way; each is read in order from its index
+ * (Migration20261128090000_deal_read_indexes), forwards or backwards, so a page sorts nothing. Only
+ * `health_score` is nullable: its deals without a score come last both ways (an index per direction).
+ */
+const ORDER_BY = {
+  created_at: { asc: '"created_at" asc, "id" asc', desc: '"created_at" desc, "id" desc' },
+  updated_at: { asc: '"updated_at" asc, "id" asc', desc: '"updated_at" desc, "id" desc' },
+  business_name: { asc: '"business_name" asc, "id" asc', desc: '"business_name" desc, "id" desc' },
+  status: { asc: '"status" asc, "id" asc', desc: '"status" desc, "id" desc' },
+  health_score: { asc: '"health_score" asc nulls last, "id" asc', desc: '"health_score" desc nulls last, "id" desc' },
 } as const;
+
+/**
+ * Up to this many matching deals a list's `meta.total` is exact; above it, it is PostgreSQL's
+ * estimate (`meta.total_estimated`), so a page of a very large organization does not count all its
+ * deals (README, "Lists"; docs/performance.md, session 8).
+ */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
+/**
+ * What `q` matches: the three names joined, indexed by `deals_search_trgm_index` (pg_trgm) with
+ * this very text. A name matching `q` makes the joined text match too, so the index finds every
+ * candidate, and the condition on each name keeps the result exactly what it was.
+ */
+const SEARCH_EXPRESSION = `(coalesce("business_name", '') || ' ' || coalesce("dba_name", '') || ' ' || coalesce("owner_name", ''))`;
 
 const FIELD_MAP = {
   business_name: 'businessName',
@@ -74,7 +94,7 @@ export class DealsService {
     private readonly lifecycle: DealLifecycleService,
   ) {}
 
-  async list(auth: AuthContext, query: ListDealsQueryDto): Promise<Page<DealSummaryDto>> {
+  async list(auth: AuthContext, query: ListDealsQueryDto): Promise<DealListDto> {
     // Plain scoped rows (Database.rows): the hottest read path, without query building or
     // hydration; the count and the page run concurrently on two connections, and a summary reads
     // neither the report nor the analysis JSON (docs/performance.md).
@@ -87,24 +107,39 @@ export class DealsService {
     const q = query.q?.trim();
     if (q) {
       const like = `%${escapeLike(q)}%`;
-      conditions.push('("business_name" ilike ? or "dba_name" ilike ? or "owner_name" ilike ?)');
-      params.push(like, like, like);
+      conditions.push(`${SEARCH_EXPRESSION} ilike ? and ("business_name" ilike ? or "dba_name" ilike ? or "owner_name" ilike ?)`);
+      params.push(like, like, like, like);
     }
     const where = conditions.length ? { where: conditions.join(' and '), params } : {};
-    const column = SORT_COLUMNS[query.sort ?? 'updated_at'];
-    const direction = query.order === 'asc' ? 'asc' : 'desc';
     const window = pageWindow(query);
-    const [[{ total }], deals] = await Promise.all([
-      this.db.rows(auth, Deal, { ...where, raw: 'count(*)::int as "total"' }) as unknown as Promise<[{ total: number }]>,
+    // One row past the page tells whether another page follows, whatever the total says.
+    const [[{ total: counted }], rows] = await Promise.all([
+      this.db.rows(auth, Deal, { ...where, countUpTo: EXACT_TOTAL_LIMIT + 1 }) as unknown as Promise<[{ total: number }]>,
       this.db.rows(auth, Deal, {
         ...where,
         exclude: SUMMARY_EXCLUDES,
-        orderBy: `"${column}" ${direction} nulls last, "id" ${direction}`,
+        orderBy: ORDER_BY[query.sort ?? 'updated_at'][query.order === 'asc' ? 'asc' : 'desc'],
         offset: window.offset,
-        limit: window.perPage,
+        limit: window.perPage + 1,
       }),
     ]);
-    return toPage(window, total, deals.map(mapDealSummary));
+    const more = rows.length > window.perPage;
+    if (more) rows.pop();
+    const data = rows.map(mapDealSummary);
+    if (counted <= EXACT_TOTAL_LIMIT) return toPage(window, counted, data);
+    // More than EXACT_TOTAL_LIMIT deals match. The page bound stays exact: a page with deals is
+    // within it, an empty page past the first is beyond it (422, with the exact last page).
+    if (!rows.length && window.page > 1) {
+      const [{ total }] = (await this.db.rows(auth, Deal, { ...where, raw: 'count(*)::int as "total"' })) as unknown as [{ total: number }];
+      return toPage(window, total, data);
+    }
+    // The last page knows the exact total; before it, the estimate, never below the deals up to
+    // and one past this page (so total_pages always reaches the next page while there is one).
+    const seen = window.offset + rows.length;
+    if (!more) return toPage(window, seen, data);
+    const estimate = await this.db.estimate(auth, Deal, where);
+    const page = toPage(window, Math.max(estimate, seen + 1, EXACT_TOTAL_LIMIT + 1), data);
+    return { data: page.data, meta: { ...page.meta, total_estimated: true } };
   }
 
   /** One aggregate query on the scoped raw path (Database.rows), scoped like every other read. */

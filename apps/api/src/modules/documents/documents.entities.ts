@@ -4,7 +4,10 @@ import { TenantScoped } from '../../platform/database/tenant';
 
 export const DOCUMENT_TYPES = ['bank_statement', 'tax_return', 'profit_and_loss', 'other'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
-/** Accepted on input as an alias of profit_and_loss (CONTRACT.md). */
+/**
+ * Accepted on input as an alias of profit_and_loss (README, "How the spec's variants became one API",
+ * rule 2: requests accept every form's names).
+ */
 export const DOCUMENT_TYPE_ALIASES: Record<string, DocumentType> = { pnl_statement: 'profit_and_loss' };
 
 export const DOCUMENT_STATUSES = [

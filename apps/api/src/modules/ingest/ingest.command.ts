@@ -96,10 +96,11 @@ export function checkIngestFiles(files: StagedFile[]): void {
 }
 
 /**
- * Bulk ingest as one command (STYLE.md, novu): the files are already staged by the document
- * command; this validates the request, finds or creates the deal, and creates the documents and
- * the batch through the one document-creation command, in its transaction. Completion follows
- * from domain events (BatchCompletion).
+ * Bulk ingest as one command (one class per use case, like CreateDocumentsCommand:
+ * docs/architecture.md, "An upload"): the files are already staged by the document command; this
+ * validates the request, finds or creates the deal, and creates the documents and the batch through
+ * the one document-creation command, in its transaction. Completion follows from domain events
+ * (BatchCompletion).
  */
 @Injectable()
 export class IngestFilesCommand {

@@ -6,11 +6,12 @@ export const RULESET_KINDS = ['flat', 'factors'] as const;
 export type RulesetKind = (typeof RULESET_KINDS)[number];
 
 /**
- * A ruleset of either kind (CONTRACT.md: flat Form A is canonical, a body with `factors` is a
- * factor-list ruleset). `definition` holds the fields of the kind exactly as the API shows them
- * (`weight_*`, grade minima, ... or `factors`, `approval_threshold`, `decline_threshold`), so the
- * underwriting package evaluates it unchanged. `version` grows on every edit: a cached
- * recommendation is valid only for the version it was computed with.
+ * A ruleset of either kind (README, "How the spec's variants became one API", ruleset kinds: flat
+ * Form A is canonical, a body with `factors` is a factor-list ruleset). `definition` holds the fields of
+ * the kind exactly as the API shows them (`weight_*`, grade minima, ... or `factors`,
+ * `approval_threshold`, `decline_threshold`), so the underwriting package evaluates it unchanged.
+ * `version` grows on every edit: a cached recommendation is valid only for the version it was computed
+ * with.
  */
 @TenantScoped()
 @Entity({ tableName: 'rulesets' })

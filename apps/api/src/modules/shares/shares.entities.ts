@@ -2,7 +2,10 @@ import { Entity, Index, OptionalProps, PrimaryKey } from '@mikro-orm/core';
 import { Bool, Int, Text, Timestamp } from '../../platform/database/columns';
 import { TenantScoped } from '../../platform/database/tenant';
 
-/** Token prefix (CONTRACT.md: Form A's `shr_` wins over Form B's `sh_`). */
+/**
+ * Token prefix: Form A's `shr_` wins over Form B's `sh_` (README, "How the spec's variants became one
+ * API", rule 3: where two shapes cannot coexist, Form A wins).
+ */
 export const SHARE_TOKEN_PREFIX = 'shr_';
 
 /**

@@ -22,7 +22,10 @@ export const PUBLIC_EVENT_TYPES = [
 ] as const;
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
 
-/** Spec envelope, union of both forms (CONTRACT.md): `type` = `event`, `timestamp` = `created_at`. */
+/**
+ * Spec envelope, union of both forms (README, "How the spec's variants became one API", rule 2):
+ * `type` = `event`, `timestamp` = `created_at`.
+ */
 export interface PublicEvent {
   id: string;
   type: PublicEventType;

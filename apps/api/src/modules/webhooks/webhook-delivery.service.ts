@@ -21,7 +21,10 @@ import { WebhookAttempt, WebhookConfig, WebhookDelivery } from './webhooks.entit
 import { DeliveryDetailDto, DeliveryListQueryDto, DeliverySummaryDto, WebhookTestInputDto, WebhookTestResultDto } from './dto/webhook.dto';
 import { mapDeliveryDetail, mapDeliverySummary } from './webhooks.mapper';
 
-/** CONTRACT.md: 4 attempts in all, immediately then after 30 s, 2 min and 15 min. */
+/**
+ * 4 attempts in all, immediately then after 30 s, 2 min and 15 min (README, "Webhooks and the event
+ * stream": Retries).
+ */
 export const MAX_ATTEMPTS = 4;
 export const RETRY_DELAYS_MS = [30_000, 120_000, 900_000];
 /** How long a claimed attempt may run before another process may take it over: the timeout plus a margin. */

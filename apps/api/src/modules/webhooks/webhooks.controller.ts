@@ -44,7 +44,10 @@ function testInput(body: unknown): WebhookTestInputDto {
   return { event_type: eventType as PublicEventType };
 }
 
-/** Webhook configuration and delivery logs (Form-B-only paths: `{data: ...}` bodies, CONTRACT.md rule 3). */
+/**
+ * Webhook configuration and delivery logs (Form-B-only paths keep Form B's `{data: ...}` bodies:
+ * README, "How the spec's variants became one API", rule 3).
+ */
 @ApiTags('Webhooks')
 @Controller('v1/webhooks')
 export class WebhooksController {

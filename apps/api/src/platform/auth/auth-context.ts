@@ -16,7 +16,8 @@ export interface AuthContext {
 
 /**
  * Fine scopes (spec Authentication, Form B). The coarse `read` grants every `*:read`, `write` every
- * `*:write` (CONTRACT.md); `keys:manage` is granted by itself, or by `write` on an admin's credential.
+ * `*:write`; `keys:manage` is granted by itself, or by `write` on an admin's credential
+ * (README, "How the spec's variants became one API", key management scope).
  */
 export const FINE_SCOPES = [
   'deals:read',

@@ -25,6 +25,11 @@ export class Database implements OnApplicationShutdown {
     return this.reader.rows(scope, entity, select);
   }
 
+  /** PostgreSQL's estimate of the number of rows a scoped select returns (ScopedReader.estimate): no row is read. */
+  estimate<T extends object>(scope: Scope, entity: new (...args: never[]) => T, select: ScopedSelect<T> = {}): Promise<number> {
+    return this.reader.estimate(scope, entity, select);
+  }
+
   forScope(scope: Scope): EntityManager {
     const em = this.orm.em.fork({ clear: true }) as EntityManager;
     em.setFilterParams(TENANT_FILTER, scope);

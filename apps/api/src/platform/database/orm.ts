@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { MikroORM, Options, ReflectMetadataProvider } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Knex } from '@mikro-orm/postgresql';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { EmbeddedPGliteDriver, ServerPostgreSqlDriver } from './drivers';
 import { AppConfig } from '../config/config';
 import { DataDirLock } from './data-dir-lock';
@@ -21,6 +22,12 @@ export interface OrmOptions {
   pglite?: PGlite;
   migrate?: boolean;
 }
+
+/**
+ * Options of every embedded database: the PostgreSQL extensions its migrations create (pg_trgm for
+ * deal search's index), bundled with PGlite and loaded when it starts.
+ */
+export const PGLITE_OPTIONS = { extensions: { pg_trgm } } satisfies PGliteOptions;
 
 function baseOptions(): Options {
   return {
@@ -52,7 +59,7 @@ export async function openOrm(config: AppConfig, options: OrmOptions = {}): Prom
     if (!pglite) {
       lock = DataDirLock.acquire(config.dataDir);
       try {
-        pglite = new PGlite(join(config.dataDir, 'pg'));
+        pglite = new PGlite(join(config.dataDir, 'pg'), PGLITE_OPTIONS);
         await pglite.waitReady;
       } catch (err) {
         lock.release();

@@ -25,6 +25,12 @@ export interface ScopedSelect<T> {
   /** extra condition, ANDed with the scope condition */
   where?: string;
   params?: unknown[];
+  /**
+   * Instead of rows: `count(*)` of the matching rows, counted up to this many (`select count(*)
+   * from (select 1 ... limit n)`), read from an index where one covers the condition. Result:
+   * `[{ total }]`.
+   */
+  countUpTo?: number;
   /** `order by` body, trusted SQL built from an allow-list */
   orderBy?: string;
   limit?: number;
@@ -83,15 +89,49 @@ export class ScopedReader {
   }
 
   async rows<T extends object>(scope: Scope, entity: new (...args: never[]) => T, q: ScopedSelect<T> = {}): Promise<T[]> {
+    const { sql, values, dates } = this.statement(scope, entity, q);
+    const rows = (await this.execute(sql, values)) as Record<string, unknown>[];
+    // The PostgreSQL driver hands timestamps over as text (MikroORM's type parsers); PGlite as Dates.
+    if (dates.length) {
+      const platform = this.orm.em.getPlatform();
+      for (const row of rows)
+        for (const name of dates) if (typeof row[name] === 'string') row[name] = platform.parseDate(row[name] as string);
+    }
+    return rows as T[];
+  }
+
+  /**
+   * PostgreSQL's estimate of how many rows the select would return (the planner's, from the
+   * table's statistics: no row is read), for counts too large to make exactly on every request.
+   */
+  async estimate<T extends object>(scope: Scope, entity: new (...args: never[]) => T, q: ScopedSelect<T> = {}): Promise<number> {
+    const { sql, values } = this.statement(scope, entity, { ...q, raw: '1', countUpTo: undefined });
+    const [row] = (await this.execute(`explain (format json) ${sql}`, values, false)) as { 'QUERY PLAN': unknown }[];
+    const plan = typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN'];
+    return Math.round(Number((plan as [{ Plan: { 'Plan Rows': number } }])[0].Plan['Plan Rows']) || 0);
+  }
+
+  /** The SQL of a scoped select, its values, and the properties to read as Dates. */
+  private statement<T extends object>(
+    scope: Scope,
+    entity: new (...args: never[]) => T,
+    q: ScopedSelect<T>,
+  ): { sql: string; values: unknown[]; dates: string[] } {
     const meta = this.orm.getMetadata().get<T>(entity.name);
     const filter = meta.filters[TENANT_FILTER] ? 'tenant' : meta.filters[ORG_FILTER] ? 'org' : null;
     if (!filter) throw new Error(`${entity.name} is not organization-scoped: ScopedReader refuses it`);
     // the scope's parameters first ($1, $2), so the select list's and the condition's come after them
     const values: unknown[] = filter === 'tenant' ? [scope.organizationId, scope.livemode] : [scope.organizationId];
     const scoped = filter === 'tenant' ? `"organization_id" = $1 and "livemode" = $2` : `"organization_id" = $1`;
-    const select = q.raw === undefined ? this.selectList(meta, q) : { list: bind(q.raw, q.rawParams, values), dates: [] };
+    const counting = q.countUpTo !== undefined;
+    const select =
+      q.raw !== undefined || counting ? { list: counting ? '1' : bind(q.raw!, q.rawParams, values), dates: [] } : this.selectList(meta, q);
     let sql = `select ${select.list} from "${meta.tableName}" where ${scoped}`;
     if (q.where) sql += ` and (${bind(q.where, q.params, values)})`;
+    if (counting) {
+      values.push(q.countUpTo);
+      return { sql: `select count(*)::int as "total" from (${sql} limit $${values.length}) as "counted"`, values, dates: [] };
+    }
     if (q.orderBy) sql += ` order by ${q.orderBy}`;
     if (q.limit !== undefined) {
       values.push(q.limit);
@@ -101,14 +141,7 @@ export class ScopedReader {
       values.push(q.offset);
       sql += ` offset $${values.length}`;
     }
-    const rows = (await this.execute(sql, values)) as Record<string, unknown>[];
-    // The PostgreSQL driver hands timestamps over as text (MikroORM's type parsers); PGlite as Dates.
-    if (select.dates.length) {
-      const platform = this.orm.em.getPlatform();
-      for (const row of rows)
-        for (const name of select.dates) if (typeof row[name] === 'string') row[name] = platform.parseDate(row[name] as string);
-    }
-    return rows as T[];
+    return { sql, values, dates: select.dates };
   }
 
   /** The select list, cached per entity and column set: `"business_name" as "businessName"`, numerics as float8 (the entity reads them as numbers). */
@@ -139,7 +172,7 @@ export class ScopedReader {
     return select;
   }
 
-  private async execute(sql: string, values: unknown[]): Promise<unknown[]> {
+  private async execute(sql: string, values: unknown[], prepare = true): Promise<unknown[]> {
     const driver = this.orm.em.getDriver();
     const client = (driver.getConnection() as unknown as { getKnex(): { client: KnexClient } }).getKnex().client;
     if (this.pool === undefined) this.pool = driver instanceof ServerPostgreSqlDriver ? openReaderPool(client.config.connection) : null;
@@ -150,7 +183,7 @@ export class ScopedReader {
       let renamed = false;
       for (let attempt = 0; ; attempt++) {
         try {
-          return (await this.pool.query({ name: this.statementName(sql), text: sql, values })).rows;
+          return (await this.pool.query({ name: prepare ? this.statementName(sql) : undefined, text: sql, values })).rows;
         } catch (err) {
           if (attempt < READER_POOL_MAX && lostConnection(err)) continue;
           if (!renamed && stalePreparedStatement(err)) {

@@ -74,7 +74,10 @@ export function statusOf(code: ErrorCode): number {
   }
 }
 
-/** One validation problem, carrying both forms' field names (CONTRACT.md rule 2). */
+/**
+ * One validation problem, carrying both forms' field names (README, "How the spec's variants became
+ * one API", rule 2).
+ */
 export interface ValidationEntry {
   loc: (string | number)[];
   msg: string;

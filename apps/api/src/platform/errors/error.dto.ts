@@ -9,7 +9,7 @@ export class ValidationEntryDto {
   @ApiProperty() message: string;
 }
 
-/** The one error envelope (CONTRACT.md). */
+/** The one error envelope, `{detail, code, errors}` (README, "The API in short": Errors). */
 export class ErrorEnvelopeDto {
   @ApiProperty({ example: 'Validation failed' }) detail: string;
   @ApiProperty({ example: 'VALIDATION_ERROR' }) code: string;

@@ -61,7 +61,8 @@ function codeForStatus(status: number): string {
   ]) {
     if (statusOf(code) === status) return code;
   }
-  // 400 is a malformed request: invalid JSON, a bad form body (CONTRACT.md: VALIDATION_ERROR).
+  // 400 is a malformed request: invalid JSON, a bad form body, with code VALIDATION_ERROR
+  // (README, "The API in short": Errors).
   return status >= 500 ? ErrorCode.INTERNAL_ERROR : ErrorCode.VALIDATION_ERROR;
 }
 

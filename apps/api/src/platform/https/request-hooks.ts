@@ -14,10 +14,10 @@ const PROBES = new Set(['/health', '/ready', '/metrics']);
 const UNMETERED = /^\/(api\/)?v1\/usage\/me\/?$/;
 
 /**
- * The front of the request pipeline (ARCHITECTURE.md, data flow 1), as Fastify hooks so they also
- * cover unknown routes: HTTPS check -> authentication -> rate limit. Authentication only resolves
- * the credential here; AuthGuard decides whether the route needs one, so public routes still work
- * with a bad header.
+ * The front of the request pipeline (docs/architecture.md, "An upload", step 1), as Fastify hooks so
+ * they also cover unknown routes: HTTPS check -> authentication -> rate limit. Authentication only
+ * resolves the credential here; AuthGuard decides whether the route needs one, so public routes still
+ * work with a bad header.
  */
 export function installRequestHooks(
   fastify: FastifyInstance,

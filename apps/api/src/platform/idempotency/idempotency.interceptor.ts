@@ -25,7 +25,7 @@ const IDEMPOTENT = 'll:idempotent';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /**
- * Marks a POST route as honouring `Idempotency-Key` (CONTRACT.md: idempotency); `maxKeyLength` 128
+ * Marks a POST route as honouring `Idempotency-Key` (README, "The API in short"); `maxKeyLength` 128
  * on ingest (spec). The interceptor is attached here, to these routes only, not globally: a global
  * interceptor wraps every request, reads included, in an rxjs pipeline (docs/performance.md).
  */

@@ -36,8 +36,8 @@ export function pageWindow(query: { page?: number; per_page?: number }, defaultP
 }
 
 /**
- * Builds the list envelope and enforces the page bound of CONTRACT.md: page 1 is always valid
- * (an empty list has total_pages 0), any page above max(total_pages, 1) is 422.
+ * Builds the list envelope and enforces the page bound (README, "The API in short": Lists): page 1 is
+ * always valid (an empty list has total_pages 0), any page above max(total_pages, 1) is 422.
  */
 export function toPage<T>(window: PageWindow, total: number, data: T[]): Page<T> {
   const totalPages = Math.ceil(total / window.perPage);

@@ -20,7 +20,8 @@ import {
 
 /**
  * One decorator both validates and documents a field, so the OpenAPI schema and validation cannot
- * drift (STYLE.md). `nullable` lets an explicit null through (PATCH clearing a field).
+ * drift (docs/architecture.md, "Where each rule lives": validation). `nullable` lets an explicit null
+ * through (PATCH clearing a field).
  */
 interface Common {
   optional?: boolean;

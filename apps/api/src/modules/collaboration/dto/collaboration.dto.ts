@@ -7,7 +7,10 @@ import { ASSIGNMENT_ROLES, DOCUMENT_REQUEST_STATUSES, REQUESTABLE_DOCUMENT_TYPES
 export const MAX_COMMENT_LENGTH = 10_000;
 export const MAX_REQUEST_MESSAGE_LENGTH = 2000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** `pnl_statement` is accepted as an alias of `profit_and_loss` (CONTRACT.md). */
+/**
+ * `pnl_statement` is accepted as an alias of `profit_and_loss` (README, "How the spec's variants
+ * became one API", rule 2: requests accept every form's names).
+ */
 export const REQUEST_TYPE_INPUTS = [...REQUESTABLE_DOCUMENT_TYPES, 'pnl_statement'] as const;
 
 /** Lists that the spec shows without paging: the whole list fits one page by default. */

@@ -149,9 +149,24 @@ export class DealDetailDto extends DealSummaryDto {
   related_deals: RelatedDealFindingDto[];
 }
 
+/**
+ * The deal list's page metadata: `total` is exact up to 10,000 matching deals; above that it is
+ * PostgreSQL's estimate, marked `total_estimated` (exact again on the last page). The page bound
+ * stays exact either way.
+ */
+export class DealPageMetaDto extends PageMetaDto {
+  @ApiPropertyOptional({
+    type: Boolean,
+    enum: [true],
+    description:
+      'Present (true) when more than 10,000 deals match: `total` and `total_pages` are then an estimate, at least the deals up to and one past this page (exact on the last page). A page with deals is always within the bound; a page past the last is 422 as usual.',
+  })
+  total_estimated?: true;
+}
+
 export class DealListDto {
   @ApiProperty({ type: [DealSummaryDto] }) data: DealSummaryDto[];
-  @ApiProperty({ type: PageMetaDto }) meta: PageMetaDto;
+  @ApiProperty({ type: DealPageMetaDto }) meta: DealPageMetaDto;
 }
 
 export class DealsByStatusDto {

@@ -9,7 +9,7 @@ const NULLABLE_NUMBER = { type: Number, nullable: true } as const;
 const NULLABLE_DATE = { type: String, format: 'date', nullable: true } as const;
 const NULLABLE_TS = { type: String, format: 'date-time', nullable: true } as const;
 
-/** List item: Form A and Form B fields together (CONTRACT.md rule 2). */
+/** List item: Form A and Form B fields together (README, "How the spec's variants became one API", rule 2). */
 export class DocumentSummaryDto {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ type: 'integer' }) deal_id: number;

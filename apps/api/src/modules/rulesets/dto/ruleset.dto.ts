@@ -148,7 +148,10 @@ export class UpdateRulesetDto extends CreateRulesetDto {}
 const INT_N = { type: 'integer', nullable: true } as const;
 const NUM_N = { type: Number, nullable: true } as const;
 
-/** A ruleset of either kind: the fields of the other kind are null (CONTRACT.md: superset). */
+/**
+ * A ruleset of either kind: the fields of the other kind are null (README, "How the spec's variants
+ * became one API", ruleset kinds: a superset of both).
+ */
 export class RulesetDto {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty() name: string;

@@ -2,7 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto } from '../../../platform/pagination/pagination';
 import { ValidateDateTime, ValidateInt, ValidateString } from '../../../platform/validation/decorators';
 
-/** Both forms' fields (CONTRACT.md): Form A `label`/`expires_at`, Form B `expires_in_hours`/`password`. */
+/**
+ * Both forms' fields (README, "How the spec's variants became one API", rule 2): Form A
+ * `label`/`expires_at`, Form B `expires_in_hours`/`password`.
+ */
 export class CreateShareDto {
   @ValidateString({ optional: true, nullable: true, maxLength: 255, description: 'Form A: a name for the link' })
   label?: string | null;
@@ -22,7 +25,7 @@ export class CreateShareDto {
   password?: string;
 }
 
-/** Share link: the union of Form A and Form B fields (CONTRACT.md rule 2). */
+/** Share link: the union of Form A and Form B fields (README, "How the spec's variants became one API", rule 2). */
 export class ShareLinkDto {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ type: 'integer' }) deal_id: number;

@@ -7,7 +7,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DateQuery = (description: string) =>
   ValidateString({ optional: true, pattern: DATE, patternMessage: '$property must be a date YYYY-MM-DD', description });
 
-/** Filters of both forms (CONTRACT.md rule 2): type/transaction_type, start_date/date_from, end_date/date_to. */
+/**
+ * Filters of both forms (README, "How the spec's variants became one API", rule 2: requests accept
+ * every form's names): type/transaction_type, start_date/date_from, end_date/date_to.
+ */
 export class TransactionQueryDto {
   @ValidateInt({ optional: true, query: true, min: 1 }) page?: number;
   @ValidateInt({ optional: true, query: true, min: 1, max: 200, description: 'Default 50, max 200' }) per_page?: number;
