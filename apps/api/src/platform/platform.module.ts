@@ -14,7 +14,10 @@ import { REDIS } from './redis/redis';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './rate-limit/rate-limit';
 import { BullJobQueue, InProcessJobQueue, JobQueue } from './queue/job-queue';
 import { FileStore, localFileStore } from './storage/file-store';
-import { S3FileStore, s3Client } from './storage/s3-file-store';
+import type * as S3Store from './storage/s3-file-store';
+
+/** The AWS SDK is loaded when S3 storage is configured, not by the default local store. */
+const s3Store = (): typeof S3Store => require('./storage/s3-file-store');
 import { Clock } from './clock/clock';
 import { EventBus, InProcessEventBus, RedisEventBus } from './events/event-bus';
 import { SecretBox } from './crypto/secret-box';
@@ -115,7 +118,7 @@ export class PlatformModule {
         useFactory: () => {
           const storage = resources.config.storage;
           return storage.kind === 's3'
-            ? new S3FileStore(s3Client(storage.s3), storage.location, storage.s3)
+            ? new (s3Store().S3FileStore)(s3Store().s3Client(storage.s3), storage.location, storage.s3)
             : localFileStore(resources.config.dataDir);
         },
       },

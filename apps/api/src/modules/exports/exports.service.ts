@@ -16,7 +16,14 @@ import { mapAnalysis, mapExtraction } from '../documents/documents.mapper';
 import { RecommendationsService } from '../rulesets/recommendations.service';
 import { Transaction } from '../transactions/transactions.entities';
 import { DocumentExportDto, FlaggedTransactionDto } from './dto/export.dto';
-import { renderDealReportPdf } from './pdf/report-pdf';
+import type * as ReportPdf from './pdf/report-pdf';
+
+/**
+ * The PDF renderer and its font stack (pdf-lib, fontkit: about a fifth of the server's load time)
+ * are loaded with the first report, not at every start.
+ */
+const renderDealReportPdf: typeof ReportPdf.renderDealReportPdf = (input) =>
+  (require('./pdf/report-pdf') as typeof ReportPdf).renderDealReportPdf(input);
 import { CsvFormat, ExportRow, FORM_A, FORM_B } from './transaction-csv';
 
 /** Rows per keyset page: memory stays flat whatever the number of transactions. */

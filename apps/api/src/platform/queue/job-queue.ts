@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { Queue, WaitingError, Worker } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
+
+/** BullMQ is loaded when a Redis-backed queue is made (REDIS_URL), not by the embedded default. */
+const bullmq = (): typeof import('bullmq') => require('bullmq');
 import type { Redis } from 'ioredis';
 
 export const QUEUES = { documents: 'documents', webhooks: 'webhooks', crm: 'crm' } as const;
@@ -287,7 +290,7 @@ export class BullJobQueue extends JobQueue {
   private queue(name: QueueName): Queue {
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection: this.connect(), prefix: this.prefix });
+      q = new (bullmq().Queue)(name, { connection: this.connect(), prefix: this.prefix });
       this.queues.set(name, q);
     }
     return q;
@@ -315,7 +318,7 @@ export class BullJobQueue extends JobQueue {
 
   process<T>(queue: QueueName, handler: JobHandler<T>, concurrency: number, onExhausted?: ExhaustedHandler<T>): void {
     this.queue(queue); // so that idle() sees this queue in a worker-only process too
-    const worker = new Worker(
+    const worker = new (bullmq().Worker)(
       queue,
       async (job, token) => {
         try {
@@ -324,7 +327,7 @@ export class BullJobQueue extends JobQueue {
           if (!(err instanceof JobHandedBack) || !token) throw err;
           // back to waiting without using up an attempt: another worker takes it at once
           await job.moveToWait(token);
-          throw new WaitingError();
+          throw new (bullmq().WaitingError)();
         }
       },
       {
