@@ -1,3 +1,4 @@
+import './platform/startup/compile-cache';
 import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';

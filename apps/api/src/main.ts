@@ -1,3 +1,4 @@
+import './platform/startup/compile-cache';
 import 'reflect-metadata';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './platform/config/config';
