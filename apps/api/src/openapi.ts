@@ -194,7 +194,10 @@ export function sortKeys(value: unknown): unknown {
 /** Serves the API reference at /docs and the spec at /docs/openapi.json. */
 export function setupOpenApi(app: INestApplication, _config: AppConfig): void {
   // built on the first request to /docs (then kept): scanning 100+ routes costs ~0.2 s of every start
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+  });
 }
 
 /** `INVALID_DECISION` -> `Invalid decision`. */
