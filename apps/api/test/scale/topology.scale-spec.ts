@@ -2,7 +2,7 @@ import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +14,7 @@ import { makeStatement } from '../../../../tools/corpus/corpus';
 import { adminQuery, realDatabaseUrl, realRedisUrl, templateDb } from '../support/services';
 import { startS3 } from '../support/s3-server';
 import { missingLine, systemTool, systemToolsRequired } from '../support/system-tools';
+import { freePort } from '../support/private-services';
 
 /**
  * The compose topology (docker/compose.yaml) as plain processes on this machine: two api and two
@@ -33,17 +34,6 @@ const GRACE_SECONDS = 10;
 const DELAY_SECONDS = 2;
 /** Rolling restart: one upload through the proxy every this many ms while every process restarts in turn. */
 const ROLL_UPLOAD_MS = Number(process.env.SCALE_ROLL_UPLOAD_MS ?? 2000);
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => res(port));
-    });
-    srv.on('error', rej);
-  });
-}
 
 interface Proc {
   name: string;
