@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../support/private-services';
 
 /**
  * docker/Dockerfile built and run on a real Docker engine (`npm run test:docker`, CI): the engine
@@ -53,17 +53,6 @@ function build(context: string, tag: string): Promise<string> {
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', rej);
     child.on('exit', (code) => (code === 0 ? res(out) : rej(new Error(`docker build exited ${code}:\n${out.slice(-4000)}`))));
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => res(port));
-    });
-    srv.on('error', rej);
   });
 }
 
@@ -134,7 +123,9 @@ withEngine('the server image (docker/Dockerfile) on a real Docker engine', () =>
     // the build runs npm with foreground scripts, so a script that ran would print "> pkg@version postinstall"
     const npmCi = buildLog.split(/^Step \d+\/\d+ : /m).find((step) => step.startsWith('RUN npm ci'));
     expect(buildLog).toMatch(/^Step \d+\/\d+ : ENV npm_config_ignore_scripts=true .*npm_config_foreground_scripts=true/m);
-    expect(npmCi).toMatch(/added \d+ packages/);
+    // A layer reused from the cache was made under that same ENV (it is part of the cache key), by
+    // an earlier build whose output was checked here; a fresh install shows its own output.
+    if (!npmCi?.includes('Using cache')) expect(npmCi).toMatch(/added \d+ packages/);
     expect(npmCi).not.toMatch(/^> \S+@\S+ (preinstall|install|postinstall)$/m);
     expect(npmCi).not.toMatch(/scarf/i);
   });
