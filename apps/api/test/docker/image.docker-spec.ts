@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -215,7 +216,9 @@ withEngine('the server image (docker/Dockerfile) on a real Docker engine', () =>
         });
       }
       const main = join(copy, 'apps/api/src/main.ts');
-      writeFileSync(main, `${readFileSync(main, 'utf8')}\n// a change under apps/\n`);
+      // a change no earlier build on this engine has seen: the engine's data root outlives a run,
+      // so a fixed edit would find its own layers from the last run in the cache
+      writeFileSync(main, `${readFileSync(main, 'utf8')}\n// a change under apps/: ${randomUUID()}\n`);
       const log = await build(copy, `${IMAGE}-changed`);
       // classic builder: every step prints "Step n/m : <instruction>" then " ---> Using cache" when reused
       const steps = log.split(/^Step \d+\/\d+ : /m).slice(1);
