@@ -55,9 +55,25 @@ const COLUMN_FIELDS: Record<HeaderColumn, HeaderFieldName[]> = {
   currency: ['currency'],
 };
 
+/** Words every bank name may carry: a name read must hold at least one other word, and each such word must be in the truth. */
+const GENERIC_BANK_WORDS = new Set(
+  'bank banking banc bancorp federal savings trust financial national credit union building society fsb the of and company co corp inc group holdings limited ltd plc n a na'.split(
+    ' ',
+  ),
+);
+/** The name read names the bank the truth describes: its distinctive words ("USAA", "Morgan Chase") all appear there; "FEDERAL" alone names none. */
+export function namesBank(read: string, truth: string): boolean {
+  const squashed = truth.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const words = read
+    .toLowerCase()
+    .split(/[^a-z0-9&]+/)
+    .map((w) => w.replace(/&/g, ''))
+    .filter((w) => w && !GENERIC_BANK_WORDS.has(w));
+  return words.length > 0 && words.every((w) => squashed.includes(w));
+}
+
 /** Per header field: right or wrong against the meta (and the supplement where the meta has no such field). */
 export function scoreHeader(res: ParseResult, meta: Meta, extra: HeaderTruth | undefined): Record<HeaderColumn, boolean | null> {
-  const squash = (x: string) => x.toLowerCase().replace(/[^a-z0-9]/g, '');
   // the meta's bank is a description ("'Kauri Bank New Zealand' (fictional; ...)"): the name read must appear in it;
   // "no bank named" expects none
   // (or the hand-read supplement says which bank, if any, the document prints as its issuer)
@@ -66,7 +82,7 @@ export function scoreHeader(res: ParseResult, meta: Meta, extra: HeaderTruth | u
   const last4 = meta.account_last4 !== undefined ? meta.account_last4 : extra ? extra.account_last4 : undefined;
   const currency = meta.currency !== undefined ? meta.currency : extra ? extra.currency : undefined;
   return {
-    bank: noBank ? res.bankName === null : !!res.bankName && squash(printed ?? meta.bank).includes(squash(res.bankName)),
+    bank: noBank ? res.bankName === null : !!res.bankName && namesBank(res.bankName, printed ?? meta.bank),
     last4: last4 === undefined ? null : res.accountNumberLast4 === last4,
     period: res.periodStart === meta.period_start && res.periodEnd === meta.period_end,
     opening: same(res.openingBalance, meta.opening_balance),

@@ -18,6 +18,8 @@ export interface Truth {
   periodEnd?: string;
   openingBalance?: number;
   closingBalance?: number;
+  /** USD where the statement shows a US bank's charter (Member FDIC, "N.A."); absent where the generator does not say */
+  currency?: string | null;
   transactions?: Array<Pick<TruthTransaction, 'date' | 'description' | 'amount' | 'balance'>>;
 }
 
@@ -65,6 +67,7 @@ export async function makeStatement(layout: Layout, seed: number, n: number): Pr
       periodEnd: m.periodEnd,
       openingBalance: m.openingBalance,
       closingBalance: m.closingBalance,
+      currency: layout.charter || /,\s*N\.A\.$/.test(m.bankName) ? 'USD' : undefined,
       transactions: rows.map((t) => ({ date: t.date, description: t.description, amount: t.amount, balance: t.balance })),
     },
   };

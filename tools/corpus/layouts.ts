@@ -17,6 +17,8 @@ export interface Layout {
   name: string;
   /** Dec->Jan periods: in half of the statements, or in all of them */
   crossYear?: boolean | 'always';
+  /** prints the bank's charter ("Member FDIC"): the statement's currency is the US dollar by default */
+  charter?: boolean;
   render(m: StatementModel, r: Rng): Promise<Rendered>;
 }
 
@@ -410,6 +412,7 @@ const dayBalance: Layout = {
 // ------------------------------------------------------------------ 4. single signed amount column, running balance, opening row
 const signedSingle: Layout = {
   name: 'signed_single_column',
+  charter: true,
   async render(m) {
     const w = await Writer.create('times');
     const S = 9;
@@ -633,6 +636,7 @@ const crdr: Layout = {
 // ------------------------------------------------------------------ 8. post/effective dates, debit & credit columns, daily balance tuples, footers
 const twoDates: Layout = {
   name: 'post_effective_dates',
+  charter: true,
   crossYear: true,
   async render(m) {
     const w = await Writer.create('helvetica', [612, 792], 46, 56);

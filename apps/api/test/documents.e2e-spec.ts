@@ -105,6 +105,13 @@ describe('documents, the pipeline and transactions', () => {
         opening_balance: { page: 1, via: 'Beginning Balance', confidence: 0.95 },
         closing_balance: { page: 1, via: 'Ending Balance', confidence: 0.95 },
       });
+      // with the boxes of the printed words, to highlight them on the page: inside the page, in PDF points
+      for (const f of ['bank_name', 'account_number_last4', 'opening_balance'] as const) {
+        const boxes = doc.field_sources[f].boxes as number[][];
+        expect(boxes).toHaveLength(1);
+        const [x0, y0, x1, y1] = boxes[0];
+        expect(0 <= x0 && x0 < x1 && x1 <= 612 && 0 <= y0 && y0 < y1 && y1 <= 792).toBe(true);
+      }
       const credits = round2(truth.transactions!.filter((t) => t.amount > 0).reduce((s, t) => s + t.amount, 0));
       expect(doc.analysis.total_credits).toBeCloseTo(credits, 2);
       expect(doc.analysis.total_deposits).toBeCloseTo(credits, 2);

@@ -112,7 +112,7 @@ describe('deal report from corpus statements', () => {
           period_end: t.periodEnd,
           opening_balance: t.openingBalance,
           closing_balance: t.closingBalance,
-          currency: null,
+          currency: t.currency ?? null,
           reconciled: true,
           risk_level: 'low',
           transaction_count: t.transactions.length,
@@ -348,7 +348,7 @@ describe('deal report from corpus statements', () => {
       const nzd = await upload(dealId, b, 'nzd.pdf', { currency: 'NZD' });
       await app.settle();
       const r = await report(dealId);
-      expect(r.currency).toEqual({ reporting_currency: 'USD', currencies: ['NZD', 'USD'], excluded_statement_ids: [nzd] });
+      expect(r.currency).toMatchObject({ reporting_currency: 'USD', currencies: ['NZD', 'USD'], excluded_statement_ids: [nzd] });
       const ta = truthOf(a);
       expect(r.financials.total_deposits).toBeCloseTo(sum(ta.transactions.filter((t) => t.amount > 0).map((t) => t.amount)), 2);
       expect(r.financials.ending_balance).toBeCloseTo(ta.closingBalance, 2);
@@ -368,6 +368,38 @@ describe('deal report from corpus statements', () => {
       const nzdDoc = (await app.request('GET', `/v1/documents/${nzd}`, { key })).body;
       expect(nzdDoc).toMatchObject({ currency: 'NZD', prescreen: { flagged_transactions: 0 }, analysis: { screening_flags: 0 } });
       expect(Object.values(nzdDoc.prescreen.buckets).every((n) => n === 0)).toBe(true);
+    });
+
+    it("the bank's charter gives its country's currency, below one declared at upload; a statement naming none is named", async () => {
+      expect([truthOf(a).currency, truthOf(b).currency]).toEqual([undefined, 'USD']);
+      const dealId = await newDeal('Charter Default LLC');
+      // b prints "Member FDIC" and no currency: USD by default, said so in its provenance
+      const charter = await upload(dealId, b, 'charter.pdf');
+      // a prints neither a currency nor a charter
+      const bare = await upload(dealId, a, 'bare.pdf');
+      await app.settle();
+      const doc = (await app.request('GET', `/v1/documents/${charter}`, { key })).body;
+      expect(doc.currency).toBe('USD');
+      expect(doc.field_sources.currency).toMatchObject({
+        via: expect.stringMatching(/^default for the bank's country/),
+        text: expect.stringMatching(/Member FDIC/),
+      });
+      const r = await report(dealId);
+      expect(r.currency).toEqual({
+        reporting_currency: 'USD',
+        currencies: ['USD'],
+        excluded_statement_ids: [],
+        unstated_statement_ids: [bare],
+      });
+      expect(r.cross_doc.findings).toContainEqual(
+        expect.objectContaining({ type: 'currency_unstated', severity: 'warning', statement_ids: [bare], deduction: 0 }),
+      );
+      // declared at upload: the declaration wins over the charter's default, and the provenance does not claim otherwise
+      const declared = await upload(await newDeal('Declared CAD Ltd'), b, 'declared.pdf', { currency: 'CAD' });
+      await app.settle();
+      const d2 = (await app.request('GET', `/v1/documents/${declared}`, { key })).body;
+      expect(d2.currency).toBe('CAD');
+      expect(d2.field_sources.currency).toBeNull();
     });
 
     it('a malformed currency is a 422 in the error envelope', async () => {

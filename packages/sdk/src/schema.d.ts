@@ -2404,7 +2404,7 @@ export interface components {
             /** @description Positions in the deal's statement list */
             statements: number[];
             /** @enum {string} */
-            type: "overlap" | "gap" | "balance_mismatch" | "reconciliation_mismatch" | "duplicate_transactions" | "own_account_transfers" | "coverage_gap" | "currency_mismatch";
+            type: "overlap" | "gap" | "balance_mismatch" | "reconciliation_mismatch" | "duplicate_transactions" | "own_account_transfers" | "coverage_gap" | "currency_mismatch" | "currency_unstated";
         };
         CurrencySummaryDto: {
             currencies: string[];
@@ -2412,6 +2412,8 @@ export interface components {
             excluded_statement_ids: number[];
             /** @example USD */
             reporting_currency: string;
+            /** @description Statements naming no currency (none printed, none declared at upload): counted in the reporting currency; beside statements that name one, a `currency_unstated` cross_doc finding names each */
+            unstated_statement_ids: number[];
         };
         DailyBalanceDto: {
             balance: number;
@@ -2976,6 +2978,8 @@ export interface components {
             type: "nsf" | "overdraft";
         };
         FieldSourceDto: {
+            /** @description Boxes [x0, y0, x1, y1] of the printed words the value was read from, in PDF points from the top-left corner of `page`; empty when not read from one place (or read before boxes were kept) */
+            boxes: number[][];
             /** @description Below 0.7 the value comes with a warning in the extraction warnings */
             confidence: number;
             /** @description 1-based line on the page, top to bottom */
@@ -4117,15 +4121,15 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-12-01T04:05:00.000Z",
+                     *       "period_end": "2026-11-30T09:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
                      *       "requests": {
                      *         "limit": 1000000,
                      *         "percent_used": 0.0001,
-                     *         "remaining": 999880,
-                     *         "used": 120
+                     *         "remaining": 999879,
+                     *         "used": 121
                      *       }
                      *     }
                      */
@@ -4342,6 +4346,10 @@ export interface operations {
                      *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
                      *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
                      *     .error{color:var(--bad);font-weight:600}
+                     *     .alert{border-color:var(--warn);border-left:6px solid var(--warn);background:#fff8eb;margin-bottom:12px}
+                     *     .alert .label{color:var(--warn);font-weight:700}
+                     *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
+                     *     .note{color:var(--muted);font-size:13px}
                      *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
@@ -4352,7 +4360,8 @@ export interface operations {
                      *     <div class="ring" style="--p:88"><span>88</span></div>
                      *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
-                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
                      *     <div>Max advance <strong>$90,755</strong></div></div>
                      *     </section>
@@ -4366,7 +4375,7 @@ export interface operations {
                      *     </section>
                      *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
                      *     </main>
-                     *     <footer>Report of November 26, 2026 · Read-only link · expires December 3, 2026</footer></body></html>
+                     *     <footer>Report of November 27, 2026 · Read-only link · expires December 4, 2026</footer></body></html>
                      */
                     "text/html": string;
                 };
@@ -4409,6 +4418,10 @@ export interface operations {
                      *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
                      *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
                      *     .error{color:var(--bad);font-weight:600}
+                     *     .alert{border-color:var(--warn);border-left:6px solid var(--warn);background:#fff8eb;margin-bottom:12px}
+                     *     .alert .label{color:var(--warn);font-weight:700}
+                     *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
+                     *     .note{color:var(--muted);font-size:13px}
                      *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
@@ -4419,7 +4432,8 @@ export interface operations {
                      *     <div class="ring" style="--p:88"><span>88</span></div>
                      *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
-                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
                      *     <div>Max advance <strong>$90,755</strong></div></div>
                      *     </section>
@@ -4433,7 +4447,7 @@ export interface operations {
                      *     </section>
                      *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
                      *     </main>
-                     *     <footer>Report of November 26, 2026 · Read-only link · expires December 3, 2026</footer></body></html>
+                     *     <footer>Report of November 27, 2026 · Read-only link · expires December 4, 2026</footer></body></html>
                      */
                     "text/html": string;
                 };
@@ -4476,6 +4490,10 @@ export interface operations {
                      *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
                      *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
                      *     .error{color:var(--bad);font-weight:600}
+                     *     .alert{border-color:var(--warn);border-left:6px solid var(--warn);background:#fff8eb;margin-bottom:12px}
+                     *     .alert .label{color:var(--warn);font-weight:700}
+                     *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
+                     *     .note{color:var(--muted);font-size:13px}
                      *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
@@ -4486,7 +4504,8 @@ export interface operations {
                      *     <div class="ring" style="--p:88"><span>88</span></div>
                      *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
-                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
                      *     <div>Max advance <strong>$90,755</strong></div></div>
                      *     </section>
@@ -4500,7 +4519,7 @@ export interface operations {
                      *     </section>
                      *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
                      *     </main>
-                     *     <footer>Report of November 26, 2026 · Read-only link · expires December 3, 2026</footer></body></html>
+                     *     <footer>Report of November 27, 2026 · Read-only link · expires December 4, 2026</footer></body></html>
                      */
                     "text/html": string;
                 };
@@ -4565,6 +4584,10 @@ export interface operations {
                      *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
                      *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
                      *     .error{color:var(--bad);font-weight:600}
+                     *     .alert{border-color:var(--warn);border-left:6px solid var(--warn);background:#fff8eb;margin-bottom:12px}
+                     *     .alert .label{color:var(--warn);font-weight:700}
+                     *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
+                     *     .note{color:var(--muted);font-size:13px}
                      *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
@@ -4575,7 +4598,8 @@ export interface operations {
                      *     <div class="ring" style="--p:88"><span>88</span></div>
                      *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
-                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
                      *     <div>Max advance <strong>$90,755</strong></div></div>
                      *     </section>
@@ -4589,7 +4613,7 @@ export interface operations {
                      *     </section>
                      *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
                      *     </main>
-                     *     <footer>Report of November 26, 2026 · Read-only link · expires November 29, 2026</footer></body></html>
+                     *     <footer>Report of November 27, 2026 · Read-only link · expires November 30, 2026</footer></body></html>
                      */
                     "text/html": string;
                 };
@@ -4632,6 +4656,10 @@ export interface operations {
                      *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
                      *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
                      *     .error{color:var(--bad);font-weight:600}
+                     *     .alert{border-color:var(--warn);border-left:6px solid var(--warn);background:#fff8eb;margin-bottom:12px}
+                     *     .alert .label{color:var(--warn);font-weight:700}
+                     *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
+                     *     .note{color:var(--muted);font-size:13px}
                      *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
@@ -4642,7 +4670,8 @@ export interface operations {
                      *     <div class="ring" style="--p:88"><span>88</span></div>
                      *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
-                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
                      *     <div>Max advance <strong>$90,755</strong></div></div>
                      *     </section>
@@ -4656,7 +4685,7 @@ export interface operations {
                      *     </section>
                      *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
                      *     </main>
-                     *     <footer>Report of November 26, 2026 · Read-only link · expires November 29, 2026</footer></body></html>
+                     *     <footer>Report of November 27, 2026 · Read-only link · expires November 30, 2026</footer></body></html>
                      */
                     "text/html": string;
                 };
@@ -4699,6 +4728,10 @@ export interface operations {
                      *     input[type=password]{font:inherit;padding:12px;border:1px solid #b9c2d0;border-radius:8px;width:100%}
                      *     button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
                      *     .error{color:var(--bad);font-weight:600}
+                     *     .alert{border-color:var(--warn);border-left:6px solid var(--warn);background:#fff8eb;margin-bottom:12px}
+                     *     .alert .label{color:var(--warn);font-weight:700}
+                     *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
+                     *     .note{color:var(--muted);font-size:13px}
                      *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
@@ -4709,7 +4742,8 @@ export interface operations {
                      *     <div class="ring" style="--p:88"><span>88</span></div>
                      *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
-                     *     <div class="card"><div class="label">Decision</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
+                     *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
                      *     <div>Max advance <strong>$90,755</strong></div></div>
                      *     </section>
@@ -4723,7 +4757,7 @@ export interface operations {
                      *     </section>
                      *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
                      *     </main>
-                     *     <footer>Report of November 26, 2026 · Read-only link · expires November 29, 2026</footer></body></html>
+                     *     <footer>Report of November 27, 2026 · Read-only link · expires November 30, 2026</footer></body></html>
                      */
                     "text/html": string;
                 };
@@ -5295,12 +5329,12 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "base_url": "https://sunrise-funding.pipedrive.com/api",
-                     *         "connected_at": "2026-11-26T14:06:24.000Z",
+                     *         "connected_at": "2026-11-26T14:06:25.000Z",
                      *         "enabled": true,
                      *         "last_sync_at": null,
                      *         "provider": "pipedrive",
                      *         "sync_interval_minutes": 60,
-                     *         "updated_at": "2026-11-26T14:06:24.000Z"
+                     *         "updated_at": "2026-11-26T14:06:25.000Z"
                      *       }
                      *     }
                      */
@@ -5387,12 +5421,12 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "base_url": "https://sunrise-funding.pipedrive.com/api",
-                     *         "connected_at": "2026-11-26T14:06:24.000Z",
+                     *         "connected_at": "2026-11-26T14:06:25.000Z",
                      *         "enabled": true,
                      *         "last_sync_at": null,
                      *         "provider": "pipedrive",
                      *         "sync_interval_minutes": 60,
-                     *         "updated_at": "2026-11-26T14:06:24.000Z"
+                     *         "updated_at": "2026-11-26T14:06:25.000Z"
                      *       }
                      *     }
                      */
@@ -6330,7 +6364,7 @@ export interface operations {
                      *           "provider": "pipedrive",
                      *           "status": "success",
                      *           "sync_id": null,
-                     *           "synced_at": "2026-11-26T14:06:28.000Z"
+                     *           "synced_at": "2026-11-26T14:06:29.000Z"
                      *         },
                      *         {
                      *           "deal_id": 1,
@@ -6341,7 +6375,7 @@ export interface operations {
                      *           "provider": "hubspot",
                      *           "status": "success",
                      *           "sync_id": null,
-                     *           "synced_at": "2026-11-26T14:06:28.000Z"
+                     *           "synced_at": "2026-11-26T14:06:29.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -6413,7 +6447,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "completed_at": "2026-11-26T14:06:29.000Z",
+                     *           "completed_at": "2026-11-26T14:06:30.000Z",
                      *           "deal_id": null,
                      *           "direction": "bidirectional",
                      *           "duration_ms": 412,
@@ -6422,7 +6456,7 @@ export interface operations {
                      *           "records_failed": 0,
                      *           "records_queued": 14,
                      *           "records_synced": 12,
-                     *           "started_at": "2026-11-26T14:06:29.000Z",
+                     *           "started_at": "2026-11-26T14:06:30.000Z",
                      *           "status": "completed",
                      *           "trigger": "manual"
                      *         }
@@ -6491,7 +6525,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "completed_at": "2026-11-26T14:06:29.000Z",
+                     *         "completed_at": "2026-11-26T14:06:30.000Z",
                      *         "deal_id": null,
                      *         "details": {
                      *           "created_in_banklyze": 0,
@@ -6508,7 +6542,7 @@ export interface operations {
                      *         "records_failed": 0,
                      *         "records_queued": 14,
                      *         "records_synced": 12,
-                     *         "started_at": "2026-11-26T14:06:29.000Z",
+                     *         "started_at": "2026-11-26T14:06:30.000Z",
                      *         "status": "completed",
                      *         "trigger": "manual"
                      *       }
@@ -6586,7 +6620,7 @@ export interface operations {
                  *       },
                  *       "provider": "pipedrive",
                  *       "record_id": "42",
-                 *       "timestamp": "2026-11-26T14:06:33.000Z"
+                 *       "timestamp": "2026-11-26T14:06:34.000Z"
                  *     }
                  */
                 "application/json": components["schemas"]["CrmWebhookInputDto"] | {
@@ -7176,6 +7210,18 @@ export interface operations {
                      *               0
                      *             ],
                      *             "type": "coverage_gap"
+                     *           },
+                     *           {
+                     *             "deduction": 0,
+                     *             "message": "statement 2 (2024-06-01..2024-06-30) names no currency and none was declared at upload: its amounts are counted in USD, the currency the deal's other statements name; check it",
+                     *             "severity": "warning",
+                     *             "statement_ids": [
+                     *               2
+                     *             ],
+                     *             "statements": [
+                     *               1
+                     *             ],
+                     *             "type": "currency_unstated"
                      *           }
                      *         ],
                      *         "score": 90
@@ -7185,7 +7231,10 @@ export interface operations {
                      *           "USD"
                      *         ],
                      *         "excluded_statement_ids": [],
-                     *         "reporting_currency": "USD"
+                     *         "reporting_currency": "USD",
+                     *         "unstated_statement_ids": [
+                     *           2
+                     *         ]
                      *       },
                      *       "daily_balances": [
                      *         {
@@ -7353,7 +7402,7 @@ export interface operations {
                      *           "type": "same_file"
                      *         }
                      *       ],
-                     *       "report_date": "2026-11-26",
+                     *       "report_date": "2026-11-27",
                      *       "revenue_sources": [
                      *         {
                      *           "counterparty": "shopify payout",
@@ -7409,7 +7458,7 @@ export interface operations {
                      *           "account_number_last4": "9715",
                      *           "bank_name": "First Harbor Bank",
                      *           "closing_balance": 112153.55,
-                     *           "currency": null,
+                     *           "currency": "USD",
                      *           "document_id": 1,
                      *           "filename": "sunrise-march.pdf",
                      *           "included": true,
@@ -7658,6 +7707,18 @@ export interface operations {
                      *               0
                      *             ],
                      *             "type": "coverage_gap"
+                     *           },
+                     *           {
+                     *             "deduction": 0,
+                     *             "message": "statement 2 (2024-06-01..2024-06-30) names no currency and none was declared at upload: its amounts are counted in USD, the currency the deal's other statements name; check it",
+                     *             "severity": "warning",
+                     *             "statement_ids": [
+                     *               2
+                     *             ],
+                     *             "statements": [
+                     *               1
+                     *             ],
+                     *             "type": "currency_unstated"
                      *           }
                      *         ],
                      *         "score": 90
@@ -7667,7 +7728,10 @@ export interface operations {
                      *           "USD"
                      *         ],
                      *         "excluded_statement_ids": [],
-                     *         "reporting_currency": "USD"
+                     *         "reporting_currency": "USD",
+                     *         "unstated_statement_ids": [
+                     *           2
+                     *         ]
                      *       },
                      *       "daily_balances": [
                      *         {
@@ -7835,7 +7899,7 @@ export interface operations {
                      *           "type": "same_file"
                      *         }
                      *       ],
-                     *       "report_date": "2026-11-26",
+                     *       "report_date": "2026-11-27",
                      *       "revenue_sources": [
                      *         {
                      *           "counterparty": "shopify payout",
@@ -7891,7 +7955,7 @@ export interface operations {
                      *           "account_number_last4": "9715",
                      *           "bank_name": "First Harbor Bank",
                      *           "closing_balance": 112153.55,
-                     *           "currency": null,
+                     *           "currency": "USD",
                      *           "document_id": 1,
                      *           "filename": "sunrise-march.pdf",
                      *           "included": true,
@@ -9180,7 +9244,7 @@ export interface operations {
                      *           "account_number_last4": "9715",
                      *           "bank_name": "First Harbor Bank",
                      *           "created_at": "2026-11-26T14:05:07.000Z",
-                     *           "currency": null,
+                     *           "currency": "USD",
                      *           "deal_id": 1,
                      *           "document_type": "bank_statement",
                      *           "file_size": 15988,
@@ -10328,7 +10392,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deal": {
-                     *         "ai_summary": "Sunrise Bakery LLC (Food service) requests $75,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 89.59 (grade A). Recommendation under the Default ruleset: APPROVE with a total score of 89.03, a maximum advance of $90,754.83 and a cash flow coverage ratio of 2.01.",
+                     *         "ai_summary": "Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.",
                      *         "authenticity": {
                      *           "documents": [
                      *             {
@@ -10356,7 +10420,7 @@ export interface operations {
                      *           "ein": "841234567",
                      *           "entity_type": "llc",
                      *           "id": 1,
-                     *           "industry": "Food service",
+                     *           "industry": "Bakery",
                      *           "owner_name": "Maria Lopez",
                      *           "source_type": null,
                      *           "status": "ready"
@@ -10385,6 +10449,18 @@ export interface operations {
                      *                 0
                      *               ],
                      *               "type": "coverage_gap"
+                     *             },
+                     *             {
+                     *               "deduction": 0,
+                     *               "message": "statement 2 (2024-06-01..2024-06-30) names no currency and none was declared at upload: its amounts are counted in USD, the currency the deal's other statements name; check it",
+                     *               "severity": "warning",
+                     *               "statement_ids": [
+                     *                 2
+                     *               ],
+                     *               "statements": [
+                     *                 1
+                     *               ],
+                     *               "type": "currency_unstated"
                      *             }
                      *           ],
                      *           "score": 90
@@ -10394,7 +10470,10 @@ export interface operations {
                      *             "USD"
                      *           ],
                      *           "excluded_statement_ids": [],
-                     *           "reporting_currency": "USD"
+                     *           "reporting_currency": "USD",
+                     *           "unstated_statement_ids": [
+                     *             2
+                     *           ]
                      *         },
                      *         "daily_balances": [
                      *           {
@@ -10411,8 +10490,8 @@ export interface operations {
                      *           }
                      *         ],
                      *         "dba_name": "Sunrise Bakery",
-                     *         "decided_at": null,
-                     *         "decision": null,
+                     *         "decided_at": "2026-11-26T14:05:57.000Z",
+                     *         "decision": "approve",
                      *         "document_count": 2,
                      *         "ein": "841234567",
                      *         "entity_type": "llc",
@@ -10441,23 +10520,23 @@ export interface operations {
                      *           "total_withdrawals": 115174.39,
                      *           "withdrawal_count": 68
                      *         },
-                     *         "funding_amount_requested": 75000,
+                     *         "funding_amount_requested": 80000,
                      *         "health": {
                      *           "factors": {
                      *             "balance_health": 100,
                      *             "debt_service": 91.04,
                      *             "deposit_frequency": 100,
                      *             "nsf_overdraft": 100,
-                     *             "revenue": 80.67,
+                     *             "revenue": 75.63,
                      *             "revenue_trend": 57.68
                      *           },
                      *           "grade": "A",
-                     *           "score": 89.59
+                     *           "score": 88.33
                      *         },
                      *         "health_grade": "A",
-                     *         "health_score": 89.59,
+                     *         "health_score": 88.33,
                      *         "id": 1,
-                     *         "industry": "Food service",
+                     *         "industry": "Bakery",
                      *         "lender_positions": {
                      *           "active_count": 0,
                      *           "estimated_monthly_total": 1721.68,
@@ -10538,18 +10617,18 @@ export interface operations {
                      *         },
                      *         "owner_name": "Maria Lopez",
                      *         "recommendation": {
-                     *           "cfcr": 2.01,
+                     *           "cfcr": 1.9,
                      *           "decision": "approve",
                      *           "grade": "A",
                      *           "max_advance": 90754.83,
                      *           "reasons": [
-                     *             "Approve: total score 89.03 is at or above the approval threshold 60",
-                     *             "Strength - Balances: average daily balance $88,609.68, ending balance $231,014.73, 0 of 61 days below $500.00 (score 100)",
-                     *             "Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 2 months (score 100)"
+                     *             "Approve: total score 93.09 is at or above 75",
+                     *             "Strength - NSF frequency: 0 NSF and 0 overdraft fees over 2 months (score 100)",
+                     *             "Strength - Revenue stability: monthly revenue went from $77,869.35 (2024-06) to $102,858.70 (2025-12) (score 86.17)"
                      *           ],
-                     *           "ruleset_id": 1,
-                     *           "ruleset_name": "Default",
-                     *           "total_score": 89.03
+                     *           "ruleset_id": 2,
+                     *           "ruleset_name": "Conservative restaurants",
+                     *           "total_score": 93.09
                      *         },
                      *         "related_deals": [
                      *           {
@@ -10562,7 +10641,7 @@ export interface operations {
                      *             "type": "same_file"
                      *           }
                      *         ],
-                     *         "report_date": "2026-11-26",
+                     *         "report_date": "2026-11-27",
                      *         "revenue_sources": [
                      *           {
                      *             "counterparty": "shopify payout",
@@ -10618,7 +10697,7 @@ export interface operations {
                      *             "account_number_last4": "9715",
                      *             "bank_name": "First Harbor Bank",
                      *             "closing_balance": 112153.55,
-                     *             "currency": null,
+                     *             "currency": "USD",
                      *             "document_id": 1,
                      *             "filename": "sunrise-march.pdf",
                      *             "included": true,
@@ -10651,7 +10730,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "status": "ready",
-                     *         "updated_at": "2026-11-26T14:05:10.000Z"
+                     *         "updated_at": "2026-11-26T14:05:58.000Z"
                      *       },
                      *       "deal_id": 1,
                      *       "message": "Nothing changed since the deal was last scored (same documents and corrections): nothing was recomputed",
@@ -10750,7 +10829,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-12-03T14:05:00.000Z",
@@ -10765,7 +10844,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-11-29T14:05:00.000Z",
@@ -10863,7 +10942,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "active": true,
-                     *       "created_at": "2026-11-26T14:06:04.000Z",
+                     *       "created_at": "2026-11-26T14:06:05.000Z",
                      *       "created_by": "user:1",
                      *       "deal_id": 1,
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
@@ -10956,7 +11035,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-12-03T14:05:00.000Z",
@@ -10971,7 +11050,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-11-29T14:05:00.000Z",
@@ -11246,7 +11325,7 @@ export interface operations {
                      *           "description": "Mobile Deposit",
                      *           "document_id": 2,
                      *           "flag_reason": null,
-                     *           "id": 61,
+                     *           "id": 1,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -11270,7 +11349,7 @@ export interface operations {
                      *           "description": "Remote Online Deposit",
                      *           "document_id": 2,
                      *           "flag_reason": null,
-                     *           "id": 62,
+                     *           "id": 2,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -11294,7 +11373,7 @@ export interface operations {
                      *           "description": "Wire Transfer Out To Sysco Foods Fed Ref 648281",
                      *           "document_id": 2,
                      *           "flag_reason": null,
-                     *           "id": 105,
+                     *           "id": 45,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -11660,7 +11739,7 @@ export interface operations {
                      *       "classification_confidence": 0.99,
                      *       "closing_balance": 112153.55,
                      *       "created_at": "2026-11-26T14:05:07.000Z",
-                     *       "currency": null,
+                     *       "currency": "USD",
                      *       "deal_id": 1,
                      *       "document_type": "bank_statement",
                      *       "error": null,
@@ -11676,6 +11755,13 @@ export interface operations {
                      *       "extraction_method": "text",
                      *       "field_sources": {
                      *         "account_holder": {
+                     *           "boxes": [
+                     *             [
+                     *               111.4,
+                     *               94,
+                     *               214
+                     *             ]
+                     *           ],
                      *           "confidence": 0.95,
                      *           "line": 4,
                      *           "page": 1,
@@ -11683,6 +11769,13 @@ export interface operations {
                      *           "via": "Account Holder"
                      *         },
                      *         "account_number_last4": {
+                     *           "boxes": [
+                     *             [
+                     *               116.8,
+                     *               120,
+                     *               184
+                     *             ]
+                     *           ],
                      *           "confidence": 0.95,
                      *           "line": 6,
                      *           "page": 1,
@@ -11690,6 +11783,13 @@ export interface operations {
                      *           "via": "Account Number"
                      *         },
                      *         "account_type": {
+                     *           "boxes": [
+                     *             [
+                     *               102.3,
+                     *               107,
+                     *               178
+                     *             ]
+                     *           ],
                      *           "confidence": 0.95,
                      *           "line": 5,
                      *           "page": 1,
@@ -11697,6 +11797,13 @@ export interface operations {
                      *           "via": "Account Type"
                      *         },
                      *         "bank_name": {
+                     *           "boxes": [
+                     *             [
+                     *               40,
+                     *               33,
+                     *               168
+                     *             ]
+                     *           ],
                      *           "confidence": 0.85,
                      *           "line": 1,
                      *           "page": 1,
@@ -11704,14 +11811,41 @@ export interface operations {
                      *           "via": "logo text"
                      *         },
                      *         "closing_balance": {
+                     *           "boxes": [
+                     *             [
+                     *               388.5,
+                     *               120,
+                     *               438
+                     *             ]
+                     *           ],
                      *           "confidence": 0.95,
                      *           "line": 6,
                      *           "page": 1,
                      *           "text": "Account Number: **********9715 New Balance: $112,153.55",
                      *           "via": "New Balance"
                      *         },
-                     *         "currency": null,
+                     *         "currency": {
+                     *           "boxes": [
+                     *             [
+                     *               40,
+                     *               66,
+                     *               87
+                     *             ]
+                     *           ],
+                     *           "confidence": 0.7,
+                     *           "line": 3,
+                     *           "page": 1,
+                     *           "text": "Member FDIC",
+                     *           "via": "default for the bank's country: a US bank's charter (FDIC or NCUA membership, federal savings bank)"
+                     *         },
                      *         "opening_balance": {
+                     *           "boxes": [
+                     *             [
+                     *               406.5,
+                     *               107,
+                     *               449
+                     *             ]
+                     *           ],
                      *           "confidence": 0.95,
                      *           "line": 5,
                      *           "page": 1,
@@ -11719,6 +11853,13 @@ export interface operations {
                      *           "via": "Previous Balance"
                      *         },
                      *         "statement_period_end": {
+                     *           "boxes": [
+                     *             [
+                     *               40,
+                     *               94,
+                     *               503
+                     *             ]
+                     *           ],
                      *           "confidence": 0.95,
                      *           "line": 4,
                      *           "page": 1,
@@ -11726,6 +11867,13 @@ export interface operations {
                      *           "via": "statement period"
                      *         },
                      *         "statement_period_start": {
+                     *           "boxes": [
+                     *             [
+                     *               40,
+                     *               94,
+                     *               503
+                     *             ]
+                     *           ],
                      *           "confidence": 0.95,
                      *           "line": 4,
                      *           "page": 1,
@@ -12252,7 +12400,7 @@ export interface operations {
                      *             "date": "2025-12-01",
                      *             "description": "ACH Debit Pearl Capital Daily Payment 782992",
                      *             "flag_reason": "Payment to lender 'pearl capital' (known lender)",
-                     *             "id": 3,
+                     *             "id": 58,
                      *             "screening_bucket": "mca_payment"
                      *           }
                      *         ],
@@ -12887,7 +13035,7 @@ export interface operations {
                      *           "description": "Card Purchase Staples 703 Office Supplies",
                      *           "document_id": 1,
                      *           "flag_reason": null,
-                     *           "id": 1,
+                     *           "id": 56,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -12911,7 +13059,7 @@ export interface operations {
                      *           "description": "Online Transfer To Savings XXXXXX3082",
                      *           "document_id": 1,
                      *           "flag_reason": null,
-                     *           "id": 2,
+                     *           "id": 57,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -12935,7 +13083,7 @@ export interface operations {
                      *           "description": "ACH Debit Pearl Capital Daily Payment 782992",
                      *           "document_id": 1,
                      *           "flag_reason": "Payment to lender 'pearl capital' (known lender)",
-                     *           "id": 3,
+                     *           "id": 58,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -13064,7 +13212,7 @@ export interface operations {
                      *       "description": "Card Purchase Staples 703 Office Supplies",
                      *       "document_id": 1,
                      *       "flag_reason": null,
-                     *       "id": 1,
+                     *       "id": 56,
                      *       "is_large_deposit": false,
                      *       "is_large_strange": false,
                      *       "is_nsf_fee": false,
@@ -13412,7 +13560,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
-                     *       "created_at": "2026-11-26T14:06:16.000Z",
+                     *       "created_at": "2026-11-26T14:06:17.000Z",
                      *       "deal_id": 6,
                      *       "deal_matched": true,
                      *       "documents": [
@@ -13604,8 +13752,8 @@ export interface operations {
                      *       "data": {
                      *         "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
                      *         "completed": 2,
-                     *         "completed_at": "2026-11-26T14:06:16.000Z",
-                     *         "created_at": "2026-11-26T14:06:16.000Z",
+                     *         "completed_at": "2026-11-26T14:06:17.000Z",
+                     *         "created_at": "2026-11-26T14:06:17.000Z",
                      *         "deal_id": 6,
                      *         "deal_matched": true,
                      *         "documents": [
@@ -13747,8 +13895,8 @@ export interface operations {
                      *         "url": "https://hooks.sunrise-funding.example/ingest-complete"
                      *       },
                      *       "completed": 2,
-                     *       "completed_at": "2026-11-26T14:06:16.000Z",
-                     *       "created_at": "2026-11-26T14:06:16.000Z",
+                     *       "completed_at": "2026-11-26T14:06:17.000Z",
+                     *       "created_at": "2026-11-26T14:06:17.000Z",
                      *       "deal_id": 6,
                      *       "deal_matched": true,
                      *       "documents": [
@@ -13759,7 +13907,7 @@ export interface operations {
                      *           "filename": "bayview-march.pdf",
                      *           "id": 6,
                      *           "label": "Operating account March",
-                     *           "processing_completed_at": "2026-11-26T14:06:16.000Z",
+                     *           "processing_completed_at": "2026-11-26T14:06:17.000Z",
                      *           "status": "completed"
                      *         },
                      *         {
@@ -13769,7 +13917,7 @@ export interface operations {
                      *           "filename": "bayview-april.pdf",
                      *           "id": 7,
                      *           "label": "Operating account April",
-                     *           "processing_completed_at": "2026-11-26T14:06:16.000Z",
+                     *           "processing_completed_at": "2026-11-26T14:06:17.000Z",
                      *           "status": "completed"
                      *         }
                      *       ],
@@ -13979,7 +14127,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:43.000Z",
+                     *       "created_at": "2026-11-26T14:06:44.000Z",
                      *       "expires_at": null,
                      *       "id": 4,
                      *       "key": "ll_live_wVgBToCQQ5ACx9e5PQeeDRXJkFcbctXa",
@@ -14144,7 +14292,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:43.000Z",
+                     *       "created_at": "2026-11-26T14:06:44.000Z",
                      *       "expires_at": null,
                      *       "id": 4,
                      *       "key": "ll_live_ccaSESJSwZg9itykRRZbu7DJVMxMXGNP",
@@ -15650,12 +15798,12 @@ export interface operations {
                      *         "nsf_count": 0,
                      *         "paper_grade": "A",
                      *         "recommendation": "approve",
-                     *         "report_date": "2026-11-26",
+                     *         "report_date": "2026-11-27",
                      *         "total_deposits": 216929.93,
                      *         "warnings": []
                      *       },
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
-                     *       "shared_at": "2026-11-26T14:06:04.000Z",
+                     *       "shared_at": "2026-11-26T14:06:05.000Z",
                      *       "token": "shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN"
                      *     }
                      */
@@ -15733,7 +15881,7 @@ export interface operations {
                      *       "corrections": [],
                      *       "total": 0,
                      *       "total_corrections": 0,
-                     *       "transaction_id": 1
+                     *       "transaction_id": 56
                      *     }
                      */
                     "application/json": components["schemas"]["CorrectionTrailDto"];
@@ -15812,15 +15960,15 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-12-01T04:05:00.000Z",
+                     *       "period_end": "2026-11-30T09:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
                      *       "requests": {
                      *         "limit": 1000000,
                      *         "percent_used": 0.0001,
-                     *         "remaining": 999880,
-                     *         "used": 120
+                     *         "remaining": 999879,
+                     *         "used": 121
                      *       }
                      *     }
                      */
@@ -15863,14 +16011,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:35.000Z",
+                     *         "created_at": "2026-11-26T14:06:36.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:36.000Z",
+                     *         "updated_at": "2026-11-26T14:06:37.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -15962,7 +16110,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:35.000Z",
+                     *         "created_at": "2026-11-26T14:06:36.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
@@ -15970,7 +16118,7 @@ export interface operations {
                      *           "document.failed"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:35.000Z",
+                     *         "updated_at": "2026-11-26T14:06:36.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -16072,14 +16220,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:35.000Z",
+                     *         "created_at": "2026-11-26T14:06:36.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:36.000Z",
+                     *         "updated_at": "2026-11-26T14:06:37.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -16250,9 +16398,9 @@ export interface operations {
                      *         {
                      *           "attempt": 1,
                      *           "attempt_number": 1,
-                     *           "created_at": "2026-11-26T14:06:38.000Z",
+                     *           "created_at": "2026-11-26T14:06:39.000Z",
                      *           "deal_id": null,
-                     *           "delivered_at": "2026-11-26T14:06:38.000Z",
+                     *           "delivered_at": "2026-11-26T14:06:39.000Z",
                      *           "event": "webhook.test",
                      *           "event_id": "evt_da73f94c02b9adc086bfed946e397916",
                      *           "event_type": "webhook.test",
@@ -16338,7 +16486,7 @@ export interface operations {
                      *             "attempt_number": 1,
                      *             "error": "receiver answered 503",
                      *             "request": {
-                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:39.000Z\",\"timestamp\":\"2026-11-26T14:06:39.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:40.000Z\",\"timestamp\":\"2026-11-26T14:06:40.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *               "headers": {
                      *                 "Content-Type": "application/json",
                      *                 "User-Agent": "Ledgerlens-Webhooks/1.0",
@@ -16363,11 +16511,11 @@ export interface operations {
                      *               "status_code": 503,
                      *               "time_ms": 38
                      *             },
-                     *             "started_at": "2026-11-26T14:06:39.000Z",
+                     *             "started_at": "2026-11-26T14:06:40.000Z",
                      *             "success": false
                      *           }
                      *         ],
-                     *         "created_at": "2026-11-26T14:06:39.000Z",
+                     *         "created_at": "2026-11-26T14:06:40.000Z",
                      *         "deal_id": 4,
                      *         "delivered_at": null,
                      *         "error": "receiver answered 503",
@@ -16376,10 +16524,10 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_e0dcabd0ca399e3269d9569a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:06:49.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:06:50.000Z",
                      *         "redelivery_of": null,
                      *         "request": {
-                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:39.000Z\",\"timestamp\":\"2026-11-26T14:06:39.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:40.000Z\",\"timestamp\":\"2026-11-26T14:06:40.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *           "headers": {
                      *             "Content-Type": "application/json",
                      *             "User-Agent": "Ledgerlens-Webhooks/1.0",
@@ -16485,7 +16633,7 @@ export interface operations {
                      *       "data": {
                      *         "attempt": 0,
                      *         "attempt_number": 0,
-                     *         "created_at": "2026-11-26T14:06:41.000Z",
+                     *         "created_at": "2026-11-26T14:06:42.000Z",
                      *         "deal_id": 4,
                      *         "delivered_at": null,
                      *         "event": "deal.decision",
@@ -16493,7 +16641,7 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_fe12567aa348453ba33a8e8a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:06:41.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:06:42.000Z",
                      *         "redelivery_of": "whd_e0dcabd0ca399e3269d9569a",
                      *         "response_status": null,
                      *         "status": "pending",
@@ -16598,7 +16746,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "delivered_at": "2026-11-26T14:06:38.000Z",
+                     *         "delivered_at": "2026-11-26T14:06:39.000Z",
                      *         "delivery_id": "whd_b11e57c3e44e9c050f4968ee",
                      *         "error": null,
                      *         "event": "webhook.test",

@@ -17,7 +17,7 @@ import {
   resolveYear,
   round2,
 } from './tokens';
-import { FieldSources, linePhrases, lowConfidenceWarnings, readHeader } from './header';
+import { boxOf, FieldSources, linePhrases, lowConfidenceWarnings, readHeader } from './header';
 import { BankStatementFields, Line, PageLayout, ReadingChoice, StatementTransaction, Word } from './types';
 import {
   CellTok,
@@ -45,6 +45,8 @@ export interface AmountCell {
 export interface BankParseResult extends BankStatementFields {
   /** ISO 4217 code the statement names (see currency.ts); null when nothing names one */
   currency: string | null;
+  /** printed, or the default for the bank's country */
+  currencyFrom: 'printed' | 'bank_country' | null;
   /** where each header field was read, with a confidence */
   sources: FieldSources;
   transactions: StatementTransaction[];
@@ -456,12 +458,6 @@ interface RawRow {
 }
 
 type Box = [number, number, number, number];
-const r1 = (n: number) => Math.round(n * 10) / 10;
-/** The box of a line's words (or of some of them), rounded to a tenth of a point. */
-function boxOf(line: Line, xs?: Array<{ x0: number; x1: number }>): Box {
-  const ws = xs?.length ? xs : line.words;
-  return [r1(Math.min(...ws.map((w) => w.x0))), r1(line.y0), r1(Math.max(...ws.map((w) => w.x1))), r1(line.y1)];
-}
 
 const isMoney = (r: ColumnRole | undefined) => r === 'amount' || r === 'debit' || r === 'credit' || r === 'balance';
 

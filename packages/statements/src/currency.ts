@@ -3,9 +3,9 @@
  * printed as such or a prefixed dollar (NZ$, A$, US$), the currency named in words ("New Zealand
  * dollars", "pounds sterling"), a currency symbol (£ € ₹), then country marks. A bare "$" does not say
  * which dollar: banking marks (a New Zealand account number format, an Australian BSB, a UK sort code)
- * or the country in the bank's own name read it; an address or FDIC membership elsewhere only suggests
- * it (confidence 0.5): a suggestion is not reported as the currency (the API keeps the currency declared
- * at upload) but named in a warning.
+ * or the country in the bank's own name read it; the bank's charter (FDIC membership, "N.A.") gives its
+ * country's currency as a default (kind bank_country: a currency declared at upload wins over it); an
+ * address elsewhere only suggests it (confidence 0.5), which is not reported as the currency.
  */
 const ISO = ['USD', 'GBP', 'EUR', 'AUD', 'NZD', 'CAD', 'INR', 'ZAR', 'SGD', 'HKD', 'CHF', 'JPY'];
 const ISO_RE = new RegExp(`\\b(${ISO.join('|')})\\b`, 'g');
@@ -45,6 +45,19 @@ const COUNTRIES: Array<[RegExp, string, string]> = [
   [/\bUnited Kingdom\b|\bUK\b/, 'GBP', 'United Kingdom'],
   [/\bIndia\b/, 'INR', 'India'],
 ];
+/**
+ * The bank's own charter says its country, so its currency is the account's unless the statement
+ * prints another: FDIC or NCUA membership, a national association ("Bank, N.A."), a federal savings bank.
+ */
+const BANK_CHARTERS: Array<[RegExp, string, string]> = [
+  [
+    /\bMember\s+(?:FDIC|NCUA)\b|\bFDIC[- ]insured\b|\bFederal\s+Savings\s+Bank\b/i,
+    'USD',
+    "a US bank's charter (FDIC or NCUA membership, federal savings bank)",
+  ],
+  // a national association: "Bank of America, N.A.", "Wells Fargo Bank, N.A."
+  [/\b[A-Z][A-Za-z&]+,?\s+N\.\s?A\.(?!\w)/, 'USD', "a US national bank's name (N.A.)"],
+];
 const SUGGESTIONS: Array<[RegExp, string, string]> = [
   ...COUNTRIES,
   [
@@ -58,6 +71,8 @@ const SUGGESTIONS: Array<[RegExp, string, string]> = [
 
 export interface CurrencyReading {
   code: string;
+  /** printed on the statement; the default for the bank's country (its charter); or only suggested (an address) */
+  kind: 'printed' | 'bank_country' | 'suggestion';
   /** index of the line holding the deciding evidence */
   line: number;
   via: string;
@@ -85,8 +100,9 @@ export function readCurrency(lines: string[]): CurrencyReading | null {
     }
     return lo;
   };
-  const at = (i: number, code: string, via: string, confidence: number): CurrencyReading => ({
+  const at = (i: number, code: string, via: string, confidence: number, kind: CurrencyReading['kind'] = 'printed'): CurrencyReading => ({
     code,
+    kind,
     line: i,
     via,
     text: lines[i].trim().slice(0, 120),
@@ -126,19 +142,26 @@ export function readCurrency(lines: string[]): CurrencyReading | null {
     const i = lines.findIndex((l, k) => k < starts.length && re.test(l) && BANK_WORD.test(l));
     if (i >= 0) return at(i, code, `${via} in the bank's name`, 0.75);
   }
-  // an address or a membership only suggests it: below the confidence at which a currency is reported
+  // the bank's charter names its country: the account's currency by default (below a printed one)
+  for (const [re, code, via] of BANK_CHARTERS) {
+    const m = re.exec(text);
+    if (m) return at(lineAt(m.index), code, via, BANK_COUNTRY_DEFAULT, 'bank_country');
+  }
+  // an address or a country word elsewhere only suggests it: below the confidence at which a currency is reported
   for (const [re, code, via] of SUGGESTIONS) {
     const m = re.exec(text);
-    if (m) return at(lineAt(m.index), code, via, 0.5);
+    if (m) return at(lineAt(m.index), code, via, 0.5, 'suggestion');
   }
   return null;
 }
 
 /** Below this a reading is only a suggestion: not reported as the statement's currency. */
 export const CURRENCY_SUGGESTION = 0.7;
+/** A reading from the bank's country (its charter): the statement's currency unless the upload declared one. */
+export const BANK_COUNTRY_DEFAULT = 0.7;
 
-/** The statement's ISO 4217 code from its text; null when nothing names one (a suggestion is not a reading). */
+/** The ISO 4217 code the statement's text prints; null when it prints none (a charter's default and a suggestion are not printed). */
 export function detectCurrency(text: string): string | null {
   const r = readCurrency(text.split('\n'));
-  return r && r.confidence >= CURRENCY_SUGGESTION ? r.code : null;
+  return r && r.kind === 'printed' && r.confidence >= CURRENCY_SUGGESTION ? r.code : null;
 }

@@ -182,10 +182,67 @@ describe('bank name: logo text, legal-name lines, URL domains', () => {
     ],
     ['domain only', [{ x: 200, y: 40, text: 'Visit KauriBank.co.nz', size: 9 }], 'Kauri Bank', 'URL domain', 0.6],
     ['generic banking words are not a bank', [{ x: 40, y: 40, text: 'Online Banking', size: 12 }], null, '', 0],
+    [
+      'OCR specks beside a logo are not part of the name',
+      [{ x: 15, y: 54, text: '¢@X First Security Bank', size: 15 }],
+      'First Security Bank',
+      'logo text',
+      0.85,
+    ],
+    ['generic charter words alone are not a bank', [{ x: 40, y: 40, text: 'FEDERAL', size: 15 }], null, '', 0],
+    [
+      'a logo set one word a line is read as one name',
+      [
+        { x: 40, y: 40, text: 'USAA', size: 12 },
+        { x: 40, y: 52, text: 'FEDERAL', size: 12 },
+        { x: 40, y: 64, text: 'SAVINGS', size: 12 },
+        { x: 40, y: 76, text: 'BANK', size: 12 },
+      ],
+      'USAA FEDERAL SAVINGS BANK',
+      'logo text',
+      0.85,
+    ],
+    [
+      "a heading in the reader's voice is the product, the N.A. line below it the bank",
+      [
+        { x: 40, y: 40, text: 'Your Adv Plus Banking', size: 16 },
+        { x: 40, y: 60, text: 'Bank of Harborview, N.A.', size: 8 },
+        { x: 300, y: 60, text: 'harborview.com', size: 8 },
+      ],
+      'Bank of Harborview, N.A.',
+      'logo text',
+      0.95,
+    ],
+    [
+      'product name first: the brand it starts with, with a low confidence',
+      [{ x: 40, y: 40, text: 'RIVERBEND BUSINESS CHECKING : ACCOUNT NO. 63', size: 9 }],
+      'RIVERBEND',
+      'brand in the product name',
+      0.5,
+    ],
+    ['a product name of descriptors names no brand', [{ x: 40, y: 40, text: 'ANALYZED BUSINESS CHECKING', size: 9 }], null, '', 0],
   ])('%s', (_name, items, bank, via, confidence) => {
     const h = read(items);
     expect(h.bankName).toBe(bank);
     if (bank) expect(h.sources.bankName).toMatchObject({ via, confidence });
+  });
+});
+
+describe('bank name on a later page', () => {
+  it('the charter line in the small print of the last page names the bank when the first page does not', () => {
+    const p2 = page(
+      [{ x: 40, y: 700, text: 'Banking services provided by Coastal Ridge Bank, Member FDIC. This card is issued by Coastal', size: 6 }],
+      1,
+    );
+    const h = readHeader([page(stack(['Account statement', 'Statement Period: 09/01/2024 - 09/30/2024'])), p2], {});
+    expect(h.bankName).toBe('Coastal Ridge Bank');
+    expect(h.sources.bankName).toMatchObject({ page: 2, via: 'legal name line', confidence: 0.8 });
+    // the box covers the line it was read from, in PDF points from the top-left
+    const [x0, y0, x1, y1] = h.sources.bankName!.boxes![0];
+    expect(x0).toBeCloseTo(40, 0);
+    expect(y1).toBeCloseTo(700, 0);
+    expect(y0).toBeLessThan(y1);
+    expect(x1).toBeGreaterThan(200);
   });
 });
 
@@ -214,13 +271,25 @@ describe('currency: ISO code, symbol, words; country marks only with a low confi
     ['account number format', ['Account number 12-3456-0123456-00', 'Opening balance $875.20'], 'NZD', 0.75],
     ["country in the bank's name", ['Kauri Bank New Zealand', 'Opening balance $2,410.55'], 'NZD', 0.75],
     ["country in the bank's legal name", ['BBVA USA is a bank headquartered in Birmingham', 'Balance $1,000.00'], 'USD', 0.75],
-    ['FDIC membership only suggests', ['Harbor Bank, Member FDIC', 'Beginning Balance $1,000.00'], 'USD', 0.5],
+    ["FDIC membership: the bank's country, a default", ['Harbor Bank, Member FDIC', 'Beginning Balance $1,000.00'], 'USD', 0.7],
+    ["a national association: the bank's country, a default", ['Bank of Harborview, N.A.', 'Beginning Balance $1,000.00'], 'USD', 0.7],
     ['a US address only suggests', ['John Doe', 'Baltimore, MD 21224', 'Beginning Balance $1,000.00'], 'USD', 0.5],
     ['a bare dollar names none', ['Beginning Balance $1,000.00'], null, 0],
   ])('%s', (_name, lines, code, confidence) => {
     const r = readCurrency(lines);
     expect(r?.code ?? null).toBe(code);
     if (code) expect(r?.confidence).toBe(confidence);
+  });
+
+  it("the bank's charter gives the default currency, marked as such", () => {
+    const h = read(stack(['Harbor Bank', 'Member FDIC', 'Beginning Balance $1,000.00']));
+    expect(h.currency).toBe('USD');
+    expect(h.currencyFrom).toBe('bank_country');
+    expect(h.sources.currency).toMatchObject({ line: 2, confidence: 0.7 });
+    // a charter is firm evidence for the account's currency: no low-confidence warning for it
+    expect(lowConfidenceWarnings({ currency: h.currency }, h.sources)).toEqual([]);
+    expect(h.sources.currency?.via).toMatch(/^default for the bank's country/);
+    expect(read(stack(['Harbor Bank', 'Closing balance £2,424.50'])).currencyFrom).toBe('printed');
   });
 
   it('a suggestion is not the currency: the currency declared at upload applies', () => {

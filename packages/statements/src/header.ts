@@ -21,6 +21,8 @@ export interface StatementHeader {
   accountNumberLast4: string | null;
   accountType: string | null;
   currency: string | null;
+  /** printed on the statement, or the default for the bank's country (a currency declared at upload wins over it) */
+  currencyFrom: 'printed' | 'bank_country' | null;
   periodStart: string | null;
   periodEnd: string | null;
   openingBalance: number | null;
@@ -215,13 +217,29 @@ interface Found<T> {
   source: FieldSource;
 }
 
-const src = (v: ValueText | At, via: string, text: string, confidence: number): FieldSource => ({
-  page: v.page.index + 1,
-  line: v.li + 1,
-  via,
-  text: text.trim().slice(0, 120),
-  confidence,
-});
+type Box = [number, number, number, number];
+const r1 = (n: number) => Math.round(n * 10) / 10;
+/** The box [x0, y0, x1, y1] of a line, or of some of its words, in PDF points (origin top-left). */
+export function boxOf(line: Line, xs?: Array<{ x0: number; x1: number }>): Box {
+  const ws = xs?.length ? xs : line.words;
+  if (!ws.length) return [0, r1(line.y0), 0, r1(line.y1)];
+  return [r1(Math.min(...ws.map((w) => w.x0))), r1(line.y0), r1(Math.max(...ws.map((w) => w.x1))), r1(line.y1)];
+}
+
+/** Where a value was read: its page and line, the rule, the printed text and the box of the words it came from. */
+const src = (v: ValueText | At, via: string, text: string, confidence: number): FieldSource => {
+  const line = v.page.lines[v.li];
+  // a value beside its label: its own words; otherwise the words of the line holding the printed text
+  const words = 'words' in v && v.words.length ? v.words : line.words.filter((w) => text.includes(w.text));
+  return {
+    page: v.page.index + 1,
+    line: v.li + 1,
+    via,
+    text: text.trim().slice(0, 120),
+    confidence,
+    boxes: [boxOf(line, words)],
+  };
+};
 
 /**
  * Tries every occurrence of a label vocabulary on the given lines: first the value to the right of the
@@ -472,44 +490,94 @@ function bankFromDomain(host: string): string | null {
   return label.length <= 5 ? label.toUpperCase() : label[0].toUpperCase() + label.slice(1);
 }
 
-function bank(header: At[], first: PageLayout | undefined): Found<string> | null {
-  const cands: Array<{ f: Found<string>; score: number }> = [];
+/** What is left of a name without the words every bank shares: a name made only of them names no bank. */
+const GENERIC_NAME_WORD =
+  /^(bank|banking|banc|bancorp|bankshares|federal|savings|trust|financial|national|credit|union|building|society|fsb|fcu|n|a|na|the|of|and|company|co|corp|corporation|inc|group|holdings|limited|ltd|plc|online|mobile|internet|personal|business|private|commercial|retail|digital|services?|your|our|my)$/i;
+const nameCore = (s: string) =>
+  s
+    .split(/[^A-Za-z0-9&]+/)
+    .filter((w) => w && !GENERIC_NAME_WORD.test(w))
+    .join('')
+    .replace(/&/g, '');
+/** A heading in the reader's voice ("Your Adv Plus Banking", "Our Business Banking") is a product, not the bank. */
+const ADDRESSED = /^(?:your|our|my|welcome|thank)\b/i;
+
+interface BankCandidate {
+  f: Found<string>;
+  score: number;
+}
+
+/** Logo text: a bank-like phrase high and large on the first page (letters stacked one word a line read as one). */
+function logoCandidates(header: At[], first: PageLayout | undefined): BankCandidate[] {
+  const cands: BankCandidate[] = [];
   const top = (first?.height ?? 800) * 0.3;
-  for (const at of header) {
+  const consider = (at: At, text: string, size: number, base: number) => {
+    // OCR specks beside a logo ("¢@X First Security Bank") are not part of the name
+    const s = cleanName(text)
+      .replace(/^(?:\S*[^\w\s&.,'()-]\S*\s+)+/, '')
+      .replace(/(?:\s+\S*[^\w\s&.,'()-]\S*)+$/, '');
+    if (
+      !BANK_WORD.test(s) ||
+      NOT_BANK.test(s) ||
+      /\d/.test(s) ||
+      s.length > 60 ||
+      GENERIC_BANK_PHRASE.test(s) ||
+      ADDRESSED.test(s) ||
+      nameCore(s).length < 2 ||
+      /\b(?:i?s|are|was)\s+an?\b/i.test(s) ||
+      s.split(' ').length > 7 ||
+      !(STRONG_BANK_WORD.test(s) || !BIZ.test(s.replace(/\bco\b/i, '')))
+    )
+      return;
+    const high = at.page.index === 0 && base <= top;
+    const score = size * 10 - (base / (at.page.height || 800)) * 20 - at.page.index * 50;
+    cands.push({ f: { value: s, source: src(at, high ? 'logo text' : 'bank name', text, high ? 0.85 : 0.75) }, score });
+  };
+  for (const [i, at] of header.entries()) {
     const line = at.page.lines[at.li];
-    for (const ph of linePhrases(line)) {
-      const s = cleanName(ph.text);
-      // logo text: a bank-like phrase, large and high on the first page
-      if (
-        BANK_WORD.test(s) &&
-        !NOT_BANK.test(s) &&
-        !/\d/.test(s) &&
-        s.length <= 60 &&
-        !GENERIC_BANK_PHRASE.test(s) &&
-        !/\b(?:i?s|are|was)\s+an?\b/i.test(s) &&
-        s.split(' ').length <= 7 &&
-        (STRONG_BANK_WORD.test(s) || !BIZ.test(s.replace(/\bco\b/i, '')))
-      ) {
-        const high = at.page.index === 0 && line.base <= top;
-        const score = ph.size * 10 - (line.base / (at.page.height || 800)) * 20 - at.page.index * 50;
-        cands.push({ f: { value: s, source: src(at, high ? 'logo text' : 'bank name', ph.text, high ? 0.85 : 0.75) }, score });
-      }
+    for (const ph of linePhrases(line)) consider(at, ph.text, ph.size, line.base);
+    // a logo set one word a line ("USAA / FEDERAL / SAVINGS / BANK"): the words left-aligned and close together
+    const stacked = [line];
+    for (let k = i + 1; k < header.length && stacked.length < 5; k++) {
+      const prev = stacked[stacked.length - 1];
+      const next = header[k].page.lines[header[k].li];
+      if (header[k].page !== at.page || !oneWord(next) || !oneWord(prev)) break;
+      if (Math.abs(next.words[0].x0 - prev.words[0].x0) > 4 || next.y0 - prev.y1 > prev.words[0].size * 0.8) break;
+      stacked.push(next);
     }
-    // legal-name lines: "X Bank, N.A. Member FDIC", "BBVA USA (formerly ...) is a bank headquartered in ..."
-    const legal =
+    if (stacked.length >= 2) consider(at, stacked.map((l) => l.text.trim()).join(' '), line.words[0].size, line.base);
+  }
+  return cands;
+}
+
+const oneWord = (l: Line) => l.words.length === 1 && /^[A-Za-z&'.-]{2,15}$/.test(l.words[0].text);
+
+/** The bank's legal name where the bank states it ("X Bank, N.A. Member FDIC", "BBVA USA is a bank ..."), on any page. */
+function legalNameCandidates(everywhere: At[]): BankCandidate[] {
+  const cands: BankCandidate[] = [];
+  for (const at of everywhere) {
+    const text = at.page.lines[at.li].text;
+    const stated =
       /^(?:©\s*\d{4}\s+)?([A-Z][\w&.,' -]{1,60}?)\s*(?:\([^)]*\)\s*)?,?\s+i?s\s+an?\s+(?:[a-z]+\s+){0,2}(?:bank|member|credit union|savings)/.exec(
-        line.text,
-      ) ??
-      /^(?:©\s*\d{4}\s+)?([A-Z][\w&.' -]{1,60}?(?:bank|trust|credit union)[\w&.' -]{0,20}?(?:,?\s+N\.A\.)?),?\s+member fdic/i.exec(
-        line.text,
+        text,
       );
-    if (legal) {
-      const s = cleanName(legal[1]);
-      if (s.length >= 3 && !NOT_BANK.test(s))
-        cands.push({ f: { value: s, source: src(at, 'legal name line', line.text, 0.8) }, score: -1e3 });
+    // the name is the run of capitalised words just before its charter ("provided by Coastal Community Bank, Member FDIC")
+    const member =
+      /((?:[A-Z][\w&.'-]*\s+(?:(?:of|and|&)\s+)?){0,5}(?:Bank|BANK|Trust|Credit Union|Bancorp|Savings Bank|Building Society)(?:,?\s+N\.\s?A\.)?),?\s+(?:Member\s+(?:FDIC|NCUA)|MEMBER\s+(?:FDIC|NCUA))/.exec(
+        text,
+      );
+    for (const m of [stated, member]) {
+      if (!m) continue;
+      const s = cleanName(m[1]);
+      if (s.length >= 3 && !NOT_BANK.test(s) && nameCore(s).length >= 2)
+        cands.push({ f: { value: s, source: src(at, 'legal name line', text, 0.8) }, score: -1e3 - at.page.index });
     }
   }
-  // URL domains: "HowardBank.com", "www.bbva.com"
+  return cands;
+}
+
+/** Bank names in URL domains ("HowardBank.com", "www.bbva.com"). */
+function domainNames(header: At[]): Array<Found<string>> {
   const domains: Array<Found<string>> = [];
   for (const at of header) {
     const line = at.page.lines[at.li];
@@ -520,17 +588,58 @@ function bank(header: At[], first: PageLayout | undefined): Found<string> | null
       if (name) domains.push({ value: name, source: src(at, 'URL domain', line.text, 0.6) });
     }
   }
-  cands.sort((a, b) => b.score - a.score);
-  const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const best = cands[0]?.f ?? null;
-  if (best) {
-    // the domain names the same bank: both readings agree
-    if (domains.some((d) => squash(best.value).includes(squash(d.value)) || squash(d.value).includes(squash(best.value))))
-      return { ...best, source: { ...best.source, confidence: 0.95 } };
-    return best;
+  return domains;
+}
+
+/** Words a product name puts after the brand ("FROST BUSINESS CHECKING", "M&T SIMPLE CHECKING FOR BUSINESS"). */
+const PRODUCT_WORD =
+  /^(business|simple|small|personal|basic|premier|premium|preferred|advantage|essential|everyday|classic|total|totally|free|interest|student|relationship|commercial|standard|plus|select|elite|value|smart|analyzed|analysis|regular|choice|platinum|gold|silver|money|market|consumer|secure|senior|youth|private|checking|savings|account|statement|summary|adv|direct|online|statement|of|for|and|with|the|your|our|my)$/i;
+
+/** Last resort: the brand a product name starts with, when the bank prints its name only in its logo. */
+function productBrand(header: At[]): Found<string> | null {
+  for (const at of header) {
+    // drawn rules set as text ("_____", "¬¬¬¬") may overlap the words: left out
+    const words = at.page.lines[at.li].words.filter((w) => !/^[_¬=~-]{4,}$/.test(w.text)).sort((a, b) => a.x0 - b.x0);
+    for (const ph of [{ text: words.map((w) => w.text).join(' ') }, ...linePhrases(at.page.lines[at.li])]) {
+      const m = /^([A-Za-z][A-Za-z&'.-]{1,15}(?:\s+[A-Za-z][A-Za-z&'.-]{1,15})?)\s+((?:[A-Za-z]+\s+){0,3})(checking|savings)\b/i.exec(
+        cleanName(ph.text),
+      );
+      if (!m) continue;
+      const brand = m[1].split(/\s+/);
+      const cut = brand.findIndex((w) => PRODUCT_WORD.test(w));
+      const kept = (cut < 0 ? brand : brand.slice(0, cut)).join(' ');
+      if (
+        !kept ||
+        PRODUCT_WORD.test(kept) ||
+        nameCore(kept).length < 2 ||
+        !m[2]
+          .split(/\s+/)
+          .filter(Boolean)
+          .every((w) => PRODUCT_WORD.test(w))
+      )
+        continue;
+      return { value: kept, source: src(at, 'brand in the product name', ph.text, 0.5) };
+    }
   }
+  return null;
+}
+
+function bank(header: At[], first: PageLayout | undefined, everywhere: At[] = header): Found<string> | null {
+  const domains = domainNames(header);
+  const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const corroborated = (name: string) =>
+    domains.some((d) => squash(name).includes(squash(d.value)) || squash(d.value).includes(squash(name)));
+  const cands = [...logoCandidates(header, first), ...legalNameCandidates(everywhere)];
+  // a name the bank's own legal line or URL also gives is preferred to a larger heading
+  const legalCores = new Set(cands.filter((c) => c.f.source.via === 'legal name line').map((c) => nameCore(c.f.value).toLowerCase()));
+  for (const c of cands)
+    if (c.f.source.via !== 'legal name line' && (corroborated(c.f.value) || legalCores.has(nameCore(c.f.value).toLowerCase())))
+      c.score += 500;
+  cands.sort((a, b) => b.score - a.score);
+  const best = cands[0]?.f ?? null;
+  if (best) return corroborated(best.value) ? { ...best, source: { ...best.source, confidence: 0.95 } } : best;
   const dom = domains[0];
-  if (!dom) return null;
+  if (!dom) return productBrand(header);
   // the domain's name printed elsewhere ("HOWARD RELATIONSHIP CHECKING" beside "HowardBank.com") corroborates it
   const words = distinctive(dom.value);
   const seen =
@@ -687,7 +796,7 @@ export function readHeader(pages: PageLayout[], opts: ReadHeaderOptions = {}): S
     sources[field] = f.source;
     return f.value;
   };
-  const bankName = take('bankName', bank(header, pages[0]));
+  const bankName = take('bankName', bank(header, pages[0], everywhere));
   const accountHolder = take('accountHolder', holder(header, ordered, bankName));
   const accountNumberLast4 = take('accountNumberLast4', accountNumber(header, ordered));
   const accountType = take('accountType', accountTypeOf(header, ordered, bankName));
@@ -704,10 +813,14 @@ export function readHeader(pages: PageLayout[], opts: ReadHeaderOptions = {}): S
   const closingBalance = take('closingBalance', closing);
   const cur = readCurrency(everywhere.map((at) => at.page.lines[at.li].text));
   let currency: string | null = null;
-  // an address or FDIC membership only suggests a currency: not read (the currency declared at upload applies)
-  if (cur && cur.confidence >= CURRENCY_SUGGESTION) {
+  let currencyFrom: StatementHeader['currencyFrom'] = null;
+  // printed (a code, a symbol, words, banking marks), or the bank's country from its charter; an address
+  // elsewhere only suggests one and is not read (the currency declared at upload applies)
+  if (cur && cur.kind !== 'suggestion' && cur.confidence >= CURRENCY_SUGGESTION) {
     currency = cur.code;
-    sources.currency = src(everywhere[cur.line], cur.via, cur.text, cur.confidence);
+    currencyFrom = cur.kind;
+    const via = currencyFrom === 'printed' ? cur.via : `default for the bank's country: ${cur.via}`;
+    sources.currency = src(everywhere[cur.line], via, cur.text, cur.confidence);
   }
   return {
     bankName,
@@ -715,6 +828,7 @@ export function readHeader(pages: PageLayout[], opts: ReadHeaderOptions = {}): S
     accountNumberLast4,
     accountType,
     currency,
+    currencyFrom,
     periodStart: p.start,
     periodEnd: p.end,
     openingBalance,

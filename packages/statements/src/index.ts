@@ -93,6 +93,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
             parsed = {
               ...llm,
               currency: parsed.currency,
+              currencyFrom: parsed.currencyFrom,
               sources: llmSources(parsed, llm),
               warnings: parsed.warnings,
               amountCells: parsed.amountCells,
@@ -144,6 +145,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       openingBalance: parsed?.openingBalance ?? null,
       closingBalance: parsed?.closingBalance ?? null,
       currency: parsed?.currency ?? null,
+      currencyFrom: parsed?.currencyFrom ?? null,
       fieldSources: parsed?.sources ?? {},
       transactions: parsed?.transactions ?? [],
       reconciliation,
@@ -239,6 +241,7 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     opening_balance: r.openingBalance,
     closing_balance: r.closingBalance,
     currency: r.currency,
+    currency_from: r.currencyFrom,
     field_sources: fieldSourcesToApiJson(r.fieldSources),
     transactions: r.transactions.map((t) => ({
       date: t.date,
@@ -297,6 +300,8 @@ export interface FieldSourceJson {
   via: string;
   text: string;
   confidence: number;
+  /** [x0, y0, x1, y1] in PDF points (origin top-left) of the printed words on `page`; empty when not read from one place */
+  boxes: Array<[number, number, number, number]>;
 }
 
 /** Where each header field was read, keyed by the API's field names (bank_name, statement_period_start, ...); null when not read. */
@@ -304,7 +309,9 @@ export function fieldSourcesToApiJson(sources: FieldSources): Record<string, Fie
   const out: Record<string, FieldSourceJson | null> = {};
   for (const f of HEADER_FIELDS) {
     const s = sources[f];
-    out[apiFieldName(f)] = s ? { page: s.page, line: s.line, via: s.via, text: s.text, confidence: s.confidence } : null;
+    out[apiFieldName(f)] = s
+      ? { page: s.page, line: s.line, via: s.via, text: s.text, confidence: s.confidence, boxes: s.page === null ? [] : (s.boxes ?? []) }
+      : null;
   }
   return out;
 }

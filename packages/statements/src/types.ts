@@ -82,6 +82,8 @@ export interface FieldSource {
   text: string;
   /** 0..1; below 0.7 the value comes with a warning */
   confidence: number;
+  /** the printed words the value was read from, [x0, y0, x1, y1] in PDF points (origin top-left), on `page` */
+  boxes?: Array<[number, number, number, number]>;
 }
 
 export type FieldSources = Partial<Record<HeaderFieldName, FieldSource>>;
@@ -122,6 +124,8 @@ export interface ParseResult extends BankStatementFields {
   documentType: DocumentType;
   /** ISO 4217 code from codes, symbols or country marks in the text; null when nothing names one */
   currency: string | null;
+  /** `printed` on the statement, or the default for the `bank_country` (its charter): a currency declared at upload wins over a default */
+  currencyFrom: 'printed' | 'bank_country' | null;
   /** where each header field was read (page, line, label or rule) and with what confidence */
   fieldSources: FieldSources;
   classificationConfidence: number;

@@ -9,7 +9,8 @@ export type CrossDocFindingType =
   | 'duplicate_transactions'
   | 'own_account_transfers'
   | 'coverage_gap'
-  | 'currency_mismatch';
+  | 'currency_mismatch'
+  | 'currency_unstated';
 
 export interface CrossDocFinding {
   type: CrossDocFindingType;
@@ -61,7 +62,8 @@ export interface CrossDocInput {
  * transfers are informational. With several accounts, days missing from the union of all periods
  * are coverage gaps (-gapPenalty each; with one account they are already the per-account gaps).
  * A statement in another currency than the reporting one is left out of every sum
- * (-currencyPenalty). Score = clamp(100 - sum of deductions, 0, 100).
+ * (-currencyPenalty); one naming no currency, beside statements that name one, is counted in the
+ * reporting currency and named (currency_unstated, no deduction). Score = clamp(100 - sum of deductions, 0, 100).
  */
 export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams): CrossDocResult {
   const findings: CrossDocFinding[] = [];
@@ -132,7 +134,20 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
   }
   if (byAccount.size > 1) findings.push(...coverageGaps(input.statements, p));
   if (input.reportingCurrency) {
+    // a statement naming no currency is counted in the reporting one: said aloud when another statement names it
+    const named = input.statements.some((s) => s.currency);
     for (const s of input.statements) {
+      if (!s.currency && named) {
+        findings.push({
+          statement_ids: [],
+          type: 'currency_unstated',
+          severity: 'warning',
+          message: `${s.label} names no currency and none was declared at upload: its amounts are counted in ${input.reportingCurrency}, the currency the deal's other statements name; check it`,
+          statements: [s.index],
+          deduction: 0,
+        });
+        continue;
+      }
       if (!s.currency || s.currency === input.reportingCurrency) continue;
       findings.push({
         statement_ids: [],

@@ -69,6 +69,8 @@ export interface CurrencySummary {
   currencies: string[];
   /** statements in another currency: left out of every sum (a cross_doc finding says so) */
   excluded_statement_ids: (string | number | null)[];
+  /** statements naming no currency (none printed, none declared at upload): counted in the reporting currency */
+  unstated_statement_ids: (string | number | null)[];
 }
 
 export interface DealAnalysis {
@@ -599,6 +601,7 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
     openingBalance: s.openingBalance ?? null,
     closingBalance: s.closingBalance ?? null,
     reconciliationDifference: statementMetrics[si].reconciliation_difference,
+    currency: s.currency ?? null,
   }));
   excluded.forEach((s, k) => {
     const o = chronologicalOrder(s);
@@ -713,6 +716,7 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
       reporting_currency: currency,
       currencies: [...new Set([currency, ...input.statements.map((s) => s.currency).filter((c): c is string => !!c)])].sort(),
       excluded_statement_ids: excluded.map((s) => s.id ?? null),
+      unstated_statement_ids: input.statements.filter((s) => !s.currency).map((s) => s.id ?? null),
     },
     lender_positions: positions,
     cross_doc: crossDoc,

@@ -82,6 +82,17 @@ describe('analyzeDeal: report sections checked by hand', () => {
 });
 
 describe('currencies', () => {
+  const nzd = statement({
+    id: 'nzd',
+    periodStart: '2024-06-01',
+    periodEnd: '2024-06-30',
+    openingBalance: 0,
+    closingBalance: 5000,
+    currency: 'NZD',
+    accountNumberLast4: '2222',
+    transactions: [tx('2024-06-02', 'EFTPOS SETTLEMENT', 5000, 5000)],
+  });
+
   it('reporting currency: the most common, a tie goes to USD, then alphabetical; USD when none is known', () => {
     expect(reportingCurrency([])).toBe('USD');
     expect(reportingCurrency([{ currency: null }])).toBe('USD');
@@ -101,21 +112,16 @@ describe('currencies', () => {
       accountNumberLast4: '1111',
       transactions: [tx('2024-06-02', 'SQUARE INC DEPOSIT', 1000, 1000)],
     });
-    const nzd = statement({
-      id: 'nzd',
-      periodStart: '2024-06-01',
-      periodEnd: '2024-06-30',
-      openingBalance: 0,
-      closingBalance: 5000,
-      currency: 'NZD',
-      accountNumberLast4: '2222',
-      transactions: [tx('2024-06-02', 'EFTPOS SETTLEMENT', 5000, 5000)],
-    });
     const a = analyzeDeal({ statements: [usd, nzd], fundingAmountRequested: 1000 });
     expect(a.financials.total_deposits).toBe(1000);
     expect(a.financials.ending_balance).toBe(1000);
     expect(a.coverage.statement_count).toBe(1);
-    expect(a.currency).toEqual({ reporting_currency: 'USD', currencies: ['NZD', 'USD'], excluded_statement_ids: ['nzd'] });
+    expect(a.currency).toEqual({
+      reporting_currency: 'USD',
+      currencies: ['NZD', 'USD'],
+      excluded_statement_ids: ['nzd'],
+      unstated_statement_ids: [],
+    });
     expect(a.cross_doc.findings).toEqual([
       {
         type: 'currency_mismatch',
@@ -129,6 +135,40 @@ describe('currencies', () => {
     ]);
     expect(a.cross_doc.score).toBe(80);
     expect(a.factor_scores.cross_doc).toBe(80);
+  });
+
+  it('a statement naming no currency beside one naming it is counted in it and named, never silently', () => {
+    const bare = statement({
+      id: 'bare',
+      periodStart: '2024-07-01',
+      periodEnd: '2024-07-31',
+      openingBalance: 5000,
+      closingBalance: 6000,
+      currency: null,
+      accountNumberLast4: '2222',
+      transactions: [tx('2024-07-02', 'EFTPOS SETTLEMENT', 1000, 6000)],
+    });
+    const a = analyzeDeal({ statements: [nzd, bare], fundingAmountRequested: 1000 });
+    expect(a.currency).toEqual({
+      reporting_currency: 'NZD',
+      currencies: ['NZD'],
+      excluded_statement_ids: [],
+      unstated_statement_ids: ['bare'],
+    });
+    expect(a.financials.total_deposits).toBe(6000);
+    const unstated = a.cross_doc.findings.filter((f) => f.type === 'currency_unstated');
+    expect(unstated).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        statement_ids: ['bare'],
+        deduction: 0,
+        message: expect.stringMatching(/names no currency.*counted in NZD/),
+      }),
+    ]);
+    // with no statement naming one, the deal is in the default and nothing is singled out
+    const alone = analyzeDeal({ statements: [{ ...bare, id: 'alone' }], fundingAmountRequested: 1000 });
+    expect(alone.cross_doc.findings.filter((f) => f.type === 'currency_unstated')).toEqual([]);
+    expect(alone.currency.unstated_statement_ids).toEqual(['alone']);
   });
 });
 

@@ -312,7 +312,7 @@ export function buildDealReport(input: BuildDealReportInput): { report: DealRepo
     health: analysis?.health ?? null,
     authenticity,
     review: reviewOf(input.documents),
-    currency: analysis?.currency ?? { reporting_currency: 'USD', currencies: [], excluded_statement_ids: [] },
+    currency: analysis?.currency ?? { reporting_currency: 'USD', currencies: [], excluded_statement_ids: [], unstated_statement_ids: [] },
     statements,
     monthly: analysis?.monthly ?? [],
     daily_balances: analysis?.daily_balances ?? [],

@@ -64,7 +64,14 @@ export function mapFieldSources(stored: Record<string, unknown> | null): FieldSo
     const s = stored?.[k] as Partial<FieldSourceDto> | null | undefined;
     out[k] =
       s && typeof s === 'object'
-        ? { page: s.page ?? null, line: s.line ?? null, via: s.via ?? '', text: s.text ?? '', confidence: s.confidence ?? 0 }
+        ? {
+            page: s.page ?? null,
+            line: s.line ?? null,
+            via: s.via ?? '',
+            text: s.text ?? '',
+            confidence: s.confidence ?? 0,
+            boxes: Array.isArray(s.boxes) ? s.boxes : [],
+          }
         : null;
   }
   return out;

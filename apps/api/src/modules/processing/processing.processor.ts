@@ -241,8 +241,9 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         statementEndDate: parsed.periodEnd,
         openingBalance: parsed.openingBalance,
         closingBalance: parsed.closingBalance,
-        // a currency the statement names wins over the one declared with the upload
-        currency: parsed.currency ?? doc.currency,
+        // a currency the statement prints wins over the one declared with the upload, which wins over
+        // the default for the bank's country
+        currency: parsed.currencyFrom === 'printed' ? parsed.currency : (doc.currency ?? parsed.currency),
         extractionMethod: parsed.extractionMethod,
         extractionConfidence: parsed.extractionConfidence,
         extractionModel: parsed.parser.model,
@@ -254,7 +255,9 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         warnings: parsed.warnings,
         needsReview: parsed.needsReview,
         reviewReasons: parsed.reviewReasons,
-        fieldSources: fieldSourcesToApiJson(parsed.fieldSources),
+        fieldSources: fieldSourcesToApiJson(
+          parsed.currencyFrom === 'bank_country' && doc.currency ? { ...parsed.fieldSources, currency: undefined } : parsed.fieldSources,
+        ),
         readings: readingsToApiJson(parsed.readings ?? []),
         extractedAt: now,
       });

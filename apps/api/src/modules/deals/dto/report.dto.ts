@@ -50,6 +50,7 @@ const FINDING_TYPES: CrossDocFindingType[] = [
   'own_account_transfers',
   'coverage_gap',
   'currency_mismatch',
+  'currency_unstated',
 ];
 
 export class ScreeningBucketsDto implements BucketCounts {
@@ -189,6 +190,12 @@ export class CurrencySummaryDto implements CurrencySummary {
   @ApiProperty({ type: [String] }) currencies: string[];
   @ApiProperty({ type: [Number], description: 'Statements in another currency: left out of every figure' })
   excluded_statement_ids: number[];
+  @ApiProperty({
+    type: [Number],
+    description:
+      'Statements naming no currency (none printed, none declared at upload): counted in the reporting currency; beside statements that name one, a `currency_unstated` cross_doc finding names each',
+  })
+  unstated_statement_ids: number[];
 }
 
 export class StatementRowDto implements StatementRow {
