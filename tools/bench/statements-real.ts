@@ -9,14 +9,16 @@
  * file read at 100% F1 with needs_review.
  * Exits 0 when the folder is absent (skipped), 1 when a target is missed (text F1 >= 99% and reconciled
  * on every text file, or needs_review naming a printed misprint; scans F1 >= 97%; 0 silent errors;
- * at most 1 false alarm).
+ * at most 1 false alarm; OCR >= 1 page/s on the cores the workers get; the scans' CPU per page at
+ * most 1.3x native tesseract's on the same pages, where a `tesseract` program is installed).
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { apiFieldName, HeaderFieldName, OCR_WORKERS, parseStatementFile, ParseResult, shutdownOcr, warmOcr } from '@ledgerlens/statements';
+import { nativeOcr } from './native-ocr';
 
-const TARGETS = { f1Text: 0.99, f1Scan: 0.97, ocrPagesPerSec: 1, silentErrors: 0, falseAlarms: 1, silentBelow: 0.99 };
+const TARGETS = { f1Text: 0.99, f1Scan: 0.97, ocrPagesPerSec: 1, silentErrors: 0, falseAlarms: 1, silentBelow: 0.99, ocrCpuVsNative: 1.3 };
 
 interface Meta {
   bank: string;
@@ -196,6 +198,8 @@ async function main() {
   let ocrPages = 0;
   let ocrMs = 0;
   let ocrCpuMs = 0;
+  // the scanned files alone (every page OCR'd), for the comparison with native tesseract on the same pages
+  const scans = { pages: 0, cpuMs: 0, bytes: [] as Uint8Array[] };
   let textPages = 0;
   let textMs = 0;
   let textCpuMs = 0;
@@ -255,6 +259,11 @@ async function main() {
       ocrMs += ms;
       ocrCpuMs += cpuMs;
       console.log(`  OCR: ${res.ocrPages} of ${res.pageCount} pages`);
+      if (meta.kind === 'scan') {
+        scans.pages += res.pageCount;
+        scans.cpuMs += cpuMs;
+        scans.bytes.push(bytes);
+      }
     }
     const s = scorePairs(truth, res.transactions);
     const p = res.transactions.length ? s.tp / res.transactions.length : truth.length ? 0 : 1;
@@ -377,6 +386,19 @@ async function main() {
     );
     if (Math.max(wall, capacity) < TARGETS.ocrPagesPerSec)
       failures.push(`OCR ${Math.max(wall, capacity).toFixed(2)} pages/s < ${TARGETS.ocrPagesPerSec}`);
+  }
+  if (scans.pages) {
+    const native = await nativeOcr(scans.bytes);
+    const ours = scans.cpuMs / scans.pages / 1000;
+    if (!native) console.log(`OCR against native tesseract: skipped (no tesseract program here; Debian: apt-get install tesseract-ocr)`);
+    else {
+      const theirs = native.cpuSeconds / native.pages;
+      const ratio = ours / theirs;
+      console.log(
+        `OCR against native tesseract ${native.version} on the same ${native.pages} scanned pages (200 dpi, the same eng model, one thread): ours ${ours.toFixed(2)} CPU-s/page (whole read: render, deskew, OCR, parse), native ${theirs.toFixed(2)} (OCR alone) -> ${ratio.toFixed(2)}x   target <= ${TARGETS.ocrCpuVsNative}x`,
+      );
+      if (ratio > TARGETS.ocrCpuVsNative) failures.push(`OCR CPU ${ratio.toFixed(2)}x native tesseract > ${TARGETS.ocrCpuVsNative}x`);
+    }
   }
   if (failures.length) {
     console.log(`\nFAILED targets:\n - ${failures.join('\n - ')}`);

@@ -26,14 +26,19 @@ export function tesseractLangPath(): string {
   return path.join(path.dirname(pkg), '4.0.0_best_int');
 }
 
-function createTesseract(): Promise<TWorker> {
-  return createWorker('eng', OEM.LSTM_ONLY, {
+async function createTesseract(): Promise<TWorker> {
+  const worker = await createWorker('eng', OEM.LSTM_ONLY, {
     langPath: tesseractLangPath(),
     gzip: true,
     cacheMethod: 'none',
     logger: () => undefined,
     errorHandler: () => undefined,
   });
+  // No second, inverted reading of lines read with a low confidence (tesseract's default): white-on-dark
+  // text is rare on statements, and the second pass cost ~8% of the OCR CPU on the dev-set scans
+  // (docs/statements-reading.md, "Measuring it").
+  await worker.setParameters({ tessedit_do_invert: '0' });
+  return worker;
 }
 
 /** Takes a free worker, starting one when fewer than OCR_WORKERS run, else waits for one. */
