@@ -239,8 +239,17 @@ describe('documents, the pipeline and transactions', () => {
       candidates: 2,
       confidence: 0.95,
       evidence: 'the period runs across the new year: December dates take its first year, January dates its second',
+      runner_up: null,
     });
-    expect(doc.readings).toContainEqual(expect.objectContaining({ question: 'sign', chosen: 'as printed', confidence: 1 }));
+    // the reading not taken, and why it lost, where there was one to weigh
+    expect(doc.readings).toContainEqual(
+      expect.objectContaining({
+        question: 'sign',
+        chosen: 'as printed',
+        confidence: 1,
+        runner_up: { chosen: 'reversed', why_not: `the running balance holds on 0 of ${item.truth.transactions!.length} rows under it` },
+      }),
+    );
     const extraction = (await app.request('GET', `/v1/documents/${res.body.id}/extraction`, { key })).body;
     expect(extraction.readings).toEqual(doc.readings);
     // the years the reading promised

@@ -3473,10 +3473,12 @@ export interface components {
             /** @description What decided it: the running balance, the printed totals, the period, the calendar */
             evidence: string;
             /**
-             * @description columns: which column is the date, description, debit, credit, balance (no header words); sign: the sign convention; date_order: DD/MM or MM/DD; year: the year of dates printed without one
+             * @description columns: which column is the date, description, debit, credit, balance (no header words); sign: the sign convention; date_order: DD/MM or MM/DD; year: the year of dates printed without one; row_order: rows printed oldest or newest first
              * @enum {string}
              */
-            question: "columns" | "sign" | "date_order" | "year";
+            question: "columns" | "sign" | "date_order" | "year" | "row_order";
+            /** @description The best reading not taken and why it lost; null when only one was possible */
+            runner_up: components["schemas"]["RunnerUpDto"] | null;
         };
         RecommendationDto: {
             /** @description true when served from the 30-second cache */
@@ -3675,6 +3677,12 @@ export interface components {
             data: components["schemas"]["RulesetDto"][];
             meta: components["schemas"]["PageMetaDto"];
         };
+        RunnerUpDto: {
+            /** @description The reading not taken, in words */
+            chosen: string;
+            /** @description Why it lost: what the statement's own figures say under it */
+            why_not: string;
+        };
         ScreeningBucketsDto: {
             cash_withdrawal: number;
             duplicate_transaction: number;
@@ -3850,7 +3858,10 @@ export interface components {
             corrected_at: string | null;
             corrected_by: string | null;
             correction_count: number;
-            /** Format: date */
+            /**
+             * @description YYYY-MM-DD. A date the calendar does not have, printed so on the statement (February 29 of a common year, a 31st of a 30-day month), is kept as printed and named in `row_warnings`
+             * @example 2024-03-15
+             */
             date: string;
             deal_id: number;
             description: string;
@@ -3865,13 +3876,23 @@ export interface components {
             is_suspicious: boolean;
             /** Format: date-time */
             last_corrected_at: string | null;
+            /** @description Named problems with this row's own cells as the reader found them (an impossible date, an amount the running balance contradicts); the row is kept */
+            row_warnings: string[];
             screening_bucket: string | null;
+            /** @description Where the row was read; null for rows read before provenance was kept, or by an LLM reading */
+            source: components["schemas"]["TransactionSourceDto"] | null;
             /** @enum {string} */
             transaction_type: "credit" | "debit";
         };
         TransactionListDto: {
             data: components["schemas"]["TransactionDto"][];
             meta: components["schemas"]["PageMetaDto"];
+        };
+        TransactionSourceDto: {
+            /** @description Boxes [x0, y0, x1, y1] of the printed lines the row was read from (several when its description wraps), in PDF points from the top-left corner of the page; the same on text and OCR pages */
+            boxes: number[][];
+            /** @description 1-based page of the document */
+            page: number;
         };
         UnassignAckDto: {
             deal_id: number;

@@ -280,6 +280,8 @@ export interface ReadingJson {
   candidates: number;
   confidence: number;
   evidence: string;
+  /** the best reading not taken and why it lost; null when only one reading was possible */
+  runner_up: { chosen: string; why_not: string } | null;
 }
 
 /** What the parser inferred (date order, year, column roles, sign convention), for the API and the CLI. */
@@ -290,6 +292,7 @@ export function readingsToApiJson(readings: ReadingChoice[]): ReadingJson[] {
     candidates: r.candidates,
     confidence: r.confidence,
     evidence: r.evidence,
+    runner_up: r.runnerUp ? { chosen: r.runnerUp.chosen, why_not: r.runnerUp.whyNot } : null,
   }));
 }
 

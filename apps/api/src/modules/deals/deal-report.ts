@@ -51,7 +51,18 @@ function recheckCorrected(
   transactions: Transaction[],
 ): { reconciled: boolean | null; needsReview: boolean | null; reviewReasons: string[] } | null {
   if (doc.documentType !== 'bank_statement' || !transactions.some((t) => t.correctionCount > 0)) return null;
-  const rec = reconcile(doc.openingBalance, doc.closingBalance, transactions);
+  // the check reads the values only (the provenance is not the reconciler's)
+  const rec = reconcile(
+    doc.openingBalance,
+    doc.closingBalance,
+    transactions.map(({ date, description, amount, balance, transactionType }) => ({
+      date,
+      description,
+      amount,
+      balance,
+      transactionType,
+    })),
+  );
   const others = (doc.reviewReasons ?? []).filter((r) => !RECONCILIATION_REASON.test(r));
   const now: string[] = [];
   if (!rec.reconciled) {

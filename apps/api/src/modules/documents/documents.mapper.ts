@@ -77,6 +77,13 @@ export function mapFieldSources(stored: Record<string, unknown> | null): FieldSo
   return out;
 }
 
+/** A stored runner-up reading ({chosen, why_not}); null when absent or malformed. */
+function runnerUp(v: unknown): ReadingDto['runner_up'] {
+  if (!v || typeof v !== 'object') return null;
+  const r = v as Record<string, unknown>;
+  return typeof r.chosen === 'string' && typeof r.why_not === 'string' ? { chosen: r.chosen, why_not: r.why_not } : null;
+}
+
 /** The stored readings ([] for documents parsed before readings were kept); unknown entries are left out. */
 export function mapReadings(stored: Array<Record<string, unknown>> | null): ReadingDto[] {
   const out: ReadingDto[] = [];
@@ -89,6 +96,7 @@ export function mapReadings(stored: Array<Record<string, unknown>> | null): Read
       candidates: num(r.candidates) || 1,
       confidence: num(r.confidence),
       evidence: String(r.evidence ?? ''),
+      runner_up: runnerUp(r.runner_up),
     });
   }
   return out;

@@ -298,6 +298,9 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
           isSuspicious: t.is_suspicious,
           screeningBucket: t.screening_bucket,
           flagReason: t.flag_reason,
+          // the reading's own rows, in the same order as the screened ones
+          source: parsed.transactions[position]?.source ?? null,
+          rowWarnings: parsed.transactions[position]?.rowWarnings ?? null,
         }));
         for (const [position, row] of carried.kept) Object.assign(row, rows[position]);
         const fresh = rows.filter((_, position) => !carried.kept.has(position));

@@ -1,5 +1,5 @@
 import { Entity, Index, OptionalProps, PrimaryKey } from '@mikro-orm/core';
-import { Bool, Int, Money, Text, Timestamp } from '../../platform/database/columns';
+import { Bool, Int, Json, Money, Text, Timestamp } from '../../platform/database/columns';
 import { TenantScoped } from '../../platform/database/tenant';
 
 export const TRANSACTION_CATEGORIES = ['revenue', 'non_revenue', 'debt_service', 'operating_expense', 'transfer', 'other'] as const;
@@ -21,7 +21,9 @@ export class Transaction {
     | 'isLargeDeposit'
     | 'isLargeStrange'
     | 'isRepeatCharge'
-    | 'isSuspicious';
+    | 'isSuspicious'
+    | 'source'
+    | 'rowWarnings';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -46,6 +48,15 @@ export class Transaction {
   @Int({ default: 0 }) correctionCount: number = 0;
   @Timestamp({ nullable: true }) lastCorrectedAt: Date | null = null;
   @Text({ length: 64, nullable: true }) correctedBy: string | null = null;
+  /** Where the row was read: 1-based page and the boxes [x0, y0, x1, y1] of its printed lines in PDF points (null: added by a person, or read before provenance was kept). */
+  @Json({ nullable: true }) source: TransactionSource | null = null;
+  /** Named problems with this row's own cells, as the reader found them. */
+  @Json({ nullable: true }) rowWarnings: string[] | null = null;
+}
+
+export interface TransactionSource {
+  page: number;
+  boxes: Array<[number, number, number, number]>;
 }
 
 /**

@@ -41,6 +41,8 @@ export function mapTransaction(t: Transaction): TransactionDto {
     corrected: t.correctionCount > 0,
     corrected_at: correctedAt,
     corrected_by: t.correctedBy,
+    source: t.source,
+    row_warnings: t.rowWarnings ?? [],
   };
 }
 

@@ -110,14 +110,20 @@ export class FieldSourcesDto {
   @ApiProperty({ type: FieldSourceDto, nullable: true }) closing_balance: FieldSourceDto | null;
 }
 
-export const READING_QUESTIONS = ['columns', 'sign', 'date_order', 'year'] as const;
+export const READING_QUESTIONS = ['columns', 'sign', 'date_order', 'year', 'row_order'] as const;
+
+/** The best reading not taken, and why it lost. */
+export class RunnerUpDto {
+  @ApiProperty({ description: 'The reading not taken, in words' }) chosen: string;
+  @ApiProperty({ description: "Why it lost: what the statement's own figures say under it" }) why_not: string;
+}
 
 /** One reading the parser had to choose to read the statement, and what decided it. */
 export class ReadingDto {
   @ApiProperty({
     enum: READING_QUESTIONS,
     description:
-      'columns: which column is the date, description, debit, credit, balance (no header words); sign: the sign convention; date_order: DD/MM or MM/DD; year: the year of dates printed without one',
+      'columns: which column is the date, description, debit, credit, balance (no header words); sign: the sign convention; date_order: DD/MM or MM/DD; year: the year of dates printed without one; row_order: rows printed oldest or newest first',
   })
   question: (typeof READING_QUESTIONS)[number];
   @ApiProperty({ description: 'The reading taken, in words ("DD/MM", "reversed", "yearless dates placed by the statement period (...)")' })
@@ -125,6 +131,12 @@ export class ReadingDto {
   @ApiProperty({ type: 'integer', minimum: 1, description: 'How many readings were weighed' }) candidates: number;
   @ApiProperty({ minimum: 0, maximum: 1 }) confidence: number;
   @ApiProperty({ description: 'What decided it: the running balance, the printed totals, the period, the calendar' }) evidence: string;
+  @ApiProperty({
+    type: RunnerUpDto,
+    nullable: true,
+    description: 'The best reading not taken and why it lost; null when only one was possible',
+  })
+  runner_up: RunnerUpDto | null;
 }
 
 /** Document detail `analysis` (Form A and Form B fields together). */

@@ -23,11 +23,30 @@ export class TransactionQueryDto {
   @DateQuery('Inclusive (Form B name)') date_to?: string;
 }
 
+/** Where a row was read on its statement. */
+export class TransactionSourceDto {
+  @ApiProperty({ type: 'integer', minimum: 1, description: '1-based page of the document' }) page: number;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 },
+    description:
+      'Boxes [x0, y0, x1, y1] of the printed lines the row was read from (several when its description wraps), in PDF points from the top-left corner of the page; the same on text and OCR pages',
+  })
+  boxes: Array<[number, number, number, number]>;
+}
+
 export class TransactionDto {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ type: 'integer' }) document_id: number;
   @ApiProperty({ type: 'integer' }) deal_id: number;
-  @ApiProperty({ type: String, format: 'date' }) date: string;
+  @ApiProperty({
+    type: String,
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+    example: '2024-03-15',
+    description:
+      'YYYY-MM-DD. A date the calendar does not have, printed so on the statement (February 29 of a common year, a 31st of a 30-day month), is kept as printed and named in `row_warnings`',
+  })
+  date: string;
   @ApiProperty() description: string;
   @ApiProperty({ description: 'Signed: credits positive, debits negative' }) amount: number;
   @ApiProperty({ type: Number, nullable: true }) balance: number | null;
@@ -46,6 +65,18 @@ export class TransactionDto {
   @ApiProperty() corrected: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) corrected_at: string | null;
   @ApiProperty({ type: String, nullable: true }) corrected_by: string | null;
+  @ApiProperty({
+    type: TransactionSourceDto,
+    nullable: true,
+    description: 'Where the row was read; null for rows read before provenance was kept, or by an LLM reading',
+  })
+  source: TransactionSourceDto | null;
+  @ApiProperty({
+    type: [String],
+    description:
+      "Named problems with this row's own cells as the reader found them (an impossible date, an amount the running balance contradicts); the row is kept",
+  })
+  row_warnings: string[];
 }
 
 export class TransactionListDto {
