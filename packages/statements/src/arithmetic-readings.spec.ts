@@ -3,7 +3,7 @@
  * whole pipeline: the reading is chosen by what the statement's own arithmetic proves (running balance,
  * daily balances, printed totals), one bad cell stays on its row, and needs_review names what is wrong.
  */
-import { makePdf, rows, Txt } from './__fixtures__/make-pdf';
+import { impossibleDatePage, makePdf, rows, Txt } from './__fixtures__/make-pdf';
 import { checkDailyBalances, chooseRowOrder } from './bank-parser';
 import { cleanOcrWord } from './ocr';
 import { parseStatementFile } from './index';
@@ -174,23 +174,8 @@ describe('newest-first printouts', () => {
 });
 
 describe('one bad cell never costs the statement', () => {
-  const X = [40, 100, -380, -460, -560];
   it('keeps a row with an impossible date and names it on the row; every row carries where it was read', async () => {
-    const page: Txt[] = [
-      { x: 40, y: 40, text: 'Plover Savings Bank', size: 12, bold: true },
-      { x: 40, y: 58, text: 'Statement period 01/02/2023 to 28/02/2023' },
-      { x: 40, y: 70, text: 'Opening balance 500.00' },
-      { x: 40, y: 82, text: 'Closing balance 430.00' },
-      ...rows([['Date', 'Description', 'Withdrawals', 'Deposits', 'Balance']], X, 110),
-      ...rows(
-        [
-          ['10/02/2023', 'Grocer', '50.00', '', '450.00'],
-          ['29/02/2023', 'Card fee', '20.00', '', '430.00'],
-        ],
-        X,
-        125,
-      ),
-    ];
+    const page = impossibleDatePage();
     const r = await parseStatementFile(await makePdf([page]));
     expect(pairs(r)).toEqual([
       ['2023-02-10', -50],

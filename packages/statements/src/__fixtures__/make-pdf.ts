@@ -57,3 +57,26 @@ export function rows(cells: string[][], xs: number[], y0: number, lh = 12, size 
   );
   return out;
 }
+
+/**
+ * One page of a small statement whose second row is dated February 29 of a common year: the row is
+ * kept and the date named on it (columns: date, description, withdrawals, deposits, balance).
+ */
+export function impossibleDatePage(): Txt[] {
+  const X = [40, 100, -380, -460, -560];
+  return [
+    { x: 40, y: 40, text: 'Plover Savings Bank', size: 12, bold: true },
+    { x: 40, y: 58, text: 'Statement period 01/02/2023 to 28/02/2023' },
+    { x: 40, y: 70, text: 'Opening balance 500.00' },
+    { x: 40, y: 82, text: 'Closing balance 430.00' },
+    ...rows([['Date', 'Description', 'Withdrawals', 'Deposits', 'Balance']], X, 110),
+    ...rows(
+      [
+        ['10/02/2023', 'Grocer', '50.00', '', '450.00'],
+        ['29/02/2023', 'Card fee', '20.00', '', '430.00'],
+      ],
+      X,
+      125,
+    ),
+  ];
+}

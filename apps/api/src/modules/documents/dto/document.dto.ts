@@ -74,6 +74,14 @@ export class ReconciliationDto {
   @ApiProperty({ type: Boolean, nullable: true }) totals_match: boolean | null;
 }
 
+/** Boxes [x0, y0, x1, y1] on a page of the statement, for highlighting what was read where. */
+export const BoxesProperty = (what: string) =>
+  ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 },
+    description: `Boxes [x0, y0, x1, y1] ${what}`,
+  });
+
 /** Where one header field was read. */
 export class FieldSourceDto {
   @ApiProperty({
@@ -88,12 +96,9 @@ export class FieldSourceDto {
   @ApiProperty({ description: 'The printed text the value was read from' }) text: string;
   @ApiProperty({ minimum: 0, maximum: 1, description: 'Below 0.7 the value comes with a warning in the extraction warnings' })
   confidence: number;
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 },
-    description:
-      'Boxes [x0, y0, x1, y1] of the printed words the value was read from, in PDF points from the top-left corner of `page`; empty when not read from one place (or read before boxes were kept)',
-  })
+  @BoxesProperty(
+    'of the printed words the value was read from, in PDF points from the top-left corner of `page`; empty when not read from one place (or read before boxes were kept)',
+  )
   boxes: Array<[number, number, number, number]>;
 }
 

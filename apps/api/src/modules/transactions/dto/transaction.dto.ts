@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto } from '../../../platform/pagination/pagination';
 import { ValidateBoolean, ValidateEnum, ValidateInt, ValidateNumber, ValidateString } from '../../../platform/validation/decorators';
+import { BoxesProperty } from '../../documents/dto/document.dto';
 import { TRANSACTION_CATEGORIES } from '../transactions.entities';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -26,12 +27,9 @@ export class TransactionQueryDto {
 /** Where a row was read on its statement. */
 export class TransactionSourceDto {
   @ApiProperty({ type: 'integer', minimum: 1, description: '1-based page of the document' }) page: number;
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 },
-    description:
-      'Boxes [x0, y0, x1, y1] of the printed lines the row was read from (several when its description wraps), in PDF points from the top-left corner of the page; the same on text and OCR pages',
-  })
+  @BoxesProperty(
+    'of the printed lines the row was read from (several when its description wraps), in PDF points from the top-left corner of the page; the same on text and OCR pages',
+  )
   boxes: Array<[number, number, number, number]>;
 }
 
