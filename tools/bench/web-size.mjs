@@ -41,7 +41,9 @@ for (const file of seen) {
 const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="\/app\/([^"]+\.css)"/g)].map((m) => m[1]);
 const cssGz = css.reduce((sum, f) => sum + gzipSync(readFileSync(join(dist, f)), { level: 9 }).length, 0);
 console.log(rows.join('\n'));
-console.log(`initial JS: ${(raw / 1024).toFixed(1)} KB, ${(gzipped / 1024).toFixed(1)} KB gzipped (budget ${budgetKb} KB); CSS ${(cssGz / 1024).toFixed(1)} KB gzipped`);
+console.log(
+  `initial JS: ${(raw / 1024).toFixed(1)} KB, ${(gzipped / 1024).toFixed(1)} KB gzipped (budget ${budgetKb} KB); CSS ${(cssGz / 1024).toFixed(1)} KB gzipped`,
+);
 if (gzipped > budgetKb * 1024) {
   console.error(`over budget by ${((gzipped - budgetKb * 1024) / 1024).toFixed(1)} KB`);
   process.exit(1);

@@ -101,7 +101,10 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
     'The signed-in user of this session',
     'With the session cookie (or a session bearer token): the user, their role and scopes, the session expiry and its `csrf_token`. Renews the cookie. 401 when signed out: the web app shows its sign-in.',
   ],
-  signOut: ['Sign out', 'Ends the session at once (its token is refused from now on) and clears the cookie. With the cookie, send `X-CSRF-Token`.'],
+  signOut: [
+    'Sign out',
+    'Ends the session at once (its token is refused from now on) and clears the cookie. With the cookie, send `X-CSRF-Token`.',
+  ],
   oauthToken: ['OAuth token (unversioned path)', 'The same as `POST /v1/oauth/token`.'],
   oauthTokenV1: [
     'Get an OAuth access token (client credentials)',

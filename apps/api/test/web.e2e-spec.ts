@@ -8,6 +8,7 @@ import { Database } from '../src/platform/database/database.service';
 import { WEB_CSP } from '../src/platform/http/web-app';
 import { TestApp } from './support/harness';
 import { describeWith, systemTool } from './support/system-tools';
+import { newReadyDeal } from './support/ready-deal';
 
 /**
  * The web app (apps/web) in headless Chromium against a real server on the embedded database:
@@ -88,6 +89,13 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     app = await TestApp.start();
     admin = await app.newOrg('Harbor Funding');
+    // a pipeline with some history: analysed deals beside the one the golden path creates
+    await newReadyDeal(app, admin.api_key, { businessName: 'Bluebird Bakery LLC', funding: 35000, profile: 'strong' });
+    await newReadyDeal(app, admin.api_key, { businessName: 'Cedar Auto Repair Inc', funding: 80000, profile: 'weak' });
+    await app.request('POST', '/v1/deals', {
+      key: admin.api_key,
+      body: { business_name: 'Delta Dry Cleaners LLC', funding_amount_requested: 25000 },
+    });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -105,7 +113,8 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('request', (r) => {
-      if (!r.url().startsWith(app.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) problems.push(`request to ${r.url()}`);
+      if (!r.url().startsWith(app.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))
+        problems.push(`request to ${r.url()}`);
     });
     page.on('console', (m) => {
       if (m.type() === 'error' && /Content[- ]Security[- ]Policy|Refused to/i.test(m.text())) problems.push(m.text());
@@ -130,9 +139,9 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     expect({ page: name, violations: summary }).toEqual({ page: name, violations: [] });
   }
 
-  async function shoot(page: Page, name: string): Promise<void> {
+  async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
     const { width, height } = page.viewportSize()!;
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}x${height}.png`), fullPage: false });
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}x${height}${fullPage ? '-full' : ''}.png`), fullPage });
   }
 
   const clicks = (page: Page) => page.evaluate<number>('window.__clicks');
@@ -169,7 +178,7 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     let loads = 0;
     page.on('load', () => loads++);
     await signIn(page, admin.user.email, admin.password);
-    await expectAccessible(page, 'pipeline (empty)');
+    await expectAccessible(page, 'pipeline (before)');
 
     await page.getByRole('button', { name: 'New deal' }).click();
     await page.getByLabel('Business name').fill('Harbor Coffee Roasters LLC');
@@ -179,6 +188,7 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     await page.getByRole('heading', { name: 'Harbor Coffee Roasters LLC' }).waitFor();
     expect(page.url()).toMatch(/\/app\/deals\/\d+$/);
     await expectAccessible(page, 'deal (new)');
+    await shoot(page, 'deal-new');
 
     // drop the three files on the drop zone, as a person dragging them from their desktop would
     const files = STATEMENTS.map((name) => ({ name, b64: readFileSync(join(DEVSET, name)).toString('base64') }));
@@ -206,6 +216,7 @@ describeWith('chromium')('the web app in headless Chromium', () => {
       await page.setViewportSize(viewport);
       await shoot(page, 'deal');
     }
+    await shoot(page, 'deal', true);
     await page.setViewportSize(VIEWPORTS[0]);
     await expectAccessible(page, 'deal (ready)');
 
@@ -243,7 +254,10 @@ describeWith('chromium')('the web app in headless Chromium', () => {
   it('pipeline: live rows over the event stream, search, status filter, sort and pages', async () => {
     const org = await app.newOrg('Live Org');
     for (let i = 1; i <= 27; i++) {
-      await app.request('POST', '/v1/deals', { key: org.api_key, body: { business_name: `Batch Deal ${String(i).padStart(2, '0')} LLC`, funding_amount_requested: i * 1000 } });
+      await app.request('POST', '/v1/deals', {
+        key: org.api_key,
+        body: { business_name: `Batch Deal ${String(i).padStart(2, '0')} LLC`, funding_amount_requested: i * 1000 },
+      });
     }
     const { context, page, problems } = await open();
     let loads = 0;
@@ -270,7 +284,10 @@ describeWith('chromium')('the web app in headless Chromium', () => {
 
     // a deal created elsewhere (another user, an integration) appears without a reload
     await page.getByRole('row', { name: /Batch Deal 01 LLC/ }).waitFor();
-    await app.request('POST', '/v1/deals', { key: org.api_key, body: { business_name: 'Aardvark Live LLC', funding_amount_requested: 5000 } });
+    await app.request('POST', '/v1/deals', {
+      key: org.api_key,
+      body: { business_name: 'Aardvark Live LLC', funding_amount_requested: 5000 },
+    });
     await page.getByRole('row', { name: /Aardvark Live LLC/ }).waitFor({ timeout: 30_000 });
     expect(loads).toBe(1);
     expect(problems).toEqual([]);
@@ -279,13 +296,13 @@ describeWith('chromium')('the web app in headless Chromium', () => {
 
   it("a reviewer sees no write controls, and a write the API refuses shows the API's 403", async () => {
     const reviewer = await app.newUser(admin.organization.id, 'reviewer');
-    const deal = (await app.request('POST', '/v1/deals', { key: admin.api_key, body: { business_name: 'Reviewed Bakery LLC', funding_amount_requested: 9000 } }))
-      .body as { id: number };
+    const deal = await newReadyDeal(app, admin.api_key, { businessName: 'Reviewed Bakery LLC' });
     const { context, page, problems } = await open(VIEWPORTS[1]);
     await signIn(page, reviewer.user.email, reviewer.password);
     await expect(page.getByRole('button', { name: 'New deal' }).count()).resolves.toBe(0);
     await page.getByRole('link', { name: 'Reviewed Bakery LLC' }).click();
     await page.getByRole('heading', { name: 'Reviewed Bakery LLC' }).waitFor();
+    await page.getByTestId('recommendation').waitFor();
     await expect(page.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
     await expect(page.getByTestId('dropzone').count()).resolves.toBe(0);
     await context.close();

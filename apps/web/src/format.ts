@@ -21,5 +21,14 @@ export const label = (s: string | null | undefined): string => (s ? s.charAt(0).
 /** A score's tone, as the PDF report colours it: good from 70, warn from 40, bad below. */
 export function scoreTone(score: number | null | undefined): 'good' | 'warn' | 'bad' | 'none' {
   if (score === null || score === undefined) return 'none';
-  return score >= 70 ? 'good' : score >= 40 ? 'warn' : 'bad';
+  const shown = Math.round(score);
+  return shown >= 70 ? 'good' : shown >= 40 ? 'warn' : 'bad';
+}
+
+/** `Sep 1, 2018 – Sep 21, 2018`, or the one end that is known. */
+export function period(start: string | null | undefined, end: string | null | undefined): string {
+  if (start && end) return `${day(start)} – ${day(end)}`;
+  if (end) return `to ${day(end)}`;
+  if (start) return `from ${day(start)}`;
+  return missing;
 }

@@ -8,7 +8,7 @@ import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { TableWrap } from '../components/TableWrap';
 import { useSession } from '../components/Root';
-import { day, label, month, num, usd, usdCents, when } from '../format';
+import { day, label, month, num, period, usd, usdCents, when } from '../format';
 import { Upload } from './Upload';
 
 const route = getRouteApi('/deals/$dealId');
@@ -52,6 +52,7 @@ export function DealPage() {
       <div className="deal-grid">
         <div className="deal-main">
           <RecommendationPanel deal={d} writer={writer} />
+          <StatementsPanel deal={d} />
           {d.health && <HealthPanel deal={d} />}
           {d.financials && <FinancialsPanel deal={d} />}
           {d.monthly.length > 0 && <MonthlyPanel deal={d} />}
@@ -59,8 +60,11 @@ export function DealPage() {
           <NsfPanel deal={d} />
         </div>
         <aside className="deal-side">
-          {writer ? <Upload dealId={d.id} /> : null}
-          <StatementsPanel deal={d} />
+          {writer ? (
+            <Upload dealId={d.id} />
+          ) : (
+            <p className="panel muted">Your role reads deals; uploading and deciding are for underwriters.</p>
+          )}
         </aside>
       </div>
     </article>
@@ -108,7 +112,7 @@ function RecommendationPanel({ deal, writer }: { deal: DealDetail; writer: boole
               </div>
               <div>
                 <dt>Cash-flow coverage</dt>
-                <dd>{num(rec.cfcr)}×</dd>
+                <dd>{rec.cfcr.toFixed(2)}×</dd>
               </div>
               <div>
                 <dt>Ruleset</dt>
@@ -125,8 +129,8 @@ function RecommendationPanel({ deal, writer }: { deal: DealDetail; writer: boole
           )}
           {deal.review && deal.review.needs_review_count > 0 && (
             <p className="notice notice-warn" role="note">
-              {deal.review.needs_review_count} statement{deal.review.needs_review_count === 1 ? ' needs' : 's need'} review before relying on
-              these figures.
+              {deal.review.needs_review_count} statement{deal.review.needs_review_count === 1 ? ' needs' : 's need'} review before relying
+              on these figures.
             </p>
           )}
         </div>
@@ -136,7 +140,7 @@ function RecommendationPanel({ deal, writer }: { deal: DealDetail; writer: boole
           Decision: <DecisionBadge decision={deal.decision} />
           {deal.decided_at ? <span className="muted"> {when(deal.decided_at)}</span> : null}
         </span>
-        {writer && (
+        {writer && (rec || deal.decision) && (
           <div className="actions">
             {(['approve', 'decline', 'funded'] as const).map((d) => (
               <button
@@ -275,7 +279,9 @@ function MonthlyPanel({ deal }: { deal: DealDetail }) {
           <tbody>
             {deal.monthly.map((m) => (
               <tr key={m.month}>
-                <th scope="row">{month(m.month)}</th>
+                <th scope="row" className="nowrap">
+                  {month(m.month)}
+                </th>
                 <td className="num">{usd(m.revenue)}</td>
                 <td className="num">{usd(m.deposits)}</td>
                 <td className="num">{usd(m.withdrawals)}</td>
@@ -326,9 +332,7 @@ function PositionsPanel({ deal }: { deal: DealDetail }) {
                   <td>{label(p.frequency)}</td>
                   <td className="num">{usdCents(p.payment_amount)}</td>
                   <td className="num">{usd(p.estimated_monthly_total)}</td>
-                  <td className="nowrap">
-                    {day(p.first_seen)} – {day(p.last_seen)}
-                  </td>
+                  <td className="nowrap">{period(p.first_seen, p.last_seen)}</td>
                   <td>{p.is_active ? 'Yes' : 'No'}</td>
                 </tr>
               ))}
@@ -392,15 +396,15 @@ function StatementsPanel({ deal }: { deal: DealDetail }) {
                     {s.account_number_last4 ? ` ••${s.account_number_last4}` : ''}
                   </span>
                 </th>
-                <td className="nowrap">
-                  {day(s.period_start)} – {day(s.period_end)}
-                </td>
+                <td className="nowrap">{period(s.period_start, s.period_end)}</td>
                 <td className="num">{s.transaction_count}</td>
                 <td>
-                  <span className={`badge ${s.reconciled ? 'decision-approve' : s.reconciled === false ? 'decision-decline' : ''}`}>
-                    {s.reconciled ? 'Reconciled' : s.reconciled === false ? 'Does not add up' : 'Unchecked'}
-                  </span>{' '}
-                  <span className={`badge risk-${s.risk_level}`}>Risk {s.risk_level}</span>
+                  <span className="checks">
+                    <span className={`badge ${s.reconciled ? 'decision-approve' : s.reconciled === false ? 'decision-decline' : ''}`}>
+                      {s.reconciled ? 'Reconciled' : s.reconciled === false ? 'Does not add up' : 'Unchecked'}
+                    </span>
+                    <span className={`badge risk-${s.risk_level}`}>Tampering risk {s.risk_level}</span>
+                  </span>
                 </td>
               </tr>
             ))}
@@ -440,16 +444,30 @@ function Downloads({ deal }: { deal: DealDetail }) {
   return (
     <div className="downloads">
       <span className="muted">Download</span>
-      <button type="button" disabled={!ready || busy !== null} onClick={() => void save('pdf', () => ll.exports.dealPdf(deal.id), `${slug}.pdf`)}>
+      <button
+        type="button"
+        disabled={!ready || busy !== null}
+        onClick={() => void save('pdf', () => ll.exports.dealPdf(deal.id), `${slug}.pdf`)}
+      >
         PDF report
       </button>
-      <button type="button" disabled={!ready || busy !== null} onClick={() => void save('csv', () => ll.exports.dealCsv(deal.id), `${slug}.csv`)}>
+      <button
+        type="button"
+        disabled={!ready || busy !== null}
+        onClick={() => void save('csv', () => ll.exports.dealCsv(deal.id), `${slug}.csv`)}
+      >
         CSV
       </button>
       <button
         type="button"
         disabled={!ready || busy !== null}
-        onClick={() => void save('json', async () => new Blob([JSON.stringify(await ll.deals.get(deal.id), null, 2)], { type: 'application/json' }), `${slug}.json`)}
+        onClick={() =>
+          void save(
+            'json',
+            async () => new Blob([JSON.stringify(await ll.deals.get(deal.id), null, 2)], { type: 'application/json' }),
+            `${slug}.json`,
+          )
+        }
       >
         JSON
       </button>

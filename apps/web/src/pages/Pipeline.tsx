@@ -52,7 +52,6 @@ export function PipelinePage() {
     if ((search.q ?? '') === text) return;
     const timer = setTimeout(() => setSearch({ q: text || undefined }), 250);
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [text]);
 
   const query = { q: search.q, status: search.status, sort, order, page, per_page: PER_PAGE };
@@ -65,7 +64,11 @@ export function PipelinePage() {
 
   const sortBy = (key: SortKey) => setSearch({ sort: key, order: sort === key && order === 'desc' ? 'asc' : 'desc' });
   const header = (key: SortKey, text: string, numeric = false) => (
-    <th scope="col" aria-sort={sort === key ? (order === 'asc' ? 'ascending' : 'descending') : 'none'} className={numeric ? 'num' : undefined}>
+    <th
+      scope="col"
+      aria-sort={sort === key ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
+      className={numeric ? 'num' : undefined}
+    >
       <button type="button" className="sort" onClick={() => sortBy(key)}>
         {text}
         <span aria-hidden="true" className="sort-mark">
@@ -79,7 +82,9 @@ export function PipelinePage() {
     <section aria-labelledby="pipeline-title">
       <div className="page-head">
         <h1 id="pipeline-title">Pipeline</h1>
-        <span className="muted count">{meta ? `${meta.total_estimated ? '≈' : ''}${meta.total} deals` : ''}</span>
+        <span className="muted count">
+          {meta ? `${meta.total_estimated ? '≈' : ''}${meta.total} deal${meta.total === 1 ? '' : 's'}` : ''}
+        </span>
         <div className="spacer" />
         {can(session, 'write') && (
           <button type="button" className="primary" onClick={() => setCreating(true)}>
@@ -94,7 +99,10 @@ export function PipelinePage() {
         </label>
         <label className="field">
           <span>Status</span>
-          <select value={search.status ?? ''} onChange={(e) => setSearch({ status: (e.target.value || undefined) as DealStatus | undefined })}>
+          <select
+            value={search.status ?? ''}
+            onChange={(e) => setSearch({ status: (e.target.value || undefined) as DealStatus | undefined })}
+          >
             <option value="">All statuses</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -107,7 +115,9 @@ export function PipelinePage() {
       {deals.isError && <ErrorNotice error={deals.error} />}
       <TableWrap label="Deals">
         <table className="dense" aria-busy={deals.isFetching}>
-          <caption className="visually-hidden">Deals, {sort.replace('_', ' ')} {order === 'asc' ? 'ascending' : 'descending'}</caption>
+          <caption className="visually-hidden">
+            Deals, {sort.replace('_', ' ')} {order === 'asc' ? 'ascending' : 'descending'}
+          </caption>
           <thead>
             <tr>
               {header('business_name', 'Business')}
@@ -126,7 +136,9 @@ export function PipelinePage() {
             </tr>
           </thead>
           <tbody>
-            {deals.data?.data.map((deal) => <DealRow key={deal.id} deal={deal} />)}
+            {deals.data?.data.map((deal) => (
+              <DealRow key={deal.id} deal={deal} />
+            ))}
             {deals.data && deals.data.data.length === 0 && (
               <tr>
                 <td colSpan={9} className="empty-row">

@@ -45,8 +45,15 @@ export class AuthController {
   @Get('v1/auth/session')
   @Authenticated('any')
   @ApiOkResponse({ type: BrowserSessionDto, description: "The signed-in user, the session's CSRF token and its expiry" })
-  @ApiForbiddenResponse({ type: ErrorEnvelopeDto, description: 'FORBIDDEN: the credential is not a user session (an API key or OAuth token)' })
-  async getSession(@Auth() auth: AuthContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<BrowserSessionDto> {
+  @ApiForbiddenResponse({
+    type: ErrorEnvelopeDto,
+    description: 'FORBIDDEN: the credential is not a user session (an API key or OAuth token)',
+  })
+  async getSession(
+    @Auth() auth: AuthContext,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BrowserSessionDto> {
     const token = this.sessionToken(auth, request);
     const cookie = readCookie(request.headers.cookie, SESSION_COOKIE);
     // the cookie lives as long as the session would without use: renewed while the app is in use
@@ -58,7 +65,11 @@ export class AuthController {
   @Delete('v1/auth/session')
   @HttpCode(204)
   @Authenticated('any')
-  @ApiHeader({ name: 'X-CSRF-Token', required: false, description: 'Required with the session cookie: `csrf_token` of GET /v1/auth/session' })
+  @ApiHeader({
+    name: 'X-CSRF-Token',
+    required: false,
+    description: 'Required with the session cookie: `csrf_token` of GET /v1/auth/session',
+  })
   @ApiNoContentResponse({ description: 'Signed out: the session is revoked and the cookie cleared' })
   @ApiForbiddenResponse({ type: ErrorEnvelopeDto, description: 'FORBIDDEN: not a user session, or the CSRF token is missing' })
   async signOut(@Auth() auth: AuthContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {

@@ -34,7 +34,8 @@ export class AuthService extends Authenticator {
     const value = credential.value;
     if (value.startsWith(SESSION_PREFIX)) return this.fromSession(value);
     // the web app's cookie carries a session token and nothing else
-    if (credential.via === 'cookie') return Promise.reject(new ApiError(ErrorCode.INVALID_API_KEY, 'Session cookie is invalid; sign in again'));
+    if (credential.via === 'cookie')
+      return Promise.reject(new ApiError(ErrorCode.INVALID_API_KEY, 'Session cookie is invalid; sign in again'));
     if (value.startsWith(OAUTH_TOKEN_PREFIX)) return this.fromOAuthToken(value);
     const prefix = this.config.apiKeyPrefix;
     if (!value.startsWith(`${prefix}live_`) && !value.startsWith(`${prefix}test_`)) {

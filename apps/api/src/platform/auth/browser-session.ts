@@ -40,7 +40,13 @@ export function readCookie(header: string | undefined, name: string): string | n
 
 /** The Set-Cookie header that stores (or, with `maxAgeSeconds` 0, clears) the session cookie. */
 export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
-  const parts = [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`];
+  const parts = [
+    `${SESSION_COOKIE}=${token}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+  ];
   if (secure) parts.push('Secure');
   return parts.join('; ');
 }

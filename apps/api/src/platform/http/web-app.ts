@@ -77,7 +77,9 @@ async function sendIndex(reply: FastifyReply, dist: string): Promise<FastifyRepl
   try {
     html = await readFile(join(dist, 'index.html'));
   } catch {
-    const { body } = toEnvelope(new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The web app is not built: run `npm run build` (or `npm start`)'));
+    const { body } = toEnvelope(
+      new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The web app is not built: run `npm run build` (or `npm start`)'),
+    );
     return reply.status(503).header('Content-Type', 'application/json; charset=utf-8').header('Cache-Control', 'no-store').send(body);
   }
   return secure(reply).header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html);
