@@ -5060,6 +5060,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "csrf_token": "q3Xk2mB7cVnP0sYtR9wLhE4uJ6aZ1dFgK8oNiTyW5bM",
+                     *       "expires_at": "2026-11-27T14:05:00.000Z",
+                     *       "scopes": [
+                     *         "read",
+                     *         "write",
+                     *         "keys:manage"
+                     *       ],
+                     *       "user": {
+                     *         "email": "dana@sunrise-funding.example",
+                     *         "id": 1,
+                     *         "name": "Dana Whitfield",
+                     *         "organization_id": 1,
+                     *         "organization_name": "Sunrise Funding",
+                     *         "role": "admin"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BrowserSessionDto"];
                 };
             };
@@ -5106,6 +5125,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "dana@sunrise-funding.example",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LoginDto"];
             };
         };
@@ -5116,6 +5141,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "csrf_token": "q3Xk2mB7cVnP0sYtR9wLhE4uJ6aZ1dFgK8oNiTyW5bM",
+                     *       "expires_at": "2026-11-27T14:05:00.000Z",
+                     *       "scopes": [
+                     *         "read",
+                     *         "write",
+                     *         "keys:manage"
+                     *       ],
+                     *       "user": {
+                     *         "email": "dana@sunrise-funding.example",
+                     *         "id": 1,
+                     *         "name": "Dana Whitfield",
+                     *         "organization_id": 1,
+                     *         "organization_name": "Sunrise Funding",
+                     *         "role": "admin"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BrowserSessionDto"];
                 };
             };

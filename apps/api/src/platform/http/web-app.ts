@@ -93,14 +93,15 @@ export function installWebApp(fastify: FastifyInstance, dist: string = WEB_DIST)
     return notFound(reply);
   });
   fastify.get('/app', (_request, reply) => reply.redirect('/app/', 301));
-  fastify.get('/app/assets/:file', (request: FastifyRequest<{ Params: { file: string } }>, reply) => {
-    const file = request.params.file;
+  // wildcards, not `:file`: a single plain file name is checked below, and no route of the app has an id
+  fastify.get('/app/assets/*', (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
+    const file = request.params['*'];
     if (!FILE_NAME.test(file)) return notFound(reply);
     // Vite names every asset after its content hash: a changed file is a new name
     return sendFile(reply, join(dist, 'assets', file), `public, max-age=${YEAR}, immutable`);
   });
-  fastify.get('/app/fonts/:file', (request: FastifyRequest<{ Params: { file: string } }>, reply) => {
-    const file = request.params.file;
+  fastify.get('/app/fonts/*', (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
+    const file = request.params['*'];
     if (!FONT_NAME.test(file)) return notFound(reply);
     return sendFile(reply, join(FONTS_DIR, file), 'public, max-age=604800');
   });

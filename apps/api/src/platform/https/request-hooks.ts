@@ -11,6 +11,8 @@ import { CSRF_HEADER, csrfAllows, readCookie, SESSION_COOKIE } from '../auth/bro
 const SSE_PATH = /^\/v1\/events\//;
 /** Probes and the metrics scrape: no credential lookup, no rate limit; /metrics checks its own token. */
 const PROBES = new Set(['/health', '/ready', '/metrics']);
+/** The web app's static files (platform/http/web-app.ts): no credential is looked up for them. */
+const WEB_APP = /^\/(app(\/.*)?)?$/;
 /** Reading one's usage is free, so a client that ran out can still see why. */
 const UNMETERED = /^\/(api\/)?v1\/usage\/me\/?$/;
 
@@ -100,7 +102,7 @@ export function installRequestHooks(
     };
 
     try {
-      const credential = presentedCredential(request, path);
+      const credential = WEB_APP.test(path) ? null : presentedCredential(request, path);
       if (!credential) return limit();
       if (credential.via === 'cookie' && !csrfAllows(request.method, credential.value, request.headers[CSRF_HEADER])) {
         // a write with the browser session but without its CSRF token: refused where a credential
