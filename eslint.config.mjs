@@ -18,6 +18,8 @@ export const BOUNDARY_ELEMENTS = [
   // main.ts, cli.ts, app.module.ts, app.factory.ts, entities.ts, openapi*.ts: the composition root
   { type: 'api-root', pattern: 'apps/api/src' },
   { type: 'api-other', pattern: 'apps/api' },
+  // the web app: talks to the API only through packages/sdk
+  { type: 'web', pattern: 'apps/web' },
   { type: 'package', pattern: 'packages/*', capture: ['name'] },
   { type: 'tools', pattern: 'tools' },
 ].map((element) => ({ ...element, partialMatch: false }));
@@ -98,6 +100,14 @@ export const boundaryPolicies = (knownDebt = KNOWN_DEBT) => [
       allow: { to: { element: { type: 'module', captured: { name: targets.length === 1 ? targets[0] : `{${targets.join(',')}}` } } } },
     })),
   ...knownDebt.map(({ from, to }) => ({ from: { file: { path: from } }, allow: { to: { file: { path: to } } } })),
+  // apps/web: its own files and packages/sdk, nothing of the server or the AGPL packages
+  { from: { element: { type: 'web' } }, allow: { to: { element: { types: ['web'] } } } },
+  { from: { element: { type: 'web' } }, allow: { to: { element: { type: 'package', captured: { name: 'sdk' } } } } },
+  {
+    from: { element: { type: 'web' } },
+    disallow: { dependency: { source: '@ledgerlens/{api,statements,underwriting,webhooks}{,/**}' } },
+    message: 'apps/web talks to the API only through packages/sdk (README, "The web app").',
+  },
   // packages/*: never apps/ or tools/ (only the workspace's own test files reach into them); the
   // MIT packages (sdk, webhooks) never the AGPL ones (statements, underwriting), by path or by name.
   {
@@ -182,13 +192,13 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
   },
   {
-    files: ['apps/**/*.{ts,js,mjs,cjs}', 'packages/**/*.{ts,js,mjs,cjs}', 'tools/**/*.{ts,js,mjs,cjs}'],
+    files: ['apps/**/*.{ts,tsx,js,mjs,cjs}', 'packages/**/*.{ts,js,mjs,cjs}', 'tools/**/*.{ts,js,mjs,cjs}'],
     plugins: { boundaries },
     settings: {
       'boundaries/elements': BOUNDARY_ELEMENTS,
       'boundaries/files': [{ category: 'test', pattern: TEST_FILES }],
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
-      'import/resolver': { node: { extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] } },
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] } },
     },
     rules: {
       'boundaries/dependencies': [

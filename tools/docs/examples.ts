@@ -373,6 +373,15 @@ async function main(): Promise<void> {
       })
     ).token;
     await call('login', 'POST', '/auth/login', '/auth/login', { body: { email: ADMIN.email, password: ADMIN.password }, key: false });
+    // the web app's browser session: the token goes into the cookie, the answer carries the CSRF token
+    await call('signIn', 'POST', '/v1/auth/session', '/v1/auth/session', {
+      body: { email: ADMIN.email, password: ADMIN.password },
+      key: false,
+    });
+    await call('getSession', 'GET', '/v1/auth/session', '/v1/auth/session', {
+      key: false,
+      headers: { Authorization: `Bearer ${session}` },
+    });
     const client = {
       grant_type: 'client_credentials',
       client_id: boot.oauth_client.client_id,

@@ -57,6 +57,13 @@ describe('import boundaries (eslint-plugin-boundaries)', () => {
       expect.stringContaining('MIT'),
     ]);
     expect(await boundaryErrors('packages/webhooks/src/new.ts', use('analyzeDeal', '../../underwriting/src/index'))).toHaveLength(1);
+    // apps/web talks to the API only through the SDK: not the server's code, not the AGPL packages
+    expect(await boundaryErrors('apps/web/src/new.tsx', use('AppModule', '../../api/src/app.module'))).toEqual([
+      expect.stringContaining('apps/web may not import apps/api/src/app.module.ts'),
+    ]);
+    expect(await boundaryErrors('apps/web/src/new.ts', use('analyzeDeal', '@ledgerlens/underwriting'))).toEqual([
+      expect.stringContaining('only through packages/sdk'),
+    ]);
   }, 60000);
 
   it('lets through what the layering allows', async () => {
@@ -65,6 +72,8 @@ describe('import boundaries (eslint-plugin-boundaries)', () => {
     expect(await boundaryErrors('apps/api/src/modules/deals/new.ts', use('analyzeDeal', '@ledgerlens/underwriting'))).toEqual([]);
     expect(await boundaryErrors('apps/api/src/modules/deals/new.spec.ts', use('TestApp', '../../../test/support/harness'))).toEqual([]);
     expect(await boundaryErrors('packages/sdk/src/new.ts', use('Ledgerlens', './client'))).toEqual([]);
+    expect(await boundaryErrors('apps/web/src/new.tsx', use('Ledgerlens', '../../../packages/sdk/src/index'))).toEqual([]);
+    expect(await boundaryErrors('apps/web/src/new.tsx', use('ll', './api'))).toEqual([]);
   }, 60000);
 
   it('needs every known-debt entry: without the allow-list exactly its imports fail', async () => {

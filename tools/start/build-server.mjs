@@ -5,11 +5,13 @@
 // Only files whose source is newer than their output are transpiled again, so a warm start
 // transpiles nothing. Progress goes to stderr so a first start never looks hung.
 // Without a working swc binding it falls back to `tsc -b` for the server's project.
+// Then the web app the server serves at /app (tools/start/build-web.mjs), when missing or stale.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { buildWeb } from './build-web.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const projects = ['packages/statements', 'packages/underwriting', 'packages/webhooks', 'apps/api'];
@@ -73,7 +75,12 @@ async function loadSwc() {
 
 const started = performance.now();
 const todo = stale();
-if (todo.length === 0) process.exit(0);
+// the web app's build is independent of the server's; a failure leaves /app answering 503
+const webBuilt = () => buildWeb().catch((err) => process.stderr.write(`web app build failed: ${err?.stack ?? err}\n`));
+if (todo.length === 0) {
+  await webBuilt();
+  process.exit(0);
+}
 const log = (line) => process.stderr.write(`${line}\n`);
 const swc = await loadSwc();
 if (!swc) {
@@ -82,6 +89,7 @@ if (!swc) {
     cwd: root,
     stdio: 'inherit',
   });
+  await webBuilt();
   process.exit(res.status ?? 1);
 }
 log(`building the server: ${todo.length} file${todo.length === 1 ? '' : 's'} to transpile ...`);
@@ -107,3 +115,4 @@ async function worker() {
 }
 await Promise.all(Array.from({ length: 8 }, worker));
 log(`built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+await webBuilt();

@@ -23,6 +23,7 @@ import { Metrics } from './platform/metrics/metrics';
 import { installHttpMetrics } from './platform/metrics/http-metrics';
 import { startMetricsListener, stopMetricsListener } from './platform/metrics/metrics-listener';
 import { HttpDrain } from './platform/http/drain';
+import { installWebApp } from './platform/http/web-app';
 import { StreamService } from './modules/stream/stream.service';
 
 export interface CreateAppOptions {
@@ -92,6 +93,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     const fastify = app.getHttpAdapter().getInstance();
     app.get(HttpDrain).install(fastify);
     setupOpenApi(app, config);
+    if (config.role !== 'worker') installWebApp(fastify);
     await app.init();
     const metricsListener = config.metrics.port === null ? null : await startMetricsListener(config, app.get(Metrics));
     let closed = false;

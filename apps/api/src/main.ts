@@ -53,6 +53,7 @@ async function main(): Promise<void> {
   const url = config.publicUrl.replace(/:\d+$/, `:${port}`);
   process.stdout.write(`Ledgerlens API listening on ${url} (database: ${running.orm.engine}, role: ${config.role})\n`);
   process.stdout.write(`API reference: ${url}/docs\n`);
+  process.stdout.write(`Web app:       ${url}/app/\n`);
 }
 
 /** First start of an empty embedded install: a demo organization, an admin and a live key to curl with at once. */

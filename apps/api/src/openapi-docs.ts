@@ -23,6 +23,7 @@ The TypeScript SDK (\`@ledgerlens/sdk\`, MIT) wraps all of this: \`ll.documents.
 |---|---|---|
 | API key | \`X-API-Key: ll_live_...\` or \`Authorization: Bearer ll_live_...\` | servers and integrations. \`ll_live_\` keys see live data, \`ll_test_\` keys a separate sandbox: a record of the other mode is 404. Scopes: \`read\`, \`write\`, \`keys:manage\` or fine scopes such as \`deals:read\`. |
 | session token | \`Authorization: Bearer <token>\` from \`POST /v1/auth/login\` | people in a browser; expires after 24 h without use, with the user's role (admin, manager, underwriter, reviewer). |
+| browser session (the web app) | the HttpOnly cookie \`ll_session\` set by \`POST /v1/auth/session\`; writes also send \`X-CSRF-Token\` (from \`GET /v1/auth/session\`) | the web app at \`/app\`: no credential a script can read; SameSite=Strict, Secure in production; \`DELETE /v1/auth/session\` signs out. |
 | OAuth 2.0 client credentials | \`POST /v1/oauth/token\` (\`grant_type=client_credentials\`, form or JSON), then \`Authorization: Bearer <access_token>\` | machine-to-machine clients that must not hold a long-lived key; tokens last an hour. |
 
 The event-stream paths also accept \`?token=\` (browsers' EventSource cannot send headers). Tokens and keys are never logged.
@@ -91,6 +92,18 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
   loginV1: [
     'Log in with email and password',
     'Returns a session token to send as `Authorization: Bearer <token>`. It expires after 24 h without use. Ten attempts per minute per client address.',
+  ],
+  signIn: [
+    'Sign in to the web app (browser session cookie)',
+    'Checks email and password like `POST /v1/auth/login`, but the session token goes only into the HttpOnly, SameSite=Strict `ll_session` cookie (Secure in production): the answer carries the user, the scopes of their role and the `csrf_token` every write with the cookie must send as `X-CSRF-Token`. Ten attempts per minute per client address.',
+  ],
+  getSession: [
+    'The signed-in user of this session',
+    'With the session cookie (or a session bearer token): the user, their role and scopes, the session expiry and its `csrf_token`. Renews the cookie. 401 when signed out: the web app shows its sign-in.',
+  ],
+  signOut: [
+    'Sign out',
+    'Ends the session at once (its token is refused from now on) and clears the cookie. With the cookie, send `X-CSRF-Token`.',
   ],
   oauthToken: ['OAuth token (unversioned path)', 'The same as `POST /v1/oauth/token`.'],
   oauthTokenV1: [

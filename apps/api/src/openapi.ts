@@ -30,6 +30,17 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       'bearer',
     )
+    .addCookieAuth(
+      'll_session',
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'll_session',
+        description:
+          "The web app's browser session: `POST /v1/auth/session` sets this HttpOnly, SameSite=Strict cookie (Secure in production) and `DELETE /v1/auth/session` clears it. Every write made with it (POST, PUT, PATCH, DELETE) must carry the header `X-CSRF-Token` with the `csrf_token` of `GET /v1/auth/session`, else 403 `FORBIDDEN`. API clients use an API key, a bearer token or OAuth instead.",
+      },
+      'session_cookie',
+    )
     .addOAuth2(
       {
         type: 'oauth2',

@@ -141,7 +141,7 @@ describe('API reference (/docs)', () => {
     expect(guide).toMatch(/ll_test_/);
   });
 
-  it('declares the three ways to authenticate correctly', () => {
+  it('declares the four ways to authenticate correctly', () => {
     const schemes = doc.components.securitySchemes;
     expect(schemes.api_key).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
@@ -149,6 +149,8 @@ describe('API reference (/docs)', () => {
     expect(schemes.oauth2).toMatchObject({ type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/v1/oauth/token' } } });
     expect(Object.keys(schemes.oauth2.flows.clientCredentials.scopes)).toEqual(expect.arrayContaining(['read', 'write', 'deals:read']));
     const deals = doc.paths['/v1/deals'].get as Operation & { security?: Record<string, string[]>[] };
-    expect(deals.security).toEqual([{ api_key: [] }, { bearer: [] }, { oauth2: ['deals:read'] }]);
+    // the web app's browser session: the HttpOnly cookie (writes also send X-CSRF-Token)
+    expect(schemes.session_cookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'll_session' });
+    expect(deals.security).toEqual([{ api_key: [] }, { bearer: [] }, { oauth2: ['deals:read'] }, { session_cookie: [] }]);
   });
 });

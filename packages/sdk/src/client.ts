@@ -14,6 +14,7 @@ import {
   KeysResource,
   NotificationsResource,
   RulesetsResource,
+  SessionResource,
   SharesResource,
   TransactionsResource,
   UsageResource,
@@ -73,6 +74,11 @@ export interface LedgerlensOptions {
 }
 
 type ClientOptions = Omit<LedgerlensOptions, 'apiKey' | 'accessToken'>;
+
+export interface BrowserOptions extends Omit<ClientOptions, 'baseUrl'> {
+  /** Default: the page's origin (`location.origin`), where the API serves the web app. */
+  baseUrl?: string;
+}
 
 export interface LoginOptions extends ClientOptions {
   email: string;
@@ -143,7 +149,11 @@ export class Ledgerlens {
   readonly activity: ActivityResource;
   readonly notifications: NotificationsResource;
   readonly ingest: IngestResource;
+  /** The browser session (web app): sign in, who is signed in, sign out. */
+  readonly session: SessionResource;
   private readonly transport: Transport;
+  /** The browser session's CSRF token, learnt by `session`; sent as X-CSRF-Token while known. */
+  private csrfToken: string | null = null;
 
   constructor(options: LedgerlensOptions) {
     if (!options || typeof options.baseUrl !== 'string' || !options.baseUrl) throw new TypeError('Ledgerlens: baseUrl is required');
@@ -167,6 +177,7 @@ export class Ledgerlens {
         if (apiKey) headers['X-API-Key'] = apiKey;
         const token = typeof accessToken === 'function' ? await accessToken() : accessToken;
         if (token) headers.Authorization = `Bearer ${token}`;
+        if (this.csrfToken) headers['X-CSRF-Token'] = this.csrfToken;
         return headers;
       },
     });
@@ -187,6 +198,18 @@ export class Ledgerlens {
     this.activity = new ActivityResource(this);
     this.notifications = new NotificationsResource(this);
     this.ingest = new IngestResource(this);
+    this.session = new SessionResource(this, (token) => (this.csrfToken = token));
+  }
+
+  /**
+   * A client for a web page served by the API itself: no key or token (the browser sends the
+   * session cookie, set by `session.signIn`), the page's origin as base URL and no User-Agent header.
+   */
+  static browser(options: BrowserOptions = {}): Ledgerlens {
+    const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+    const baseUrl = options.baseUrl ?? origin;
+    if (!baseUrl) throw new TypeError('Ledgerlens.browser: no baseUrl and no page origin');
+    return new Ledgerlens({ userAgent: null, ...options, baseUrl });
   }
 
   /** Logs in with email and password; the client sends the session token (valid 24 h from last use). */

@@ -9,6 +9,9 @@ import { OPERATIONS, type OperationId } from './operations';
 export const COVERAGE: Record<OperationId, string> = {
   login: 'Ledgerlens.login',
   loginV1: 'Ledgerlens.login',
+  signIn: 'session.signIn',
+  getSession: 'session.get',
+  signOut: 'session.signOut',
   oauthToken: 'Ledgerlens.fromClientCredentials',
   oauthTokenV1: 'Ledgerlens.fromClientCredentials',
   listDeals: 'deals.list',

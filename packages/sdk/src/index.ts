@@ -1,5 +1,6 @@
 export { Ledgerlens } from './client.js';
 export type {
+  BrowserOptions,
   LedgerlensOptions,
   LoginOptions,
   ClientCredentialsOptions,

@@ -148,6 +148,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user of this session
+         * @description With the session cookie (or a session bearer token): the user, their role and scopes, the session expiry and its `csrf_token`. Renews the cookie. 401 when signed out: the web app shows its sign-in.
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in to the web app (browser session cookie)
+         * @description Checks email and password like `POST /v1/auth/login`, but the session token goes only into the HttpOnly, SameSite=Strict `ll_session` cookie (Secure in production): the answer carries the user, the scopes of their role and the `csrf_token` every write with the cookie must send as `X-CSRF-Token`. Ten attempts per minute per client address.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out
+         * @description Ends the session at once (its token is refused from now on) and clears the cookie. With the cookie, send `X-CSRF-Token`.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bulk-upload": {
         parameters: {
             query?: never;
@@ -1926,6 +1954,24 @@ export interface components {
         BatchStatusRequestDto: {
             document_ids: number[];
         };
+        BrowserSessionDto: {
+            /** @description Send as the `X-CSRF-Token` header on every write (POST, PUT, PATCH, DELETE) made with the session cookie; derived from the session, the same for its whole life */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @description When the session ends unless used (sliding expiry)
+             */
+            expires_at: string;
+            /**
+             * @description The scopes the user's role grants (what the app may offer: `write` to change deals, `keys:manage` for keys)
+             * @example [
+             *       "read",
+             *       "write"
+             *     ]
+             */
+            scopes: string[];
+            user: components["schemas"]["SessionUserDto"];
+        };
         BulkUploadErrorDto: {
             code: string;
             detail: string;
@@ -3702,6 +3748,16 @@ export interface components {
             total_flags: number;
             transaction_count: number;
         };
+        SessionUserDto: {
+            /** @example admin@example.com */
+            email: string;
+            id: number;
+            name: string | null;
+            organization_id: number;
+            organization_name: string;
+            /** @enum {string} */
+            role: "admin" | "manager" | "underwriter" | "reviewer";
+        };
         ShareLinkDto: {
             /** @description false once expired or revoked */
             active: boolean;
@@ -5036,6 +5092,195 @@ export interface operations {
                      * @example {
                      *       "code": "INVALID_CREDENTIALS",
                      *       "detail": "Invalid credentials",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in user, the session's CSRF token and its expiry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "csrf_token": "q3Xk2mB7cVnP0sYtR9wLhE4uJ6aZ1dFgK8oNiTyW5bM",
+                     *       "expires_at": "2026-11-27T14:05:00.000Z",
+                     *       "scopes": [
+                     *         "read",
+                     *         "write",
+                     *         "keys:manage"
+                     *       ],
+                     *       "user": {
+                     *         "email": "dana@sunrise-funding.example",
+                     *         "id": 1,
+                     *         "name": "Dana Whitfield",
+                     *         "organization_id": 1,
+                     *         "organization_name": "Sunrise Funding",
+                     *         "role": "admin"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BrowserSessionDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: the credential is not a user session (an API key or OAuth token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "The credential is not a user session (an API key or OAuth token)",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "dana@sunrise-funding.example",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LoginDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the `ll_session` cookie is set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "csrf_token": "q3Xk2mB7cVnP0sYtR9wLhE4uJ6aZ1dFgK8oNiTyW5bM",
+                     *       "expires_at": "2026-11-27T14:05:00.000Z",
+                     *       "scopes": [
+                     *         "read",
+                     *         "write",
+                     *         "keys:manage"
+                     *       ],
+                     *       "user": {
+                     *         "email": "dana@sunrise-funding.example",
+                     *         "id": 1,
+                     *         "name": "Dana Whitfield",
+                     *         "organization_id": 1,
+                     *         "organization_name": "Sunrise Funding",
+                     *         "role": "admin"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BrowserSessionDto"];
+                };
+            };
+            /** @description INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_CREDENTIALS",
+                     *       "detail": "Invalid credentials",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required with the session cookie: `csrf_token` of GET /v1/auth/session */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out: the session is revoked and the cookie cleared */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not a user session, or the CSRF token is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "Not a user session, or the CSRF token is missing",
                      *       "errors": []
                      *     }
                      */

@@ -18,7 +18,10 @@ export interface SseMessage {
  * without data is not dispatched (the `retry` it carries is reported on the next event).
  */
 export async function* parseEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage, void, undefined> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // TextDecoder in streaming mode rather than TextDecoderStream: the same in Node.js and browsers,
+  // and it type-checks under both the DOM and the Node.js typings
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   const ready: SseMessage[] = [];
   let retry: number | null = null;
   const parser = createParser({
@@ -33,8 +36,13 @@ export async function* parseEventStream(body: ReadableStream<Uint8Array>): Async
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
-      parser.feed(value);
+      if (done) {
+        const rest = decoder.decode();
+        if (rest) parser.feed(rest);
+        while (ready.length) yield ready.shift()!;
+        return;
+      }
+      parser.feed(decoder.decode(value, { stream: true }));
       while (ready.length) yield ready.shift()!;
     }
   } finally {

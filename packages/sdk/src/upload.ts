@@ -47,7 +47,8 @@ async function collect(chunks: AsyncIterable<Uint8Array>, maxBytes: number): Pro
     if (size > maxBytes) throw new RangeError(`Ledgerlens: upload stream exceeds ${maxBytes} bytes`);
     parts.push(bytes);
   }
-  return new Blob(parts);
+  // (the DOM typings want ArrayBuffer-backed parts; these are, a SharedArrayBuffer never reaches here)
+  return new Blob(parts as unknown as ConstructorParameters<typeof Blob>[0]);
 }
 
 async function* readWebStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {

@@ -22,3 +22,5 @@ export {
 } from './collaboration.js';
 export { IngestResource } from './ingest.js';
 export type { IngestOptions } from './ingest.js';
+export { SessionResource } from './session.js';
+export type { BrowserSession } from './session.js';

@@ -6,7 +6,7 @@ import { AuthContext, roleScopes } from '../../platform/auth/auth-context';
 import { Authenticator, PresentedCredential } from '../../platform/auth/authenticator';
 import { CredentialCache } from '../../platform/auth/credential-cache';
 import { ApiKey } from '../keys/keys.entities';
-import { OAuthClient, OAuthToken, Session, User } from './auth.entities';
+import { OAuthClient, OAuthToken, Organization, Session, User } from './auth.entities';
 import {
   DUMMY_PASSWORD_HASH,
   OAUTH_CLIENT_PREFIX,
@@ -33,6 +33,9 @@ export class AuthService extends Authenticator {
   authenticate(credential: PresentedCredential): AuthContext | Promise<AuthContext> {
     const value = credential.value;
     if (value.startsWith(SESSION_PREFIX)) return this.fromSession(value);
+    // the web app's cookie carries a session token and nothing else
+    if (credential.via === 'cookie')
+      return Promise.reject(new ApiError(ErrorCode.INVALID_API_KEY, 'Session cookie is invalid; sign in again'));
     if (value.startsWith(OAUTH_TOKEN_PREFIX)) return this.fromOAuthToken(value);
     const prefix = this.config.apiKeyPrefix;
     if (!value.startsWith(`${prefix}live_`) && !value.startsWith(`${prefix}test_`)) {
@@ -125,16 +128,30 @@ export class AuthService extends Authenticator {
     };
   }
 
-  async login(email: string, password: string): Promise<{ token: string; expiresAt: Date; user: User }> {
+  async login(email: string, password: string): Promise<{ token: string; expiresAt: Date; user: User; session: number }> {
     const em = this.db.system();
     const user = await em.findOne(User, { email: email.trim().toLowerCase() });
     const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
     if (!user || !ok) throw new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Invalid email or password');
     const token = `${SESSION_PREFIX}${randomToken(32)}`;
     const expiresAt = new Date(Date.now() + this.config.sessionTtlSeconds * 1000);
-    em.create(Session, { userId: user.id, organizationId: user.organizationId, tokenHash: sha256(token), expiresAt });
+    const session = em.create(Session, { userId: user.id, organizationId: user.organizationId, tokenHash: sha256(token), expiresAt });
     await em.flush();
-    return { token, expiresAt, user };
+    return { token, expiresAt, user, session: session.id };
+  }
+
+  /** The signed-in user of a session (the web app's `GET /v1/auth/session`). */
+  async sessionUser(sessionId: number): Promise<{ user: User; organizationName: string; expiresAt: Date }> {
+    const em = this.db.system();
+    const session = await em.findOneOrFail(Session, { id: sessionId });
+    const user = await em.findOneOrFail(User, { id: session.userId });
+    const organization = await em.findOne(Organization, { id: user.organizationId }, { filters: false });
+    return { user, organizationName: organization?.name ?? '', expiresAt: session.expiresAt };
+  }
+
+  /** Ends a session at once (sign out): its token is refused from now on. */
+  async revokeSession(sessionId: number): Promise<void> {
+    await this.db.system().nativeUpdate(Session, { id: sessionId }, { revokedAt: new Date() });
   }
 
   async issueClientToken(grantType: string | undefined, clientId: string | undefined, clientSecret: string | undefined) {

@@ -1,8 +1,11 @@
 import { AuthContext } from './auth-context';
 
 export interface PresentedCredential {
-  /** `api_key` when sent as X-API-Key; `bearer` for Authorization: Bearer; `query` for ?token= on SSE paths. */
-  via: 'api_key' | 'bearer' | 'query';
+  /**
+   * `api_key` when sent as X-API-Key; `bearer` for Authorization: Bearer; `query` for ?token= on SSE
+   * paths; `cookie` for the web app's session cookie (platform/auth/browser-session.ts).
+   */
+  via: 'api_key' | 'bearer' | 'query' | 'cookie';
   value: string;
 }
 

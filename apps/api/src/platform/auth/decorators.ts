@@ -20,6 +20,7 @@ export function Authenticated(scope: RequiredScope | 'any') {
     ApiSecurity('api_key'),
     ApiSecurity('bearer'),
     ApiSecurity('oauth2', scope === 'any' ? [] : [scope]),
+    ApiSecurity('session_cookie'),
     ApiUnauthorizedResponse({ type: ErrorEnvelopeDto, description: 'AUTH_REQUIRED or INVALID_API_KEY' }),
     ...(scope === 'any' ? [] : [ApiForbiddenResponse({ type: ErrorEnvelopeDto, description: `FORBIDDEN: needs scope ${scope}` })]),
   );

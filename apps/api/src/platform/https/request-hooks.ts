@@ -6,10 +6,13 @@ import { Authenticator, PresentedCredential } from '../auth/authenticator';
 import type { AuthContext } from '../auth/auth-context';
 import { EndpointClass, endpointClass, RateLimiter, RateLimitResult } from '../rate-limit/rate-limit';
 import { UsageMeter } from '../usage/usage-meter';
+import { CSRF_HEADER, csrfAllows, readCookie, SESSION_COOKIE } from '../auth/browser-session';
 
 const SSE_PATH = /^\/v1\/events\//;
 /** Probes and the metrics scrape: no credential lookup, no rate limit; /metrics checks its own token. */
 const PROBES = new Set(['/health', '/ready', '/metrics']);
+/** The web app's static files (platform/http/web-app.ts): no credential is looked up for them. */
+const WEB_APP = /^\/(app(\/.*)?)?$/;
 /** Reading one's usage is free, so a client that ran out can still see why. */
 const UNMETERED = /^\/(api\/)?v1\/usage\/me\/?$/;
 
@@ -99,8 +102,14 @@ export function installRequestHooks(
     };
 
     try {
-      const credential = presentedCredential(request, path);
+      const credential = WEB_APP.test(path) ? null : presentedCredential(request, path);
       if (!credential) return limit();
+      if (credential.via === 'cookie' && !csrfAllows(request.method, credential.value, request.headers[CSRF_HEADER])) {
+        // a write with the browser session but without its CSRF token: refused where a credential
+        // is needed (AuthGuard); public routes such as the sign-in itself still work
+        request.authError = ApiError.forbidden('CSRF token missing or invalid: send the X-CSRF-Token of GET /v1/auth/session');
+        return limit();
+      }
       let auth: AuthContext | Promise<AuthContext>;
       try {
         auth = authenticator.authenticate(credential);
@@ -153,5 +162,7 @@ function presentedCredential(request: FastifyRequest, path: string): PresentedCr
     const token = (request.query as Record<string, unknown> | undefined)?.token;
     if (typeof token === 'string' && token) return { via: 'query', value: token };
   }
+  const cookie = readCookie(request.headers.cookie, SESSION_COOKIE);
+  if (cookie) return { via: 'cookie', value: cookie };
   return null;
 }

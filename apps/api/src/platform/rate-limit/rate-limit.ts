@@ -87,6 +87,8 @@ export class RateLimiter {
 // Route templates (`/v1/deals/:deal_id/documents`), as registered: never raw URLs.
 const UPLOAD_ROUTES = [/^\/v1\/deals\/:[^/]+\/documents(\/bulk)?$/, /^\/v1\/bulk-upload$/, /^\/v1\/ingest$/];
 const AUTH_ROUTES = [/^\/(v1\/)?auth\/login$/, /^\/(v1\/)?oauth\/token$/];
+/** The web app's sign-in (its GET and DELETE are ordinary reads and writes). */
+const SESSION_SIGN_IN = '/v1/auth/session';
 /** The public share view: JSON (`/v1/share/{token}`) and the human page (`/share/{token}`, GET and its password POST). */
 const SHARE_VIEW_ROUTE = /^\/(v1\/)?share\/:token$/;
 const SHARE_PAGE_ROUTE = /^\/share\/:token$/;
@@ -98,7 +100,7 @@ const SHARE_PAGE_ROUTE = /^\/share\/:token$/;
  */
 export function endpointClass(method: string, route: string | undefined): EndpointClass {
   if (route !== undefined) {
-    if (AUTH_ROUTES.some((re) => re.test(route))) return 'auth';
+    if (AUTH_ROUTES.some((re) => re.test(route)) || (method === 'POST' && route === SESSION_SIGN_IN)) return 'auth';
     if (method === 'POST' && UPLOAD_ROUTES.some((re) => re.test(route))) return 'upload';
     if (((method === 'GET' || method === 'HEAD') && SHARE_VIEW_ROUTE.test(route)) || (method === 'POST' && SHARE_PAGE_ROUTE.test(route)))
       return 'shareView';

@@ -33,3 +33,30 @@ export class OAuthTokenResponseDto {
   @ApiProperty({ type: 'integer', example: 3600 }) expires_in: number;
   @ApiPropertyOptional() scope?: string;
 }
+
+export class SessionUserDto {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ example: 'admin@example.com' }) email: string;
+  @ApiProperty({ type: String, nullable: true }) name: string | null;
+  @ApiProperty({ enum: ['admin', 'manager', 'underwriter', 'reviewer'] }) role: string;
+  @ApiProperty({ type: 'integer' }) organization_id: number;
+  @ApiProperty() organization_name: string;
+}
+
+/** The web app's browser session: who is signed in, and the token its writes echo. */
+export class BrowserSessionDto {
+  @ApiProperty({ type: SessionUserDto }) user: SessionUserDto;
+  @ApiProperty({
+    description:
+      'Send as the `X-CSRF-Token` header on every write (POST, PUT, PATCH, DELETE) made with the session cookie; derived from the session, the same for its whole life',
+  })
+  csrf_token: string;
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the session ends unless used (sliding expiry)' })
+  expires_at: string;
+  @ApiProperty({
+    type: [String],
+    example: ['read', 'write'],
+    description: "The scopes the user's role grants (what the app may offer: `write` to change deals, `keys:manage` for keys)",
+  })
+  scopes: string[];
+}

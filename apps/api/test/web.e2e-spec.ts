@@ -1,0 +1,348 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { User } from '../src/modules/auth/auth.entities';
+import { Database } from '../src/platform/database/database.service';
+import { WEB_CSP } from '../src/platform/http/web-app';
+import { TestApp } from './support/harness';
+import { describeWith, systemTool } from './support/system-tools';
+import { newReadyDeal } from './support/ready-deal';
+
+/**
+ * The web app (apps/web) in headless Chromium against a real server on the embedded database:
+ * what an underwriter does, counted in clicks, with the page never reloaded, checked with axe and
+ * photographed at two screen sizes (test-output/web/*.png).
+ */
+const ROOT = resolve(__dirname, '../../..');
+const DEVSET = resolve(ROOT, '..', 'shared', 'statements-devset');
+const STATEMENTS = ['us-howard-checking.pdf', 'us-southstate-small-business-checks.pdf', 'us-usaa-fsb-checking-sectioned.pdf'];
+const SHOTS = join(ROOT, 'test-output', 'web');
+const CHROMIUM = systemTool('chromium') ?? '/usr/bin/chromium';
+const VIEWPORTS = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 768 },
+];
+/** Counts the user's clicks in the page (trusted events only); a reload would start it again at 0. */
+const CLICK_COUNTER = `window.__clicks = 0; document.addEventListener('click', (e) => { if (e.isTrusted) window.__clicks++; }, true);`;
+
+describe('the static app: /app', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    buildWebApp();
+    app = await TestApp.start();
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('serves index.html without caching and with a strict CSP, hashed assets for a year, and the SPA fallback', async () => {
+    const index = await fetch(`${app.url}/app/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(index.headers.get('content-security-policy')).toBe(WEB_CSP);
+    expect(WEB_CSP).toContain("script-src 'self'");
+    expect(WEB_CSP).not.toContain('unsafe-inline');
+    const html = await index.text();
+    // no inline script: every <script> has a src under /app/assets with a content hash
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attrs, body] of scripts) {
+      expect(body.trim()).toBe('');
+      expect(attrs).toMatch(/src="\/app\/assets\/[\w-]+-[\w-]{8}\.js"/);
+    }
+    const asset = /src="(\/app\/assets\/[^"]+)"/.exec(html)![1];
+    const js = await fetch(`${app.url}${asset}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+
+    const deep = await fetch(`${app.url}/app/deals/12345`);
+    expect(deep.status).toBe(200);
+    expect(await deep.text()).toBe(html);
+    expect((await fetch(`${app.url}/app/assets/missing-00000000.js`)).status).toBe(404);
+    expect((await fetch(`${app.url}/app/assets/..%2fpackage.json`)).status).toBe(404);
+    const font = await fetch(`${app.url}/app/fonts/IBMPlexSans-Regular.woff`);
+    expect(font.status).toBe(200);
+    expect(font.headers.get('content-type')).toBe('font/woff');
+    expect((await fetch(`${app.url}/app/fonts/..%2f..%2fpackage.json`)).status).toBe(404);
+  });
+
+  it('sends a browser from / to the app, and an API client gets a 404', async () => {
+    const browser = await fetch(`${app.url}/`, { headers: { Accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe('/app/');
+    const client = await fetch(`${app.url}/`, { headers: { Accept: 'application/json' }, redirect: 'manual' });
+    expect(client.status).toBe(404);
+  });
+});
+
+describeWith('chromium')('the web app in headless Chromium', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let admin: Awaited<ReturnType<TestApp['newOrg']>>;
+
+  beforeAll(async () => {
+    buildWebApp();
+    mkdirSync(SHOTS, { recursive: true });
+    app = await TestApp.start();
+    admin = await app.newOrg('Harbor Funding');
+    // a pipeline with some history: analysed deals beside the one the golden path creates
+    await newReadyDeal(app, admin.api_key, { businessName: 'Bluebird Bakery LLC', funding: 35000, profile: 'strong' });
+    await newReadyDeal(app, admin.api_key, { businessName: 'Cedar Auto Repair Inc', funding: 80000, profile: 'weak' });
+    await app.request('POST', '/v1/deals', {
+      key: admin.api_key,
+      body: { business_name: 'Delta Dry Cleaners LLC', funding_amount_requested: 25000 },
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      timeout: 170_000,
+    });
+  }, 180_000); // starting chromium takes seconds on an idle machine, over a minute on a loaded CI box
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  /** A fresh browser profile on the app, failing the test on any request to another server or a CSP violation. */
+  async function open(viewport = VIEWPORTS[0]): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(app.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))
+        problems.push(`request to ${r.url()}`);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content[- ]Security[- ]Policy|Refused to/i.test(m.text())) problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.addInitScript(CLICK_COUNTER);
+    return { context, page, problems };
+  }
+
+  async function signIn(page: Page, email: string, password: string): Promise<void> {
+    await page.goto(`${app.url}/`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Pipeline' }).waitFor();
+  }
+
+  async function expectAccessible(page: Page, name: string): Promise<void> {
+    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const summary = serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect({ page: name, violations: summary }).toEqual({ page: name, violations: [] });
+  }
+
+  async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+    const { width, height } = page.viewportSize()!;
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}x${height}${fullPage ? '-full' : ''}.png`), fullPage });
+  }
+
+  const clicks = (page: Page) => page.evaluate<number>('window.__clicks');
+
+  it('signs in with email and password into an HttpOnly cookie, nothing in storage; a wrong password is refused', async () => {
+    const { context, page, problems } = await open();
+    await page.goto(`${app.url}/`);
+    expect(page.url()).toBe(`${app.url}/app/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectAccessible(page, 'sign-in');
+    await shoot(page, 'sign-in');
+    await page.getByLabel('Email').fill(admin.user.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').innerText()).resolves.toContain('Invalid email or password');
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Pipeline' }).waitFor();
+
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({ name: 'll_session', httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(await page.evaluate<string>('document.cookie')).toBe('');
+    expect(await page.evaluate<number>('localStorage.length + sessionStorage.length')).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('golden path: create a deal, drop three statements, read the recommendation, decide: at most 12 clicks, no reload', async () => {
+    if (!STATEMENTS.every((f) => existsSync(join(DEVSET, f)))) {
+      console.warn(`statements-devset not found at ${DEVSET} - skipping the golden path`);
+      return;
+    }
+    const { context, page, problems } = await open();
+    let loads = 0;
+    page.on('load', () => loads++);
+    await signIn(page, admin.user.email, admin.password);
+    await expectAccessible(page, 'pipeline (before)');
+
+    await page.getByRole('button', { name: 'New deal' }).click();
+    await page.getByLabel('Business name').fill('Harbor Coffee Roasters LLC');
+    await page.getByLabel('Requested amount (USD)').fill('60000');
+    await expectAccessible(page, 'new deal dialog');
+    await page.getByRole('button', { name: 'Create deal' }).click();
+    await page.getByRole('heading', { name: 'Harbor Coffee Roasters LLC' }).waitFor();
+    expect(page.url()).toMatch(/\/app\/deals\/\d+$/);
+    await expectAccessible(page, 'deal (new)');
+    await shoot(page, 'deal-new');
+
+    // drop the three files on the drop zone, as a person dragging them from their desktop would
+    const files = STATEMENTS.map((name) => ({ name, b64: readFileSync(join(DEVSET, name)).toString('base64') }));
+    const dataTransfer = await page.evaluateHandle(
+      `(() => { const dt = new DataTransfer(); for (const f of ${JSON.stringify(files)}) ` +
+        `dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: 'application/pdf' })); return dt; })()`,
+    );
+    await page.dispatchEvent('[data-testid=dropzone]', 'dragover', { dataTransfer });
+    await page.dispatchEvent('[data-testid=dropzone]', 'drop', { dataTransfer });
+    // each file shows its own progress, live
+    const uploads = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem');
+    await expect(uploads.count()).resolves.toBe(3);
+    await page.locator('.file-completed').nth(2).waitFor({ timeout: 150_000 });
+    await expectAccessible(page, 'deal (uploads done)');
+    // the report arrives over the event stream: no reload, no click
+    const recommendation = page.getByTestId('recommendation');
+    await recommendation.waitFor({ timeout: 150_000 });
+    const recommended = (await recommendation.locator('.badge-large').innerText()).toLowerCase();
+    expect(['approve', 'review', 'decline']).toContain(recommended);
+    await expect(page.getByRole('heading', { name: /Health score/ }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: 'Monthly' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: 'Per statement' }).count()).resolves.toBe(1);
+    await expect(page.locator('.deal table').first().locator('tbody tr').count()).resolves.toBeGreaterThan(0);
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await shoot(page, 'deal');
+    }
+    await shoot(page, 'deal', true);
+    await page.setViewportSize(VIEWPORTS[0]);
+    await expectAccessible(page, 'deal (ready)');
+
+    // decide, as recommended (a review is approved here), with a confirmation
+    const decision = recommended === 'decline' ? 'Decline' : 'Approve';
+    await page.getByRole('button', { name: decision, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm the decision' });
+    await dialog.waitFor();
+    await expectAccessible(page, 'decision dialog');
+    await dialog.getByRole('button', { name: `Confirm ${decision.toLowerCase()}` }).click();
+    await page.locator(`.decision .badge.decision-${decision.toLowerCase()}`).waitFor();
+    const dealId = Number(/deals\/(\d+)/.exec(page.url())![1]);
+    const stored = await app.request('GET', `/v1/deals/${dealId}`, { key: admin.api_key });
+    expect(stored.body.decision).toBe(decision.toLowerCase());
+
+    const used = await clicks(page);
+    console.log(`golden path: ${used} clicks`);
+    expect(used).toBeLessThanOrEqual(12);
+    expect(loads).toBe(1);
+
+    // the pipeline shows the deal with its score, recommendation and decision
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Pipeline' }).click();
+    const row = page.getByRole('row', { name: /Harbor Coffee Roasters LLC/ });
+    await row.locator(`.badge.decision-${recommended}`).first().waitFor();
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await shoot(page, 'pipeline');
+    }
+    await expectAccessible(page, 'pipeline');
+    expect(loads).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 400_000);
+
+  it('pipeline: live rows over the event stream, search, status filter, sort and pages', async () => {
+    const org = await app.newOrg('Live Org');
+    for (let i = 1; i <= 27; i++) {
+      await app.request('POST', '/v1/deals', {
+        key: org.api_key,
+        body: { business_name: `Batch Deal ${String(i).padStart(2, '0')} LLC`, funding_amount_requested: i * 1000 },
+      });
+    }
+    const { context, page, problems } = await open();
+    let loads = 0;
+    page.on('load', () => loads++);
+    await signIn(page, org.user.email, org.password);
+    await expect(page.locator('tbody tr').count()).resolves.toBe(25);
+    await page.getByText('Page 1 of 2').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2 of 2').waitFor();
+    await expect(page.locator('tbody tr').count()).resolves.toBe(2);
+
+    // sort by business name, ascending: Batch Deal 01 first
+    await page.getByRole('button', { name: /^Business/ }).click();
+    await page.getByRole('button', { name: /^Business/ }).click();
+    await expect(page.locator('tbody tr').first().locator('th').innerText()).resolves.toContain('Batch Deal 01 LLC');
+    await page.getByLabel('Search').fill('Deal 13');
+    await page.getByRole('row', { name: /Batch Deal 01 LLC/ }).waitFor({ state: 'detached' });
+    await page.getByRole('row', { name: /Batch Deal 13 LLC/ }).waitFor();
+    await expect(page.locator('tbody tr').count()).resolves.toBe(1);
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Status').selectOption('ready');
+    await page.getByText('No deal matches.').waitFor();
+    await page.getByLabel('Status').selectOption('');
+
+    // a deal created elsewhere (another user, an integration) appears without a reload
+    await page.getByRole('row', { name: /Batch Deal 01 LLC/ }).waitFor();
+    await app.request('POST', '/v1/deals', {
+      key: org.api_key,
+      body: { business_name: 'Aardvark Live LLC', funding_amount_requested: 5000 },
+    });
+    await page.getByRole('row', { name: /Aardvark Live LLC/ }).waitFor({ timeout: 30_000 });
+    expect(loads).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it("a reviewer sees no write controls, and a write the API refuses shows the API's 403", async () => {
+    const reviewer = await app.newUser(admin.organization.id, 'reviewer');
+    const deal = await newReadyDeal(app, admin.api_key, { businessName: 'Reviewed Bakery LLC' });
+    const { context, page, problems } = await open(VIEWPORTS[1]);
+    await signIn(page, reviewer.user.email, reviewer.password);
+    await expect(page.getByRole('button', { name: 'New deal' }).count()).resolves.toBe(0);
+    await page.getByRole('link', { name: 'Reviewed Bakery LLC' }).click();
+    await page.getByRole('heading', { name: 'Reviewed Bakery LLC' }).waitFor();
+    await page.getByTestId('recommendation').waitFor();
+    await expect(page.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+    await expect(page.getByTestId('dropzone').count()).resolves.toBe(0);
+    await context.close();
+
+    // an underwriter whose role is lowered to reviewer while the page is open: the API refuses, the page says why
+    const underwriter = await app.newUser(admin.organization.id, 'underwriter');
+    const second = await open(VIEWPORTS[1]);
+    await signIn(second.page, underwriter.user.email, underwriter.password);
+    await second.page.goto(`${app.url}/app/deals/${deal.id}`);
+    await second.page.getByRole('button', { name: 'Approve', exact: true }).waitFor();
+    await app.get(Database).system().nativeUpdate(User, { id: underwriter.user.id }, { role: 'reviewer' });
+    await second.page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await second.page.getByRole('button', { name: 'Confirm approve' }).click();
+    const alert = second.page.getByRole('dialog').getByRole('alert');
+    await expect(alert.innerText()).resolves.toMatch(/Not allowed \(403\)[\s\S]*lacks the scope deals:write/);
+    await shoot(second.page, 'refused');
+    await expectAccessible(second.page, 'refused');
+    const stored = await app.request('GET', `/v1/deals/${deal.id}`, { key: admin.api_key });
+    expect(stored.body.decision).toBeNull();
+    expect([...problems, ...second.problems]).toEqual([]);
+    await second.context.close();
+  }, 180_000);
+
+  it('signs out: the session ends on the server and the sign-in shows again', async () => {
+    const { context, page, problems } = await open();
+    await signIn(page, admin.user.email, admin.password);
+    const [cookie] = await context.cookies();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await context.cookies()).toEqual([]);
+    // the old session token is refused from now on
+    const res = await fetch(`${app.url}/v1/deals`, { headers: { Cookie: `ll_session=${cookie.value}` } });
+    expect(res.status).toBe(401);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
+
+/** The app as `npm start` builds it (only when its output is missing or stale). */
+function buildWebApp(): void {
+  const res = spawnSync(process.execPath, [join(ROOT, 'tools', 'start', 'build-web.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`web build failed: ${res.stderr}`);
+}
