@@ -4198,7 +4198,7 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T09:05:00.000Z",
+                     *       "period_end": "2026-11-30T08:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
@@ -4868,7 +4868,7 @@ export interface operations {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "description": "Status changed from processing to ready",
                      *           "details": {
@@ -4881,14 +4881,14 @@ export interface operations {
                      *             "previous_status": "processing",
                      *             "status": "ready"
                      *           },
-                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "timestamp": "2026-11-26T14:06:00.000Z",
                      *           "type": "status_change"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "description": "Recommendation: approve (Conservative restaurants)",
                      *           "details": {
@@ -4907,14 +4907,14 @@ export interface operations {
                      *             "ruleset_name": "Conservative restaurants",
                      *             "total_score": 93.09
                      *           },
-                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "timestamp": "2026-11-26T14:06:00.000Z",
                      *           "type": "recommendation"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "description": "Document 1 processed as bank_statement",
                      *           "details": {
@@ -4929,7 +4929,7 @@ export interface operations {
                      *             "document_type": "bank_statement",
                      *             "transaction_count": 60
                      *           },
-                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "timestamp": "2026-11-26T14:06:00.000Z",
                      *           "type": "document_processed"
                      *         }
                      *       ],
@@ -5117,7 +5117,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "q3Xk2mB7cVnP0sYtR9wLhE4uJ6aZ1dFgK8oNiTyW5bM",
+                     *       "csrf_token": "1woqQPWJ-cky1dHe4qzZ_XIlas7vh6_k0DhkAX3Agy4",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5198,7 +5198,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "q3Xk2mB7cVnP0sYtR9wLhE4uJ6aZ1dFgK8oNiTyW5bM",
+                     *       "csrf_token": "KVkPCjM_YbsQI9yHNkwsjVCToMm894BafrvblLxi3Hg",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5495,7 +5495,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
-                     *       "created_at": "2026-11-26T14:05:48.000Z",
+                     *       "created_at": "2026-11-26T14:05:50.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -5507,7 +5507,7 @@ export interface operations {
                      *         {
                      *           "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *           "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *           "created_at": "2026-11-26T14:05:48.000Z",
+                     *           "created_at": "2026-11-26T14:05:50.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 2,
@@ -5515,12 +5515,12 @@ export interface operations {
                      *             1
                      *           ],
                      *           "parent_id": 1,
-                     *           "updated_at": "2026-11-26T14:05:48.000Z",
+                     *           "updated_at": "2026-11-26T14:05:50.000Z",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         }
                      *       ],
-                     *       "updated_at": "2026-11-26T14:05:50.000Z",
+                     *       "updated_at": "2026-11-26T14:05:52.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -5595,12 +5595,12 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "base_url": "https://sunrise-funding.pipedrive.com/api",
-                     *         "connected_at": "2026-11-26T14:06:25.000Z",
+                     *         "connected_at": "2026-11-26T14:06:27.000Z",
                      *         "enabled": true,
                      *         "last_sync_at": null,
                      *         "provider": "pipedrive",
                      *         "sync_interval_minutes": 60,
-                     *         "updated_at": "2026-11-26T14:06:25.000Z"
+                     *         "updated_at": "2026-11-26T14:06:27.000Z"
                      *       }
                      *     }
                      */
@@ -5687,12 +5687,12 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "base_url": "https://sunrise-funding.pipedrive.com/api",
-                     *         "connected_at": "2026-11-26T14:06:25.000Z",
+                     *         "connected_at": "2026-11-26T14:06:27.000Z",
                      *         "enabled": true,
                      *         "last_sync_at": null,
                      *         "provider": "pipedrive",
                      *         "sync_interval_minutes": 60,
-                     *         "updated_at": "2026-11-26T14:06:25.000Z"
+                     *         "updated_at": "2026-11-26T14:06:27.000Z"
                      *       }
                      *     }
                      */
@@ -6630,7 +6630,7 @@ export interface operations {
                      *           "provider": "pipedrive",
                      *           "status": "success",
                      *           "sync_id": null,
-                     *           "synced_at": "2026-11-26T14:06:29.000Z"
+                     *           "synced_at": "2026-11-26T14:06:31.000Z"
                      *         },
                      *         {
                      *           "deal_id": 1,
@@ -6641,7 +6641,7 @@ export interface operations {
                      *           "provider": "hubspot",
                      *           "status": "success",
                      *           "sync_id": null,
-                     *           "synced_at": "2026-11-26T14:06:29.000Z"
+                     *           "synced_at": "2026-11-26T14:06:31.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -6713,7 +6713,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "completed_at": "2026-11-26T14:06:30.000Z",
+                     *           "completed_at": "2026-11-26T14:06:32.000Z",
                      *           "deal_id": null,
                      *           "direction": "bidirectional",
                      *           "duration_ms": 412,
@@ -6722,7 +6722,7 @@ export interface operations {
                      *           "records_failed": 0,
                      *           "records_queued": 14,
                      *           "records_synced": 12,
-                     *           "started_at": "2026-11-26T14:06:30.000Z",
+                     *           "started_at": "2026-11-26T14:06:32.000Z",
                      *           "status": "completed",
                      *           "trigger": "manual"
                      *         }
@@ -6791,7 +6791,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "completed_at": "2026-11-26T14:06:30.000Z",
+                     *         "completed_at": "2026-11-26T14:06:32.000Z",
                      *         "deal_id": null,
                      *         "details": {
                      *           "created_in_banklyze": 0,
@@ -6808,7 +6808,7 @@ export interface operations {
                      *         "records_failed": 0,
                      *         "records_queued": 14,
                      *         "records_synced": 12,
-                     *         "started_at": "2026-11-26T14:06:30.000Z",
+                     *         "started_at": "2026-11-26T14:06:32.000Z",
                      *         "status": "completed",
                      *         "trigger": "manual"
                      *       }
@@ -6886,7 +6886,7 @@ export interface operations {
                  *       },
                  *       "provider": "pipedrive",
                  *       "record_id": "42",
-                 *       "timestamp": "2026-11-26T14:06:34.000Z"
+                 *       "timestamp": "2026-11-26T14:06:36.000Z"
                  *     }
                  */
                 "application/json": components["schemas"]["CrmWebhookInputDto"] | {
@@ -6990,7 +6990,7 @@ export interface operations {
                      *           "avg_daily_balance": 75702.61,
                      *           "avg_monthly_deposits": 126364.87,
                      *           "business_name": "Northside Florist LLC",
-                     *           "created_at": "2026-11-26T14:05:07.000Z",
+                     *           "created_at": "2026-11-26T14:05:09.000Z",
                      *           "dba_name": null,
                      *           "decided_at": null,
                      *           "decision": null,
@@ -7008,13 +7008,13 @@ export interface operations {
                      *           "screening_flags": 1,
                      *           "source_type": null,
                      *           "status": "ready",
-                     *           "updated_at": "2026-11-26T14:05:10.000Z"
+                     *           "updated_at": "2026-11-26T14:05:12.000Z"
                      *         },
                      *         {
                      *           "avg_daily_balance": 88609.68,
                      *           "avg_monthly_deposits": 108464.97,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:05:05.000Z",
+                     *           "created_at": "2026-11-26T14:05:07.000Z",
                      *           "dba_name": "Sunrise Bakery",
                      *           "decided_at": null,
                      *           "decision": null,
@@ -7032,7 +7032,7 @@ export interface operations {
                      *           "screening_flags": 2,
                      *           "source_type": null,
                      *           "status": "ready",
-                     *           "updated_at": "2026-11-26T14:05:10.000Z"
+                     *           "updated_at": "2026-11-26T14:05:12.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -7119,7 +7119,7 @@ export interface operations {
                      *       "avg_daily_balance": null,
                      *       "avg_monthly_deposits": null,
                      *       "business_name": "Sunrise Bakery LLC",
-                     *       "created_at": "2026-11-26T14:05:05.000Z",
+                     *       "created_at": "2026-11-26T14:05:07.000Z",
                      *       "dba_name": "Sunrise Bakery",
                      *       "decided_at": null,
                      *       "decision": null,
@@ -7137,7 +7137,7 @@ export interface operations {
                      *       "screening_flags": 0,
                      *       "source_type": null,
                      *       "status": "new",
-                     *       "updated_at": "2026-11-26T14:05:05.000Z"
+                     *       "updated_at": "2026-11-26T14:05:07.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DealSummaryDto"];
@@ -7153,7 +7153,7 @@ export interface operations {
                      *       "avg_daily_balance": null,
                      *       "avg_monthly_deposits": null,
                      *       "business_name": "Sunrise Bakery LLC",
-                     *       "created_at": "2026-11-26T14:05:05.000Z",
+                     *       "created_at": "2026-11-26T14:05:07.000Z",
                      *       "dba_name": "Sunrise Bakery",
                      *       "decided_at": null,
                      *       "decision": null,
@@ -7171,7 +7171,7 @@ export interface operations {
                      *       "screening_flags": 0,
                      *       "source_type": null,
                      *       "status": "new",
-                     *       "updated_at": "2026-11-26T14:05:05.000Z"
+                     *       "updated_at": "2026-11-26T14:05:07.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DealSummaryDto"];
@@ -7274,7 +7274,7 @@ export interface operations {
                      *       "created": [
                      *         {
                      *           "business_name": "Harbor Auto Repair Inc",
-                     *           "created_at": "2026-11-26T14:05:06.000Z",
+                     *           "created_at": "2026-11-26T14:05:08.000Z",
                      *           "funding_amount_requested": 40000,
                      *           "id": 2,
                      *           "index": 0,
@@ -7282,7 +7282,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "business_name": "Green Leaf Landscaping LLC",
-                     *           "created_at": "2026-11-26T14:05:06.000Z",
+                     *           "created_at": "2026-11-26T14:05:08.000Z",
                      *           "funding_amount_requested": 25000,
                      *           "id": 3,
                      *           "index": 1,
@@ -7460,7 +7460,7 @@ export interface operations {
                      *         "period_start": "2024-06-01",
                      *         "statement_count": 2
                      *       },
-                     *       "created_at": "2026-11-26T14:05:05.000Z",
+                     *       "created_at": "2026-11-26T14:05:07.000Z",
                      *       "cross_doc": {
                      *         "findings": [
                      *           {
@@ -7757,7 +7757,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "status": "ready",
-                     *       "updated_at": "2026-11-26T14:05:10.000Z"
+                     *       "updated_at": "2026-11-26T14:05:12.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DealDetailDto"];
@@ -7957,7 +7957,7 @@ export interface operations {
                      *         "period_start": "2024-06-01",
                      *         "statement_count": 2
                      *       },
-                     *       "created_at": "2026-11-26T14:05:05.000Z",
+                     *       "created_at": "2026-11-26T14:05:07.000Z",
                      *       "cross_doc": {
                      *         "findings": [
                      *           {
@@ -8254,7 +8254,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "status": "ready",
-                     *       "updated_at": "2026-11-26T14:05:14.000Z"
+                     *       "updated_at": "2026-11-26T14:05:16.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DealDetailDto"];
@@ -8338,7 +8338,7 @@ export interface operations {
                      *           "action": "deal.status_changed",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "id": 39,
                      *           "metadata": {
@@ -8350,7 +8350,7 @@ export interface operations {
                      *           "action": "recommendation.generated",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "id": 38,
                      *           "metadata": {
@@ -8365,7 +8365,7 @@ export interface operations {
                      *           "action": "document.completed",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "id": 37,
                      *           "metadata": {
@@ -8460,23 +8460,23 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:45.000Z",
                      *           "assigned_by": 1,
                      *           "deal_id": 1,
                      *           "id": 1,
                      *           "role": "underwriter",
-                     *           "updated_at": "2026-11-26T14:05:43.000Z",
+                     *           "updated_at": "2026-11-26T14:05:45.000Z",
                      *           "user_email": "jordan@sunrise-funding.example",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         },
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:45.000Z",
                      *           "assigned_by": 2,
                      *           "deal_id": 1,
                      *           "id": 2,
                      *           "role": "reviewer",
-                     *           "updated_at": "2026-11-26T14:05:43.000Z",
+                     *           "updated_at": "2026-11-26T14:05:45.000Z",
                      *           "user_email": "dana@sunrise-funding.example",
                      *           "user_id": 1,
                      *           "user_name": "Dana Whitfield"
@@ -8571,12 +8571,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *       "assigned_at": "2026-11-26T14:05:45.000Z",
                      *       "assigned_by": 1,
                      *       "deal_id": 1,
                      *       "id": 1,
                      *       "role": "underwriter",
-                     *       "updated_at": "2026-11-26T14:05:43.000Z",
+                     *       "updated_at": "2026-11-26T14:05:45.000Z",
                      *       "user_email": "jordan@sunrise-funding.example",
                      *       "user_id": 2,
                      *       "user_name": "Jordan Reyes"
@@ -8593,12 +8593,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *       "assigned_at": "2026-11-26T14:05:45.000Z",
                      *       "assigned_by": 1,
                      *       "deal_id": 1,
                      *       "id": 1,
                      *       "role": "underwriter",
-                     *       "updated_at": "2026-11-26T14:05:43.000Z",
+                     *       "updated_at": "2026-11-26T14:05:45.000Z",
                      *       "user_email": "jordan@sunrise-funding.example",
                      *       "user_id": 2,
                      *       "user_name": "Jordan Reyes"
@@ -8763,7 +8763,7 @@ export interface operations {
                      *         {
                      *           "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
                      *           "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
-                     *           "created_at": "2026-11-26T14:05:48.000Z",
+                     *           "created_at": "2026-11-26T14:05:50.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 1,
@@ -8775,7 +8775,7 @@ export interface operations {
                      *             {
                      *               "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *               "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *               "created_at": "2026-11-26T14:05:48.000Z",
+                     *               "created_at": "2026-11-26T14:05:50.000Z",
                      *               "deal_id": 1,
                      *               "deleted_at": null,
                      *               "id": 2,
@@ -8783,12 +8783,12 @@ export interface operations {
                      *                 1
                      *               ],
                      *               "parent_id": 1,
-                     *               "updated_at": "2026-11-26T14:05:48.000Z",
+                     *               "updated_at": "2026-11-26T14:05:50.000Z",
                      *               "user_id": 2,
                      *               "user_name": "Jordan Reyes"
                      *             }
                      *           ],
-                     *           "updated_at": "2026-11-26T14:05:50.000Z",
+                     *           "updated_at": "2026-11-26T14:05:52.000Z",
                      *           "user_id": 1,
                      *           "user_name": "Dana Whitfield"
                      *         }
@@ -8882,7 +8882,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?",
-                     *       "created_at": "2026-11-26T14:05:48.000Z",
+                     *       "created_at": "2026-11-26T14:05:50.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -8891,7 +8891,7 @@ export interface operations {
                      *       ],
                      *       "parent_id": null,
                      *       "replies": [],
-                     *       "updated_at": "2026-11-26T14:05:48.000Z",
+                     *       "updated_at": "2026-11-26T14:05:50.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -9084,7 +9084,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this.",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this.",
-                     *       "created_at": "2026-11-26T14:05:48.000Z",
+                     *       "created_at": "2026-11-26T14:05:50.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -9096,7 +9096,7 @@ export interface operations {
                      *         {
                      *           "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *           "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *           "created_at": "2026-11-26T14:05:48.000Z",
+                     *           "created_at": "2026-11-26T14:05:50.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 2,
@@ -9104,12 +9104,12 @@ export interface operations {
                      *             1
                      *           ],
                      *           "parent_id": 1,
-                     *           "updated_at": "2026-11-26T14:05:48.000Z",
+                     *           "updated_at": "2026-11-26T14:05:50.000Z",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         }
                      *       ],
-                     *       "updated_at": "2026-11-26T14:05:49.000Z",
+                     *       "updated_at": "2026-11-26T14:05:51.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -9194,7 +9194,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deal_id": 1,
-                     *       "decided_at": "2026-11-26T14:05:57.000Z",
+                     *       "decided_at": "2026-11-26T14:05:59.000Z",
                      *       "decision": "approve",
                      *       "message": "Decision approve recorded",
                      *       "previous_decision": null,
@@ -9295,7 +9295,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "created_at": "2026-11-26T14:05:54.000Z",
+                     *           "created_at": "2026-11-26T14:05:56.000Z",
                      *           "deal_id": 1,
                      *           "description": "Please send the May statement of the operating account (all pages).",
                      *           "document_type": "bank_statement",
@@ -9307,10 +9307,10 @@ export interface operations {
                      *           "overdue": false,
                      *           "requested_by": 1,
                      *           "status": "pending",
-                     *           "updated_at": "2026-11-26T14:05:54.000Z"
+                     *           "updated_at": "2026-11-26T14:05:56.000Z"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:05:54.000Z",
+                     *           "created_at": "2026-11-26T14:05:56.000Z",
                      *           "deal_id": 1,
                      *           "description": "Year-to-date P&L",
                      *           "document_type": "profit_and_loss",
@@ -9322,7 +9322,7 @@ export interface operations {
                      *           "overdue": false,
                      *           "requested_by": 1,
                      *           "status": "pending",
-                     *           "updated_at": "2026-11-26T14:05:54.000Z"
+                     *           "updated_at": "2026-11-26T14:05:56.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -9414,7 +9414,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:05:54.000Z",
+                     *       "created_at": "2026-11-26T14:05:56.000Z",
                      *       "deal_id": 1,
                      *       "description": "Please send the May statement of the operating account (all pages).",
                      *       "document_type": "bank_statement",
@@ -9426,7 +9426,7 @@ export interface operations {
                      *       "overdue": false,
                      *       "requested_by": 1,
                      *       "status": "pending",
-                     *       "updated_at": "2026-11-26T14:05:54.000Z"
+                     *       "updated_at": "2026-11-26T14:05:56.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentRequestDto"];
@@ -9509,7 +9509,7 @@ export interface operations {
                      *           "account_last_four": "9715",
                      *           "account_number_last4": "9715",
                      *           "bank_name": "First Harbor Bank",
-                     *           "created_at": "2026-11-26T14:05:07.000Z",
+                     *           "created_at": "2026-11-26T14:05:09.000Z",
                      *           "currency": "USD",
                      *           "deal_id": 1,
                      *           "document_type": "bank_statement",
@@ -9525,14 +9525,14 @@ export interface operations {
                      *           "statement_start_date": "2025-12-01",
                      *           "status": "completed",
                      *           "transaction_count": 60,
-                     *           "updated_at": "2026-11-26T14:05:10.000Z",
-                     *           "uploaded_at": "2026-11-26T14:05:07.000Z"
+                     *           "updated_at": "2026-11-26T14:05:12.000Z",
+                     *           "uploaded_at": "2026-11-26T14:05:09.000Z"
                      *         },
                      *         {
                      *           "account_last_four": "2152",
                      *           "account_number_last4": "2152",
                      *           "bank_name": "Redwood Valley Credit Union",
-                     *           "created_at": "2026-11-26T14:05:08.000Z",
+                     *           "created_at": "2026-11-26T14:05:10.000Z",
                      *           "currency": null,
                      *           "deal_id": 1,
                      *           "document_type": "bank_statement",
@@ -9548,8 +9548,8 @@ export interface operations {
                      *           "statement_start_date": "2024-06-01",
                      *           "status": "completed",
                      *           "transaction_count": 55,
-                     *           "updated_at": "2026-11-26T14:05:10.000Z",
-                     *           "uploaded_at": "2026-11-26T14:05:08.000Z"
+                     *           "updated_at": "2026-11-26T14:05:12.000Z",
+                     *           "uploaded_at": "2026-11-26T14:05:10.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -9658,7 +9658,7 @@ export interface operations {
                      *       "account_last_four": null,
                      *       "account_number_last4": null,
                      *       "bank_name": null,
-                     *       "created_at": "2026-11-26T14:05:07.000Z",
+                     *       "created_at": "2026-11-26T14:05:09.000Z",
                      *       "currency": null,
                      *       "deal_id": 1,
                      *       "document_type": null,
@@ -9675,8 +9675,8 @@ export interface operations {
                      *       "statement_start_date": null,
                      *       "status": "uploaded",
                      *       "transaction_count": null,
-                     *       "updated_at": "2026-11-26T14:05:07.000Z",
-                     *       "uploaded_at": "2026-11-26T14:05:07.000Z"
+                     *       "updated_at": "2026-11-26T14:05:09.000Z",
+                     *       "uploaded_at": "2026-11-26T14:05:09.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UploadedDocumentDto"];
@@ -9692,7 +9692,7 @@ export interface operations {
                      *       "account_last_four": null,
                      *       "account_number_last4": null,
                      *       "bank_name": null,
-                     *       "created_at": "2026-11-26T14:05:07.000Z",
+                     *       "created_at": "2026-11-26T14:05:09.000Z",
                      *       "currency": null,
                      *       "deal_id": 1,
                      *       "document_type": null,
@@ -9709,8 +9709,8 @@ export interface operations {
                      *       "statement_start_date": null,
                      *       "status": "uploaded",
                      *       "transaction_count": null,
-                     *       "updated_at": "2026-11-26T14:05:07.000Z",
-                     *       "uploaded_at": "2026-11-26T14:05:07.000Z"
+                     *       "updated_at": "2026-11-26T14:05:09.000Z",
+                     *       "uploaded_at": "2026-11-26T14:05:09.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UploadedDocumentDto"];
@@ -10300,7 +10300,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "failed_factors": [],
-                     *       "generated_at": "2026-11-26T14:05:10.000Z",
+                     *       "generated_at": "2026-11-26T14:05:12.000Z",
                      *       "grade": "A",
                      *       "max_advance": 90754.83,
                      *       "reasons": [
@@ -10699,7 +10699,7 @@ export interface operations {
                      *           "period_start": "2024-06-01",
                      *           "statement_count": 2
                      *         },
-                     *         "created_at": "2026-11-26T14:05:05.000Z",
+                     *         "created_at": "2026-11-26T14:05:07.000Z",
                      *         "cross_doc": {
                      *           "findings": [
                      *             {
@@ -10756,7 +10756,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "dba_name": "Sunrise Bakery",
-                     *         "decided_at": "2026-11-26T14:05:57.000Z",
+                     *         "decided_at": "2026-11-26T14:05:59.000Z",
                      *         "decision": "approve",
                      *         "document_count": 2,
                      *         "ein": "841234567",
@@ -10996,7 +10996,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "status": "ready",
-                     *         "updated_at": "2026-11-26T14:05:58.000Z"
+                     *         "updated_at": "2026-11-26T14:06:00.000Z"
                      *       },
                      *       "deal_id": 1,
                      *       "message": "Nothing changed since the deal was last scored (same documents and corrections): nothing was recomputed",
@@ -11095,7 +11095,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:07.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-12-03T14:05:00.000Z",
@@ -11110,7 +11110,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:07.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-11-29T14:05:00.000Z",
@@ -11208,7 +11208,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "active": true,
-                     *       "created_at": "2026-11-26T14:06:05.000Z",
+                     *       "created_at": "2026-11-26T14:06:07.000Z",
                      *       "created_by": "user:1",
                      *       "deal_id": 1,
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
@@ -11301,7 +11301,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:07.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-12-03T14:05:00.000Z",
@@ -11316,7 +11316,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:07.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-11-29T14:05:00.000Z",
@@ -11420,7 +11420,7 @@ export interface operations {
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "description": "Status changed from processing to ready",
                      *           "details": {
@@ -11433,13 +11433,13 @@ export interface operations {
                      *             "previous_status": "processing",
                      *             "status": "ready"
                      *           },
-                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "timestamp": "2026-11-26T14:06:00.000Z",
                      *           "type": "status_change"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "description": "Recommendation: approve (Conservative restaurants)",
                      *           "details": {
@@ -11458,13 +11458,13 @@ export interface operations {
                      *             "ruleset_name": "Conservative restaurants",
                      *             "total_score": 93.09
                      *           },
-                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "timestamp": "2026-11-26T14:06:00.000Z",
                      *           "type": "recommendation"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "description": "Document 1 processed as bank_statement",
                      *           "details": {
@@ -11479,7 +11479,7 @@ export interface operations {
                      *             "document_type": "bank_statement",
                      *             "transaction_count": 60
                      *           },
-                     *           "timestamp": "2026-11-26T14:05:58.000Z",
+                     *           "timestamp": "2026-11-26T14:06:00.000Z",
                      *           "type": "document_processed"
                      *         }
                      *       ],
@@ -11591,7 +11591,7 @@ export interface operations {
                      *           "description": "Mobile Deposit",
                      *           "document_id": 2,
                      *           "flag_reason": null,
-                     *           "id": 1,
+                     *           "id": 61,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -11599,7 +11599,18 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "row_warnings": [],
                      *           "screening_bucket": null,
+                     *           "source": {
+                     *             "boxes": [
+                     *               [
+                     *                 40,
+                     *                 333,
+                     *                 569
+                     *               ]
+                     *             ],
+                     *             "page": 1
+                     *           },
                      *           "transaction_type": "credit"
                      *         },
                      *         {
@@ -11615,7 +11626,7 @@ export interface operations {
                      *           "description": "Remote Online Deposit",
                      *           "document_id": 2,
                      *           "flag_reason": null,
-                     *           "id": 2,
+                     *           "id": 62,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -11623,7 +11634,18 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "row_warnings": [],
                      *           "screening_bucket": null,
+                     *           "source": {
+                     *             "boxes": [
+                     *               [
+                     *                 40,
+                     *                 345,
+                     *                 569
+                     *               ]
+                     *             ],
+                     *             "page": 1
+                     *           },
                      *           "transaction_type": "credit"
                      *         },
                      *         {
@@ -11639,7 +11661,7 @@ export interface operations {
                      *           "description": "Wire Transfer Out To Sysco Foods Fed Ref 648281",
                      *           "document_id": 2,
                      *           "flag_reason": null,
-                     *           "id": 45,
+                     *           "id": 105,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -11647,7 +11669,18 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "row_warnings": [],
                      *           "screening_bucket": null,
+                     *           "source": {
+                     *             "boxes": [
+                     *               [
+                     *                 40,
+                     *                 364,
+                     *                 569
+                     *               ]
+                     *             ],
+                     *             "page": 2
+                     *           },
                      *           "transaction_type": "debit"
                      *         }
                      *       ],
@@ -11813,19 +11846,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:05:54.000Z",
+                     *       "created_at": "2026-11-26T14:05:56.000Z",
                      *       "deal_id": 1,
                      *       "description": "Please send the May statement of the operating account (all pages).",
                      *       "document_type": "bank_statement",
                      *       "due_date": "2026-12-04",
-                     *       "fulfilled_at": "2026-11-26T14:05:56.000Z",
+                     *       "fulfilled_at": "2026-11-26T14:05:58.000Z",
                      *       "fulfilled_document_id": null,
                      *       "id": 1,
                      *       "message": "Please send the May statement of the operating account (all pages).",
                      *       "overdue": false,
                      *       "requested_by": 1,
                      *       "status": "fulfilled",
-                     *       "updated_at": "2026-11-26T14:05:56.000Z"
+                     *       "updated_at": "2026-11-26T14:05:58.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentRequestDto"];
@@ -11913,7 +11946,7 @@ export interface operations {
                      *           "error": null,
                      *           "id": 1,
                      *           "status": "completed",
-                     *           "updated_at": "2026-11-26T14:05:10.000Z"
+                     *           "updated_at": "2026-11-26T14:05:12.000Z"
                      *         }
                      *       ],
                      *       "statuses": [
@@ -11922,7 +11955,7 @@ export interface operations {
                      *           "error": null,
                      *           "id": 1,
                      *           "status": "completed",
-                     *           "updated_at": "2026-11-26T14:05:10.000Z"
+                     *           "updated_at": "2026-11-26T14:05:12.000Z"
                      *         }
                      *       ]
                      *     }
@@ -11987,7 +12020,7 @@ export interface operations {
                      *       "account_number_last4": "9715",
                      *       "account_type": "Business Checking",
                      *       "analysis": {
-                     *         "analyzed_at": "2026-11-26T14:05:10.000Z",
+                     *         "analyzed_at": "2026-11-26T14:05:12.000Z",
                      *         "avg_daily_balance": 75702.61,
                      *         "deposit_count": 25,
                      *         "deposit_days": 13,
@@ -12004,14 +12037,14 @@ export interface operations {
                      *       "bank_name": "First Harbor Bank",
                      *       "classification_confidence": 0.99,
                      *       "closing_balance": 112153.55,
-                     *       "created_at": "2026-11-26T14:05:07.000Z",
+                     *       "created_at": "2026-11-26T14:05:09.000Z",
                      *       "currency": "USD",
                      *       "deal_id": 1,
                      *       "document_type": "bank_statement",
                      *       "error": null,
                      *       "extraction": {
                      *         "confidence": 0.99,
-                     *         "extracted_at": "2026-11-26T14:05:10.000Z",
+                     *         "extracted_at": "2026-11-26T14:05:12.000Z",
                      *         "method": "text",
                      *         "model": null,
                      *         "parser": "rule",
@@ -12171,22 +12204,30 @@ export interface operations {
                      *         },
                      *         "flagged_transactions": 1
                      *       },
-                     *       "processing_completed_at": "2026-11-26T14:05:10.000Z",
-                     *       "processing_started_at": "2026-11-26T14:05:07.000Z",
+                     *       "processing_completed_at": "2026-11-26T14:05:12.000Z",
+                     *       "processing_started_at": "2026-11-26T14:05:09.000Z",
                      *       "readings": [
                      *         {
                      *           "candidates": 2,
                      *           "chosen": "MM/DD",
                      *           "confidence": 1,
                      *           "evidence": "0 printed date(s) read only day-first (day > 12), 38 only month-first",
-                     *           "question": "date_order"
+                     *           "question": "date_order",
+                     *           "runner_up": {
+                     *             "chosen": "DD/MM",
+                     *             "why_not": "0 printed date(s) read only day-first (day > 12), 38 only month-first"
+                     *           }
                      *         },
                      *         {
                      *           "candidates": 2,
                      *           "chosen": "as printed",
                      *           "confidence": 1,
                      *           "evidence": "running balance: 60 of 60 checks hold as printed, 0 with every sign reversed",
-                     *           "question": "sign"
+                     *           "question": "sign",
+                     *           "runner_up": {
+                     *             "chosen": "reversed",
+                     *             "why_not": "the running balance holds on 0 of 60 rows under it"
+                     *           }
                      *         }
                      *       ],
                      *       "reconciliation": {
@@ -12209,8 +12250,8 @@ export interface operations {
                      *       "statement_start_date": "2025-12-01",
                      *       "status": "completed",
                      *       "transaction_count": 60,
-                     *       "updated_at": "2026-11-26T14:05:10.000Z",
-                     *       "uploaded_at": "2026-11-26T14:05:07.000Z"
+                     *       "updated_at": "2026-11-26T14:05:12.000Z",
+                     *       "uploaded_at": "2026-11-26T14:05:09.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentDetailDto"];
@@ -12283,7 +12324,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "analyzed_at": "2026-11-26T14:05:10.000Z",
+                     *       "analyzed_at": "2026-11-26T14:05:12.000Z",
                      *       "avg_daily_balance": 75702.61,
                      *       "avg_deposit_amount": 5054.59,
                      *       "deposit_count": 25,
@@ -12574,7 +12615,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "analysis": {
-                     *         "analyzed_at": "2026-11-26T14:05:10.000Z",
+                     *         "analyzed_at": "2026-11-26T14:05:12.000Z",
                      *         "avg_daily_balance": 75702.61,
                      *         "avg_deposit_amount": 5054.59,
                      *         "deposit_count": 25,
@@ -12613,7 +12654,7 @@ export interface operations {
                      *         "id": 1,
                      *         "status": "completed"
                      *       },
-                     *       "exported_at": "2026-11-26T14:05:32.000Z",
+                     *       "exported_at": "2026-11-26T14:05:34.000Z",
                      *       "extraction": {
                      *         "account_holder": "1st Choice Plumbing LLC",
                      *         "account_number_last_four": "9715",
@@ -12621,7 +12662,7 @@ export interface operations {
                      *         "closing_balance": 112153.55,
                      *         "confidence": 0.99,
                      *         "document_id": 1,
-                     *         "extracted_at": "2026-11-26T14:05:10.000Z",
+                     *         "extracted_at": "2026-11-26T14:05:12.000Z",
                      *         "method": "text",
                      *         "model": null,
                      *         "opening_balance": 53731.72,
@@ -12632,14 +12673,22 @@ export interface operations {
                      *             "chosen": "MM/DD",
                      *             "confidence": 1,
                      *             "evidence": "0 printed date(s) read only day-first (day > 12), 38 only month-first",
-                     *             "question": "date_order"
+                     *             "question": "date_order",
+                     *             "runner_up": {
+                     *               "chosen": "DD/MM",
+                     *               "why_not": "0 printed date(s) read only day-first (day > 12), 38 only month-first"
+                     *             }
                      *           },
                      *           {
                      *             "candidates": 2,
                      *             "chosen": "as printed",
                      *             "confidence": 1,
                      *             "evidence": "running balance: 60 of 60 checks hold as printed, 0 with every sign reversed",
-                     *             "question": "sign"
+                     *             "question": "sign",
+                     *             "runner_up": {
+                     *               "chosen": "reversed",
+                     *               "why_not": "the running balance holds on 0 of 60 rows under it"
+                     *             }
                      *           }
                      *         ],
                      *         "statement_period_end": "2025-12-31",
@@ -12666,7 +12715,7 @@ export interface operations {
                      *             "date": "2025-12-01",
                      *             "description": "ACH Debit Pearl Capital Daily Payment 782992",
                      *             "flag_reason": "Payment to lender 'pearl capital' (known lender)",
-                     *             "id": 58,
+                     *             "id": 3,
                      *             "screening_bucket": "mca_payment"
                      *           }
                      *         ],
@@ -12846,7 +12895,7 @@ export interface operations {
                      *       "closing_balance": 112153.55,
                      *       "confidence": 0.99,
                      *       "document_id": 1,
-                     *       "extracted_at": "2026-11-26T14:05:10.000Z",
+                     *       "extracted_at": "2026-11-26T14:05:12.000Z",
                      *       "method": "text",
                      *       "model": null,
                      *       "opening_balance": 53731.72,
@@ -12857,14 +12906,22 @@ export interface operations {
                      *           "chosen": "MM/DD",
                      *           "confidence": 1,
                      *           "evidence": "0 printed date(s) read only day-first (day > 12), 38 only month-first",
-                     *           "question": "date_order"
+                     *           "question": "date_order",
+                     *           "runner_up": {
+                     *             "chosen": "DD/MM",
+                     *             "why_not": "0 printed date(s) read only day-first (day > 12), 38 only month-first"
+                     *           }
                      *         },
                      *         {
                      *           "candidates": 2,
                      *           "chosen": "as printed",
                      *           "confidence": 1,
                      *           "evidence": "running balance: 60 of 60 checks hold as printed, 0 with every sign reversed",
-                     *           "question": "sign"
+                     *           "question": "sign",
+                     *           "runner_up": {
+                     *             "chosen": "reversed",
+                     *             "why_not": "the running balance holds on 0 of 60 rows under it"
+                     *           }
                      *         }
                      *       ],
                      *       "statement_period_end": "2025-12-31",
@@ -13195,10 +13252,10 @@ export interface operations {
                      *         {
                      *           "completed_at": null,
                      *           "name": "extracting_text",
-                     *           "started_at": "2026-11-26T14:05:07.000Z"
+                     *           "started_at": "2026-11-26T14:05:09.000Z"
                      *         }
                      *       ],
-                     *       "updated_at": "2026-11-26T14:05:07.000Z"
+                     *       "updated_at": "2026-11-26T14:05:09.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentStatusDto"];
@@ -13301,7 +13358,7 @@ export interface operations {
                      *           "description": "Card Purchase Staples 703 Office Supplies",
                      *           "document_id": 1,
                      *           "flag_reason": null,
-                     *           "id": 56,
+                     *           "id": 1,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -13309,7 +13366,18 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "row_warnings": [],
                      *           "screening_bucket": null,
+                     *           "source": {
+                     *             "boxes": [
+                     *               [
+                     *                 40,
+                     *                 207,
+                     *                 572
+                     *               ]
+                     *             ],
+                     *             "page": 1
+                     *           },
                      *           "transaction_type": "debit"
                      *         },
                      *         {
@@ -13325,7 +13393,7 @@ export interface operations {
                      *           "description": "Online Transfer To Savings XXXXXX3082",
                      *           "document_id": 1,
                      *           "flag_reason": null,
-                     *           "id": 57,
+                     *           "id": 2,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -13333,7 +13401,18 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "row_warnings": [],
                      *           "screening_bucket": null,
+                     *           "source": {
+                     *             "boxes": [
+                     *               [
+                     *                 40,
+                     *                 220,
+                     *                 572
+                     *               ]
+                     *             ],
+                     *             "page": 1
+                     *           },
                      *           "transaction_type": "debit"
                      *         },
                      *         {
@@ -13349,7 +13428,7 @@ export interface operations {
                      *           "description": "ACH Debit Pearl Capital Daily Payment 782992",
                      *           "document_id": 1,
                      *           "flag_reason": "Payment to lender 'pearl capital' (known lender)",
-                     *           "id": 58,
+                     *           "id": 3,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -13357,7 +13436,18 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "row_warnings": [],
                      *           "screening_bucket": "mca_payment",
+                     *           "source": {
+                     *             "boxes": [
+                     *               [
+                     *                 40,
+                     *                 232,
+                     *                 572
+                     *               ]
+                     *             ],
+                     *             "page": 1
+                     *           },
                      *           "transaction_type": "debit"
                      *         }
                      *       ],
@@ -13478,7 +13568,7 @@ export interface operations {
                      *       "description": "Card Purchase Staples 703 Office Supplies",
                      *       "document_id": 1,
                      *       "flag_reason": null,
-                     *       "id": 56,
+                     *       "id": 1,
                      *       "is_large_deposit": false,
                      *       "is_large_strange": false,
                      *       "is_nsf_fee": false,
@@ -13486,7 +13576,18 @@ export interface operations {
                      *       "is_repeat_charge": false,
                      *       "is_suspicious": false,
                      *       "last_corrected_at": null,
+                     *       "row_warnings": [],
                      *       "screening_bucket": null,
+                     *       "source": {
+                     *         "boxes": [
+                     *           [
+                     *             40,
+                     *             207,
+                     *             572
+                     *           ]
+                     *         ],
+                     *         "page": 1
+                     *       },
                      *       "transaction_type": "debit"
                      *     }
                      */
@@ -13577,15 +13678,15 @@ export interface operations {
                      *
                      *     id: 1
                      *     event: deal.created
-                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","created_at":"2026-11-26T14:05:05.000Z"}
+                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","created_at":"2026-11-26T14:05:07.000Z"}
                      *
                      *     id: 4
                      *     event: deal.updated
-                     *     data: {"deal_id":1,"changed_fields":["status"],"status":"processing","previous_status":"new","event_id":"evt_24ef9debc4f5e43b5e89fb3f6e23d166","type":"deal.updated","created_at":"2026-11-26T14:05:07.000Z"}
+                     *     data: {"deal_id":1,"changed_fields":["status"],"status":"processing","previous_status":"new","event_id":"evt_24ef9debc4f5e43b5e89fb3f6e23d166","type":"deal.updated","created_at":"2026-11-26T14:05:09.000Z"}
                      *
                      *     id: 5
                      *     event: document.uploaded
-                     *     data: {"document_id":1,"deal_id":1,"filename":"sunrise-march.pdf","document_type":null,"event_id":"evt_18c1cc02283014645e6dca7ec67aa944","type":"document.uploaded","created_at":"2026-11-26T14:05:07.000Z"}
+                     *     data: {"document_id":1,"deal_id":1,"filename":"sunrise-march.pdf","document_type":null,"event_id":"evt_18c1cc02283014645e6dca7ec67aa944","type":"document.uploaded","created_at":"2026-11-26T14:05:09.000Z"}
                      */
                     "text/event-stream": string;
                 };
@@ -13668,15 +13769,15 @@ export interface operations {
                      *
                      *     id: 1
                      *     event: deal.created
-                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","created_at":"2026-11-26T14:05:05.000Z"}
+                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","created_at":"2026-11-26T14:05:07.000Z"}
                      *
                      *     id: 2
                      *     event: deal.created
-                     *     data: {"deal_id":2,"business_name":"Harbor Auto Repair Inc","event_id":"evt_d1c9b92f5ef7f4a7b6f343eb3574bf8a","type":"deal.created","created_at":"2026-11-26T14:05:06.000Z"}
+                     *     data: {"deal_id":2,"business_name":"Harbor Auto Repair Inc","event_id":"evt_d1c9b92f5ef7f4a7b6f343eb3574bf8a","type":"deal.created","created_at":"2026-11-26T14:05:08.000Z"}
                      *
                      *     id: 3
                      *     event: deal.created
-                     *     data: {"deal_id":3,"business_name":"Green Leaf Landscaping LLC","event_id":"evt_107107d046a014d7a3f2cae026ec25a6","type":"deal.created","created_at":"2026-11-26T14:05:06.000Z"}
+                     *     data: {"deal_id":3,"business_name":"Green Leaf Landscaping LLC","event_id":"evt_107107d046a014d7a3f2cae026ec25a6","type":"deal.created","created_at":"2026-11-26T14:05:08.000Z"}
                      */
                     "text/event-stream": string;
                 };
@@ -13826,7 +13927,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
-                     *       "created_at": "2026-11-26T14:06:17.000Z",
+                     *       "created_at": "2026-11-26T14:06:19.000Z",
                      *       "deal_id": 6,
                      *       "deal_matched": true,
                      *       "documents": [
@@ -14018,8 +14119,8 @@ export interface operations {
                      *       "data": {
                      *         "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
                      *         "completed": 2,
-                     *         "completed_at": "2026-11-26T14:06:17.000Z",
-                     *         "created_at": "2026-11-26T14:06:17.000Z",
+                     *         "completed_at": "2026-11-26T14:06:19.000Z",
+                     *         "created_at": "2026-11-26T14:06:19.000Z",
                      *         "deal_id": 6,
                      *         "deal_matched": true,
                      *         "documents": [
@@ -14161,8 +14262,8 @@ export interface operations {
                      *         "url": "https://hooks.sunrise-funding.example/ingest-complete"
                      *       },
                      *       "completed": 2,
-                     *       "completed_at": "2026-11-26T14:06:17.000Z",
-                     *       "created_at": "2026-11-26T14:06:17.000Z",
+                     *       "completed_at": "2026-11-26T14:06:19.000Z",
+                     *       "created_at": "2026-11-26T14:06:19.000Z",
                      *       "deal_id": 6,
                      *       "deal_matched": true,
                      *       "documents": [
@@ -14173,7 +14274,7 @@ export interface operations {
                      *           "filename": "bayview-march.pdf",
                      *           "id": 6,
                      *           "label": "Operating account March",
-                     *           "processing_completed_at": "2026-11-26T14:06:17.000Z",
+                     *           "processing_completed_at": "2026-11-26T14:06:19.000Z",
                      *           "status": "completed"
                      *         },
                      *         {
@@ -14183,7 +14284,7 @@ export interface operations {
                      *           "filename": "bayview-april.pdf",
                      *           "id": 7,
                      *           "label": "Operating account April",
-                     *           "processing_completed_at": "2026-11-26T14:06:17.000Z",
+                     *           "processing_completed_at": "2026-11-26T14:06:19.000Z",
                      *           "status": "completed"
                      *         }
                      *       ],
@@ -14275,7 +14376,7 @@ export interface operations {
                      *           "key_masked": "ll_live_3kF9...J5yR",
                      *           "key_prefix": "ll_live_3kF9",
                      *           "label": "Bootstrap live key",
-                     *           "last_used_at": "2026-11-26T14:05:05.000Z",
+                     *           "last_used_at": "2026-11-26T14:05:07.000Z",
                      *           "mode": "live",
                      *           "name": "Bootstrap live key",
                      *           "prefix": "ll_live_3kF9",
@@ -14309,7 +14410,7 @@ export interface operations {
                      *           "key_masked": "ll_live_7hN2...J0sL",
                      *           "key_prefix": "ll_live_7hN2",
                      *           "label": "jordan@sunrise-funding.example live key",
-                     *           "last_used_at": "2026-11-26T14:05:43.000Z",
+                     *           "last_used_at": "2026-11-26T14:05:45.000Z",
                      *           "mode": "live",
                      *           "name": "jordan@sunrise-funding.example live key",
                      *           "prefix": "ll_live_7hN2",
@@ -14393,7 +14494,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:44.000Z",
+                     *       "created_at": "2026-11-26T14:06:46.000Z",
                      *       "expires_at": null,
                      *       "id": 4,
                      *       "key": "ll_live_wVgBToCQQ5ACx9e5PQeeDRXJkFcbctXa",
@@ -14558,7 +14659,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:44.000Z",
+                     *       "created_at": "2026-11-26T14:06:46.000Z",
                      *       "expires_at": null,
                      *       "id": 4,
                      *       "key": "ll_live_ccaSESJSwZg9itykRRZbu7DJVMxMXGNP",
@@ -14651,7 +14752,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:45.000Z",
                      *           "business_name": "Northside Florist LLC",
                      *           "deal_id": 4,
                      *           "health_grade": "A",
@@ -14659,10 +14760,10 @@ export interface operations {
                      *           "id": 4,
                      *           "role": "manager",
                      *           "status": "ready",
-                     *           "updated_at": "2026-11-26T14:05:10.000Z"
+                     *           "updated_at": "2026-11-26T14:05:12.000Z"
                      *         },
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:43.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:45.000Z",
                      *           "business_name": "Sunrise Bakery LLC",
                      *           "deal_id": 1,
                      *           "health_grade": "A",
@@ -14670,7 +14771,7 @@ export interface operations {
                      *           "id": 1,
                      *           "role": "reviewer",
                      *           "status": "ready",
-                     *           "updated_at": "2026-11-26T14:05:14.000Z"
+                     *           "updated_at": "2026-11-26T14:05:16.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -14744,7 +14845,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "id": 11,
                      *           "message": "The status of Sunrise Bakery LLC changed from processing to ready.",
@@ -14753,7 +14854,7 @@ export interface operations {
                      *           "type": "deal.status_changed"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:05:58.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "id": 9,
                      *           "message": "The status of Sunrise Bakery LLC changed from ready to processing.",
@@ -14762,7 +14863,7 @@ export interface operations {
                      *           "type": "deal.status_changed"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:05:48.000Z",
+                     *           "created_at": "2026-11-26T14:05:50.000Z",
                      *           "deal_id": 1,
                      *           "id": 7,
                      *           "message": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
@@ -15001,7 +15102,7 @@ export interface operations {
                      *           "approval_threshold": null,
                      *           "approve_threshold": 60,
                      *           "cfcr_target": 1.25,
-                     *           "created_at": "2026-11-26T14:05:10.000Z",
+                     *           "created_at": "2026-11-26T14:05:12.000Z",
                      *           "decline_threshold": null,
                      *           "description": "Balanced default: revenue and cash position first, then fee history, consistency and debt load.",
                      *           "factors": null,
@@ -15015,7 +15116,7 @@ export interface operations {
                      *           "max_advance_multiplier": 1,
                      *           "mode": "live",
                      *           "name": "Default",
-                     *           "updated_at": "2026-11-26T14:05:10.000Z",
+                     *           "updated_at": "2026-11-26T14:05:12.000Z",
                      *           "weight_balance_health": 15,
                      *           "weight_cross_doc": 5,
                      *           "weight_debt_service": 10,
@@ -15030,7 +15131,7 @@ export interface operations {
                      *           "approval_threshold": 72,
                      *           "approve_threshold": null,
                      *           "cfcr_target": null,
-                     *           "created_at": "2026-11-26T14:05:33.000Z",
+                     *           "created_at": "2026-11-26T14:05:35.000Z",
                      *           "decline_threshold": 45,
                      *           "description": "Higher balance and NSF bars for food service",
                      *           "factors": [
@@ -15060,7 +15161,7 @@ export interface operations {
                      *           "max_advance_multiplier": null,
                      *           "mode": "live",
                      *           "name": "Conservative restaurants",
-                     *           "updated_at": "2026-11-26T14:05:33.000Z",
+                     *           "updated_at": "2026-11-26T14:05:35.000Z",
                      *           "weight_balance_health": null,
                      *           "weight_cross_doc": null,
                      *           "weight_debt_service": null,
@@ -15171,7 +15272,7 @@ export interface operations {
                      *       "approval_threshold": 72,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:33.000Z",
+                     *       "created_at": "2026-11-26T14:05:35.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
                      *       "factors": [
@@ -15201,7 +15302,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:33.000Z",
+                     *       "updated_at": "2026-11-26T14:05:35.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -15314,7 +15415,7 @@ export interface operations {
                      *       "approval_threshold": 72,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:33.000Z",
+                     *       "created_at": "2026-11-26T14:05:35.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
                      *       "factors": [
@@ -15344,7 +15445,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:33.000Z",
+                     *       "updated_at": "2026-11-26T14:05:35.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -15454,7 +15555,7 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:33.000Z",
+                     *       "created_at": "2026-11-26T14:05:35.000Z",
                      *       "decline_threshold": 45,
                      *       "description": null,
                      *       "factors": [
@@ -15479,7 +15580,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:38.000Z",
+                     *       "updated_at": "2026-11-26T14:05:40.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -15708,7 +15809,7 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:33.000Z",
+                     *       "created_at": "2026-11-26T14:05:35.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
                      *       "factors": [
@@ -15738,7 +15839,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:37.000Z",
+                     *       "updated_at": "2026-11-26T14:05:39.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -15867,7 +15968,7 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:33.000Z",
+                     *       "created_at": "2026-11-26T14:05:35.000Z",
                      *       "decline_threshold": 45,
                      *       "description": null,
                      *       "factors": [
@@ -15892,7 +15993,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:40.000Z",
+                     *       "updated_at": "2026-11-26T14:05:42.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -16069,7 +16170,7 @@ export interface operations {
                      *         "warnings": []
                      *       },
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
-                     *       "shared_at": "2026-11-26T14:06:05.000Z",
+                     *       "shared_at": "2026-11-26T14:06:07.000Z",
                      *       "token": "shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN"
                      *     }
                      */
@@ -16147,7 +16248,7 @@ export interface operations {
                      *       "corrections": [],
                      *       "total": 0,
                      *       "total_corrections": 0,
-                     *       "transaction_id": 56
+                     *       "transaction_id": 1
                      *     }
                      */
                     "application/json": components["schemas"]["CorrectionTrailDto"];
@@ -16226,7 +16327,7 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T09:05:00.000Z",
+                     *       "period_end": "2026-11-30T08:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
@@ -16277,14 +16378,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:36.000Z",
+                     *         "created_at": "2026-11-26T14:06:38.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:37.000Z",
+                     *         "updated_at": "2026-11-26T14:06:39.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -16376,7 +16477,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:36.000Z",
+                     *         "created_at": "2026-11-26T14:06:38.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
@@ -16384,7 +16485,7 @@ export interface operations {
                      *           "document.failed"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:36.000Z",
+                     *         "updated_at": "2026-11-26T14:06:38.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -16486,14 +16587,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:36.000Z",
+                     *         "created_at": "2026-11-26T14:06:38.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:37.000Z",
+                     *         "updated_at": "2026-11-26T14:06:39.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -16664,9 +16765,9 @@ export interface operations {
                      *         {
                      *           "attempt": 1,
                      *           "attempt_number": 1,
-                     *           "created_at": "2026-11-26T14:06:39.000Z",
+                     *           "created_at": "2026-11-26T14:06:41.000Z",
                      *           "deal_id": null,
-                     *           "delivered_at": "2026-11-26T14:06:39.000Z",
+                     *           "delivered_at": "2026-11-26T14:06:41.000Z",
                      *           "event": "webhook.test",
                      *           "event_id": "evt_da73f94c02b9adc086bfed946e397916",
                      *           "event_type": "webhook.test",
@@ -16752,7 +16853,7 @@ export interface operations {
                      *             "attempt_number": 1,
                      *             "error": "receiver answered 503",
                      *             "request": {
-                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:40.000Z\",\"timestamp\":\"2026-11-26T14:06:40.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:42.000Z\",\"timestamp\":\"2026-11-26T14:06:42.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *               "headers": {
                      *                 "Content-Type": "application/json",
                      *                 "User-Agent": "Ledgerlens-Webhooks/1.0",
@@ -16777,11 +16878,11 @@ export interface operations {
                      *               "status_code": 503,
                      *               "time_ms": 38
                      *             },
-                     *             "started_at": "2026-11-26T14:06:40.000Z",
+                     *             "started_at": "2026-11-26T14:06:42.000Z",
                      *             "success": false
                      *           }
                      *         ],
-                     *         "created_at": "2026-11-26T14:06:40.000Z",
+                     *         "created_at": "2026-11-26T14:06:42.000Z",
                      *         "deal_id": 4,
                      *         "delivered_at": null,
                      *         "error": "receiver answered 503",
@@ -16790,10 +16891,10 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_e0dcabd0ca399e3269d9569a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:06:50.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:06:52.000Z",
                      *         "redelivery_of": null,
                      *         "request": {
-                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:40.000Z\",\"timestamp\":\"2026-11-26T14:06:40.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:42.000Z\",\"timestamp\":\"2026-11-26T14:06:42.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *           "headers": {
                      *             "Content-Type": "application/json",
                      *             "User-Agent": "Ledgerlens-Webhooks/1.0",
@@ -16899,7 +17000,7 @@ export interface operations {
                      *       "data": {
                      *         "attempt": 0,
                      *         "attempt_number": 0,
-                     *         "created_at": "2026-11-26T14:06:42.000Z",
+                     *         "created_at": "2026-11-26T14:06:44.000Z",
                      *         "deal_id": 4,
                      *         "delivered_at": null,
                      *         "event": "deal.decision",
@@ -16907,7 +17008,7 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_fe12567aa348453ba33a8e8a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:06:42.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:06:44.000Z",
                      *         "redelivery_of": "whd_e0dcabd0ca399e3269d9569a",
                      *         "response_status": null,
                      *         "status": "pending",
@@ -17012,7 +17113,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "delivered_at": "2026-11-26T14:06:39.000Z",
+                     *         "delivered_at": "2026-11-26T14:06:41.000Z",
                      *         "delivery_id": "whd_b11e57c3e44e9c050f4968ee",
                      *         "error": null,
                      *         "event": "webhook.test",
