@@ -1,7 +1,7 @@
 import { buildDealReport, type DealAnalysis, type StatementInput, type StatementTransactionInput } from '@ledgerlens/underwriting';
-import { Deal } from '../../src/modules/deals/deals.entities';
-import { applyReport } from '../../src/modules/deals/deal-report';
-import { RecommendationsService } from '../../src/modules/rulesets/recommendations.service';
+import { Deal } from '../../src/modules/pipeline/entities/deal.entities';
+import { applyReport } from '../../src/modules/pipeline/services/deal-report';
+import { RecommendationsService } from '../../src/modules/pipeline/services/recommendations.service';
 import { Database } from '../../src/platform/database/database.service';
 import { TestApp } from './harness';
 import { Rng } from '../../../../tools/corpus/rng';

@@ -7,7 +7,7 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, recordEvent } from '../../platform/events/events';
 import { truncateText } from '../../platform/text/truncate';
 import { User } from '../auth/auth.entities';
-import { Deal } from '../deals/deals.entities';
+import { Deal } from '../pipeline/entities/deal.entities';
 import { ApiKey } from '../keys/keys.entities';
 import { Assignment, DocumentRequest, Notification, RequestableDocumentType, TimelineEntry } from './collaboration.entities';
 import { fulfilledLine, TIMELINE_EVENTS, TimelineLine, timelineLine } from './timeline-lines';

@@ -9,7 +9,7 @@ import { recordEvent } from '../../platform/events/events';
 import { Page, PageQueryDto, paginate, pageWindow } from '../../platform/pagination/pagination';
 import { excerptOf } from '../../platform/text/truncate';
 import { User } from '../auth/auth.entities';
-import { findDealOr404 } from '../deals/deal-lookup';
+import { findDealOr404 } from '../pipeline/repositories/deal-lookup';
 import { Comment } from './collaboration.entities';
 import { mapComment } from './collaboration.mapper';
 import { CommentDto, CreateCommentDto, UpdateCommentDto } from './dto/collaboration.dto';

@@ -7,7 +7,7 @@ import { ApiError, validationEntry } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
 import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
-import { findDealOr404 } from '../deals/deal-lookup';
+import { findDealOr404 } from '../pipeline/repositories/deal-lookup';
 import { DocumentRequest, RequestableDocumentType } from './collaboration.entities';
 import { mapDocumentRequest } from './collaboration.mapper';
 import { CreateDocumentRequestDto, DocumentRequestDto, LongPageQueryDto, UpdateDocumentRequestDto } from './dto/collaboration.dto';

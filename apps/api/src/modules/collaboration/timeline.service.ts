@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { Database } from '../../platform/database/database.service';
 import { Page, PageQueryDto, paginate, pageWindow } from '../../platform/pagination/pagination';
-import { findDealOr404 } from '../deals/deal-lookup';
-import { Deal } from '../deals/deals.entities';
+import { findDealOr404 } from '../pipeline/repositories/deal-lookup';
+import { Deal } from '../pipeline/entities/deal.entities';
 import { Notification, TimelineEntry } from './collaboration.entities';
 import { mapActivity, mapNotification, mapTimelineEntry } from './collaboration.mapper';
 import {

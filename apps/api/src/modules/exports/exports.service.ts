@@ -9,12 +9,12 @@ import { Database } from '../../platform/database/database.service';
 import { ApiError, ErrorCode } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
-import { findDealOr404 } from '../deals/deal-lookup';
-import { mapDealDetail } from '../deals/deals.mapper';
-import { Document } from '../documents/documents.entities';
-import { mapAnalysis, mapExtraction } from '../documents/documents.mapper';
-import { RecommendationsService } from '../rulesets/recommendations.service';
-import { Transaction } from '../transactions/transactions.entities';
+import { findDealOr404 } from '../pipeline/repositories/deal-lookup';
+import { mapDealDetail } from '../pipeline/mappers/deals.mapper';
+import { Document } from '../pipeline/entities/document.entities';
+import { mapAnalysis, mapExtraction } from '../pipeline/mappers/documents.mapper';
+import { RecommendationsService } from '../pipeline/services/recommendations.service';
+import { Transaction } from '../pipeline/entities/transaction.entities';
 import { DocumentExportDto, FlaggedTransactionDto } from './dto/export.dto';
 import type * as ReportPdf from './pdf/report-pdf';
 

@@ -6,8 +6,8 @@ import { Scope, scopeFields } from '../../platform/database/tenant';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
-import { findDealOr404 } from '../deals/deal-lookup';
-import { Deal } from '../deals/deals.entities';
+import { findDealOr404 } from '../pipeline/repositories/deal-lookup';
+import { Deal } from '../pipeline/entities/deal.entities';
 import { MatchMethod } from './ingest.entities';
 
 /**

@@ -9,7 +9,7 @@ import { EventBus } from '../../platform/events/event-bus';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, toDomainEvent } from '../../platform/events/events';
 import { DomainEventRecord } from '../../platform/events/outbox.entity';
-import { Deal } from '../deals/deals.entities';
+import { Deal } from '../pipeline/entities/deal.entities';
 import { PUBLIC_EVENT_TYPES, isPublicEventType, toPublicEvent } from '../webhooks/public-events';
 
 /** Replay reads the outbox in pages of this size... */

@@ -1,0 +1,229 @@
+import { FilterQuery, LockMode, QueryOrder } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { AuthContext } from '../../../platform/auth/auth-context';
+import { Database } from '../../../platform/database/database.service';
+import { scopeFields } from '../../../platform/database/tenant';
+import { ApiError, ErrorCode, validationEntry } from '../../../platform/errors/api-error';
+import { Page, paginate, pageWindow } from '../../../platform/pagination/pagination';
+import { EventDispatcher } from '../../../platform/events/event-dispatcher';
+import { DealLifecycleService } from './deal-lifecycle.service';
+import { findDealOr404 } from '../repositories/deal-lookup';
+import { Deal } from '../entities/deal.entities';
+import { Document } from '../entities/document.entities';
+import { Transaction, TransactionCorrection } from '../entities/transaction.entities';
+import { CorrectionTrailDto, CorrectTransactionDto, TransactionDto, TransactionQueryDto } from '../dto/transaction.dto';
+
+const CORRECTOR_ROLES = ['admin', 'manager'];
+
+export function mapTransaction(t: Transaction): TransactionDto {
+  const correctedAt = t.lastCorrectedAt?.toISOString() ?? null;
+  return {
+    id: t.id,
+    document_id: t.documentId,
+    deal_id: t.dealId,
+    date: t.date,
+    description: t.description,
+    amount: t.amount,
+    balance: t.balance,
+    transaction_type: t.transactionType,
+    category: t.category,
+    is_nsf_fee: t.isNsfFee,
+    is_overdraft_fee: t.isOverdraftFee,
+    is_large_deposit: t.isLargeDeposit,
+    is_large_strange: t.isLargeStrange,
+    is_repeat_charge: t.isRepeatCharge,
+    is_suspicious: t.isSuspicious,
+    screening_bucket: t.screeningBucket,
+    flag_reason: t.flagReason,
+    correction_count: t.correctionCount,
+    last_corrected_at: correctedAt,
+    corrected: t.correctionCount > 0,
+    corrected_at: correctedAt,
+    corrected_by: t.correctedBy,
+  };
+}
+
+const money = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
+
+@Injectable()
+export class TransactionsService {
+  constructor(
+    private readonly db: Database,
+    private readonly lifecycle: DealLifecycleService,
+    private readonly events: EventDispatcher,
+  ) {}
+
+  private filters(query: TransactionQueryDto): Record<string, unknown> {
+    const where: Record<string, unknown> = {};
+    const type = query.type ?? query.transaction_type;
+    if (type) where.transactionType = type;
+    if (query.flagged === true) where.screeningBucket = { $ne: null };
+    if (query.flagged === false) where.screeningBucket = null;
+    const from = query.start_date ?? query.date_from;
+    const to = query.end_date ?? query.date_to;
+    if (from && to && from > to) {
+      throw ApiError.validation([
+        validationEntry('query', ['end_date'], 'end_date must not be before start_date', 'value_error.date.range'),
+      ]);
+    }
+    if (from || to) where.date = { ...(from ? { $gte: from } : {}), ...(to ? { $lte: to } : {}) };
+    return where;
+  }
+
+  async forDocument(auth: AuthContext, documentId: number, query: TransactionQueryDto): Promise<Page<TransactionDto>> {
+    const em = this.db.forScope(auth);
+    const doc = await em.findOne(Document, { id: documentId });
+    if (!doc) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
+    if (doc.status !== 'completed')
+      throw ApiError.conflict(`Transactions are available once the document is completed (status ${doc.status})`);
+    const where = { ...this.filters(query), documentId } as FilterQuery<Transaction>;
+    return paginate(
+      pageWindow(query, 50),
+      () => em.count(Transaction, where),
+      async (offset, limit) =>
+        (await em.find(Transaction, where, { orderBy: [{ date: QueryOrder.ASC }, { position: QueryOrder.ASC }], offset, limit })).map(
+          mapTransaction,
+        ),
+    );
+  }
+
+  /** All processed documents of the deal, chronological; ties keep upload order and statement order. */
+  async forDeal(auth: AuthContext, dealId: number, query: TransactionQueryDto): Promise<Page<TransactionDto>> {
+    const em = this.db.forScope(auth);
+    if (!(await em.count(Deal, { id: dealId }))) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
+    const completed = (await em.find(Document, { dealId, status: 'completed' }, { fields: ['id'] })).map((d) => d.id);
+    const where = { ...this.filters(query), dealId, documentId: { $in: completed } } as FilterQuery<Transaction>;
+    return paginate(
+      pageWindow(query, 50),
+      () => em.count(Transaction, where),
+      async (offset, limit) =>
+        (
+          await em.find(Transaction, where, {
+            orderBy: [{ date: QueryOrder.ASC }, { documentId: QueryOrder.ASC }, { position: QueryOrder.ASC }],
+            offset,
+            limit,
+          })
+        ).map(mapTransaction),
+    );
+  }
+
+  /**
+   * Writes a correction: one append-only audit row per changed field, in the same transaction as
+   * the change, then rescores the deal from its corrected transactions in that transaction (a
+   * ready deal: screening, report, recommendation, `deal.ready`; a deal still processing is scored
+   * with the correction when its documents are done). The deal row is locked first, as the
+   * lifecycle does.
+   */
+  async correct(auth: AuthContext, documentId: number, transactionId: number, dto: CorrectTransactionDto): Promise<TransactionDto> {
+    if (!auth.role || !CORRECTOR_ROLES.includes(auth.role)) {
+      throw ApiError.forbidden('Only an admin or a manager may correct transactions');
+    }
+    const em = this.db.forScope(auth);
+    let rescored = false;
+    const result = await em.transactional(async (tx) => {
+      const deal = await findDealOr404(tx, (await this.findTransaction(tx, documentId, transactionId)).dealId, { lock: true });
+      const t = await this.findTransaction(tx, documentId, transactionId, true);
+      const next = this.resolve(t, dto);
+      const now = new Date();
+      let changes = 0;
+      for (const [field, [oldValue, newValue]] of Object.entries(next)) {
+        if (oldValue === newValue) continue;
+        changes++;
+        tx.persist(
+          tx.create(TransactionCorrection, {
+            ...scopeFields(auth),
+            transactionId: t.id,
+            dealId: t.dealId,
+            documentId: t.documentId,
+            field,
+            oldValue,
+            newValue,
+            correctionReason: dto.correction_reason,
+            correctedBy: auth.actor,
+            correctedAt: now,
+          }),
+        );
+      }
+      if (changes) {
+        if (dto.amount !== undefined || dto.transaction_type !== undefined) {
+          t.amount = Number(next.amount[1]);
+          t.transactionType = next.transaction_type[1] as 'credit' | 'debit';
+        }
+        if (dto.description !== undefined) t.description = dto.description;
+        if (dto.category !== undefined) t.category = dto.category;
+        t.correctionCount += changes;
+        t.lastCorrectedAt = now;
+        t.correctedBy = auth.actor;
+        rescored = await this.lifecycle.rescoreLocked(tx, auth, deal, auth.actor);
+      }
+      return mapTransaction(t);
+    });
+    if (rescored) this.events.notify();
+    return result;
+  }
+
+  /** New values as strings for the audit trail; amount sign and transaction_type stay consistent. */
+  private resolve(t: Transaction, dto: CorrectTransactionDto): Record<string, [string | null, string | null]> {
+    const editable = [dto.amount, dto.description, dto.transaction_type, dto.category];
+    if (editable.every((v) => v === undefined)) {
+      throw ApiError.validation([
+        validationEntry('body', [], 'Give at least one of amount, description, transaction_type, category', 'value_error.missing'),
+      ]);
+    }
+    let amount = t.amount;
+    let type = t.transactionType;
+    if (dto.amount !== undefined) {
+      amount = dto.amount;
+      const implied = amount < 0 ? 'debit' : amount > 0 ? 'credit' : type;
+      if (dto.transaction_type !== undefined && dto.transaction_type !== implied) {
+        throw ApiError.validation([
+          validationEntry(
+            'body',
+            ['transaction_type'],
+            `transaction_type ${dto.transaction_type} contradicts the sign of amount ${dto.amount}`,
+            'value_error.inconsistent',
+          ),
+        ]);
+      }
+      type = implied;
+    } else if (dto.transaction_type !== undefined) {
+      type = dto.transaction_type;
+      amount = type === 'debit' ? -Math.abs(amount) : Math.abs(amount);
+    }
+    return {
+      amount: [money(t.amount), money(amount)],
+      transaction_type: [t.transactionType, type],
+      description: [t.description, dto.description ?? t.description],
+      category: [t.category, dto.category ?? t.category],
+    };
+  }
+
+  /** The trail outlives its row (a document read again may have no row matching a corrected one): 404 only when neither exists. */
+  async corrections(auth: AuthContext, transactionId: number): Promise<CorrectionTrailDto> {
+    const em = this.db.forScope(auth);
+    const rows = await em.find(TransactionCorrection, { transactionId }, { orderBy: { id: QueryOrder.ASC } });
+    if (!rows.length && !(await em.count(Transaction, { id: transactionId }))) throw ApiError.notFound('Transaction');
+    const corrections = rows.map((c) => ({
+      id: c.id,
+      transaction_id: c.transactionId,
+      field: c.field,
+      old_value: c.oldValue,
+      new_value: c.newValue,
+      correction_reason: c.correctionReason,
+      corrected_by: c.correctedBy,
+      corrected_at: c.correctedAt.toISOString(),
+    }));
+    return { transaction_id: transactionId, corrections, total: corrections.length, total_corrections: corrections.length };
+  }
+
+  private async findTransaction(em: EntityManager, documentId: number, transactionId: number, lock = false): Promise<Transaction> {
+    const t = await em.findOne(
+      Transaction,
+      { id: transactionId, documentId },
+      lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {},
+    );
+    if (!t) throw ApiError.notFound('Transaction');
+    return t;
+  }
+}
