@@ -6,6 +6,7 @@ import { AuthContext } from '../../platform/auth/auth-context';
 import { SecretBox } from '../../platform/crypto/secret-box';
 import { Database } from '../../platform/database/database.service';
 import { scopeFields } from '../../platform/database/tenant';
+import { entityManagerOf } from '../../platform/database/unit-of-work';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { OutboundHttp } from '../../platform/outbound/outbound-http';
 import { flatten } from '../../platform/validation/validation.pipe';
@@ -121,7 +122,9 @@ export class IngestFilesCommand {
       const batchId = newBatchId();
       const createdAt = new Date();
       const staged = received.files.map((f, i) => ({ ...f, label: input.label(f.filename, i) }));
-      const docs = await this.documents.execute(auth, match.deal.id, staged, async (tx, created) => {
+      const docs = await this.documents.execute(auth, match.deal.id, staged, async (work, created) => {
+        // the batch's own rows, in the unit of work that creates its documents
+        const tx = entityManagerOf(work);
         tx.create(IngestBatch, {
           ...scopeFields(auth),
           id: batchId,

@@ -5,6 +5,10 @@ import { DocumentsController } from './controllers/documents.controller';
 import { RecommendationsController } from './controllers/recommendations.controller';
 import { TransactionsController } from './controllers/transactions.controller';
 import { UploadRequestReader } from './controllers/upload-request';
+import { DealRepository } from './repositories/deal.repository';
+import { DocumentRepository } from './repositories/document.repository';
+import { RecommendationRepository } from './repositories/recommendation.repository';
+import { TransactionRepository } from './repositories/transaction.repository';
 import { CreateDocumentsCommand } from './services/create-documents.command';
 import { DealLifecycleService } from './services/deal-lifecycle.service';
 import { DealsService } from './services/deals.service';
@@ -25,6 +29,10 @@ import { TransactionsService } from './services/transactions.service';
   imports: [RulesetsModule],
   controllers: [DealsController, DocumentsController, TransactionsController, RecommendationsController],
   providers: [
+    DealRepository,
+    DocumentRepository,
+    TransactionRepository,
+    RecommendationRepository,
     // SummaryService before DealLifecycleService: the order their outbox subscribers run in.
     SummaryService,
     DealsService,

@@ -1,6 +1,6 @@
-import { EntityManager } from '@mikro-orm/postgresql';
 import type { StatementTransactionInput } from '@ledgerlens/underwriting';
 import { Transaction, TransactionCorrection } from '../entities/transaction.entities';
+import type { CorrectedRows } from '../repositories/transaction.repository';
 
 /**
  * Corrections survive a new reading of their document (reprocess, reclassify). The corrected rows
@@ -10,25 +10,6 @@ import { Transaction, TransactionCorrection } from '../entities/transaction.enti
  * trail, and takes the corrected values over the new reading; an unmatched one is dropped with a
  * warning on the document, its audit trail kept.
  */
-
-/** The corrected rows of a document's current reading, with their audit trails (oldest first). */
-export interface CorrectedRows {
-  rows: Transaction[];
-  trails: Map<number, TransactionCorrection[]>;
-}
-
-export async function loadCorrectedRows(tx: EntityManager, documentId: number): Promise<CorrectedRows> {
-  const rows = await tx.find(Transaction, { documentId, correctionCount: { $gt: 0 } }, { filters: false, orderBy: { position: 'asc' } });
-  const trails = new Map<number, TransactionCorrection[]>();
-  if (!rows.length) return { rows, trails };
-  const entries = await tx.find(
-    TransactionCorrection,
-    { transactionId: { $in: rows.map((r) => r.id) } },
-    { filters: false, orderBy: { id: 'asc' } },
-  );
-  for (const e of entries) trails.set(e.transactionId, [...(trails.get(e.transactionId) ?? []), e]);
-  return { rows, trails };
-}
 
 export interface Carryover {
   /** the new reading with the corrected amount, type and description applied to the matched rows */

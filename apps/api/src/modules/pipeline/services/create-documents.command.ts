@@ -1,16 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { APP_CONFIG, AppConfig } from '../../../platform/config/config';
 import { Database } from '../../../platform/database/database.service';
 import { Scope, scopeFields } from '../../../platform/database/tenant';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { recordEvent } from '../../../platform/events/events';
 import { EventDispatcher } from '../../../platform/events/event-dispatcher';
 import { FileStore, FileTooLargeError, sniffMime, StoredFile } from '../../../platform/storage/file-store';
 import { truncateText } from '../../../platform/text/truncate';
 import { UsageMeter } from '../../../platform/usage/usage-meter';
 import { DealLifecycleService } from './deal-lifecycle.service';
-import { findDealOr404 } from '../repositories/deal-lookup';
+import { DealRepository } from '../repositories/deal.repository';
+import { DocumentRepository } from '../repositories/document.repository';
 import { DocumentProducer } from './processing.producer';
 import { Document, DocumentType } from '../entities/document.entities';
 
@@ -60,6 +61,8 @@ export interface Caller extends Scope {
 export class CreateDocumentsCommand {
   constructor(
     private readonly db: Database,
+    private readonly deals: DealRepository,
+    private readonly documents: DocumentRepository,
     private readonly files: FileStore,
     private readonly producer: DocumentProducer,
     private readonly lifecycle: DealLifecycleService,
@@ -114,7 +117,7 @@ export class CreateDocumentsCommand {
     caller: Caller,
     dealId: number,
     staged: StagedFile[],
-    inTransaction?: (tx: EntityManager, documents: Document[]) => void | Promise<void>,
+    inTransaction?: (tx: UnitOfWork, documents: Document[]) => void | Promise<void>,
   ): Promise<Document[]> {
     const good = staged.filter((f) => f.stored && !f.error);
     if (!good.length) return [];
@@ -122,12 +125,12 @@ export class CreateDocumentsCommand {
     const metered = caller.livemode ? good.length : 0;
     await this.usage.reserveDocuments(caller.organizationId, metered);
     const docs = await this.db
-      .forScope(caller)
-      .transactional(async (tx) => {
-        const deal = await findDealOr404(tx, dealId, { lock: true });
+      .unitOfWork(caller)
+      .transaction(async (tx) => {
+        const deal = await this.deals.getOr404(tx, dealId, { lock: true });
         const now = new Date();
         const created = good.map((f) =>
-          tx.create(Document, {
+          this.documents.create(tx, {
             ...scopeFields(caller),
             dealId,
             filename: f.filename,
@@ -165,7 +168,7 @@ export class CreateDocumentsCommand {
 
   /** Stage then execute (the CLI, ingest): the rejected files are returned, nothing of them kept. */
   async run(caller: Caller, dealId: number, files: PlainFile[]): Promise<{ documents: Document[]; rejected: StagedFile[] }> {
-    await findDealOr404(this.db.forScope(caller), dealId);
+    await this.deals.getOr404(this.db.unitOfWork(caller), dealId);
     const staged: StagedFile[] = [];
     try {
       for (const file of files) staged.push(await this.stage(caller, file));

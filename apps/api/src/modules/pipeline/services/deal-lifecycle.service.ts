@@ -1,16 +1,16 @@
-import { LockMode, raw } from '@mikro-orm/core';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Database } from '../../../platform/database/database.service';
 import { Scope } from '../../../platform/database/tenant';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { EventDispatcher } from '../../../platform/events/event-dispatcher';
 import { DomainEvent, DomainEventType, recordEvent } from '../../../platform/events/events';
 import { ApiError } from '../../../platform/errors/api-error';
 import { Document, isInFlight } from '../entities/document.entities';
-import { Transaction } from '../entities/transaction.entities';
 import { RecommendationsService } from './recommendations.service';
 import { SummaryService } from './summary.service';
-import { findDealOr404 } from '../repositories/deal-lookup';
+import { DealRepository } from '../repositories/deal.repository';
+import { DocumentRepository } from '../repositories/document.repository';
+import { TransactionRepository } from '../repositories/transaction.repository';
 import { writeDealReport } from './deal-report';
 import { Deal, DealStatus } from '../entities/deal.entities';
 
@@ -63,7 +63,7 @@ export function statusFor(docs: Pick<Document, 'status'>[]): DealStatus {
  * `deal.updated` (spec: the status, fields or notes of a deal change) for a status the lifecycle
  * moved, in the same unit of work. Returns whether an event was recorded.
  */
-function recordStatusChange(tx: EntityManager, scope: Scope, deal: Deal, previous: DealStatus): boolean {
+function recordStatusChange(tx: UnitOfWork, scope: Scope, deal: Deal, previous: DealStatus): boolean {
   if (deal.status === previous) return false;
   recordEvent(tx, scope, 'deal.updated', {
     dealId: deal.id,
@@ -73,18 +73,13 @@ function recordStatusChange(tx: EntityManager, scope: Scope, deal: Deal, previou
   return true;
 }
 
-/** How many field corrections the deal's transactions carry (the scope of `tx` filters the tenant). */
-async function correctionsOf(tx: EntityManager, dealId: number): Promise<number> {
-  const qb = tx.createQueryBuilder(Transaction, 't').select(raw('coalesce(sum(t.correction_count), 0)::int as n')).where({ dealId });
-  await qb.applyFilters();
-  const row = (await qb.execute('get')) as unknown as { n: number | string } | undefined;
-  return Number(row?.n ?? 0);
-}
-
 @Injectable()
 export class DealLifecycleService implements OnModuleInit {
   constructor(
     private readonly db: Database,
+    private readonly deals: DealRepository,
+    private readonly documents: DocumentRepository,
+    private readonly transactions: TransactionRepository,
     private readonly events: EventDispatcher,
     private readonly recommendations: RecommendationsService,
     private readonly summary: SummaryService,
@@ -95,7 +90,7 @@ export class DealLifecycleService implements OnModuleInit {
   }
 
   /** In the caller's unit of work: `added` new documents (0 for requeued ones) are about to be processed. */
-  documentsQueued(tx: EntityManager, scope: Scope, deal: Deal, added: number, now = new Date()): void {
+  documentsQueued(tx: UnitOfWork, scope: Scope, deal: Deal, added: number, now = new Date()): void {
     const previous = deal.status;
     deal.documentCount += added;
     deal.status = 'processing';
@@ -114,10 +109,10 @@ export class DealLifecycleService implements OnModuleInit {
    */
   async refresh(scope: Scope, dealId: number): Promise<void> {
     let notify = false;
-    await this.db.forScope(scope).transactional(async (tx) => {
-      const deal = await tx.findOne(Deal, { id: dealId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    await this.db.unitOfWork(scope).transaction(async (tx) => {
+      const deal = await this.deals.lockForScoring(tx, dealId);
       if (!deal) return;
-      const docs = await tx.find(Document, { dealId }, { orderBy: { id: 'asc' } });
+      const docs = await this.documents.listForDeal(tx, dealId);
       const status = statusFor(docs);
       const previous = deal.status;
       deal.documentCount = docs.length;
@@ -135,8 +130,8 @@ export class DealLifecycleService implements OnModuleInit {
    * idempotent (nothing changed since the last scoring: nothing is written, `rescored` false).
    */
   async rescore(scope: Scope, dealId: number, actor: string): Promise<RescoreOutcome> {
-    const outcome = await this.db.forScope(scope).transactional(async (tx) => {
-      const deal = await findDealOr404(tx, dealId, { lock: true });
+    const outcome = await this.db.unitOfWork(scope).transaction(async (tx) => {
+      const deal = await this.deals.getOr404(tx, dealId, { lock: true });
       const rescored = await this.rescoreLocked(tx, scope, deal, actor);
       if (!rescored && deal.status !== 'ready') {
         throw ApiError.conflict(
@@ -157,9 +152,9 @@ export class DealLifecycleService implements OnModuleInit {
    * when its documents are done, from the same corrected rows. The caller notifies the dispatcher
    * when this returns true.
    */
-  async rescoreLocked(tx: EntityManager, scope: Scope, deal: Deal, actor: string): Promise<boolean> {
+  async rescoreLocked(tx: UnitOfWork, scope: Scope, deal: Deal, actor: string): Promise<boolean> {
     if (deal.status !== 'ready') return false;
-    const docs = await tx.find(Document, { dealId: deal.id }, { orderBy: { id: 'asc' } });
+    const docs = await this.documents.listForDeal(tx, deal.id);
     if (statusFor(docs) !== 'ready') return false;
     await tx.flush();
     return this.score(tx, scope, deal, docs, actor);
@@ -193,11 +188,17 @@ export class DealLifecycleService implements OnModuleInit {
    * default recommendation, asks for the narrative and records deal.ready. Skipped when the deal
    * was already scored from the same documents and corrections.
    */
-  private async score(tx: EntityManager, scope: Scope, deal: Deal, docs: Document[], actor: string): Promise<boolean> {
-    const key = inputsKey(docs, await correctionsOf(tx, deal.id));
+  private async score(tx: UnitOfWork, scope: Scope, deal: Deal, docs: Document[], actor: string): Promise<boolean> {
+    const key = inputsKey(docs, await this.transactions.countCorrectionsForDeal(tx, deal.id));
     if (deal.status === 'ready' && deal.report?.inputs_key === key) return false;
     deal.status = 'under_review';
-    await writeDealReport(tx, deal, docs, new Date().toISOString().slice(0, 10));
+    await writeDealReport(
+      { deals: this.deals, documents: this.documents, transactions: this.transactions },
+      tx,
+      deal,
+      docs,
+      new Date().toISOString().slice(0, 10),
+    );
     deal.report = { ...deal.report, inputs_key: key };
     if (deal.analysis) await this.recommendations.generateDefault(tx, scope, deal, actor);
     await this.summary.requestSummary(tx, scope, deal.id, actor);

@@ -1,4 +1,3 @@
-import { EntityManager } from '@mikro-orm/postgresql';
 import { reconcile } from '@ledgerlens/statements';
 import {
   buildDealReport,
@@ -13,6 +12,17 @@ import {
 import { Document, TERMINAL_STATUSES } from '../entities/document.entities';
 import { Transaction } from '../entities/transaction.entities';
 import { Deal } from '../entities/deal.entities';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
+import type { DealRepository } from '../repositories/deal.repository';
+import type { DocumentRepository } from '../repositories/document.repository';
+import type { TransactionRepository } from '../repositories/transaction.repository';
+
+/** The repositories the report reads. */
+export interface ReportSources {
+  deals: DealRepository;
+  documents: DocumentRepository;
+  transactions: TransactionRepository;
+}
 
 /** The analysis as stored on the deal: without the per-transaction arrays and per-statement daily series. */
 export function storedAnalysis(analysis: DealAnalysis): Record<string, unknown> {
@@ -119,22 +129,18 @@ const accountKey = (d: Pick<Document, 'bankName' | 'accountNumberLast4' | 'accou
  * Documents of other deals of the same organization and mode (the tenant filter scopes `tx`)
  * holding the same file (content hash) or a statement of the same account (bank, last 4, holder).
  */
-export async function findSightings(tx: EntityManager, deal: Deal, docs: Document[]): Promise<RelatedDocumentSighting[]> {
+export async function findSightings(
+  sources: ReportSources,
+  tx: UnitOfWork,
+  deal: Deal,
+  docs: Document[],
+): Promise<RelatedDocumentSighting[]> {
   const hashes = [...new Set(docs.map((d) => d.sha256))];
   const last4s = [...new Set(docs.map((d) => d.accountNumberLast4).filter((v): v is string => !!v))];
   if (!hashes.length) return [];
-  const others = await tx.find(
-    Document,
-    { dealId: { $ne: deal.id }, $or: [{ sha256: { $in: hashes } }, ...(last4s.length ? [{ accountNumberLast4: { $in: last4s } }] : [])] },
-    { orderBy: { id: 'asc' }, fields: ['id', 'dealId', 'sha256', 'bankName', 'accountNumberLast4', 'accountHolder'] },
-  );
+  const others = await sources.documents.findSightings(tx, deal.id, hashes, last4s);
   if (!others.length) return [];
-  const names = new Map(
-    (await tx.find(Deal, { id: { $in: [...new Set(others.map((o) => o.dealId))] } }, { fields: ['id', 'businessName'] })).map((d) => [
-      d.id,
-      d.businessName,
-    ]),
-  );
+  const names = await sources.deals.businessNames(tx, [...new Set(others.map((o) => o.dealId))]);
   const sightings: RelatedDocumentSighting[] = [];
   for (const doc of docs) {
     const key = accountKey(doc);
@@ -207,15 +213,20 @@ function applyScreening(analysis: DealAnalysis | null, statementDocs: Document[]
 }
 
 /** Builds the deal's report from its terminal documents and writes it, in the caller's transaction. */
-export async function writeDealReport(tx: EntityManager, deal: Deal, docs: Document[], reportDate: string): Promise<void> {
+export async function writeDealReport(
+  sources: ReportSources,
+  tx: UnitOfWork,
+  deal: Deal,
+  docs: Document[],
+  reportDate: string,
+): Promise<void> {
   const terminal = docs.filter((d) => TERMINAL_STATUSES.includes(d.status));
   const statementDocs = terminal.filter((d) => d.status === 'completed' && d.documentType === 'bank_statement');
   const rows = new Map<number, Transaction[]>();
   if (statementDocs.length) {
-    const all = await tx.find(
-      Transaction,
-      { documentId: { $in: statementDocs.map((d) => d.id) } },
-      { orderBy: [{ documentId: 'asc' }, { position: 'asc' }] },
+    const all = await sources.transactions.findForDocuments(
+      tx,
+      statementDocs.map((d) => d.id),
     );
     for (const t of all) {
       const list = rows.get(t.documentId);
@@ -228,6 +239,7 @@ export async function writeDealReport(tx: EntityManager, deal: Deal, docs: Docum
     fundingAmountRequested: deal.fundingAmountRequested,
     reportDate,
     sightings: await findSightings(
+      sources,
       tx,
       deal,
       terminal.filter((d) => d.status === 'completed'),

@@ -1,19 +1,19 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
 import { scopeFields } from '../../../platform/database/tenant';
+import { UniqueViolation } from '../../../platform/database/unique-violation';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { ApiError, ErrorCode, validationEntry } from '../../../platform/errors/api-error';
 import { recordEvent } from '../../../platform/events/events';
 import { EventDispatcher } from '../../../platform/events/event-dispatcher';
 import { pageWindow, toPage } from '../../../platform/pagination/pagination';
 import { flatten } from '../../../platform/validation/validation.pipe';
-import { Deal, DealDecision, DECISIONS, Decision, DEAL_STATUSES } from '../entities/deal.entities';
+import { Deal, DECISIONS, Decision } from '../entities/deal.entities';
+import { DealRepository } from '../repositories/deal.repository';
 import { DealLifecycleService } from './deal-lifecycle.service';
-import { findDealOr404 } from '../repositories/deal-lookup';
 import { mapDealDetail, mapDealSummary } from '../mappers/deals.mapper';
 import {
   BatchCreateResultDto,
@@ -30,35 +30,12 @@ import {
 
 export const MAX_BATCH_DEALS = 50;
 
-/** Large JSON columns a deal summary does not show. */
-const SUMMARY_EXCLUDES = ['report', 'analysis'] as const;
-
-/**
- * The list orders: the column, then `id` the same way; each is read in order from its index
- * (Migration20261128090000_deal_read_indexes), forwards or backwards, so a page sorts nothing. Only
- * `health_score` is nullable: its deals without a score come last both ways (an index per direction).
- */
-const ORDER_BY = {
-  created_at: { asc: '"created_at" asc, "id" asc', desc: '"created_at" desc, "id" desc' },
-  updated_at: { asc: '"updated_at" asc, "id" asc', desc: '"updated_at" desc, "id" desc' },
-  business_name: { asc: '"business_name" asc, "id" asc', desc: '"business_name" desc, "id" desc' },
-  status: { asc: '"status" asc, "id" asc', desc: '"status" desc, "id" desc' },
-  health_score: { asc: '"health_score" asc nulls last, "id" asc', desc: '"health_score" desc nulls last, "id" desc' },
-} as const;
-
 /**
  * Up to this many matching deals a list's `meta.total` is exact; above it, it is PostgreSQL's
  * estimate (`meta.total_estimated`), so a page of a very large organization does not count all its
  * deals (README, "Lists"; docs/performance.md, session 8).
  */
 export const EXACT_TOTAL_LIMIT = 10_000;
-
-/**
- * What `q` matches: the three names joined, indexed by `deals_search_trgm_index` (pg_trgm) with
- * this very text. A name matching `q` makes the joined text match too, so the index finds every
- * candidate, and the condition on each name keeps the result exactly what it was.
- */
-const SEARCH_EXPRESSION = `(coalesce("business_name", '') || ' ' || coalesce("dba_name", '') || ' ' || coalesce("owner_name", ''))`;
 
 const FIELD_MAP = {
   business_name: 'businessName',
@@ -71,57 +48,32 @@ const FIELD_MAP = {
   source_type: 'sourceType',
 } as const;
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** The stats' select list: its `?` are bound to the decisions, the statuses, then the week's and the month's start. */
-const STATS_SELECT = [
-  'count(*)::int as "total"',
-  'avg("health_score")::float as "avg_health"',
-  'avg("funding_amount_requested")::float as "avg_funding"',
-  ...DECISIONS.map((d) => `count(*) filter (where "decision" = ?)::int as "decision_${d}"`),
-  ...DEAL_STATUSES.map((s) => `count(*) filter (where "status" = ?)::int as "status_${s}"`),
-  'count(*) filter (where "created_at" >= ?)::int as "this_week"',
-  'count(*) filter (where "created_at" >= ?)::int as "this_month"',
-].join(', ');
-
 @Injectable()
 export class DealsService {
   constructor(
     private readonly db: Database,
+    private readonly deals: DealRepository,
     private readonly events: EventDispatcher,
     private readonly lifecycle: DealLifecycleService,
   ) {}
 
   async list(auth: AuthContext, query: ListDealsQueryDto): Promise<DealListDto> {
-    // Plain scoped rows (Database.rows): the hottest read path, without query building or
-    // hydration; the count and the page run concurrently on two connections, and a summary reads
-    // neither the report nor the analysis JSON (docs/performance.md).
-    const conditions: string[] = [];
-    const params: unknown[] = [];
-    if (query.status) {
-      conditions.push('"status" = ?');
-      params.push(query.status);
-    }
-    const q = query.q?.trim();
-    if (q) {
-      const like = `%${escapeLike(q)}%`;
-      conditions.push(`${SEARCH_EXPRESSION} ilike ? and ("business_name" ilike ? or "dba_name" ilike ? or "owner_name" ilike ?)`);
-      params.push(like, like, like, like);
-    }
-    const where = conditions.length ? { where: conditions.join(' and '), params } : {};
+    // Plain scoped rows (DealRepository: the scoped raw path): the hottest read path, without query
+    // building or hydration; the count and the page run concurrently on two connections, and a
+    // summary reads neither the report nor the analysis JSON (docs/performance.md).
+    const filter = { status: query.status, q: query.q?.trim() || undefined };
     const window = pageWindow(query);
     // One row past the page tells whether another page follows, whatever the total says.
-    const [[{ total: counted }], rows] = await Promise.all([
-      this.db.rows(auth, Deal, { ...where, countUpTo: EXACT_TOTAL_LIMIT + 1 }) as unknown as Promise<[{ total: number }]>,
-      this.db.rows(auth, Deal, {
-        ...where,
-        exclude: SUMMARY_EXCLUDES,
-        orderBy: ORDER_BY[query.sort ?? 'updated_at'][query.order === 'asc' ? 'asc' : 'desc'],
-        offset: window.offset,
-        limit: window.perPage + 1,
-      }),
+    const [counted, rows] = await Promise.all([
+      this.deals.countUpTo(auth, filter, EXACT_TOTAL_LIMIT + 1),
+      this.deals.findPageForOrg(
+        auth,
+        filter,
+        query.sort ?? 'updated_at',
+        query.order === 'asc' ? 'asc' : 'desc',
+        window.offset,
+        window.perPage + 1,
+      ),
     ]);
     const more = rows.length > window.perPage;
     if (more) rows.pop();
@@ -130,26 +82,22 @@ export class DealsService {
     // More than EXACT_TOTAL_LIMIT deals match. The page bound stays exact: a page with deals is
     // within it, an empty page past the first is beyond it (422, with the exact last page).
     if (!rows.length && window.page > 1) {
-      const [{ total }] = (await this.db.rows(auth, Deal, { ...where, raw: 'count(*)::int as "total"' })) as unknown as [{ total: number }];
-      return toPage(window, total, data);
+      return toPage(window, await this.deals.countMatching(auth, filter), data);
     }
     // The last page knows the exact total; before it, the estimate, never below the deals up to
     // and one past this page (so total_pages always reaches the next page while there is one).
     const seen = window.offset + rows.length;
     if (!more) return toPage(window, seen, data);
-    const estimate = await this.db.estimate(auth, Deal, where);
+    const estimate = await this.deals.estimateMatching(auth, filter);
     const page = toPage(window, Math.max(estimate, seen + 1, EXACT_TOTAL_LIMIT + 1), data);
     return { data: page.data, meta: { ...page.meta, total_estimated: true } };
   }
 
-  /** One aggregate query on the scoped raw path (Database.rows), scoped like every other read. */
+  /** One aggregate query on the scoped raw path (DealRepository.statsForOrg), scoped like every other read. */
   async stats(auth: AuthContext, now = new Date()): Promise<DealStatsDto> {
     const weekStart = startOfIsoWeek(now).toISOString();
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
-    const [row] = (await this.db.rows(auth, Deal, {
-      raw: STATS_SELECT,
-      rawParams: [...DECISIONS, ...DEAL_STATUSES, weekStart, monthStart],
-    })) as unknown as [Record<string, number | null>];
+    const row = await this.deals.statsForOrg(auth, weekStart, monthStart);
     const round2 = (v: number | null) => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
     const n = (key: string) => Number(row[key] ?? 0);
     return {
@@ -179,8 +127,8 @@ export class DealsService {
   /** New deals with their deal.created events, in one transaction; a reference taken meanwhile is 409. */
   private async insert(auth: AuthContext, dtos: CreateDealDto[]): Promise<Deal[]> {
     const deals = await this.db
-      .forScope(auth)
-      .transactional(async (tx) => {
+      .unitOfWork(auth)
+      .transaction(async (tx) => {
         const created = dtos.map((dto) => this.build(tx, auth, dto));
         await tx.flush();
         for (const deal of created) {
@@ -193,7 +141,7 @@ export class DealsService {
         return created;
       })
       .catch((err: unknown) => {
-        if (err instanceof UniqueConstraintViolationException) {
+        if (err instanceof UniqueViolation) {
           const refs = dtos.map((d) => d.external_reference).filter(Boolean);
           throw new ApiError(
             ErrorCode.DUPLICATE_RESOURCE,
@@ -207,7 +155,7 @@ export class DealsService {
   }
 
   async get(auth: AuthContext, id: number): Promise<DealDetailDto> {
-    const [deal] = await this.db.rows(auth, Deal, { where: '"id" = ?', params: [id], exclude: ['analysis'] });
+    const deal = await this.deals.findDetail(auth, id);
     if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
     return mapDealDetail(deal);
   }
@@ -228,8 +176,8 @@ export class DealsService {
   }
 
   async update(auth: AuthContext, id: number, dto: UpdateDealDto): Promise<DealDetailDto> {
-    const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, id);
+    const uow = this.db.unitOfWork(auth);
+    const deal = await this.deals.getOr404(uow, id);
     const changed: string[] = [];
     for (const [field, prop] of Object.entries(FIELD_MAP)) {
       const value = (dto as Record<string, unknown>)[field];
@@ -244,7 +192,7 @@ export class DealsService {
       }
     }
     if (changed.length) {
-      await em.transactional(async (tx) => {
+      await uow.transaction(async (tx) => {
         deal.updatedAt = new Date();
         recordEvent(tx, auth, 'deal.updated', { dealId: deal.id, actor: auth.actor, data: { deal_id: deal.id, changed_fields: changed } });
       });
@@ -254,15 +202,15 @@ export class DealsService {
   }
 
   async remove(auth: AuthContext, id: number) {
-    const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, id);
-    await em.transactional(async (tx) => {
+    const uow = this.db.unitOfWork(auth);
+    const deal = await this.deals.getOr404(uow, id);
+    await uow.transaction(async (tx) => {
       recordEvent(tx, auth, 'deal.deleted', {
         dealId: deal.id,
         actor: auth.actor,
         data: { deal_id: deal.id, business_name: deal.businessName },
       });
-      tx.remove(deal);
+      this.deals.remove(tx, deal);
     });
     this.events.notify();
     return { status: 'ok' as const, success: true as const, message: `Deal ${id} and all its data were deleted`, deal_id: id };
@@ -275,24 +223,22 @@ export class DealsService {
       ]);
     }
     const decision = value as Decision;
-    const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, id);
+    const uow = this.db.unitOfWork(auth);
+    const deal = await this.deals.getOr404(uow, id);
     const previous = deal.decision;
     const decidedAt = new Date();
-    await em.transactional(async (tx) => {
+    await uow.transaction(async (tx) => {
       deal.decision = decision;
       deal.decidedAt = decidedAt;
       deal.updatedAt = decidedAt;
-      tx.persist(
-        tx.create(DealDecision, {
-          ...scopeFields(auth),
-          dealId: deal.id,
-          decision,
-          previousDecision: previous,
-          actor: auth.actor,
-          createdAt: decidedAt,
-        }),
-      );
+      this.deals.addDecision(tx, {
+        ...scopeFields(auth),
+        dealId: deal.id,
+        decision,
+        previousDecision: previous,
+        actor: auth.actor,
+        createdAt: decidedAt,
+      });
       recordEvent(tx, auth, 'deal.decision', {
         dealId: deal.id,
         actor: auth.actor,
@@ -340,14 +286,9 @@ export class DealsService {
       if (problems.length) errors.push({ index, detail: 'Validation failed', errors: flatten(problems, 'body', [index]) });
       else valid.push({ index, dto });
     }
-    const em = this.db.forScope(auth);
     // A reference already held by a deal, or sent twice in the batch, is an error of that item.
     const refs = valid.map(({ dto }) => dto.external_reference).filter((r): r is string => !!r);
-    const taken = new Set(
-      refs.length
-        ? (await em.find(Deal, { externalReference: { $in: refs } }, { fields: ['externalReference'] })).map((d) => d.externalReference)
-        : [],
-    );
+    const taken = new Set(await this.deals.takenReferences(this.db.unitOfWork(auth), refs));
     for (const item of [...valid]) {
       const ref = item.dto.external_reference;
       if (!ref) continue;
@@ -389,9 +330,9 @@ export class DealsService {
     };
   }
 
-  private build(em: EntityManager, auth: AuthContext, dto: CreateDealDto): Deal {
+  private build(tx: UnitOfWork, auth: AuthContext, dto: CreateDealDto): Deal {
     const now = new Date();
-    return em.create(Deal, {
+    return this.deals.create(tx, {
       ...scopeFields(auth),
       businessName: dto.business_name,
       fundingAmountRequested: dto.funding_amount_requested,

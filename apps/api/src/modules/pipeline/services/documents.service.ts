@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { LockMode } from '@mikro-orm/core';
-import { EntityManager } from '@mikro-orm/postgresql';
 import type { Readable } from 'node:stream';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { ApiError, ErrorCode, validationEntry } from '../../../platform/errors/api-error';
 import { recordEvent } from '../../../platform/events/events';
 import { EventDispatcher } from '../../../platform/events/event-dispatcher';
 import { Page, paginate, pageWindow } from '../../../platform/pagination/pagination';
 import { FileStore } from '../../../platform/storage/file-store';
 import { DealLifecycleService } from './deal-lifecycle.service';
-import { findDealOr404 } from '../repositories/deal-lookup';
+import { DealRepository } from '../repositories/deal.repository';
+import { DocumentRepository } from '../repositories/document.repository';
 import { DocumentProducer } from './processing.producer';
 import { Document, DOCUMENT_TYPE_ALIASES, DOCUMENT_TYPES, DocumentType, isInFlight } from '../entities/document.entities';
 import {
@@ -51,7 +51,7 @@ export function parseCurrency(value: string | undefined): string | null {
   return code;
 }
 
-const recordRequeued = (tx: EntityManager, auth: AuthContext, d: Document) =>
+const recordRequeued = (tx: UnitOfWork, auth: AuthContext, d: Document) =>
   recordEvent(tx, auth, 'document.requeued', {
     dealId: d.dealId,
     actor: auth.actor,
@@ -62,6 +62,8 @@ const recordRequeued = (tx: EntityManager, auth: AuthContext, d: Document) =>
 export class DocumentsService {
   constructor(
     private readonly db: Database,
+    private readonly deals: DealRepository,
+    private readonly documents: DocumentRepository,
     private readonly files: FileStore,
     private readonly producer: DocumentProducer,
     private readonly lifecycle: DealLifecycleService,
@@ -73,7 +75,7 @@ export class DocumentsService {
 
   /** 404 before the body is read. */
   async assertDeal(auth: AuthContext, dealId: number): Promise<void> {
-    await findDealOr404(this.db.forScope(auth), dealId);
+    await this.deals.getOr404(this.db.unitOfWork(auth), dealId);
   }
 
   async uploadOne(auth: AuthContext, dealId: number, received: ReceivedUpload, queryType: unknown): Promise<UploadedDocumentDto> {
@@ -123,7 +125,7 @@ export class DocumentsService {
             validationEntry('body', ['deal_id'], 'deal_id is required (integer form field)', 'value_error.missing'),
           ]);
         dealId = Number(raw);
-        await findDealOr404(this.db.forScope(auth), dealId);
+        await this.deals.getOr404(this.db.unitOfWork(auth), dealId);
       }
       const hint = parseDocumentType(
         received.fields.document_type ?? queryType,
@@ -157,27 +159,26 @@ export class DocumentsService {
   // ---- reads -------------------------------------------------------------------------------
 
   async list(auth: AuthContext, dealId: number, query: { page?: number; per_page?: number }): Promise<Page<DocumentSummaryDto>> {
-    const em = this.db.forScope(auth);
-    await findDealOr404(em, dealId);
+    const uow = this.db.unitOfWork(auth);
+    await this.deals.getOr404(uow, dealId);
     return paginate(
       pageWindow(query),
-      () => em.count(Document, { dealId }),
-      async (offset, limit) => (await em.find(Document, { dealId }, { orderBy: { id: 'asc' }, offset, limit })).map(mapDocumentSummary),
+      () => this.documents.countForDeal(uow, dealId),
+      async (offset, limit) => (await this.documents.findPageForDeal(uow, dealId, offset, limit)).map(mapDocumentSummary),
     );
   }
 
   async get(auth: AuthContext, id: number): Promise<DocumentDetailDto> {
-    return mapDocumentDetail(await this.find(this.db.forScope(auth), id));
+    return mapDocumentDetail(await this.find(this.db.unitOfWork(auth), id));
   }
 
   async status(auth: AuthContext, id: number): Promise<DocumentStatusDto> {
-    return mapDocumentStatus(await this.find(this.db.forScope(auth), id));
+    return mapDocumentStatus(await this.find(this.db.unitOfWork(auth), id));
   }
 
   /** Ids the caller cannot see are reported as not_found, never leaked. */
   async batchStatus(auth: AuthContext, ids: number[]): Promise<BatchStatusDto> {
-    const em = this.db.forScope(auth);
-    const found = new Map((await em.find(Document, { id: { $in: ids } })).map((d) => [d.id, d]));
+    const found = new Map((await this.documents.findMany(this.db.unitOfWork(auth), ids)).map((d) => [d.id, d]));
     const items = ids.map((id) => {
       const doc = found.get(id);
       return doc
@@ -188,13 +189,13 @@ export class DocumentsService {
   }
 
   async extraction(auth: AuthContext, id: number): Promise<ExtractionRecordDto> {
-    const doc = await this.find(this.db.forScope(auth), id);
+    const doc = await this.find(this.db.unitOfWork(auth), id);
     if (!doc.extractedAt) throw ApiError.conflict(`Document ${id} has not been extracted yet (status ${doc.status})`);
     return mapExtraction(doc);
   }
 
   async analysis(auth: AuthContext, id: number): Promise<AnalysisRecordDto> {
-    const doc = await this.find(this.db.forScope(auth), id);
+    const doc = await this.find(this.db.unitOfWork(auth), id);
     if (doc.status !== 'completed')
       throw ApiError.conflict(`The analysis is available once the document is completed (status ${doc.status})`);
     if (doc.documentType !== 'bank_statement')
@@ -203,7 +204,7 @@ export class DocumentsService {
   }
 
   async file(auth: AuthContext, id: number): Promise<{ doc: Document; stream: Readable }> {
-    const doc = await this.find(this.db.forScope(auth), id);
+    const doc = await this.find(this.db.unitOfWork(auth), id);
     return { doc, stream: this.files.stream(doc.storageKey) };
   }
 
@@ -256,10 +257,9 @@ export class DocumentsService {
   }
 
   async reprocessFailed(auth: AuthContext, dealId: number): Promise<ReprocessFailedDto> {
-    const em = this.db.forScope(auth);
-    const queued = await em.transactional(async (tx) => {
-      const deal = await findDealOr404(tx, dealId, { lock: true });
-      const docs = await tx.find(Document, { dealId, status: { $in: ['failed', 'cancelled'] } }, { orderBy: { id: 'asc' } });
+    const queued = await this.db.unitOfWork(auth).transaction(async (tx) => {
+      const deal = await this.deals.getOr404(tx, dealId, { lock: true });
+      const docs = await this.documents.findRetryableForDeal(tx, dealId);
       docs.forEach((d) => this.restart(d));
       if (docs.length) {
         this.lifecycle.documentsQueued(tx, auth, deal, 0);
@@ -294,14 +294,13 @@ export class DocumentsService {
    * never by rebuilding its report in this request.
    */
   private async transition(auth: AuthContext, id: number, change: (doc: Document) => void): Promise<Document> {
-    const em = this.db.forScope(auth);
-    const doc = await em.transactional(async (tx) => {
-      const d = await tx.findOne(Document, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const doc = await this.db.unitOfWork(auth).transaction(async (tx) => {
+      const d = await this.documents.lockById(tx, id);
       if (!d) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
       change(d);
       d.updatedAt = new Date();
       if (d.status === 'uploaded') {
-        this.lifecycle.documentsQueued(tx, auth, await findDealOr404(tx, d.dealId, { lock: true }), 0);
+        this.lifecycle.documentsQueued(tx, auth, await this.deals.getOr404(tx, d.dealId, { lock: true }), 0);
         recordRequeued(tx, auth, d);
       } else {
         recordEvent(tx, auth, 'document.cancelled', {
@@ -317,8 +316,8 @@ export class DocumentsService {
     return doc;
   }
 
-  private async find(em: EntityManager, id: number): Promise<Document> {
-    const doc = await em.findOne(Document, { id });
+  private async find(uow: UnitOfWork, id: number): Promise<Document> {
+    const doc = await this.documents.findById(uow, id);
     if (!doc) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
     return doc;
   }

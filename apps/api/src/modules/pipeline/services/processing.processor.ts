@@ -1,21 +1,21 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { LockMode } from '@mikro-orm/core';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { join, dirname } from 'node:path';
 import { fieldSourcesToApiJson, ParseResult, readingsToApiJson, ParserPool, ParseStep, StatementError } from '@ledgerlens/statements';
 import { computeStatementMetrics, screenTransactions, StatementInput } from '@ledgerlens/underwriting';
 import { APP_CONFIG, AppConfig } from '../../../platform/config/config';
 import { Database } from '../../../platform/database/database.service';
 import { Scope } from '../../../platform/database/tenant';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { recordEvent } from '../../../platform/events/events';
 import { EventDispatcher } from '../../../platform/events/event-dispatcher';
 import { DocumentJob, JobHandedBack, JobQueue, QUEUES } from '../../../platform/queue/job-queue';
 import { FileStore } from '../../../platform/storage/file-store';
 import { Metrics, RecordedStep } from '../../../platform/metrics/metrics';
 import { DealLifecycleService } from './deal-lifecycle.service';
-import { carryCorrections, loadCorrectedRows, unmatchedWarning } from './carry-corrections';
-import { Transaction } from '../entities/transaction.entities';
-import { Document, DocumentStatus, isInFlight, TERMINAL_STATUSES } from '../entities/document.entities';
+import { carryCorrections, unmatchedWarning } from './carry-corrections';
+import { Document, DocumentStatus, isInFlight } from '../entities/document.entities';
+import { DocumentRepository } from '../repositories/document.repository';
+import { TransactionRepository } from '../repositories/transaction.repository';
 
 /** The compiled worker of @ledgerlens/statements (built with the server). */
 const STATEMENTS_WORKER = join(dirname(require.resolve('@ledgerlens/statements/package.json')), 'dist', 'worker.js');
@@ -40,6 +40,8 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
   private sweeper: NodeJS.Timeout | null = null;
   constructor(
     private readonly db: Database,
+    private readonly documents: DocumentRepository,
+    private readonly transactions: TransactionRepository,
     private readonly queue: JobQueue,
     private readonly files: FileStore,
     private readonly events: EventDispatcher,
@@ -104,7 +106,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
 
   /** A job out of retries: its document fails with the last error instead of staying in flight. */
   private async exhausted(job: DocumentJob, err: Error): Promise<void> {
-    const doc = await this.db.system().findOne(Document, { id: job.documentId }, { filters: false });
+    const doc = await this.documents.findByIdUnscoped(this.db.systemUnitOfWork(), job.documentId);
     if (!doc || doc.attempt !== job.attempt || !isInFlight(doc.status)) return;
     const scope: Scope = { organizationId: doc.organizationId, livemode: doc.livemode };
     await this.fail(doc, scope, job.attempt, `retries exhausted: ${err.message}`);
@@ -115,13 +117,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
   async sweep(now = new Date()): Promise<number> {
     const { stuckSeconds } = this.config.pipeline;
     const bound = new Date(now.getTime() - stuckSeconds * 1000);
-    const docs = await this.db
-      .system()
-      .find(
-        Document,
-        { status: { $nin: [...TERMINAL_STATUSES] }, updatedAt: { $lt: bound } },
-        { filters: false, orderBy: { id: 'asc' }, limit: 500 },
-      );
+    const docs = await this.documents.findStuck(this.db.systemUnitOfWork(), bound, 500);
     for (const doc of docs) {
       const scope: Scope = { organizationId: doc.organizationId, livemode: doc.livemode };
       await this.fail(doc, scope, doc.attempt, `stuck: no progress for more than ${stuckSeconds} s`, bound);
@@ -132,8 +128,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
   }
 
   async run(job: DocumentJob): Promise<void> {
-    const em = this.db.system();
-    const doc = await em.findOne(Document, { id: job.documentId }, { filters: false });
+    const doc = await this.documents.findByIdUnscoped(this.db.systemUnitOfWork(), job.documentId);
     if (!doc || doc.attempt !== job.attempt || !isInFlight(doc.status)) return;
     const scope: Scope = { organizationId: doc.organizationId, livemode: doc.livemode };
     const started = Date.now();
@@ -190,8 +185,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
 
   /** Moves the document to `status`, closing the previous step; throws StaleJob when cancelled or superseded. */
   private async setStep(id: number, attempt: number, status: DocumentStatus, starting = false): Promise<void> {
-    const em = this.db.system();
-    await em.transactional(async (tx) => {
+    await this.db.systemUnitOfWork().transaction(async (tx) => {
       const doc = await this.lockCurrent(tx, id, attempt);
       if (doc.status === status && !starting) return;
       const now = new Date();
@@ -209,24 +203,23 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
     });
   }
 
-  private async lockCurrent(tx: EntityManager, id: number, attempt: number): Promise<Document> {
-    const doc = await tx.findOne(Document, { id }, { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE });
+  private async lockCurrent(tx: UnitOfWork, id: number, attempt: number): Promise<Document> {
+    const doc = await this.documents.lockByIdUnscoped(tx, id);
     if (!doc || doc.attempt !== attempt || !isInFlight(doc.status)) throw new StaleJob();
     return doc;
   }
 
   private async complete(id: number, scope: Scope, attempt: number, parsed: ParseResult): Promise<void> {
-    const em = this.db.system();
     let steps: RecordedStep[] = [];
-    await em.transactional(async (tx) => {
+    await this.db.systemUnitOfWork().transaction(async (tx) => {
       const doc = await this.lockCurrent(tx, id, attempt);
       const now = new Date();
       // corrections of the earlier reading are applied again to this one (their rows keep their ids)
-      const corrected = await loadCorrectedRows(tx, doc.id);
-      await tx.nativeDelete(
-        Transaction,
-        { documentId: doc.id, ...(corrected.rows.length ? { id: { $nin: corrected.rows.map((r) => r.id) } } : {}) },
-        { filters: false },
+      const corrected = await this.transactions.loadCorrectedRowsUnscoped(tx, doc.id);
+      await this.transactions.deleteReadingUnscoped(
+        tx,
+        doc.id,
+        corrected.rows.map((r) => r.id),
       );
       Object.assign(doc, {
         documentType: parsed.documentType,
@@ -298,7 +291,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         }));
         for (const [position, row] of carried.kept) Object.assign(row, rows[position]);
         const fresh = rows.filter((_, position) => !carried.kept.has(position));
-        for (let i = 0; i < fresh.length; i += 1000) await tx.insertMany(Transaction, fresh.slice(i, i + 1000));
+        await this.transactions.insertReading(tx, fresh);
         doc.analysis = metrics as unknown as Record<string, unknown>;
         doc.transactionCount = rows.length;
         doc.screeningFlags = metrics.screening_flags;
@@ -309,7 +302,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         doc.screeningFlags = 0;
       }
       if (unmatched.length) {
-        tx.remove(unmatched);
+        this.transactions.remove(tx, unmatched);
         doc.warnings = [...(doc.warnings ?? []), ...unmatched.map(unmatchedWarning)];
       }
       doc.steps = [
@@ -336,10 +329,9 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
 
   /** `unchangedSince`: fail only if the document made no progress after that time (the sweeper). */
   private async fail(doc: Document, scope: Scope, attempt: number, message: string, unchangedSince?: Date): Promise<void> {
-    const em = this.db.system();
     try {
       let steps: RecordedStep[] | null = null;
-      await em.transactional(async (tx) => {
+      await this.db.systemUnitOfWork().transaction(async (tx) => {
         const current = await this.lockCurrent(tx, doc.id, attempt);
         if (unchangedSince && current.updatedAt >= unchangedSince) return;
         const now = new Date();

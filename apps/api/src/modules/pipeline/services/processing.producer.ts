@@ -1,12 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../platform/config/config';
-import { Database } from '../../../platform/database/database.service';
 import { DocumentJob, JobQueue, QUEUES } from '../../../platform/queue/job-queue';
-import { DOCUMENT_STATUSES, Document, TERMINAL_STATUSES } from '../entities/document.entities';
+import { Document } from '../entities/document.entities';
+import { DocumentRepository } from '../repositories/document.repository';
 import { documentJobId } from './processing.jobs';
-
-/** The statuses of a document not yet finished (an `in` list: the status index serves it). */
-const IN_FLIGHT = DOCUMENT_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
 
 /**
  * The producer side of the documents queue: document commands enqueue here, and a starting
@@ -16,7 +13,7 @@ const IN_FLIGHT = DOCUMENT_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s)
 export class DocumentProducer {
   private readonly logger = new Logger('Processing');
   constructor(
-    private readonly db: Database,
+    private readonly documents: DocumentRepository,
     private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -28,9 +25,7 @@ export class DocumentProducer {
    * thousand uploads never make another's first statement wait behind them.
    */
   async enqueue(doc: Pick<Document, 'id' | 'attempt' | 'organizationId'>): Promise<void> {
-    const place = await this.db
-      .system()
-      .count(Document, { organizationId: doc.organizationId, status: { $in: IN_FLIGHT }, id: { $lte: doc.id } }, { filters: false });
+    const place = await this.documents.placeInBacklog(doc);
     await this.queue.enqueue<DocumentJob>(
       QUEUES.documents,
       documentJobId(doc),
@@ -46,12 +41,7 @@ export class DocumentProducer {
    */
   async recover(): Promise<number> {
     if (this.config.role === 'api') return 0;
-    const em = this.db.system();
-    const docs = await em.find(
-      Document,
-      { status: { $nin: [...TERMINAL_STATUSES] } },
-      { filters: false, fields: ['id', 'attempt', 'organizationId'], orderBy: { id: 'asc' } },
-    );
+    const docs = await this.documents.findUnfinishedBacklog();
     // the same fair order as enqueue(): each document's place in its organization's backlog
     const places = new Map<number, number>();
     for (const doc of docs) {

@@ -1,14 +1,14 @@
-import { QueryOrder } from '@mikro-orm/core';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { evaluateRuleset, type DealAnalysis, type Evaluation } from '@ledgerlens/underwriting';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
 import { Scope, scopeFields } from '../../../platform/database/tenant';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { ApiError } from '../../../platform/errors/api-error';
 import { EventDispatcher } from '../../../platform/events/event-dispatcher';
 import { recordEvent } from '../../../platform/events/events';
-import { findDealOr404 } from '../repositories/deal-lookup';
+import { DealRepository } from '../repositories/deal.repository';
+import { RecommendationRepository } from '../repositories/recommendation.repository';
 import { Deal } from '../entities/deal.entities';
 import { Clock } from '../../../platform/clock/clock';
 import { EvaluateQueryDto, EvaluationResultDto, RecommendationDto } from '../dto/recommendation.dto';
@@ -35,6 +35,8 @@ export interface ReportRecommendation {
 export class RecommendationsService {
   constructor(
     private readonly db: Database,
+    private readonly deals: DealRepository,
+    private readonly recommendations: RecommendationRepository,
     private readonly events: EventDispatcher,
     private readonly rulesets: RulesetsService,
     private readonly clock: Clock,
@@ -47,12 +49,12 @@ export class RecommendationsService {
    * ruleset snapshot). Making another ruleset the default takes effect at once.
    */
   async get(auth: AuthContext, dealId: number): Promise<RecommendationDto> {
-    const em = this.db.forScope(auth);
-    assertReady(await findDealOr404(em, dealId));
-    const fresh = await this.cached(em, auth, dealId);
+    const uow = this.db.unitOfWork(auth);
+    assertReady(await this.deals.getOr404(uow, dealId));
+    const fresh = await this.cached(uow, auth, dealId);
     if (fresh) return toDto(fresh, true);
-    const { record, cached } = await em.transactional(async (tx) => {
-      const deal = await findDealOr404(tx, dealId, { lock: true, refresh: true });
+    const { record, cached } = await uow.transaction(async (tx) => {
+      const deal = await this.deals.getOr404(tx, dealId, { lock: true, refresh: true });
       assertReady(deal);
       // A concurrent request may have generated it while this one waited for the row lock.
       const again = await this.cached(tx, auth, dealId);
@@ -70,10 +72,10 @@ export class RecommendationsService {
    * transaction when a deal becomes ready; the caller flushes/commits and notifies the dispatcher).
    * `deal.analysis` must be set.
    */
-  async generateDefault(em: EntityManager, scope: Scope, deal: Deal, actor: string | null = null): Promise<RecommendationRecord> {
-    const ruleset = await this.rulesets.defaultRuleset(em, scope);
+  async generateDefault(tx: UnitOfWork, scope: Scope, deal: Deal, actor: string | null = null): Promise<RecommendationRecord> {
+    const ruleset = await this.rulesets.defaultRuleset(tx, scope);
     const result = evaluateRuleset(analysisOf(deal), ruleset);
-    const record = em.create(RecommendationRecord, {
+    const record = this.recommendations.create(tx, {
       ...scopeFields(scope),
       dealId: deal.id,
       rulesetId: ruleset.id,
@@ -84,7 +86,6 @@ export class RecommendationsService {
       result: result as unknown as Record<string, unknown>,
       generatedAt: this.clock.now(),
     });
-    em.persist(record);
     const section: ReportRecommendation = {
       decision: result.decision,
       total_score: result.total_score,
@@ -96,7 +97,7 @@ export class RecommendationsService {
       reasons: result.reasons,
     };
     deal.report = { ...(deal.report ?? {}), recommendation: section };
-    recordEvent(em, scope, 'recommendation.generated', {
+    recordEvent(tx, scope, 'recommendation.generated', {
       dealId: deal.id,
       actor,
       data: { deal_id: deal.id, ...section },
@@ -106,10 +107,10 @@ export class RecommendationsService {
 
   /** What-if: evaluates the deal with each ruleset asked for (or the default); nothing is stored. */
   async evaluate(auth: AuthContext, dealId: number, query: EvaluateQueryDto): Promise<EvaluationResultDto> {
-    const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, dealId);
+    const uow = this.db.unitOfWork(auth);
+    const deal = await this.deals.getOr404(uow, dealId);
     const ids = [...new Set([...(query.ruleset_id !== undefined ? [query.ruleset_id] : []), ...(query.ruleset_ids ?? [])])];
-    const rulesets: Ruleset[] = ids.length ? await this.rulesets.findMany(em, auth, ids) : [await this.rulesets.defaultRuleset(em, auth)];
+    const rulesets: Ruleset[] = ids.length ? await this.rulesets.findMany(uow, auth, ids) : [await this.rulesets.defaultRuleset(uow, auth)];
     assertReady(deal);
     const analysis = analysisOf(deal);
     return {
@@ -118,16 +119,12 @@ export class RecommendationsService {
     };
   }
 
-  private async cached(em: EntityManager, scope: Scope, dealId: number): Promise<RecommendationRecord | null> {
-    const latest = await em.findOne(
-      RecommendationRecord,
-      { ...scopeFields(scope), dealId },
-      { filters: false, orderBy: [{ generatedAt: QueryOrder.DESC }, { id: QueryOrder.DESC }], refresh: true },
-    );
+  private async cached(uow: UnitOfWork, scope: Scope, dealId: number): Promise<RecommendationRecord | null> {
+    const latest = await this.recommendations.latestForDeal(uow, scope, dealId);
     if (!latest) return null;
     const age = this.clock.now().getTime() - latest.generatedAt.getTime();
     if (age < 0 || age >= RECOMMENDATION_CACHE_MS) return null;
-    const ruleset = await this.rulesets.defaultRuleset(em, scope);
+    const ruleset = await this.rulesets.defaultRuleset(uow, scope);
     return ruleset.id === latest.rulesetId ? latest : null;
   }
 }

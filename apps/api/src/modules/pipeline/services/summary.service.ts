@@ -8,8 +8,8 @@ import { Scope } from '../../../platform/database/tenant';
 import { ApiError } from '../../../platform/errors/api-error';
 import { EventDispatcher } from '../../../platform/events/event-dispatcher';
 import { DomainEvent, recordEvent } from '../../../platform/events/events';
-import { EntityManager } from '@mikro-orm/postgresql';
-import { findDealOr404 } from '../repositories/deal-lookup';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
+import { DealRepository } from '../repositories/deal.repository';
 import { Deal } from '../entities/deal.entities';
 import { Clock } from '../../../platform/clock/clock';
 import { SummaryAcceptedDto } from '../dto/recommendation.dto';
@@ -39,6 +39,7 @@ export class SummaryService implements OnModuleInit {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: Database,
+    private readonly deals: DealRepository,
     private readonly events: EventDispatcher,
     private readonly clock: Clock,
   ) {
@@ -73,19 +74,19 @@ export class SummaryService implements OnModuleInit {
   }
 
   /** Records the request in the caller's unit of work; the subscriber regenerates after commit. */
-  requestSummary(em: EntityManager, scope: Scope, dealId: number, actor: string | null): void {
-    recordEvent(em, scope, 'deal.summary_requested', { dealId, actor, data: { deal_id: dealId } });
+  requestSummary(tx: UnitOfWork, scope: Scope, dealId: number, actor: string | null): void {
+    recordEvent(tx, scope, 'deal.summary_requested', { dealId, actor, data: { deal_id: dealId } });
   }
 
   async regenerate(auth: AuthContext, dealId: number): Promise<SummaryAcceptedDto> {
-    const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, dealId);
+    const uow = this.db.unitOfWork(auth);
+    const deal = await this.deals.getOr404(uow, dealId);
     if (deal.status !== 'ready') {
       throw ApiError.conflict(
         `Deal ${deal.id} is not ready (status: ${deal.status}): the AI summary is written once the deal report is ready`,
       );
     }
-    await em.transactional(async (tx) => this.requestSummary(tx, auth, deal.id, auth.actor));
+    await uow.transaction(async (tx) => this.requestSummary(tx, auth, deal.id, auth.actor));
     this.events.notify();
     return {
       status: 'accepted',
@@ -98,20 +99,14 @@ export class SummaryService implements OnModuleInit {
   /** Idempotent per event: the event id is stored with the summary and a redelivery is skipped. */
   private async onSummaryRequested(event: DomainEvent): Promise<void> {
     if (event.dealId === null) return;
-    const em = this.db.forScope({ organizationId: event.organizationId, livemode: event.livemode });
-    const deal = await em.findOne(Deal, { id: event.dealId });
+    const scope = { organizationId: event.organizationId, livemode: event.livemode };
+    const uow = this.db.unitOfWork(scope);
+    const deal = await this.deals.findById(uow, event.dealId);
     if (!deal || deal.status !== 'ready' || !deal.report) return;
     if ((deal.report.ai_summary_meta as { event_id?: string } | undefined)?.event_id === event.id) return;
     const summary = await this.summarize(deal);
     const meta = { event_id: event.id, source: summary.source, model: summary.model, generated_at: this.clock.now().toISOString() };
-    // Only the two keys change, so a report written meanwhile keeps its other sections.
-    await em.execute(
-      `update "deals" set "report" = jsonb_set(jsonb_set("report", '{ai_summary}', ?::jsonb), '{ai_summary_meta}', ?::jsonb)
-       where "id" = ? and "organization_id" = ? and "livemode" = ? and "status" = 'ready' and "report" is not null
-         and coalesce("report" #>> '{ai_summary_meta,event_id}', '') <> ?`,
-      [JSON.stringify(summary.text), JSON.stringify(meta), deal.id, event.organizationId, event.livemode, event.id],
-      'run',
-    );
+    await this.deals.writeSummary(uow, scope, deal.id, summary.text, meta);
   }
 
   private async llmSummary(groq: Groq, facts: SummaryFacts): Promise<string> {

@@ -1,17 +1,16 @@
-import { FilterQuery, LockMode, QueryOrder } from '@mikro-orm/core';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
 import { scopeFields } from '../../../platform/database/tenant';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { ApiError, ErrorCode, validationEntry } from '../../../platform/errors/api-error';
 import { Page, paginate, pageWindow } from '../../../platform/pagination/pagination';
 import { EventDispatcher } from '../../../platform/events/event-dispatcher';
 import { DealLifecycleService } from './deal-lifecycle.service';
-import { findDealOr404 } from '../repositories/deal-lookup';
-import { Deal } from '../entities/deal.entities';
-import { Document } from '../entities/document.entities';
-import { Transaction, TransactionCorrection } from '../entities/transaction.entities';
+import { Transaction } from '../entities/transaction.entities';
+import { DealRepository } from '../repositories/deal.repository';
+import { DocumentRepository } from '../repositories/document.repository';
+import { TransactionFilter, TransactionRepository } from '../repositories/transaction.repository';
 import { CorrectionTrailDto, CorrectTransactionDto, TransactionDto, TransactionQueryDto } from '../dto/transaction.dto';
 
 const CORRECTOR_ROLES = ['admin', 'manager'];
@@ -50,16 +49,14 @@ const money = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 export class TransactionsService {
   constructor(
     private readonly db: Database,
+    private readonly deals: DealRepository,
+    private readonly documents: DocumentRepository,
+    private readonly transactions: TransactionRepository,
     private readonly lifecycle: DealLifecycleService,
     private readonly events: EventDispatcher,
   ) {}
 
-  private filters(query: TransactionQueryDto): Record<string, unknown> {
-    const where: Record<string, unknown> = {};
-    const type = query.type ?? query.transaction_type;
-    if (type) where.transactionType = type;
-    if (query.flagged === true) where.screeningBucket = { $ne: null };
-    if (query.flagged === false) where.screeningBucket = null;
+  private filters(query: TransactionQueryDto): TransactionFilter {
     const from = query.start_date ?? query.date_from;
     const to = query.end_date ?? query.date_to;
     if (from && to && from > to) {
@@ -67,44 +64,34 @@ export class TransactionsService {
         validationEntry('query', ['end_date'], 'end_date must not be before start_date', 'value_error.date.range'),
       ]);
     }
-    if (from || to) where.date = { ...(from ? { $gte: from } : {}), ...(to ? { $lte: to } : {}) };
-    return where;
+    return { type: query.type ?? query.transaction_type, flagged: query.flagged, from, to };
   }
 
   async forDocument(auth: AuthContext, documentId: number, query: TransactionQueryDto): Promise<Page<TransactionDto>> {
-    const em = this.db.forScope(auth);
-    const doc = await em.findOne(Document, { id: documentId });
+    const uow = this.db.unitOfWork(auth);
+    const doc = await this.documents.findById(uow, documentId);
     if (!doc) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
     if (doc.status !== 'completed')
       throw ApiError.conflict(`Transactions are available once the document is completed (status ${doc.status})`);
-    const where = { ...this.filters(query), documentId } as FilterQuery<Transaction>;
+    const filter = this.filters(query);
     return paginate(
       pageWindow(query, 50),
-      () => em.count(Transaction, where),
-      async (offset, limit) =>
-        (await em.find(Transaction, where, { orderBy: [{ date: QueryOrder.ASC }, { position: QueryOrder.ASC }], offset, limit })).map(
-          mapTransaction,
-        ),
+      () => this.transactions.countForDocument(uow, documentId, filter),
+      async (offset, limit) => (await this.transactions.findPageForDocument(uow, documentId, filter, offset, limit)).map(mapTransaction),
     );
   }
 
   /** All processed documents of the deal, chronological; ties keep upload order and statement order. */
   async forDeal(auth: AuthContext, dealId: number, query: TransactionQueryDto): Promise<Page<TransactionDto>> {
-    const em = this.db.forScope(auth);
-    if (!(await em.count(Deal, { id: dealId }))) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
-    const completed = (await em.find(Document, { dealId, status: 'completed' }, { fields: ['id'] })).map((d) => d.id);
-    const where = { ...this.filters(query), dealId, documentId: { $in: completed } } as FilterQuery<Transaction>;
+    const uow = this.db.unitOfWork(auth);
+    if (!(await this.deals.exists(uow, dealId))) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
+    const completed = await this.documents.completedIdsForDeal(uow, dealId);
+    const filter = this.filters(query);
     return paginate(
       pageWindow(query, 50),
-      () => em.count(Transaction, where),
+      () => this.transactions.countForDocuments(uow, dealId, completed, filter),
       async (offset, limit) =>
-        (
-          await em.find(Transaction, where, {
-            orderBy: [{ date: QueryOrder.ASC }, { documentId: QueryOrder.ASC }, { position: QueryOrder.ASC }],
-            offset,
-            limit,
-          })
-        ).map(mapTransaction),
+        (await this.transactions.findPageForDocuments(uow, dealId, completed, filter, offset, limit)).map(mapTransaction),
     );
   }
 
@@ -119,10 +106,9 @@ export class TransactionsService {
     if (!auth.role || !CORRECTOR_ROLES.includes(auth.role)) {
       throw ApiError.forbidden('Only an admin or a manager may correct transactions');
     }
-    const em = this.db.forScope(auth);
     let rescored = false;
-    const result = await em.transactional(async (tx) => {
-      const deal = await findDealOr404(tx, (await this.findTransaction(tx, documentId, transactionId)).dealId, { lock: true });
+    const result = await this.db.unitOfWork(auth).transaction(async (tx) => {
+      const deal = await this.deals.getOr404(tx, (await this.findTransaction(tx, documentId, transactionId)).dealId, { lock: true });
       const t = await this.findTransaction(tx, documentId, transactionId, true);
       const next = this.resolve(t, dto);
       const now = new Date();
@@ -130,20 +116,18 @@ export class TransactionsService {
       for (const [field, [oldValue, newValue]] of Object.entries(next)) {
         if (oldValue === newValue) continue;
         changes++;
-        tx.persist(
-          tx.create(TransactionCorrection, {
-            ...scopeFields(auth),
-            transactionId: t.id,
-            dealId: t.dealId,
-            documentId: t.documentId,
-            field,
-            oldValue,
-            newValue,
-            correctionReason: dto.correction_reason,
-            correctedBy: auth.actor,
-            correctedAt: now,
-          }),
-        );
+        this.transactions.addCorrection(tx, {
+          ...scopeFields(auth),
+          transactionId: t.id,
+          dealId: t.dealId,
+          documentId: t.documentId,
+          field,
+          oldValue,
+          newValue,
+          correctionReason: dto.correction_reason,
+          correctedBy: auth.actor,
+          correctedAt: now,
+        });
       }
       if (changes) {
         if (dto.amount !== undefined || dto.transaction_type !== undefined) {
@@ -201,9 +185,9 @@ export class TransactionsService {
 
   /** The trail outlives its row (a document read again may have no row matching a corrected one): 404 only when neither exists. */
   async corrections(auth: AuthContext, transactionId: number): Promise<CorrectionTrailDto> {
-    const em = this.db.forScope(auth);
-    const rows = await em.find(TransactionCorrection, { transactionId }, { orderBy: { id: QueryOrder.ASC } });
-    if (!rows.length && !(await em.count(Transaction, { id: transactionId }))) throw ApiError.notFound('Transaction');
+    const uow = this.db.unitOfWork(auth);
+    const rows = await this.transactions.trailOf(uow, transactionId);
+    if (!rows.length && !(await this.transactions.exists(uow, transactionId))) throw ApiError.notFound('Transaction');
     const corrections = rows.map((c) => ({
       id: c.id,
       transaction_id: c.transactionId,
@@ -217,12 +201,8 @@ export class TransactionsService {
     return { transaction_id: transactionId, corrections, total: corrections.length, total_corrections: corrections.length };
   }
 
-  private async findTransaction(em: EntityManager, documentId: number, transactionId: number, lock = false): Promise<Transaction> {
-    const t = await em.findOne(
-      Transaction,
-      { id: transactionId, documentId },
-      lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {},
-    );
+  private async findTransaction(tx: UnitOfWork, documentId: number, transactionId: number, lock = false): Promise<Transaction> {
+    const t = await this.transactions.findInDocument(tx, documentId, transactionId, lock);
     if (!t) throw ApiError.notFound('Transaction');
     return t;
   }
