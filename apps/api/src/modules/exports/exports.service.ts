@@ -9,7 +9,8 @@ import { Database } from '../../platform/database/database.service';
 import { ApiError, ErrorCode } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
-import { findDealOr404 } from '../pipeline/repositories/deal-lookup';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { DealsService } from '../pipeline/services/deals.service';
 import { mapDealDetail } from '../pipeline/mappers/deals.mapper';
 import { Document } from '../pipeline/entities/document.entities';
 import { mapAnalysis, mapExtraction } from '../pipeline/mappers/documents.mapper';
@@ -69,6 +70,7 @@ const slug = (s: string) =>
 @Injectable()
 export class ExportsService {
   constructor(
+    private readonly deals: DealsService,
     private readonly db: Database,
     private readonly events: EventDispatcher,
     private readonly clock: Clock,
@@ -79,7 +81,7 @@ export class ExportsService {
   /** Form A deal CSV: every transaction of the deal's completed documents, by date then upload order. */
   async dealCsv(auth: AuthContext, dealId: number): Promise<ExportFile> {
     const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, dealId);
+    const deal = await this.deals.findOr404(UnitOfWork.of(em), dealId);
     const docs = await this.completedDocuments(em, { dealId });
     return this.csvFile(auth, em, deal.id, null, docs, FORM_A, `deal-${deal.id}-${slug(deal.businessName)}-transactions.csv`);
   }
@@ -87,7 +89,7 @@ export class ExportsService {
   /** Form B transactions CSV of a deal. */
   async dealTransactionsCsv(auth: AuthContext, dealId: number): Promise<ExportFile> {
     const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, dealId);
+    const deal = await this.deals.findOr404(UnitOfWork.of(em), dealId);
     const docs = await this.completedDocuments(em, { dealId });
     return this.csvFile(auth, em, deal.id, null, docs, FORM_B, `deal-${deal.id}-transactions.csv`);
   }
@@ -136,7 +138,7 @@ export class ExportsService {
   /** The PDF underwriting report of a ready deal (409 otherwise). */
   async dealPdf(auth: AuthContext, dealId: number): Promise<ExportFile> {
     const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, dealId);
+    const deal = await this.deals.findOr404(UnitOfWork.of(em), dealId);
     if (deal.status !== 'ready') {
       throw ApiError.conflict(
         `Deal ${deal.id} is not ready (status: ${deal.status}): the PDF report exists once every document is processed`,

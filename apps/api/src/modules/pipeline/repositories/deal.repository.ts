@@ -1,10 +1,10 @@
 import { LockMode, RequiredEntityData } from '@mikro-orm/core';
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../../platform/database/database.service';
+import { ApiError, ErrorCode } from '../../../platform/errors/api-error';
 import { Scope } from '../../../platform/database/tenant';
 import { entityManagerOf, UnitOfWork } from '../../../platform/database/unit-of-work';
 import { Deal, DealDecision, DEAL_STATUSES, DECISIONS } from '../entities/deal.entities';
-import { findDealOr404 } from './deal-lookup';
 
 /** Large JSON columns a deal summary does not show. */
 const SUMMARY_EXCLUDES = ['report', 'analysis'] as const;
@@ -117,8 +117,14 @@ export class DealRepository {
   }
 
   /** The deal of the unit of work's scope, or 404; `lock` takes its row lock (in a transaction). */
-  getOr404(uow: UnitOfWork, id: number, options: { lock?: boolean; refresh?: boolean } = {}): Promise<Deal> {
-    return findDealOr404(entityManagerOf(uow), id, options);
+  async getOr404(uow: UnitOfWork, id: number, options: { lock?: boolean; refresh?: boolean } = {}): Promise<Deal> {
+    const deal = await entityManagerOf(uow).findOne(
+      Deal,
+      { id },
+      { ...(options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}), ...(options.refresh ? { refresh: true } : {}) },
+    );
+    if (!deal) throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
+    return deal;
   }
 
   /** The deal, its row locked until the transaction ends (the lifecycle's refresh), or null when gone. */

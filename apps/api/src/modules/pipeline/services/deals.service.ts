@@ -57,6 +57,14 @@ export class DealsService {
     private readonly lifecycle: DealLifecycleService,
   ) {}
 
+  /**
+   * The deal of the unit of work's scope, or 404 DEAL_NOT_FOUND: how other modules check a deal
+   * in their own unit of work (`UnitOfWork.of` their entity manager); `lock` takes its row lock.
+   */
+  findOr404(uow: UnitOfWork, id: number, options: { lock?: boolean; refresh?: boolean } = {}): Promise<Deal> {
+    return this.deals.getOr404(uow, id, options);
+  }
+
   async list(auth: AuthContext, query: ListDealsQueryDto): Promise<DealListDto> {
     // Plain scoped rows (DealRepository: the scoped raw path): the hottest read path, without query
     // building or hydration; the count and the page run concurrently on two connections, and a

@@ -1,5 +1,8 @@
 import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
+// Credential helpers shared by auth (passwords, sessions, OAuth), keys (API keys) and shares (link
+// passwords): hashing and random tokens, nothing of any module.
+
 /** Passwords: scrypt (N=2^15, r=8, p=1), stored as `scrypt$N$r$p$salt$hash`. */
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, keylen: 32, maxmem: 64 * 1024 * 1024 };
 
@@ -35,8 +38,3 @@ export function sha256(value: string): string {
 export function randomToken(bytes = 24): string {
   return randomBytes(bytes).toString('base64url');
 }
-
-export const SESSION_PREFIX = 'sess_';
-export const OAUTH_TOKEN_PREFIX = 'oat_';
-export const OAUTH_CLIENT_PREFIX = 'cli_';
-export const OAUTH_SECRET_PREFIX = 'cs_';
