@@ -10,7 +10,6 @@ import { Page, PageQueryDto, paginate, pageWindow } from '../../platform/paginat
 import { User } from '../auth/auth.entities';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { DealsService } from '../pipeline/services/deals.service';
-import { Deal } from '../pipeline/entities/deal.entities';
 import { Assignment } from './collaboration.entities';
 import { mapAssignment } from './collaboration.mapper';
 import { AssignedDealDto, AssignmentDto, CreateAssignmentDto, LongPageQueryDto, UnassignAckDto } from './dto/collaboration.dto';
@@ -143,7 +142,14 @@ export class AssignmentsService {
       () => em.count(Assignment, { userId }),
       async (offset, limit) => {
         const rows = await em.find(Assignment, { userId }, { orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }], offset, limit });
-        const deals = new Map((await em.find(Deal, { id: { $in: rows.map((a) => a.dealId) } })).map((d) => [d.id, d]));
+        const deals = new Map(
+          (
+            await this.deals.findMany(
+              auth,
+              rows.map((a) => a.dealId),
+            )
+          ).map((d) => [d.id, d]),
+        );
         return rows
           .filter((a) => deals.has(a.dealId))
           .map((a) => {

@@ -4,7 +4,6 @@ import { Database } from '../../platform/database/database.service';
 import { Page, PageQueryDto, paginate, pageWindow } from '../../platform/pagination/pagination';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { DealsService } from '../pipeline/services/deals.service';
-import { Deal } from '../pipeline/entities/deal.entities';
 import { Notification, TimelineEntry } from './collaboration.entities';
 import { mapActivity, mapNotification, mapTimelineEntry } from './collaboration.mapper';
 import {
@@ -60,8 +59,7 @@ export class TimelineService {
       () => em.count(TimelineEntry, {}),
       async (offset, limit) => {
         const rows = await em.find(TimelineEntry, {}, { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], offset, limit });
-        const deals = await em.find(Deal, { id: { $in: [...new Set(rows.map((r) => r.dealId))] } }, { fields: ['id', 'businessName'] });
-        const names = new Map(deals.map((d) => [d.id, d.businessName]));
+        const names = await this.deals.businessNames(auth, [...new Set(rows.map((r) => r.dealId))]);
         return rows.map((r) => ({ ...mapTimelineEntry(r), business_name: names.get(r.dealId) ?? '' }));
       },
     );

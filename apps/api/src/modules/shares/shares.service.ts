@@ -10,7 +10,6 @@ import { Page, paginate, PageQueryDto, pageWindow } from '../../platform/paginat
 import { hashPassword, randomToken, verifyPassword } from '../../platform/crypto/credentials';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { DealsService } from '../pipeline/services/deals.service';
-import { Deal } from '../pipeline/entities/deal.entities';
 import { isActive, SHARE_TOKEN_PREFIX, ShareLink } from './shares.entities';
 import { mapShareLink, mapShareView } from './shares.mapper';
 import { ActiveShareLinksDto, CreateShareDto, ShareLinkDto, ShareViewDto } from './dto/share.dto';
@@ -138,7 +137,7 @@ export class SharesService {
       { filters: false },
     );
     if (counted === 0) throw notFound();
-    const deal = await this.db.forScope(link).findOne(Deal, { id: link.dealId });
+    const deal = await this.deals.findById(this.db.unitOfWork(link), link.dealId);
     if (!deal) throw notFound();
     return mapShareView(link, deal);
   }

@@ -137,6 +137,11 @@ export class DealRepository {
     return entityManagerOf(uow).findOne(Deal, { id });
   }
 
+  /** Those of these deals the scope can see. */
+  findMany(uow: UnitOfWork, ids: number[]): Promise<Deal[]> {
+    return entityManagerOf(uow).find(Deal, { id: { $in: ids } });
+  }
+
   /** Whether the deal exists in the unit of work's scope. */
   async exists(uow: UnitOfWork, id: number): Promise<boolean> {
     return (await entityManagerOf(uow).count(Deal, { id })) > 0;

@@ -3,7 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
-import { scopeFields } from '../../../platform/database/tenant';
+import { Scope, scopeFields } from '../../../platform/database/tenant';
 import { UniqueViolation } from '../../../platform/database/unique-violation';
 import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { ApiError, ErrorCode, validationEntry } from '../../../platform/errors/api-error';
@@ -63,6 +63,26 @@ export class DealsService {
    */
   findOr404(uow: UnitOfWork, id: number, options: { lock?: boolean; refresh?: boolean } = {}): Promise<Deal> {
     return this.deals.getOr404(uow, id, options);
+  }
+
+  /** The deal of the unit of work's scope, or null (other modules, in their own unit of work). */
+  findById(uow: UnitOfWork, id: number): Promise<Deal | null> {
+    return this.deals.findById(uow, id);
+  }
+
+  /** Those of these deals the caller's scope can see. */
+  findMany(scope: Scope, ids: number[]): Promise<Deal[]> {
+    return this.deals.findMany(this.db.unitOfWork(scope), ids);
+  }
+
+  /** Whether the deal exists in the caller's scope. */
+  exists(scope: Scope, id: number): Promise<boolean> {
+    return this.deals.exists(this.db.unitOfWork(scope), id);
+  }
+
+  /** The business names of these deals of the caller's scope (activity feeds). */
+  businessNames(scope: Scope, ids: number[]): Promise<Map<number, string>> {
+    return this.deals.businessNames(this.db.unitOfWork(scope), ids);
   }
 
   async list(auth: AuthContext, query: ListDealsQueryDto): Promise<DealListDto> {
