@@ -47,6 +47,7 @@ import { TransactionsService } from './services/transactions.service';
   ],
   exports: [
     DealsService,
+    TransactionsService,
     DealLifecycleService,
     DocumentsService,
     CreateDocumentsCommand,

@@ -53,6 +53,15 @@ export class DocumentRepository {
     return entityManagerOf(uow).find(Document, { dealId, status: { $in: ['failed', 'cancelled'] } }, { orderBy: { id: 'asc' } });
   }
 
+  /** The deal's completed documents (id and filename), oldest first. */
+  findCompletedForDeal(uow: UnitOfWork, dealId: number): Promise<Pick<Document, 'id' | 'dealId' | 'filename'>[]> {
+    return entityManagerOf(uow).find(
+      Document,
+      { dealId, status: 'completed' },
+      { orderBy: { id: 'asc' }, fields: ['id', 'dealId', 'filename'] },
+    );
+  }
+
   /** The ids of the deal's completed documents. */
   async completedIdsForDeal(uow: UnitOfWork, dealId: number): Promise<number[]> {
     return (await entityManagerOf(uow).find(Document, { dealId, status: 'completed' }, { fields: ['id'] })).map((d) => d.id);

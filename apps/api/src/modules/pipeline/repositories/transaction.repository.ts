@@ -20,6 +20,51 @@ function conditions(filter: TransactionFilter): Record<string, unknown> {
   return where;
 }
 
+/** A transaction row as the export query reads it (numeric columns may come back as strings). */
+export interface TransactionExportRow {
+  id: number;
+  documentId: number;
+  position: number;
+  date: string;
+  description: string;
+  amount: string | number;
+  balance: string | number | null;
+  transactionType: string;
+  category: string;
+  isNsfFee: boolean;
+  isOverdraftFee: boolean;
+  isLargeDeposit: boolean;
+  isLargeStrange: boolean;
+  isRepeatCharge: boolean;
+  isSuspicious: boolean;
+  screeningBucket: string | null;
+  flagReason: string | null;
+}
+
+const EXPORT_COLUMNS = [
+  'id',
+  'documentId',
+  'position',
+  'date',
+  'description',
+  'amount',
+  'balance',
+  'transactionType',
+  'category',
+  'isNsfFee',
+  'isOverdraftFee',
+  'isLargeDeposit',
+  'isLargeStrange',
+  'isRepeatCharge',
+  'isSuspicious',
+  'screeningBucket',
+  'flagReason',
+] as const;
+
+/** What a list of flagged transactions shows. */
+export type FlaggedTransaction = Pick<Transaction, 'id' | 'date' | 'description' | 'amount' | 'screeningBucket' | 'flagReason'>;
+const FLAGGED_FIELDS = ['id', 'date', 'description', 'amount', 'screeningBucket', 'flagReason'] as const;
+
 /** The corrected rows of a document's current reading, with their audit trails (oldest first). */
 export interface CorrectedRows {
   rows: Transaction[];
@@ -85,6 +130,53 @@ export class TransactionRepository {
       { documentId: { $in: documentIds } },
       { orderBy: [{ documentId: 'asc' }, { position: 'asc' }] },
     );
+  }
+
+  // ---- exports ------------------------------------------------------------------------------
+
+  /** The document's flagged rows in statement order. */
+  findFlaggedForDocument(uow: UnitOfWork, documentId: number): Promise<FlaggedTransaction[]> {
+    return entityManagerOf(uow).find(
+      Transaction,
+      { documentId, screeningBucket: { $ne: null } },
+      { orderBy: [{ date: 'asc' }, { position: 'asc' }], fields: [...FLAGGED_FIELDS] },
+    );
+  }
+
+  /** Up to `limit` of the deal's flagged rows, chronological (ties: upload order, statement order). */
+  findFlaggedForDeal(uow: UnitOfWork, dealId: number, limit: number): Promise<FlaggedTransaction[]> {
+    return entityManagerOf(uow).find(
+      Transaction,
+      { dealId, screeningBucket: { $ne: null } },
+      { orderBy: [{ date: 'asc' }, { documentId: 'asc' }, { position: 'asc' }], limit, fields: [...FLAGGED_FIELDS] },
+    );
+  }
+
+  countFlaggedForDeal(uow: UnitOfWork, dealId: number): Promise<number> {
+    return entityManagerOf(uow).count(Transaction, { dealId, screeningBucket: { $ne: null } });
+  }
+
+  /**
+   * One keyset page of the deal's rows of these documents over (date, document, position, id),
+   * after `after` (null: the first page): each page is one indexed query, nothing accumulates.
+   */
+  async findExportPage(
+    uow: UnitOfWork,
+    dealId: number,
+    documentIds: number[],
+    after: TransactionExportRow | null,
+    limit: number,
+  ): Promise<TransactionExportRow[]> {
+    const qb = entityManagerOf(uow)
+      .createQueryBuilder(Transaction, 't')
+      .select([...EXPORT_COLUMNS])
+      .where({ dealId, documentId: { $in: documentIds } });
+    if (after) {
+      qb.andWhere('(t.date, t.document_id, t.position, t.id) > (?, ?, ?, ?)', [after.date, after.documentId, after.position, after.id]);
+    }
+    qb.orderBy([{ date: 'asc' }, { documentId: 'asc' }, { position: 'asc' }, { id: 'asc' }]).limit(limit);
+    await qb.applyFilters();
+    return (await qb.execute('all')) as unknown as TransactionExportRow[];
   }
 
   // ---- corrections -------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
+import { Scope } from '../../../platform/database/tenant';
 import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { ApiError, ErrorCode, validationEntry } from '../../../platform/errors/api-error';
 import { recordEvent } from '../../../platform/events/events';
@@ -166,6 +167,16 @@ export class DocumentsService {
       () => this.documents.countForDeal(uow, dealId),
       async (offset, limit) => (await this.documents.findPageForDeal(uow, dealId, offset, limit)).map(mapDocumentSummary),
     );
+  }
+
+  /** The document of the caller's scope, or 404 DOCUMENT_NOT_FOUND (other modules: exports). */
+  findOr404(scope: Scope, id: number): Promise<Document> {
+    return this.find(this.db.unitOfWork(scope), id);
+  }
+
+  /** The deal's completed documents (id and filename), oldest first. */
+  completedForDeal(scope: Scope, dealId: number): Promise<Pick<Document, 'id' | 'dealId' | 'filename'>[]> {
+    return this.documents.findCompletedForDeal(this.db.unitOfWork(scope), dealId);
   }
 
   async get(auth: AuthContext, id: number): Promise<DocumentDetailDto> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
-import { scopeFields } from '../../../platform/database/tenant';
+import { Scope, scopeFields } from '../../../platform/database/tenant';
 import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { ApiError, ErrorCode, validationEntry } from '../../../platform/errors/api-error';
 import { Page, paginate, pageWindow } from '../../../platform/pagination/pagination';
@@ -10,7 +10,9 @@ import { DealLifecycleService } from './deal-lifecycle.service';
 import { Transaction } from '../entities/transaction.entities';
 import { DealRepository } from '../repositories/deal.repository';
 import { DocumentRepository } from '../repositories/document.repository';
-import { TransactionFilter, TransactionRepository } from '../repositories/transaction.repository';
+import { FlaggedTransaction, TransactionExportRow, TransactionFilter, TransactionRepository } from '../repositories/transaction.repository';
+
+export type { FlaggedTransaction, TransactionExportRow };
 import { CorrectionTrailDto, CorrectTransactionDto, TransactionDto, TransactionQueryDto } from '../dto/transaction.dto';
 
 const CORRECTOR_ROLES = ['admin', 'manager'];
@@ -93,6 +95,39 @@ export class TransactionsService {
       async (offset, limit) =>
         (await this.transactions.findPageForDocuments(uow, dealId, completed, filter, offset, limit)).map(mapTransaction),
     );
+  }
+
+  // ---- for exports -------------------------------------------------------------------------
+
+  /** How many rows the document has. */
+  countForDocument(scope: Scope, documentId: number): Promise<number> {
+    return this.transactions.countForDocument(this.db.unitOfWork(scope), documentId, {});
+  }
+
+  /** The document's flagged rows in statement order. */
+  flaggedForDocument(scope: Scope, documentId: number): Promise<FlaggedTransaction[]> {
+    return this.transactions.findFlaggedForDocument(this.db.unitOfWork(scope), documentId);
+  }
+
+  /** Up to `limit` of the deal's flagged rows, chronological, and how many there are in all. */
+  async flaggedForDeal(scope: Scope, dealId: number, limit: number): Promise<{ rows: FlaggedTransaction[]; total: number }> {
+    const uow = this.db.unitOfWork(scope);
+    const rows = await this.transactions.findFlaggedForDeal(uow, dealId, limit);
+    return { rows, total: await this.transactions.countFlaggedForDeal(uow, dealId) };
+  }
+
+  /** The deal's rows of these documents in keyset pages of `pageSize` (date, document, position, id). */
+  async *exportPages(scope: Scope, dealId: number, documentIds: number[], pageSize: number): AsyncGenerator<TransactionExportRow[]> {
+    if (!documentIds.length) return;
+    const uow = this.db.unitOfWork(scope);
+    let after: TransactionExportRow | null = null;
+    for (;;) {
+      const batch = await this.transactions.findExportPage(uow, dealId, documentIds, after, pageSize);
+      if (!batch.length) return;
+      yield batch;
+      if (batch.length < pageSize) return;
+      after = batch[batch.length - 1];
+    }
   }
 
   /**
