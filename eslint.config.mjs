@@ -22,7 +22,7 @@ export const BOUNDARY_ELEMENTS = [
   { type: 'tools', pattern: 'tools' },
 ].map((element) => ({ ...element, partialMatch: false }));
 
-const TEST_FILES = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.scale-spec.ts', '**/*.docker-spec.ts'];
+const TEST_FILES = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.medium-spec.ts', '**/*.scale-spec.ts', '**/*.docker-spec.ts'];
 
 // The allowed arrows between the modules of apps/api/src/modules: a module may import the
 // platform, the packages, itself, and the modules listed here, nothing else. The graph is acyclic
