@@ -1,4 +1,4 @@
-/** One jest run for the whole workspace: unit tests of every package and the API's e2e suites. */
+/** One jest run for the whole workspace: unit tests of every package, the API's medium tier (services and repositories on a real database, no HTTP) and its e2e suites. */
 const swcConfig = {
   jsc: {
     parser: { syntax: 'typescript', decorators: true },
@@ -13,7 +13,7 @@ const swcConfig = {
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/packages', '<rootDir>/tools'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.medium-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   modulePathIgnorePatterns: ['<rootDir>/apps/api/dist', '<rootDir>/packages/[^/]+/dist'],
   transform: { '^.+\\.ts$': ['@swc/jest', swcConfig] },

@@ -6,7 +6,7 @@ import { ESLint } from 'eslint';
 // The import-boundaries rule of eslint.config.mjs (docs/architecture.md, "Layers"), run through
 // ESLint's API on source text that is never written to disk: each case lints a file that does not
 // exist, at a path inside the real tree, importing a real file. A new import against the layering
-// fails; the known-debt allow-list lets through exactly the imports it names, and each is needed.
+// fails, a module reaching into the pipeline's repositories fails, and no known debt is left.
 const root = resolve(__dirname, '../..');
 
 interface BoundaryConfig {
@@ -34,21 +34,23 @@ const use = (names: string, from: string) => `import { ${names} } from '${from}'
 describe('import boundaries (eslint-plugin-boundaries)', () => {
   it('fails a new import against the layering', async () => {
     // platform/* never imports modules/*
-    expect(await boundaryErrors('apps/api/src/platform/clock/new.ts', use('Deal', '../../modules/deals/deals.entities'))).toEqual([
-      expect.stringContaining('apps/api/src/platform may not import apps/api/src/modules/deals/deals.entities.ts'),
-    ]);
-    // a module imports another only along an allowed arrow: webhooks -> deals is not one
-    expect(await boundaryErrors('apps/api/src/modules/webhooks/new.ts', use('Deal', '../deals/deals.entities'))).toEqual([
-      expect.stringContaining('apps/api/src/modules/webhooks may not import apps/api/src/modules/deals/deals.entities.ts'),
-    ]);
-    // the known debt is allowed file to file: a new file of deals importing documents fails
-    expect(await boundaryErrors('apps/api/src/modules/deals/new.ts', use('Document', '../documents/documents.entities'))).toEqual([
-      expect.stringContaining('apps/api/src/modules/deals may not import apps/api/src/modules/documents/documents.entities.ts'),
-    ]);
-    // ...and so does an allow-listed file importing something else against the layering
     expect(
-      await boundaryErrors('apps/api/src/modules/deals/deal-report.ts', use('DocumentProducer', '../processing/processing.producer')),
-    ).toHaveLength(1);
+      await boundaryErrors('apps/api/src/platform/clock/new.ts', use('Deal', '../../modules/pipeline/entities/deal.entities')),
+    ).toEqual([expect.stringContaining('apps/api/src/platform may not import apps/api/src/modules/pipeline/entities/deal.entities.ts')]);
+    // a module imports another only along an allowed arrow: webhooks -> pipeline is not one
+    expect(await boundaryErrors('apps/api/src/modules/webhooks/new.ts', use('Deal', '../pipeline/entities/deal.entities'))).toEqual([
+      expect.stringContaining('apps/api/src/modules/webhooks may not import apps/api/src/modules/pipeline/entities/deal.entities.ts'),
+    ]);
+    // nor rulesets -> pipeline: the pipeline uses rulesets, so that arrow would make a cycle
+    expect(await boundaryErrors('apps/api/src/modules/rulesets/new.ts', use('DealsService', '../pipeline/services/deals.service'))).toEqual(
+      [expect.stringContaining('apps/api/src/modules/rulesets may not import apps/api/src/modules/pipeline/services/deals.service.ts')],
+    );
+    // the pipeline's repositories are its own, even for a module allowed to use the pipeline
+    expect(
+      await boundaryErrors('apps/api/src/modules/crm/new.ts', use('DealRepository', '../pipeline/repositories/deal.repository')),
+    ).toEqual([expect.stringContaining("may not use the pipeline's repositories")]);
+    // the platform no longer reaches the composition root (modules register their entities)
+    expect(await boundaryErrors('apps/api/src/platform/database/new.ts', use('ENTITIES', '../../entities'))).toHaveLength(1);
     // packages/* never import apps/*, and the MIT packages never the AGPL ones, by path or by name
     expect(await boundaryErrors('packages/underwriting/src/new.ts', use('Clock', '../../../apps/api/src/platform/clock/clock'))).toEqual([
       expect.stringContaining('packages/underwriting may not import apps/api/src/platform/clock/clock.ts'),
@@ -66,35 +68,42 @@ describe('import boundaries (eslint-plugin-boundaries)', () => {
     ]);
   }, 60000);
 
+  it("keeps the ORM inside the pipeline's repositories", async () => {
+    const restricted = async (filePath: string, code: string) =>
+      (await eslint.lintText(code, { filePath: resolve(root, filePath) }))[0].messages.filter((m) => m.ruleId === 'no-restricted-imports');
+    expect(await restricted('apps/api/src/modules/pipeline/services/new.ts', use('LockMode', '@mikro-orm/core'))).toHaveLength(1);
+    expect(
+      await restricted('apps/api/src/modules/pipeline/services/new.ts', use('entityManagerOf', '../../../platform/database/unit-of-work')),
+    ).toHaveLength(1);
+    expect(
+      await restricted('apps/api/src/modules/pipeline/services/new.ts', use('UnitOfWork', '../../../platform/database/unit-of-work')),
+    ).toEqual([]);
+    expect(await restricted('apps/api/src/modules/pipeline/repositories/new.ts', use('LockMode', '@mikro-orm/core'))).toEqual([]);
+  }, 60000);
+
   it('lets through what the layering allows', async () => {
-    expect(await boundaryErrors('apps/api/src/modules/rulesets/new.ts', use('Deal', '../deals/deals.entities'))).toEqual([]);
-    expect(await boundaryErrors('apps/api/src/modules/deals/new.ts', use('paginate', '../../platform/pagination/pagination'))).toEqual([]);
-    expect(await boundaryErrors('apps/api/src/modules/deals/new.ts', use('analyzeDeal', '@ledgerlens/underwriting'))).toEqual([]);
-    expect(await boundaryErrors('apps/api/src/modules/deals/new.spec.ts', use('TestApp', '../../../test/support/harness'))).toEqual([]);
+    expect(await boundaryErrors('apps/api/src/modules/crm/new.ts', use('DealsService', '../pipeline/services/deals.service'))).toEqual([]);
+    expect(await boundaryErrors('apps/api/src/modules/pipeline/new.ts', use('RulesetsService', '../rulesets/rulesets.service'))).toEqual(
+      [],
+    );
+    expect(
+      await boundaryErrors('apps/api/src/modules/pipeline/services/new.ts', use('DealRepository', '../repositories/deal.repository')),
+    ).toEqual([]);
+    expect(await boundaryErrors('apps/api/src/modules/pipeline/new.ts', use('paginate', '../../platform/pagination/pagination'))).toEqual(
+      [],
+    );
+    expect(await boundaryErrors('apps/api/src/modules/pipeline/new.ts', use('analyzeDeal', '@ledgerlens/underwriting'))).toEqual([]);
+    expect(await boundaryErrors('apps/api/src/modules/pipeline/new.spec.ts', use('TestApp', '../../../test/support/harness'))).toEqual([]);
     expect(await boundaryErrors('packages/sdk/src/new.ts', use('Ledgerlens', './client'))).toEqual([]);
     expect(await boundaryErrors('apps/web/src/new.tsx', use('Ledgerlens', '../../../packages/sdk/src/index'))).toEqual([]);
     expect(await boundaryErrors('apps/web/src/new.tsx', use('ll', './api'))).toEqual([]);
   }, 60000);
 
-  it('needs every known-debt entry: without the allow-list exactly its imports fail', async () => {
-    const strict = new ESLint({
-      cwd: root,
-      overrideConfig: {
-        files: ['**/*.ts'],
-        rules: {
-          'boundaries/dependencies': ['error', { default: 'disallow', checkAllOrigins: true, policies: config.boundaryPolicies([]) }],
-        },
-      },
-    });
-    const files = [...new Set(config.KNOWN_DEBT.map((d) => d.from))];
-    const results = await strict.lintFiles(files.map((f) => resolve(root, f)));
-    const failing = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'boundaries/dependencies').map(() => r.filePath));
-    // one failing import per entry, from the entry's file
-    expect(failing.map((f) => f.slice(root.length + 1)).sort()).toEqual(config.KNOWN_DEBT.map((d) => d.from).sort());
-    // and with the allow-list they pass
-    const allowed = await eslint.lintFiles(files.map((f) => resolve(root, f)));
-    expect(allowed.flatMap((r) => r.messages.filter((m) => m.ruleId === 'boundaries/dependencies'))).toEqual([]);
-  }, 60000);
+  it('has no known debt left: no import against the layering is allowed', () => {
+    // issue 29 removed the last entries; the lint runs with no allow-list at all
+    expect(config.KNOWN_DEBT).toEqual([]);
+    expect(config.boundaryPolicies()).toEqual(config.boundaryPolicies([]));
+  });
 
   it('keeps the allowed arrows between modules acyclic', () => {
     const arrows = config.MODULE_ARROWS;

@@ -25,6 +25,7 @@ import { startMetricsListener, stopMetricsListener } from './platform/metrics/me
 import { HttpDrain } from './platform/http/drain';
 import { installWebApp } from './platform/http/web-app';
 import { StreamService } from './modules/stream/stream.service';
+import { ENTITIES } from './entities';
 
 export interface CreateAppOptions {
   /** Tests pass a PGlite loaded from a migrated template. */
@@ -47,7 +48,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Builds the whole server (same code for `npm start`, the worker role, the CLI and the tests). */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<RunningApp> {
-  const orm = await openOrm(config, { pglite: options.pglite });
+  const orm = await openOrm(config, ENTITIES, { pglite: options.pglite });
   const redis = config.redisUrl ? createRedis(config.redisUrl) : null;
   try {
     const logger = createLogger(config, options.logTo);

@@ -2,10 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule, PlatformResources } from './platform/platform.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { KeysModule } from './modules/keys/keys.module';
-import { DealsModule } from './modules/deals/deals.module';
-import { DocumentsModule } from './modules/documents/documents.module';
-import { ProcessingModule } from './modules/processing/processing.module';
-import { TransactionsModule } from './modules/transactions/transactions.module';
+import { PipelineModule } from './modules/pipeline/pipeline.module';
 import { RulesetsModule } from './modules/rulesets/rulesets.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { StreamModule } from './modules/stream/stream.module';
@@ -25,11 +22,8 @@ export class AppModule {
         PlatformModule.forRoot(resources),
         AuthModule,
         KeysModule,
-        DealsModule,
-        ProcessingModule,
-        DocumentsModule,
-        TransactionsModule,
         RulesetsModule,
+        PipelineModule,
         WebhooksModule,
         StreamModule,
         SharesModule,

@@ -12,8 +12,8 @@ import { DataDirLockedError } from './platform/database/data-dir-lock';
 import { ApiError } from './platform/errors/api-error';
 import { OrmHandle } from './platform/database/orm';
 import { ProvisioningService } from './modules/auth/provisioning.service';
-import { CreateDocumentsCommand } from './modules/documents/create-documents.command';
-import { parseCurrency, parseDocumentType } from './modules/documents/documents.service';
+import { CreateDocumentsCommand } from './modules/pipeline/services/create-documents.command';
+import { parseCurrency, parseDocumentType } from './modules/pipeline/services/documents.service';
 import { buildOpenApiDocument } from './openapi';
 import { heartbeatAge } from './platform/health/heartbeat';
 

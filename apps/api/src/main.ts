@@ -4,8 +4,8 @@ import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './platform/config/config';
 import { DataDirLockedError } from './platform/database/data-dir-lock';
 import { ProvisioningService } from './modules/auth/provisioning.service';
-import { randomToken } from './modules/auth/credentials';
-import { DocumentProducer } from './modules/processing/processing.producer';
+import { randomToken } from './platform/crypto/credentials';
+import { DocumentProducer } from './modules/pipeline/services/processing.producer';
 import { Heartbeat } from './platform/health/heartbeat';
 import { Database } from './platform/database/database.service';
 

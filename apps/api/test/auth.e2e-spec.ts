@@ -2,7 +2,7 @@ import { Authenticator } from '../src/platform/auth/authenticator';
 import { CredentialCache } from '../src/platform/auth/credential-cache';
 import { TestApp } from './support/harness';
 import { Session } from '../src/modules/auth/auth.entities';
-import { sha256 } from '../src/modules/auth/credentials';
+import { sha256 } from '../src/platform/crypto/credentials';
 import { ApiKey } from '../src/modules/keys/keys.entities';
 import { Database } from '../src/platform/database/database.service';
 

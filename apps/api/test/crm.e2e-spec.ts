@@ -6,7 +6,7 @@ import { scopeFields } from '../src/platform/database/tenant';
 import { CrmHttp } from '../src/modules/crm/adapters/crm-http';
 import { CrmConfig, CrmSyncLog, CrmSyncRun } from '../src/modules/crm/crm.entities';
 import { CrmSyncService } from '../src/modules/crm/crm-sync.service';
-import { Deal } from '../src/modules/deals/deals.entities';
+import { Deal } from '../src/modules/pipeline/entities/deal.entities';
 import { recordEvent } from '../src/platform/events/events';
 import {
   FakeCustomCrm,

@@ -1,8 +1,8 @@
-import { DealLifecycleService, statusFor } from '../src/modules/deals/deal-lifecycle.service';
-import { Deal } from '../src/modules/deals/deals.entities';
-import { Document, DocumentStatus } from '../src/modules/documents/documents.entities';
-import { RecommendationRecord } from '../src/modules/rulesets/rulesets.entities';
-import { Transaction } from '../src/modules/transactions/transactions.entities';
+import { DealLifecycleService, statusFor } from '../src/modules/pipeline/services/deal-lifecycle.service';
+import { Deal } from '../src/modules/pipeline/entities/deal.entities';
+import { Document, DocumentStatus } from '../src/modules/pipeline/entities/document.entities';
+import { RecommendationRecord } from '../src/modules/pipeline/entities/recommendation.entity';
+import { Transaction } from '../src/modules/pipeline/entities/transaction.entities';
 import { Database } from '../src/platform/database/database.service';
 import { recordEvent } from '../src/platform/events/events';
 import { DomainEventRecord } from '../src/platform/events/outbox.entity';

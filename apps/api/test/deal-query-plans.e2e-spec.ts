@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { Database } from '../src/platform/database/database.service';
-import { DEAL_SORTS } from '../src/modules/deals/dto/deal.dto';
+import { DEAL_SORTS } from '../src/modules/pipeline/dto/deal.dto';
 import { TestApp } from './support/harness';
 import { realDatabaseUrl } from './support/services';
 

@@ -1,8 +1,8 @@
 import { TestApp } from './support/harness';
 import { Factories } from './support/factories';
-import { DealsService } from '../src/modules/deals/deals.service';
+import { DealsService } from '../src/modules/pipeline/services/deals.service';
 import type { AuthContext } from '../src/platform/auth/auth-context';
-import { DealDecision } from '../src/modules/deals/deals.entities';
+import { DealDecision } from '../src/modules/pipeline/entities/deal.entities';
 import { Database } from '../src/platform/database/database.service';
 import { DomainEventRecord } from '../src/platform/events/outbox.entity';
 

@@ -2,12 +2,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StatementInput } from '@ledgerlens/underwriting';
-import { writeDealReport } from '../src/modules/deals/deal-report';
-import { Deal } from '../src/modules/deals/deals.entities';
-import { Document } from '../src/modules/documents/documents.entities';
+import { writeDealReport } from '../src/modules/pipeline/services/deal-report';
+import { Deal } from '../src/modules/pipeline/entities/deal.entities';
+import { Document } from '../src/modules/pipeline/entities/document.entities';
 import { toPublicEvent } from '../src/modules/webhooks/public-events';
-import { Transaction } from '../src/modules/transactions/transactions.entities';
+import { Transaction } from '../src/modules/pipeline/entities/transaction.entities';
 import { Database } from '../src/platform/database/database.service';
+import { UnitOfWork } from '../src/platform/database/unit-of-work';
+import { DealRepository } from '../src/modules/pipeline/repositories/deal.repository';
+import { DocumentRepository } from '../src/modules/pipeline/repositories/document.repository';
+import { TransactionRepository } from '../src/modules/pipeline/repositories/transaction.repository';
 import { DomainEventRecord } from '../src/platform/events/outbox.entity';
 import { toDomainEvent } from '../src/platform/events/events';
 import { Factories } from './support/factories';
@@ -89,7 +93,13 @@ describe('exports: CSV, document JSON and the PDF underwriting report', () => {
     const em = app.get(Database).forScope(f.scope);
     await em.transactional(async (tx) => {
       const deal = await tx.findOneOrFail(Deal, { id: ready.id });
-      await writeDealReport(tx, deal, await tx.find(Document, { dealId: deal.id }, { orderBy: { id: 'asc' } }), '2025-04-01');
+      const sources = {
+        deals: app.get(DealRepository),
+        documents: app.get(DocumentRepository),
+        transactions: app.get(TransactionRepository),
+      };
+      const docs = await tx.find(Document, { dealId: deal.id }, { orderBy: { id: 'asc' } });
+      await writeDealReport(sources, UnitOfWork.of(tx), deal, docs, '2025-04-01');
       deal.status = 'ready';
     });
     pending = await f.deal({ businessName: 'Not Yet Ready LLC' });

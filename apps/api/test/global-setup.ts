@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { loadConfig } from '../src/platform/config/config';
 import { openOrm, PGLITE_OPTIONS } from '../src/platform/database/orm';
+import { ENTITIES } from '../src/entities';
 import { realDatabaseUrl, realRedisUrl, adminQuery, templateDb } from './support/services';
 import { reportMissingSystemTools } from './support/system-tools';
 
@@ -34,7 +35,7 @@ async function prepareTemplate(): Promise<void> {
     await adminQuery(dbUrl, `create database ${templateDb()}`);
     const url = new URL(dbUrl);
     url.pathname = `/${templateDb()}`;
-    const handle = await openOrm(loadConfig({ NODE_ENV: 'test', DATABASE_URL: url.toString() }));
+    const handle = await openOrm(loadConfig({ NODE_ENV: 'test', DATABASE_URL: url.toString() }), ENTITIES);
     await handle.close();
     const redisUrl = realRedisUrl();
     if (redisUrl) {
@@ -50,7 +51,7 @@ async function prepareTemplate(): Promise<void> {
   }
   const pglite = new PGlite(PGLITE_OPTIONS);
   await pglite.waitReady;
-  const handle = await openOrm(loadConfig({ NODE_ENV: 'test' }), { pglite });
+  const handle = await openOrm(loadConfig({ NODE_ENV: 'test' }), ENTITIES, { pglite });
   await handle.close();
   const blob = await pglite.dumpDataDir('none');
   await pglite.close();

@@ -3,7 +3,7 @@ import { hostileCorpus, HostileFile } from '../../../tools/corpus/hostile';
 import { processRss } from '@ledgerlens/statements';
 import { TestApp } from './support/harness';
 import { realDatabaseUrl } from './support/services';
-import { DocumentProcessor } from '../src/modules/processing/processing.processor';
+import { DocumentProcessor } from '../src/modules/pipeline/services/processing.processor';
 
 const SEED = 20261126;
 const LIMIT = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { TestApp } from './support/harness';
 import { Database } from '../src/platform/database/database.service';
-import { Deal } from '../src/modules/deals/deals.entities';
+import { Deal } from '../src/modules/pipeline/entities/deal.entities';
 import { IdempotencyRecord } from '../src/platform/idempotency/idempotency.entity';
 
 const PDF = new TextEncoder().encode('%PDF-1.4\n% idempotency test, not a statement\n%%EOF\n');

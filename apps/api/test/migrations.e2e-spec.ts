@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { loadConfig } from '../src/platform/config/config';
 import { openOrm, type OrmHandle } from '../src/platform/database/orm';
+import { ENTITIES } from '../src/entities';
 import { MIGRATIONS } from '../src/migrations';
 import { adminQuery, realDatabaseUrl } from './support/services';
 
@@ -26,7 +27,7 @@ real('migrations on PostgreSQL', () => {
 
   it('four processes starting together migrate an empty database once, one at a time', async () => {
     const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url });
-    const handles: OrmHandle[] = await Promise.all([1, 2, 3, 4].map(() => openOrm(config)));
+    const handles: OrmHandle[] = await Promise.all([1, 2, 3, 4].map(() => openOrm(config, ENTITIES)));
     try {
       const client = new Client({ connectionString: url });
       await client.connect();

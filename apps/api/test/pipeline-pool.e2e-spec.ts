@@ -7,10 +7,10 @@ import { TestApp } from './support/harness';
 import { seedDocument } from './support/seed-document';
 import { Database } from '../src/platform/database/database.service';
 import { JobQueue, QUEUES } from '../src/platform/queue/job-queue';
-import { Document } from '../src/modules/documents/documents.entities';
-import { documentJobId } from '../src/modules/processing/processing.jobs';
-import { DocumentProcessor } from '../src/modules/processing/processing.processor';
-import { DocumentProducer } from '../src/modules/processing/processing.producer';
+import { Document } from '../src/modules/pipeline/entities/document.entities';
+import { documentJobId } from '../src/modules/pipeline/services/processing.jobs';
+import { DocumentProcessor } from '../src/modules/pipeline/services/processing.processor';
+import { DocumentProducer } from '../src/modules/pipeline/services/processing.producer';
 
 /**
  * Parsing runs in a warm pool of child processes with hard time and memory limits; a job out of

@@ -1,6 +1,6 @@
 import { LAYOUTS } from '../../../tools/corpus/layouts';
 import { makeStatement } from '../../../tools/corpus/corpus';
-import { DocumentProcessor } from '../src/modules/processing/processing.processor';
+import { DocumentProcessor } from '../src/modules/pipeline/services/processing.processor';
 import { TestApp } from './support/harness';
 
 /**

@@ -5,8 +5,8 @@ import { makeStatement } from '../../../tools/corpus/corpus';
 import { TestApp } from './support/harness';
 import { newReadyDeal } from './support/ready-deal';
 import { unreconciledStatement } from './support/unreconciled-statement';
-import { Clock } from '../src/modules/rulesets/clock';
-import { RecommendationRecord } from '../src/modules/rulesets/rulesets.entities';
+import { Clock } from '../src/platform/clock/clock';
+import { RecommendationRecord } from '../src/modules/pipeline/entities/recommendation.entity';
 import { Database } from '../src/platform/database/database.service';
 import { DomainEventRecord } from '../src/platform/events/outbox.entity';
 

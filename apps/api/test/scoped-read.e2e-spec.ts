@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { Database } from '../src/platform/database/database.service';
 import { READER_APPLICATION_NAME, READER_MAX_PREPARED, ScopedReader } from '../src/platform/database/scoped-read';
 import { IdempotencyRecord } from '../src/platform/idempotency/idempotency.entity';
-import { Deal } from '../src/modules/deals/deals.entities';
+import { Deal } from '../src/modules/pipeline/entities/deal.entities';
 import { Factories } from './support/factories';
 import { TestApp } from './support/harness';
 import { realDatabaseUrl } from './support/services';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { StatementInput } from '@ledgerlens/underwriting';
-import { Deal } from '../../src/modules/deals/deals.entities';
-import { Document } from '../../src/modules/documents/documents.entities';
-import { Transaction } from '../../src/modules/transactions/transactions.entities';
+import { Deal } from '../../src/modules/pipeline/entities/deal.entities';
+import { Document } from '../../src/modules/pipeline/entities/document.entities';
+import { Transaction } from '../../src/modules/pipeline/entities/transaction.entities';
 import { Database } from '../../src/platform/database/database.service';
 import { Scope, scopeFields } from '../../src/platform/database/tenant';
 import { TestApp } from './harness';

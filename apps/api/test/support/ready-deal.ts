@@ -1,8 +1,9 @@
 import { buildDealReport, type DealAnalysis, type StatementInput, type StatementTransactionInput } from '@ledgerlens/underwriting';
-import { Deal } from '../../src/modules/deals/deals.entities';
-import { applyReport } from '../../src/modules/deals/deal-report';
-import { RecommendationsService } from '../../src/modules/rulesets/recommendations.service';
+import { Deal } from '../../src/modules/pipeline/entities/deal.entities';
+import { applyReport } from '../../src/modules/pipeline/services/deal-report';
+import { RecommendationsService } from '../../src/modules/pipeline/services/recommendations.service';
 import { Database } from '../../src/platform/database/database.service';
+import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { TestApp } from './harness';
 import { Rng } from '../../../../tools/corpus/rng';
 
@@ -106,7 +107,9 @@ export async function newReadyDeal(app: TestApp, key: string, options: ReadyDeal
     applyReport(deal, built);
     deal.updatedAt = new Date();
     if (options.recommend) {
-      await app.get(RecommendationsService).generateDefault(tx, { organizationId: deal.organizationId, livemode: deal.livemode }, deal);
+      await app
+        .get(RecommendationsService)
+        .generateDefault(UnitOfWork.of(tx), { organizationId: deal.organizationId, livemode: deal.livemode }, deal);
     }
   });
   const deal = await em.findOneOrFail(Deal, { id }, { filters: false });

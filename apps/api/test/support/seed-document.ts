@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Database } from '../../src/platform/database/database.service';
 import { FileStore } from '../../src/platform/storage/file-store';
-import { Document } from '../../src/modules/documents/documents.entities';
+import { Document } from '../../src/modules/pipeline/entities/document.entities';
 import { TestApp } from './harness';
 
 /**

@@ -67,3 +67,6 @@ export class OAuthToken {
   @Timestamp() expiresAt: Date;
   @Timestamp() createdAt: Date = new Date();
 }
+
+/** The entities of the auth module, registered with the ORM by the composition root (entities.ts). */
+export const AUTH_ENTITIES = [Organization, User, Session, OAuthClient, OAuthToken];

@@ -7,15 +7,8 @@ import { Authenticator, PresentedCredential } from '../../platform/auth/authenti
 import { CredentialCache } from '../../platform/auth/credential-cache';
 import { ApiKey } from '../keys/keys.entities';
 import { OAuthClient, OAuthToken, Organization, Session, User } from './auth.entities';
-import {
-  DUMMY_PASSWORD_HASH,
-  OAUTH_CLIENT_PREFIX,
-  OAUTH_TOKEN_PREFIX,
-  randomToken,
-  SESSION_PREFIX,
-  sha256,
-  verifyPassword,
-} from './credentials';
+import { DUMMY_PASSWORD_HASH, randomToken, sha256, verifyPassword } from '../../platform/crypto/credentials';
+import { OAUTH_CLIENT_PREFIX, OAUTH_TOKEN_PREFIX, SESSION_PREFIX } from './token-prefixes';
 
 /** How often (ms) last-used timestamps are written: at most once a minute per credential. */
 const TOUCH_INTERVAL_MS = 60_000;

@@ -4,7 +4,8 @@ import { ApiError, ErrorCode } from '../../platform/errors/api-error';
 import { roleScopes } from '../../platform/auth/auth-context';
 import { KeysService } from '../keys/keys.service';
 import { OAuthClient, Organization, User, USER_ROLES, UserRole } from './auth.entities';
-import { hashPassword, OAUTH_CLIENT_PREFIX, OAUTH_SECRET_PREFIX, randomToken, sha256 } from './credentials';
+import { hashPassword, randomToken, sha256 } from '../../platform/crypto/credentials';
+import { OAUTH_CLIENT_PREFIX, OAUTH_SECRET_PREFIX } from './token-prefixes';
 
 export interface BootstrapResult {
   organization: { id: number; name: string };

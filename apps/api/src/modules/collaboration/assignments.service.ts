@@ -8,8 +8,8 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
 import { Page, PageQueryDto, paginate, pageWindow } from '../../platform/pagination/pagination';
 import { User } from '../auth/auth.entities';
-import { findDealOr404 } from '../deals/deal-lookup';
-import { Deal } from '../deals/deals.entities';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { DealsService } from '../pipeline/services/deals.service';
 import { Assignment } from './collaboration.entities';
 import { mapAssignment } from './collaboration.mapper';
 import { AssignedDealDto, AssignmentDto, CreateAssignmentDto, LongPageQueryDto, UnassignAckDto } from './dto/collaboration.dto';
@@ -23,6 +23,7 @@ import { requireUser, usersById } from './users';
 @Injectable()
 export class AssignmentsService {
   constructor(
+    private readonly deals: DealsService,
     private readonly db: Database,
     private readonly events: EventDispatcher,
   ) {}
@@ -31,7 +32,7 @@ export class AssignmentsService {
     const role = dto.role ?? 'reviewer';
     const { created, changed, assignment, user } = await this.db.forScope(auth).transactional(async (tx) => {
       // The deal row lock serializes assignment writes of one deal (one role per user).
-      await findDealOr404(tx, dealId, { lock: true });
+      await this.deals.findOr404(UnitOfWork.of(tx), dealId, { lock: true });
       const user = await tx.findOne(User, { id: dto.user_id, organizationId: auth.organizationId });
       if (!user) throw ApiError.notFound('User');
       const now = new Date();
@@ -75,7 +76,7 @@ export class AssignmentsService {
 
   async list(auth: AuthContext, dealId: number, query: LongPageQueryDto): Promise<Page<AssignmentDto>> {
     const em = this.db.forScope(auth);
-    await findDealOr404(em, dealId);
+    await this.deals.findOr404(UnitOfWork.of(em), dealId);
     return paginate(
       pageWindow(query, 100),
       () => em.count(Assignment, { dealId }),
@@ -94,7 +95,7 @@ export class AssignmentsService {
   /** Form A: `DELETE /deals/{deal_id}/assignments/{user_id}`. */
   async unassignUser(auth: AuthContext, dealId: number, userId: number): Promise<UnassignAckDto> {
     const removed = await this.db.forScope(auth).transactional(async (tx) => {
-      await findDealOr404(tx, dealId, { lock: true });
+      await this.deals.findOr404(UnitOfWork.of(tx), dealId, { lock: true });
       const assignment = await tx.findOne(Assignment, { dealId, userId });
       if (!assignment) throw ApiError.notFound('Assignment');
       return this.remove(tx, auth, assignment);
@@ -115,7 +116,7 @@ export class AssignmentsService {
     await this.db.forScope(auth).transactional(async (tx) => {
       const assignment = await tx.findOne(Assignment, { id: assignmentId });
       if (!assignment) throw ApiError.notFound('Assignment');
-      await findDealOr404(tx, assignment.dealId, { lock: true });
+      await this.deals.findOr404(UnitOfWork.of(tx), assignment.dealId, { lock: true });
       return this.remove(tx, auth, assignment);
     });
     this.events.notify();
@@ -141,7 +142,14 @@ export class AssignmentsService {
       () => em.count(Assignment, { userId }),
       async (offset, limit) => {
         const rows = await em.find(Assignment, { userId }, { orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }], offset, limit });
-        const deals = new Map((await em.find(Deal, { id: { $in: rows.map((a) => a.dealId) } })).map((d) => [d.id, d]));
+        const deals = new Map(
+          (
+            await this.deals.findMany(
+              auth,
+              rows.map((a) => a.dealId),
+            )
+          ).map((d) => [d.id, d]),
+        );
         return rows
           .filter((a) => deals.has(a.dealId))
           .map((a) => {

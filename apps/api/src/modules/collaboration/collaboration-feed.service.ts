@@ -7,7 +7,9 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, recordEvent } from '../../platform/events/events';
 import { truncateText } from '../../platform/text/truncate';
 import { User } from '../auth/auth.entities';
-import { Deal } from '../deals/deals.entities';
+import type { Deal } from '../pipeline/entities/deal.entities';
+import { DealsService } from '../pipeline/services/deals.service';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { ApiKey } from '../keys/keys.entities';
 import { Assignment, DocumentRequest, Notification, RequestableDocumentType, TimelineEntry } from './collaboration.entities';
 import { fulfilledLine, TIMELINE_EVENTS, TimelineLine, timelineLine } from './timeline-lines';
@@ -61,6 +63,7 @@ function lineOnly(event: DomainEvent): boolean {
 export class CollaborationFeed implements OnModuleInit {
   constructor(
     private readonly db: Database,
+    private readonly deals: DealsService,
     private readonly events: EventDispatcher,
     private readonly clock: Clock,
   ) {}
@@ -80,7 +83,7 @@ export class CollaborationFeed implements OnModuleInit {
     let notified = false;
     const applied = await this.db.forScope(scope).transactional(async (tx) => {
       if (!(await this.claim(tx, event.id))) return false;
-      const deal = await tx.findOne(Deal, { id: event.dealId! });
+      const deal = await this.deals.findById(UnitOfWork.of(tx), event.dealId!);
       if (!deal) return true; // deleted since: its collaboration rows went with it
       const actor = await this.actor(tx, scope, event.actor);
       const subject = await this.subject(tx, scope, event);

@@ -127,3 +127,6 @@ export class ConsumedEvent {
   @PrimaryKey({ type: 'string', columnType: 'varchar(40)' }) eventId: string;
   @Timestamp() consumedAt: Date;
 }
+
+/** The entities of the collaboration module, registered with the ORM by the composition root (entities.ts). */
+export const COLLABORATION_ENTITIES = [Assignment, Comment, DocumentRequest, TimelineEntry, Notification, ConsumedEvent];

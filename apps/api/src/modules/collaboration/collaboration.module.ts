@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PipelineModule } from '../pipeline/pipeline.module';
 import { AssignmentsService } from './assignments.service';
 import { CollaborationFeed } from './collaboration-feed.service';
 import { AssignmentsController, CommentsController, DocumentRequestsController } from './collaboration.controller';
@@ -8,6 +9,7 @@ import { TimelineController } from './timeline.controller';
 import { TimelineService } from './timeline.service';
 
 @Module({
+  imports: [PipelineModule],
   controllers: [AssignmentsController, CommentsController, DocumentRequestsController, TimelineController],
   providers: [AssignmentsService, CommentsService, DocumentRequestsService, TimelineService, CollaborationFeed],
   exports: [CollaborationFeed],

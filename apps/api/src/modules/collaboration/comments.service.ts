@@ -9,7 +9,8 @@ import { recordEvent } from '../../platform/events/events';
 import { Page, PageQueryDto, paginate, pageWindow } from '../../platform/pagination/pagination';
 import { excerptOf } from '../../platform/text/truncate';
 import { User } from '../auth/auth.entities';
-import { findDealOr404 } from '../deals/deal-lookup';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { DealsService } from '../pipeline/services/deals.service';
 import { Comment } from './collaboration.entities';
 import { mapComment } from './collaboration.mapper';
 import { CommentDto, CreateCommentDto, UpdateCommentDto } from './dto/collaboration.dto';
@@ -45,6 +46,7 @@ const excerpt = (text: string) => excerptOf(text, EXCERPT);
 @Injectable()
 export class CommentsService {
   constructor(
+    private readonly deals: DealsService,
     private readonly db: Database,
     private readonly events: EventDispatcher,
   ) {}
@@ -54,7 +56,7 @@ export class CommentsService {
     const text = textOf(dto);
     const em = this.db.forScope(auth);
     const comment = await em.transactional(async (tx) => {
-      await findDealOr404(tx, dealId);
+      await this.deals.findOr404(UnitOfWork.of(tx), dealId);
       const parentId = dto.parent_id ?? null;
       if (parentId !== null) await this.checkParent(tx, dealId, parentId);
       const now = new Date();
@@ -110,7 +112,7 @@ export class CommentsService {
   /** Top-level comments, oldest first, each with its live replies; deleted comments (and the replies under them) are hidden. */
   async list(auth: AuthContext, dealId: number, query: PageQueryDto): Promise<Page<CommentDto>> {
     const em = this.db.forScope(auth);
-    await findDealOr404(em, dealId);
+    await this.deals.findOr404(UnitOfWork.of(em), dealId);
     const where = { dealId, parentId: null, deletedAt: null };
     return paginate(
       pageWindow(query),
@@ -196,7 +198,7 @@ export class CommentsService {
   }
 
   private async find(tx: EntityManager, commentId: number, path: CommentPath): Promise<Comment> {
-    if (path.dealId !== undefined) await findDealOr404(tx, path.dealId);
+    if (path.dealId !== undefined) await this.deals.findOr404(UnitOfWork.of(tx), path.dealId);
     const comment = await tx.findOne(Comment, {
       id: commentId,
       deletedAt: null,

@@ -7,7 +7,8 @@ import { ApiError, validationEntry } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
 import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
-import { findDealOr404 } from '../deals/deal-lookup';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { DealsService } from '../pipeline/services/deals.service';
 import { DocumentRequest, RequestableDocumentType } from './collaboration.entities';
 import { mapDocumentRequest } from './collaboration.mapper';
 import { CreateDocumentRequestDto, DocumentRequestDto, LongPageQueryDto, UpdateDocumentRequestDto } from './dto/collaboration.dto';
@@ -27,6 +28,7 @@ function checkDate(value: string): void {
 @Injectable()
 export class DocumentRequestsService {
   constructor(
+    private readonly deals: DealsService,
     private readonly db: Database,
     private readonly events: EventDispatcher,
     private readonly clock: Clock,
@@ -40,7 +42,7 @@ export class DocumentRequestsService {
     if (dto.due_date) checkDate(dto.due_date);
     const documentType: RequestableDocumentType = dto.document_type === 'pnl_statement' ? 'profit_and_loss' : dto.document_type;
     const request = await this.db.forScope(auth).transactional(async (tx) => {
-      await findDealOr404(tx, dealId);
+      await this.deals.findOr404(UnitOfWork.of(tx), dealId);
       const now = this.clock.now();
       const created = tx.create(DocumentRequest, {
         ...scopeFields(auth),
@@ -66,7 +68,7 @@ export class DocumentRequestsService {
 
   async list(auth: AuthContext, dealId: number, query: LongPageQueryDto): Promise<Page<DocumentRequestDto>> {
     const em = this.db.forScope(auth);
-    await findDealOr404(em, dealId);
+    await this.deals.findOr404(UnitOfWork.of(em), dealId);
     const today = this.today();
     return paginate(
       pageWindow(query, 100),

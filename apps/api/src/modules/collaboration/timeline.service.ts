@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { Database } from '../../platform/database/database.service';
 import { Page, PageQueryDto, paginate, pageWindow } from '../../platform/pagination/pagination';
-import { findDealOr404 } from '../deals/deal-lookup';
-import { Deal } from '../deals/deals.entities';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { DealsService } from '../pipeline/services/deals.service';
 import { Notification, TimelineEntry } from './collaboration.entities';
 import { mapActivity, mapNotification, mapTimelineEntry } from './collaboration.mapper';
 import {
@@ -22,11 +22,14 @@ const TIMELINE_PAGE = 50;
 /** Reads of what the feed wrote: deal timelines, activity, the organization feed, notifications. */
 @Injectable()
 export class TimelineService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly deals: DealsService,
+    private readonly db: Database,
+  ) {}
 
   async timeline(auth: AuthContext, dealId: number, query: TimelineQueryDto): Promise<Page<TimelineEntryDto>> {
     const em = this.db.forScope(auth);
-    await findDealOr404(em, dealId);
+    await this.deals.findOr404(UnitOfWork.of(em), dealId);
     const dir = query.order === 'asc' ? 'asc' : 'desc';
     return paginate(
       pageWindow(query, TIMELINE_PAGE),
@@ -39,7 +42,7 @@ export class TimelineService {
   /** Form B audit records of a deal, newest first. */
   async activity(auth: AuthContext, dealId: number, query: PageQueryDto): Promise<Page<ActivityRecordDto>> {
     const em = this.db.forScope(auth);
-    await findDealOr404(em, dealId);
+    await this.deals.findOr404(UnitOfWork.of(em), dealId);
     return paginate(
       pageWindow(query, TIMELINE_PAGE),
       () => em.count(TimelineEntry, { dealId }),
@@ -56,8 +59,7 @@ export class TimelineService {
       () => em.count(TimelineEntry, {}),
       async (offset, limit) => {
         const rows = await em.find(TimelineEntry, {}, { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], offset, limit });
-        const deals = await em.find(Deal, { id: { $in: [...new Set(rows.map((r) => r.dealId))] } }, { fields: ['id', 'businessName'] });
-        const names = new Map(deals.map((d) => [d.id, d.businessName]));
+        const names = await this.deals.businessNames(auth, [...new Set(rows.map((r) => r.dealId))]);
         return rows.map((r) => ({ ...mapTimelineEntry(r), business_name: names.get(r.dealId) ?? '' }));
       },
     );

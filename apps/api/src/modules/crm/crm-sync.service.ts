@@ -11,10 +11,10 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, DomainEventType } from '../../platform/events/events';
 import { JobQueue, QUEUES } from '../../platform/queue/job-queue';
 import { flatten } from '../../platform/validation/validation.pipe';
-import { findDealOr404 } from '../deals/deal-lookup';
-import { Deal } from '../deals/deals.entities';
-import { DealsService } from '../deals/deals.service';
-import { UpdateDealDto } from '../deals/dto/deal.dto';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { Deal } from '../pipeline/entities/deal.entities';
+import { DealsService } from '../pipeline/services/deals.service';
+import { UpdateDealDto } from '../pipeline/dto/deal.dto';
 import { CrmError, CrmRecord, DealSnapshot, dealIdOfRef, dealRef } from './adapters/crm-provider';
 import { CrmConfigService } from './crm-config.service';
 import { CrmConfig, CrmFieldMapping, CrmLink, CrmProviderName, CrmSyncLog, CrmSyncRun, Direction, RunDetails } from './crm.entities';
@@ -157,7 +157,7 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
   // ------------------------------------------------------------------ Form A: one deal, now
 
   async syncDeal(auth: AuthContext, dealId: number): Promise<CrmDealSyncResultDto> {
-    const deal = await findDealOr404(this.db.forScope(auth), dealId);
+    const deal = await this.deals.findOr404(UnitOfWork.of(this.db.forScope(auth)), dealId);
     const configs = await this.configs.enabledConfigs(auth);
     if (configs.length === 0) throw new ApiError(ErrorCode.CRM_NOT_CONFIGURED, 'No enabled CRM provider in this mode');
     const results: PushOutcome[] = [];

@@ -129,3 +129,6 @@ export class CrmSyncRun {
   @Timestamp({ nullable: true }) completedAt: Date | null = null;
   @Int({ nullable: true }) durationMs: number | null = null;
 }
+
+/** The entities of the crm module, registered with the ORM by the composition root (entities.ts). */
+export const CRM_ENTITIES = [CrmConfig, CrmFieldMapping, CrmLink, CrmSyncLog, CrmSyncRun];

@@ -1,4 +1,4 @@
-import type { Deal } from '../deals/deals.entities';
+import type { Deal } from '../pipeline/entities/deal.entities';
 import type { CrmProviderName, Direction } from './crm.entities';
 
 /**

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DealsModule } from '../deals/deals.module';
+import { PipelineModule } from '../pipeline/pipeline.module';
 import { CrmHttp } from './adapters/crm-http';
 import { CrmConfigService } from './crm-config.service';
 import { CrmController } from './crm.controller';
@@ -8,7 +8,7 @@ import { CrmSyncService } from './crm-sync.service';
 
 /** CRM sync: Salesforce, HubSpot, Pipedrive and custom adapters behind one port; config, mappings, sync, inbound webhooks. */
 @Module({
-  imports: [DealsModule],
+  imports: [PipelineModule],
   controllers: [CrmController],
   providers: [CrmHttp, CrmConfigService, CrmSyncService, CrmInboundService],
   exports: [CrmSyncService, CrmHttp],

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { RulesetsModule } from '../rulesets/rulesets.module';
+import { PipelineModule } from '../pipeline/pipeline.module';
 import { ExportsController } from './exports.controller';
 import { ExportsService } from './exports.service';
 
 /** PDF underwriting report, CSV and JSON exports. */
 @Module({
-  imports: [RulesetsModule],
+  imports: [PipelineModule],
   controllers: [ExportsController],
   providers: [ExportsService],
 })

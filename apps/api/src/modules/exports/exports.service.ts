@@ -1,20 +1,19 @@
 import { Readable } from 'node:stream';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import { emptyBucketCounts } from '@ledgerlens/underwriting';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { Clock } from '../../platform/clock/clock';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
-import { ApiError, ErrorCode } from '../../platform/errors/api-error';
+import { ApiError } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
-import { findDealOr404 } from '../deals/deal-lookup';
-import { mapDealDetail } from '../deals/deals.mapper';
-import { Document } from '../documents/documents.entities';
-import { mapAnalysis, mapExtraction } from '../documents/documents.mapper';
-import { RecommendationsService } from '../rulesets/recommendations.service';
-import { Transaction } from '../transactions/transactions.entities';
+import { DealsService } from '../pipeline/services/deals.service';
+import { mapDealDetail } from '../pipeline/mappers/deals.mapper';
+import { mapAnalysis, mapExtraction } from '../pipeline/mappers/documents.mapper';
+import { RecommendationsService } from '../pipeline/services/recommendations.service';
+import { DocumentsService } from '../pipeline/services/documents.service';
+import { FlaggedTransaction, TransactionsService } from '../pipeline/services/transactions.service';
 import { DocumentExportDto, FlaggedTransactionDto } from './dto/export.dto';
 import type * as ReportPdf from './pdf/report-pdf';
 
@@ -24,7 +23,7 @@ import type * as ReportPdf from './pdf/report-pdf';
  */
 const renderDealReportPdf: typeof ReportPdf.renderDealReportPdf = (input) =>
   (require('./pdf/report-pdf') as typeof ReportPdf).renderDealReportPdf(input);
-import { CsvFormat, ExportRow, FORM_A, FORM_B } from './transaction-csv';
+import { CsvFormat, FORM_A, FORM_B } from './transaction-csv';
 
 /** Rows per keyset page: memory stays flat whatever the number of transactions. */
 const BATCH = 2000;
@@ -32,26 +31,6 @@ const BATCH = 2000;
 const CHUNK_CHARS = 32 * 1024;
 /** Flagged transactions read for the PDF, which lists the largest of each bucket (the CSV has them all). */
 const PDF_FLAGGED_LIMIT = 5000;
-
-const COLUMNS = [
-  'id',
-  'documentId',
-  'position',
-  'date',
-  'description',
-  'amount',
-  'balance',
-  'transactionType',
-  'category',
-  'isNsfFee',
-  'isOverdraftFee',
-  'isLargeDeposit',
-  'isLargeStrange',
-  'isRepeatCharge',
-  'isSuspicious',
-  'screeningBucket',
-  'flagReason',
-] as const;
 
 export interface ExportFile {
   filename: string;
@@ -69,6 +48,9 @@ const slug = (s: string) =>
 @Injectable()
 export class ExportsService {
   constructor(
+    private readonly deals: DealsService,
+    private readonly documents: DocumentsService,
+    private readonly transactions: TransactionsService,
     private readonly db: Database,
     private readonly events: EventDispatcher,
     private readonly clock: Clock,
@@ -78,41 +60,30 @@ export class ExportsService {
 
   /** Form A deal CSV: every transaction of the deal's completed documents, by date then upload order. */
   async dealCsv(auth: AuthContext, dealId: number): Promise<ExportFile> {
-    const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, dealId);
-    const docs = await this.completedDocuments(em, { dealId });
-    return this.csvFile(auth, em, deal.id, null, docs, FORM_A, `deal-${deal.id}-${slug(deal.businessName)}-transactions.csv`);
+    const deal = await this.deals.findOr404(this.db.unitOfWork(auth), dealId);
+    const docs = await this.documents.completedForDeal(auth, dealId);
+    return this.csvFile(auth, deal.id, null, docs, FORM_A, `deal-${deal.id}-${slug(deal.businessName)}-transactions.csv`);
   }
 
   /** Form B transactions CSV of a deal. */
   async dealTransactionsCsv(auth: AuthContext, dealId: number): Promise<ExportFile> {
-    const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, dealId);
-    const docs = await this.completedDocuments(em, { dealId });
-    return this.csvFile(auth, em, deal.id, null, docs, FORM_B, `deal-${deal.id}-transactions.csv`);
+    const deal = await this.deals.findOr404(this.db.unitOfWork(auth), dealId);
+    const docs = await this.documents.completedForDeal(auth, dealId);
+    return this.csvFile(auth, deal.id, null, docs, FORM_B, `deal-${deal.id}-transactions.csv`);
   }
 
   /** Form A columns for one completed document. */
   async documentCsv(auth: AuthContext, documentId: number): Promise<ExportFile> {
-    const em = this.db.forScope(auth);
-    const doc = await this.findDocument(em, documentId);
+    const doc = await this.documents.findOr404(auth, documentId);
     if (doc.status !== 'completed') throw ApiError.conflict(`Document ${doc.id} is not completed (status ${doc.status})`);
-    return this.csvFile(auth, em, doc.dealId, doc.id, [doc], FORM_A, `document-${doc.id}-transactions.csv`);
+    return this.csvFile(auth, doc.dealId, doc.id, [doc], FORM_A, `document-${doc.id}-transactions.csv`);
   }
 
   async documentJson(auth: AuthContext, documentId: number): Promise<DocumentExportDto> {
-    const em = this.db.forScope(auth);
-    const doc = await this.findDocument(em, documentId);
+    const doc = await this.documents.findOr404(auth, documentId);
     const [total, flagged] = await Promise.all([
-      em.count(Transaction, { documentId: doc.id }),
-      em.find(
-        Transaction,
-        { documentId: doc.id, screeningBucket: { $ne: null } },
-        {
-          orderBy: [{ date: 'asc' }, { position: 'asc' }],
-          fields: ['id', 'date', 'description', 'amount', 'screeningBucket', 'flagReason'],
-        },
-      ),
+      this.transactions.countForDocument(auth, doc.id),
+      this.transactions.flaggedForDocument(auth, doc.id),
     ]);
     const buckets = emptyBucketCounts() as Record<string, number>;
     for (const t of flagged) buckets[t.screeningBucket!] = (buckets[t.screeningBucket!] ?? 0) + 1;
@@ -135,24 +106,14 @@ export class ExportsService {
 
   /** The PDF underwriting report of a ready deal (409 otherwise). */
   async dealPdf(auth: AuthContext, dealId: number): Promise<ExportFile> {
-    const em = this.db.forScope(auth);
-    const deal = await findDealOr404(em, dealId);
+    const deal = await this.deals.findOr404(this.db.unitOfWork(auth), dealId);
     if (deal.status !== 'ready') {
       throw ApiError.conflict(
         `Deal ${deal.id} is not ready (status: ${deal.status}): the PDF report exists once every document is processed`,
       );
     }
     const recommendation = await this.recommendations.get(auth, deal.id);
-    const flagged = await em.find(
-      Transaction,
-      { dealId: deal.id, screeningBucket: { $ne: null } },
-      {
-        orderBy: [{ date: 'asc' }, { documentId: 'asc' }, { position: 'asc' }],
-        limit: PDF_FLAGGED_LIMIT,
-        fields: ['id', 'date', 'description', 'amount', 'screeningBucket', 'flagReason'],
-      },
-    );
-    const flaggedTotal = await em.count(Transaction, { dealId: deal.id, screeningBucket: { $ne: null } });
+    const { rows: flagged, total: flaggedTotal } = await this.transactions.flaggedForDeal(auth, deal.id, PDF_FLAGGED_LIMIT);
     const bytes = await renderDealReportPdf({
       deal: mapDealDetail(deal),
       recommendation,
@@ -165,27 +126,16 @@ export class ExportsService {
     return { filename, contentType: 'application/pdf', body: Buffer.from(bytes) };
   }
 
-  private async findDocument(em: EntityManager, id: number): Promise<Document> {
-    const doc = await em.findOne(Document, { id });
-    if (!doc) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
-    return doc;
-  }
-
-  private completedDocuments(em: EntityManager, where: { dealId: number }): Promise<Pick<Document, 'id' | 'dealId' | 'filename'>[]> {
-    return em.find(Document, { ...where, status: 'completed' }, { orderBy: { id: 'asc' }, fields: ['id', 'dealId', 'filename'] });
-  }
-
   private csvFile(
     auth: AuthContext,
-    em: EntityManager,
     dealId: number,
     documentId: number | null,
-    docs: Pick<Document, 'id' | 'filename'>[],
+    docs: { id: number; filename: string }[],
     format: CsvFormat,
     filename: string,
   ): ExportFile {
     const names = new Map(docs.map((d) => [d.id, d.filename]));
-    const pages = this.rows(em, dealId, [...names.keys()]);
+    const pages = this.transactions.exportPages(auth, dealId, [...names.keys()], BATCH);
     const done = (rows: number) =>
       this.recordExport(auth, dealId, { ...(documentId ? { document_id: documentId } : {}), format: 'csv', filename, rows });
     async function* lines(): AsyncGenerator<string> {
@@ -209,28 +159,6 @@ export class ExportsService {
     return { filename, contentType: 'text/csv; charset=utf-8', body: Readable.from(lines(), { objectMode: false }) };
   }
 
-  /** Keyset pages over (date, document, position, id): each page is one indexed query, nothing accumulates. */
-  private async *rows(em: EntityManager, dealId: number, documentIds: number[]): AsyncGenerator<ExportRow[]> {
-    if (!documentIds.length) return;
-    let after: ExportRow | null = null;
-    for (;;) {
-      const qb = em
-        .createQueryBuilder(Transaction, 't')
-        .select([...COLUMNS])
-        .where({ dealId, documentId: { $in: documentIds } });
-      if (after) {
-        qb.andWhere('(t.date, t.document_id, t.position, t.id) > (?, ?, ?, ?)', [after.date, after.documentId, after.position, after.id]);
-      }
-      qb.orderBy([{ date: 'asc' }, { documentId: 'asc' }, { position: 'asc' }, { id: 'asc' }]).limit(BATCH);
-      await qb.applyFilters();
-      const batch = (await qb.execute('all')) as unknown as ExportRow[];
-      if (!batch.length) return;
-      yield batch;
-      if (batch.length < BATCH) return;
-      after = batch[batch.length - 1];
-    }
-  }
-
   /** `export.ready` (spec: Events) through the outbox: webhooks and the stream pick it up. */
   private async recordExport(auth: AuthContext, dealId: number, data: Record<string, unknown>): Promise<void> {
     await this.db.forScope(auth).transactional(async (tx) => {
@@ -244,9 +172,7 @@ export class ExportsService {
   }
 }
 
-function mapFlagged(
-  t: Pick<Transaction, 'id' | 'date' | 'description' | 'amount' | 'screeningBucket' | 'flagReason'>,
-): FlaggedTransactionDto {
+function mapFlagged(t: FlaggedTransaction): FlaggedTransactionDto {
   return {
     id: t.id,
     date: t.date,

@@ -1,25 +1,9 @@
 import { boolCell, csvLine, intCell, moneyCell, textCell } from './csv';
 
+import type { TransactionExportRow } from '../pipeline/services/transactions.service';
+
 /** A transaction row as the export query reads it (numeric columns may come back as strings). */
-export interface ExportRow {
-  id: number;
-  documentId: number;
-  position: number;
-  date: string;
-  description: string;
-  amount: string | number;
-  balance: string | number | null;
-  transactionType: string;
-  category: string;
-  isNsfFee: boolean;
-  isOverdraftFee: boolean;
-  isLargeDeposit: boolean;
-  isLargeStrange: boolean;
-  isRepeatCharge: boolean;
-  isSuspicious: boolean;
-  screeningBucket: string | null;
-  flagReason: string | null;
-}
+export type ExportRow = TransactionExportRow;
 
 export interface CsvFormat {
   header: string;

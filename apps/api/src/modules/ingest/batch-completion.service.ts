@@ -5,9 +5,9 @@ import { Database } from '../../platform/database/database.service';
 import { Scope } from '../../platform/database/tenant';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, DomainEventType, recordEvent } from '../../platform/events/events';
-import { Deal } from '../deals/deals.entities';
-import { Document, isInFlight } from '../documents/documents.entities';
-import { RecommendationRecord } from '../rulesets/rulesets.entities';
+import { Deal } from '../pipeline/entities/deal.entities';
+import { Document, isInFlight } from '../pipeline/entities/document.entities';
+import { RecommendationRecord } from '../pipeline/entities/recommendation.entity';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { IngestBatch, IngestBatchDocument } from './ingest.entities';
 

@@ -6,8 +6,9 @@ import { Scope, scopeFields } from '../../platform/database/tenant';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
-import { findDealOr404 } from '../deals/deal-lookup';
-import { Deal } from '../deals/deals.entities';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { DealsService } from '../pipeline/services/deals.service';
+import { Deal } from '../pipeline/entities/deal.entities';
 import { MatchMethod } from './ingest.entities';
 
 /**
@@ -81,6 +82,7 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 @Injectable()
 export class DealMatcher {
   constructor(
+    private readonly deals: DealsService,
     private readonly db: Database,
     private readonly events: EventDispatcher,
   ) {}
@@ -101,7 +103,7 @@ export class DealMatcher {
   /** `deal_id`: that deal; an external reference naming another deal contradicts it (409). */
   private async attach(scope: Scope, dealId: number, externalReference: string | null): Promise<DealMatch> {
     const em = this.db.forScope(scope);
-    const deal = await findDealOr404(em, dealId);
+    const deal = await this.deals.findOr404(UnitOfWork.of(em), dealId);
     if (externalReference !== null) {
       const holder = await em.findOne(Deal, { externalReference });
       if (holder && holder.id !== deal.id)

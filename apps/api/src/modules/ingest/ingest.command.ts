@@ -6,11 +6,12 @@ import { AuthContext } from '../../platform/auth/auth-context';
 import { SecretBox } from '../../platform/crypto/secret-box';
 import { Database } from '../../platform/database/database.service';
 import { scopeFields } from '../../platform/database/tenant';
+import { entityManagerOf } from '../../platform/database/unit-of-work';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { OutboundHttp } from '../../platform/outbound/outbound-http';
 import { flatten } from '../../platform/validation/validation.pipe';
-import { CreateDocumentsCommand, StagedFile } from '../documents/create-documents.command';
-import { ReceivedUpload } from '../documents/upload-request';
+import { CreateDocumentsCommand, StagedFile } from '../pipeline/services/create-documents.command';
+import { ReceivedUpload } from '../pipeline/controllers/upload-request';
 import { WebhookConfig } from '../webhooks/webhooks.entities';
 import { DealCriteria, DealMatcher } from './deal-matcher';
 import { IngestAcceptedDto, IngestMetadataDto, MAX_INGEST_FILE_BYTES, MAX_INGEST_FILES } from './dto/ingest.dto';
@@ -121,7 +122,9 @@ export class IngestFilesCommand {
       const batchId = newBatchId();
       const createdAt = new Date();
       const staged = received.files.map((f, i) => ({ ...f, label: input.label(f.filename, i) }));
-      const docs = await this.documents.execute(auth, match.deal.id, staged, async (tx, created) => {
+      const docs = await this.documents.execute(auth, match.deal.id, staged, async (work, created) => {
+        // the batch's own rows, in the unit of work that creates its documents
+        const tx = entityManagerOf(work);
         tx.create(IngestBatch, {
           ...scopeFields(auth),
           id: batchId,

@@ -21,7 +21,7 @@ import { Auth, Authenticated } from '../../platform/auth/decorators';
 import { ApiError, validationEntry } from '../../platform/errors/api-error';
 import { ErrorEnvelopeDto } from '../../platform/errors/error.dto';
 import { Idempotent } from '../../platform/idempotency/idempotency.interceptor';
-import { UploadRequestReader } from '../documents/upload-request';
+import { UploadRequestReader } from '../pipeline/controllers/upload-request';
 import {
   IngestBatchDetailResponseDto,
   IngestBatchStatusDto,

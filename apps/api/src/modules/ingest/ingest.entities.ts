@@ -46,3 +46,6 @@ export class IngestBatchDocument {
   @Int() documentId: number;
   @Int() position: number;
 }
+
+/** The entities of the ingest module, registered with the ORM by the composition root (entities.ts). */
+export const INGEST_ENTITIES = [IngestBatch, IngestBatchDocument];

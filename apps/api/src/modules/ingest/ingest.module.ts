@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DocumentsModule } from '../documents/documents.module';
+import { PipelineModule } from '../pipeline/pipeline.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { BatchCompletion } from './batch-completion.service';
 import { DealMatcher } from './deal-matcher';
@@ -9,7 +9,7 @@ import { IngestService } from './ingest.service';
 
 /** Bulk ingest: files to documents of a matched or new deal, batch status, completion events and signed callbacks. */
 @Module({
-  imports: [DocumentsModule, WebhooksModule],
+  imports: [PipelineModule, WebhooksModule],
   controllers: [IngestController],
   providers: [IngestService, IngestFilesCommand, DealMatcher, BatchCompletion],
 })

@@ -9,8 +9,8 @@ import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
 import { flatten } from '../../platform/validation/validation.pipe';
-import { Deal } from '../deals/deals.entities';
-import { Document } from '../documents/documents.entities';
+import { Deal } from '../pipeline/entities/deal.entities';
+import { Document } from '../pipeline/entities/document.entities';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { DEFAULT_INGEST_FUNDING } from './deal-matcher';
 import {

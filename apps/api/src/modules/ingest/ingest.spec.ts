@@ -1,7 +1,7 @@
 import { normalizeBusinessName } from './deal-matcher';
 import { IngestBatch } from './ingest.entities';
 import { batchStatusOf } from './ingest.service';
-import { Document } from '../documents/documents.entities';
+import { Document } from '../pipeline/entities/document.entities';
 
 describe('normalizeBusinessName', () => {
   it.each([

@@ -25,3 +25,6 @@ export class ApiKey {
   @Timestamp({ nullable: true }) revokedAt: Date | null = null;
   @Timestamp() createdAt: Date = new Date();
 }
+
+/** The entities of the keys module, registered with the ORM by the composition root (entities.ts). */
+export const KEYS_ENTITIES = [ApiKey];

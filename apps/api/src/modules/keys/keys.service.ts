@@ -8,7 +8,7 @@ import { CredentialCache } from '../../platform/auth/credential-cache';
 import { recordEvent } from '../../platform/events/events';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { Page, paginate, pageWindow } from '../../platform/pagination/pagination';
-import { randomToken, sha256 } from '../auth/credentials';
+import { randomToken, sha256 } from '../../platform/crypto/credentials';
 import { ApiKey } from './keys.entities';
 import { CreatedKeyDto, CreateKeyDto, KeyDto } from './dto/key.dto';
 

@@ -1,4 +1,4 @@
-import { Entity, Index, OptionalProps, PrimaryKey } from '@mikro-orm/core';
+import { Entity, OptionalProps, PrimaryKey } from '@mikro-orm/core';
 import { Bool, Int, Json, Text, Timestamp } from '../../platform/database/columns';
 import { TenantScoped } from '../../platform/database/tenant';
 
@@ -30,26 +30,5 @@ export class Ruleset {
   @Timestamp() updatedAt: Date = new Date();
 }
 
-/**
- * A generated recommendation with a snapshot of the ruleset used: later edits or deletion of the
- * ruleset never change it (spec: Recommendation). One row per generation; the newest is current.
- */
-@TenantScoped()
-@Entity({ tableName: 'recommendations' })
-@Index({ properties: ['dealId', 'generatedAt'] })
-export class RecommendationRecord {
-  @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
-  @Int() organizationId: number;
-  @Bool() livemode: boolean;
-  @Int() dealId: number;
-  /** null never happens at write time; kept nullable because the ruleset may be deleted later */
-  @Int({ nullable: true }) rulesetId: number | null;
-  @Text({ length: 200 }) rulesetName: string;
-  @Text({ length: 16 }) rulesetKind: RulesetKind;
-  @Int() rulesetVersion: number;
-  /** the ruleset as it was: {name, description, kind, ...definition} */
-  @Json() rulesetSnapshot: Record<string, unknown>;
-  /** the evaluation result (decision, total_score, factor_scores, ...) without deal_id/cached */
-  @Json() result: Record<string, unknown>;
-  @Timestamp() generatedAt: Date;
-}
+/** The entities of the rulesets module, registered with the ORM by the composition root (entities.ts). */
+export const RULESETS_ENTITIES = [Ruleset];

@@ -1,17 +1,14 @@
 import { Module } from '@nestjs/common';
-import { RecommendationsController } from './recommendations.controller';
-import { RecommendationsService } from './recommendations.service';
 import { RulesetsController } from './rulesets.controller';
 import { RulesetsService } from './rulesets.service';
-import { SummaryService } from './summary.service';
 
 /**
- * Rulesets, recommendations, what-if evaluation and the AI summary. The pipeline uses
- * RecommendationsService.generateDefault and SummaryService.summarize / requestSummary.
+ * Rulesets: the funder's scoring rules, one default per organization and mode. The pipeline
+ * evaluates deals with them (RulesetsService.defaultRuleset, findMany).
  */
 @Module({
-  controllers: [RulesetsController, RecommendationsController],
-  providers: [RulesetsService, RecommendationsService, SummaryService],
-  exports: [RulesetsService, RecommendationsService, SummaryService],
+  controllers: [RulesetsController],
+  providers: [RulesetsService],
+  exports: [RulesetsService],
 })
 export class RulesetsModule {}

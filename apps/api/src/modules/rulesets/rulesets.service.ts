@@ -5,6 +5,7 @@ import { DEFAULT_RULESET, validateFactorRuleset, validateFlatRuleset, type Rules
 import { AuthContext } from '../../platform/auth/auth-context';
 import { Database } from '../../platform/database/database.service';
 import { Scope, scopeFields } from '../../platform/database/tenant';
+import { entityManagerOf, UnitOfWork } from '../../platform/database/unit-of-work';
 import { ApiError, ErrorCode, validationEntry, ValidationEntry } from '../../platform/errors/api-error';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
@@ -151,9 +152,10 @@ export class RulesetsService {
 
   /**
    * The default ruleset of the scope, creating the documented default on first use. Works on any
-   * entity manager (scoped or not, inside a caller's transaction or not).
+   * entity manager or unit of work (scoped or not, inside a caller's transaction or not).
    */
-  async defaultRuleset(em: EntityManager, scope: Scope): Promise<Ruleset> {
+  async defaultRuleset(work: EntityManager | UnitOfWork, scope: Scope): Promise<Ruleset> {
+    const em = work instanceof UnitOfWork ? entityManagerOf(work) : work;
     const existing = await em.findOne(Ruleset, { ...scopeFields(scope), isDefault: true }, { filters: false });
     if (existing) return existing;
     await this.seedDefault(em, scope);
@@ -163,7 +165,8 @@ export class RulesetsService {
   }
 
   /** Rulesets by id in the order asked; any id unknown to the scope is 404. */
-  async findMany(em: EntityManager, scope: Scope, ids: number[]): Promise<Ruleset[]> {
+  async findMany(work: EntityManager | UnitOfWork, scope: Scope, ids: number[]): Promise<Ruleset[]> {
+    const em = work instanceof UnitOfWork ? entityManagerOf(work) : work;
     await this.ensureDefault(em, scope);
     const rows = await em.find(Ruleset, { ...scopeFields(scope), id: { $in: ids } }, { filters: false });
     const byId = new Map(rows.map((r) => [r.id, r]));

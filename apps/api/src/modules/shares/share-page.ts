@@ -1,5 +1,5 @@
 import type { ShareViewDto } from './dto/share.dto';
-import { entityTypeLabel } from '../deals/labels';
+import { entityTypeLabel } from '../pipeline/mappers/labels';
 
 /**
  * The human page behind a share link's `url`: one self-contained HTML document (inline CSS, no

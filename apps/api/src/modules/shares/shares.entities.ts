@@ -48,3 +48,6 @@ export class ShareLink {
 export function isActive(link: Pick<ShareLink, 'expiresAt' | 'revokedAt'>, now: Date): boolean {
   return link.revokedAt === null && (link.expiresAt === null || link.expiresAt.getTime() > now.getTime());
 }
+
+/** The entities of the shares module, registered with the ORM by the composition root (entities.ts). */
+export const SHARES_ENTITIES = [ShareLink];

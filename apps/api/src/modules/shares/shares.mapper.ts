@@ -1,6 +1,6 @@
 import { reliabilityWarnings, type DealAnalysis } from '@ledgerlens/underwriting';
-import type { Deal } from '../deals/deals.entities';
-import { mapDealDetail } from '../deals/deals.mapper';
+import type { Deal } from '../pipeline/entities/deal.entities';
+import { mapDealDetail } from '../pipeline/mappers/deals.mapper';
 import { isActive, ShareLink } from './shares.entities';
 import { SharedDealDto, ShareLinkDto, ShareViewDto } from './dto/share.dto';
 

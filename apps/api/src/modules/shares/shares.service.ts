@@ -7,9 +7,9 @@ import { Database } from '../../platform/database/database.service';
 import { scopeFields } from '../../platform/database/tenant';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
 import { Page, paginate, PageQueryDto, pageWindow } from '../../platform/pagination/pagination';
-import { hashPassword, randomToken, verifyPassword } from '../auth/credentials';
-import { findDealOr404 } from '../deals/deal-lookup';
-import { Deal } from '../deals/deals.entities';
+import { hashPassword, randomToken, verifyPassword } from '../../platform/crypto/credentials';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { DealsService } from '../pipeline/services/deals.service';
 import { isActive, SHARE_TOKEN_PREFIX, ShareLink } from './shares.entities';
 import { mapShareLink, mapShareView } from './shares.mapper';
 import { ActiveShareLinksDto, CreateShareDto, ShareLinkDto, ShareViewDto } from './dto/share.dto';
@@ -39,6 +39,7 @@ function passwordLocked(until: Date, now: Date): ApiError {
 @Injectable()
 export class SharesService {
   constructor(
+    private readonly deals: DealsService,
     private readonly db: Database,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -62,7 +63,7 @@ export class SharesService {
     const passwordHash = dto.password ? await hashPassword(dto.password) : null;
     const em = this.db.forScope(auth);
     const link = await em.transactional(async (tx) => {
-      await findDealOr404(tx, dealId);
+      await this.deals.findOr404(UnitOfWork.of(tx), dealId);
       const created = tx.create(ShareLink, {
         ...scopeFields(auth),
         dealId,
@@ -82,7 +83,7 @@ export class SharesService {
   /** Form A: every link of the deal, expired and revoked ones included, oldest first. */
   async list(auth: AuthContext, dealId: number, query: PageQueryDto): Promise<Page<ShareLinkDto>> {
     const em = this.db.forScope(auth);
-    await findDealOr404(em, dealId);
+    await this.deals.findOr404(UnitOfWork.of(em), dealId);
     const now = this.clock.now();
     return paginate(
       pageWindow(query),
@@ -97,7 +98,7 @@ export class SharesService {
   /** Form B: the links a viewer can still open. */
   async listActive(auth: AuthContext, dealId: number): Promise<ActiveShareLinksDto> {
     const em = this.db.forScope(auth);
-    await findDealOr404(em, dealId);
+    await this.deals.findOr404(UnitOfWork.of(em), dealId);
     const now = this.clock.now();
     const links = await em.find(
       ShareLink,
@@ -136,7 +137,7 @@ export class SharesService {
       { filters: false },
     );
     if (counted === 0) throw notFound();
-    const deal = await this.db.forScope(link).findOne(Deal, { id: link.dealId });
+    const deal = await this.deals.findById(this.db.unitOfWork(link), link.dealId);
     if (!deal) throw notFound();
     return mapShareView(link, deal);
   }

@@ -9,7 +9,7 @@ import { EventBus } from '../../platform/events/event-bus';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, toDomainEvent } from '../../platform/events/events';
 import { DomainEventRecord } from '../../platform/events/outbox.entity';
-import { Deal } from '../deals/deals.entities';
+import { DealsService } from '../pipeline/services/deals.service';
 import { PUBLIC_EVENT_TYPES, isPublicEventType, toPublicEvent } from '../webhooks/public-events';
 
 /** Replay reads the outbox in pages of this size... */
@@ -53,6 +53,7 @@ export class StreamService implements OnModuleInit, BeforeApplicationShutdown {
 
   constructor(
     private readonly db: Database,
+    private readonly deals: DealsService,
     private readonly bus: EventBus,
     private readonly dispatcher: EventDispatcher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -84,7 +85,7 @@ export class StreamService implements OnModuleInit, BeforeApplicationShutdown {
     queryLastId: string | undefined,
   ): Promise<void> {
     const lastEventId = parseLastEventId(request.headers['last-event-id'], queryLastId);
-    if (dealId !== null && !(await this.db.forScope(auth).findOne(Deal, { id: dealId }, { fields: ['id'] }))) {
+    if (dealId !== null && !(await this.deals.exists(auth, dealId))) {
       throw ApiError.notFound('Deal', ErrorCode.DEAL_NOT_FOUND);
     }
     const matches = (e: DomainEvent) =>

@@ -91,3 +91,6 @@ export class WebhookAttempt {
   @Int() durationMs: number;
   @Timestamp() startedAt: Date;
 }
+
+/** The entities of the webhooks module, registered with the ORM by the composition root (entities.ts). */
+export const WEBHOOKS_ENTITIES = [WebhookConfig, WebhookDelivery, WebhookAttempt];

@@ -4,6 +4,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { ScopedReader, ScopedSelect } from './scoped-read';
 import { ORG_FILTER, Scope, TENANT_FILTER } from './tenant';
+import { UnitOfWork } from './unit-of-work';
 
 /**
  * Hands out entity managers. Requests and jobs each work in their own fork; a scoped fork has
@@ -35,6 +36,16 @@ export class Database implements OnApplicationShutdown {
     em.setFilterParams(TENANT_FILTER, scope);
     em.setFilterParams(ORG_FILTER, scope);
     return em;
+  }
+
+  /** A unit of work on a fresh scoped fork (`forScope`): what services hand to repositories. */
+  unitOfWork(scope: Scope): UnitOfWork {
+    return UnitOfWork.of(this.forScope(scope));
+  }
+
+  /** A unit of work on an unscoped fork (`system`): for the document queue's workers, which find a document's scope on its row. */
+  systemUnitOfWork(): UnitOfWork {
+    return UnitOfWork.of(this.system());
   }
 
   /** An unscoped fork for the platform (authentication lookups, outbox, idempotency): queries on scoped entities must pass `filters: false`. */

@@ -7,7 +7,6 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { EmbeddedPGliteDriver, ServerPostgreSqlDriver } from './drivers';
 import { AppConfig } from '../config/config';
 import { DataDirLock } from './data-dir-lock';
-import { ENTITIES } from '../../entities';
 import { MIGRATIONS } from '../../migrations';
 
 export interface OrmHandle {
@@ -16,6 +15,9 @@ export interface OrmHandle {
   engine: 'pglite' | 'postgresql';
   close(): Promise<void>;
 }
+
+/** The entity classes the ORM maps: each module's list, gathered by the composition root. */
+export type EntityList = readonly (abstract new (...args: never[]) => object)[];
 
 export interface OrmOptions {
   /** A PGlite instance made by the caller (tests load a migrated template snapshot). */
@@ -29,9 +31,9 @@ export interface OrmOptions {
  */
 export const PGLITE_OPTIONS = { extensions: { pg_trgm } } satisfies PGliteOptions;
 
-function baseOptions(): Options {
+function baseOptions(entities: EntityList): Options {
   return {
-    entities: ENTITIES,
+    entities: [...entities] as Options['entities'],
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
@@ -43,11 +45,11 @@ function baseOptions(): Options {
 }
 
 /** Opens the database the configuration names: PostgreSQL when DATABASE_URL is set, PGlite under DATA_DIR otherwise. */
-export async function openOrm(config: AppConfig, options: OrmOptions = {}): Promise<OrmHandle> {
+export async function openOrm(config: AppConfig, entities: EntityList, options: OrmOptions = {}): Promise<OrmHandle> {
   let handle: OrmHandle;
   if (config.databaseUrl && !options.pglite) {
     const orm = await MikroORM.init({
-      ...baseOptions(),
+      ...baseOptions(entities),
       driver: ServerPostgreSqlDriver,
       clientUrl: config.databaseUrl,
       pool: { min: 0, max: config.databasePoolMax },
@@ -68,7 +70,7 @@ export async function openOrm(config: AppConfig, options: OrmOptions = {}): Prom
     }
     const instance = pglite;
     const orm = await MikroORM.init({
-      ...baseOptions(),
+      ...baseOptions(entities),
       driver: EmbeddedPGliteDriver,
       dbName: 'postgres',
       driverOptions: { connection: { pglite: () => instance } },

@@ -1,3 +1,4 @@
+import { entityManagerOf, UnitOfWork } from '../database/unit-of-work';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from '@mikro-orm/core';
 import { Scope } from '../database/tenant';
@@ -53,11 +54,12 @@ export interface DomainEvent {
  * the change it describes, so an event exists if and only if the change committed.
  */
 export function recordEvent(
-  em: EntityManager,
+  work: EntityManager | UnitOfWork,
   scope: Scope,
   type: DomainEventType,
   fields: { dealId?: number | null; actor?: string | null; data?: Record<string, unknown> } = {},
 ): DomainEventRecord {
+  const em = work instanceof UnitOfWork ? entityManagerOf(work) : work;
   const record = em.create(DomainEventRecord, {
     eventId: `evt_${randomUUID().replace(/-/g, '')}`,
     organizationId: scope.organizationId,

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ScreeningBucketsDto } from '../../deals/dto/report.dto';
-import { AnalysisRecordDto, ExtractionRecordDto } from '../../documents/dto/document.dto';
+import { ScreeningBucketsDto } from '../../pipeline/dto/report.dto';
+import { AnalysisRecordDto, ExtractionRecordDto } from '../../pipeline/dto/document.dto';
 
 export class ExportedDocumentDto {
   @ApiProperty({ type: 'integer' }) id: number;

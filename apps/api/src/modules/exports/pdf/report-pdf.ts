@@ -1,12 +1,12 @@
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, PDFFont, rgb } from 'pdf-lib';
-import type { DealDetailDto } from '../../deals/dto/deal.dto';
-import type { RecommendationDto } from '../../rulesets/dto/recommendation.dto';
+import type { DealDetailDto } from '../../pipeline/dto/deal.dto';
+import type { RecommendationDto } from '../../pipeline/dto/recommendation.dto';
 import type { FlaggedTransactionDto } from '../dto/export.dto';
 import { dailyBalanceChart, monthLabel, monthlyRevenueChart, scoreBars, scoreBarsHeight } from './charts';
 import { fallbackFilesFor, fallbackFontBytes, fontFiles, hasGlyph, useCmapLayout } from './fonts';
 import { COLOR, CONTENT_WIDTH, fitText, PAGE, ReportWriter, scoreColor, wrapText } from './layout';
-import { entityTypeLabel, sourceTypeLabel } from '../../deals/labels';
+import { entityTypeLabel, sourceTypeLabel } from '../../pipeline/mappers/labels';
 
 /** What the PDF report is made of: the typed deal report, its recommendation, the flagged transactions. */
 export interface ReportPdfInput {

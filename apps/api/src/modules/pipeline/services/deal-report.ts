@@ -1,0 +1,261 @@
+import { reconcile } from '@ledgerlens/statements';
+import {
+  buildDealReport,
+  emptyBucketCounts,
+  type DealAnalysis,
+  type DealReport,
+  type DealTransaction,
+  type RelatedDocumentSighting,
+  type ReportDocumentInput,
+  type RiskLevel,
+} from '@ledgerlens/underwriting';
+import { Document, TERMINAL_STATUSES } from '../entities/document.entities';
+import { Transaction } from '../entities/transaction.entities';
+import { Deal } from '../entities/deal.entities';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
+import type { DealRepository } from '../repositories/deal.repository';
+import type { DocumentRepository } from '../repositories/document.repository';
+import type { TransactionRepository } from '../repositories/transaction.repository';
+
+/** The repositories the report reads. */
+export interface ReportSources {
+  deals: DealRepository;
+  documents: DocumentRepository;
+  transactions: TransactionRepository;
+}
+
+/** The analysis as stored on the deal: without the per-transaction arrays and per-statement daily series. */
+export function storedAnalysis(analysis: DealAnalysis): Record<string, unknown> {
+  const { transactions: _transactions, statements, ...rest } = analysis;
+  return { ...rest, statements: statements.map(({ daily_balances: _daily, ...s }) => s) };
+}
+
+/**
+ * Writes a built report onto the deal: the stored report (the recommendation and the AI summary
+ * are added by their own services) and the summary columns.
+ */
+export function applyReport(deal: Deal, built: { report: DealReport; analysis: DealAnalysis | null }): void {
+  const { report, analysis } = built;
+  deal.healthScore = analysis?.health.score ?? null;
+  deal.healthGrade = analysis?.health.grade ?? null;
+  deal.avgMonthlyDeposits = analysis?.financials.avg_monthly_deposits ?? null;
+  deal.avgDailyBalance = analysis?.financials.avg_daily_balance ?? null;
+  deal.screeningFlags = analysis?.screening.total_flags ?? 0;
+  deal.analysis = analysis ? storedAnalysis(analysis) : null;
+  deal.report = { ...report, recommendation: null } as unknown as Record<string, unknown>;
+}
+
+const riskLevel = (v: string | null): RiskLevel | null => (v === 'low' || v === 'medium' || v === 'high' ? v : null);
+
+/** The parser's review reasons that come from the reconciliation check. */
+const RECONCILIATION_REASON = /^(does not reconcile|cannot reconcile|running balance breaks)/;
+const money = (n: number) => n.toFixed(2);
+
+/**
+ * A statement with corrected transactions is checked again on the corrected rows: the parser's
+ * verdict was about what it read. Reconciled now, the reconciliation reasons go; still not, they
+ * are replaced by the check of the corrected rows. Other review reasons stay.
+ */
+function recheckCorrected(
+  doc: Document,
+  transactions: Transaction[],
+): { reconciled: boolean | null; needsReview: boolean | null; reviewReasons: string[] } | null {
+  if (doc.documentType !== 'bank_statement' || !transactions.some((t) => t.correctionCount > 0)) return null;
+  // the check reads the values only (the provenance is not the reconciler's)
+  const rec = reconcile(
+    doc.openingBalance,
+    doc.closingBalance,
+    transactions.map(({ date, description, amount, balance, transactionType }) => ({
+      date,
+      description,
+      amount,
+      balance,
+      transactionType,
+    })),
+  );
+  const others = (doc.reviewReasons ?? []).filter((r) => !RECONCILIATION_REASON.test(r));
+  const now: string[] = [];
+  if (!rec.reconciled) {
+    if (doc.openingBalance === null || doc.closingBalance === null) {
+      now.push(`cannot reconcile: ${doc.openingBalance === null ? 'opening' : 'closing'} balance not found`);
+    } else if (rec.totalsMatch === false) {
+      now.push(
+        `does not reconcile after corrections: opening ${money(doc.openingBalance)} + credits ${money(rec.totalCredits)} - debits ${money(rec.totalDebits)} = ${money(rec.expectedClosing ?? 0)}, printed closing ${money(doc.closingBalance)} (difference ${money(rec.difference ?? 0)})`,
+      );
+    }
+    if (rec.firstBrokenRow !== null) {
+      const t = transactions[rec.firstBrokenRow];
+      now.push(`running balance breaks at row ${rec.firstBrokenRow + 1} after corrections (${t.date}, ${money(t.amount)})`);
+    }
+  }
+  const reviewReasons = [...now, ...others];
+  return { reconciled: rec.reconciled, needsReview: reviewReasons.length > 0, reviewReasons };
+}
+
+/** A document row as the report builder reads it. */
+export function reportDocument(doc: Document, transactions?: Transaction[]): ReportDocumentInput {
+  const reconciliation = doc.reconciliation as { reconciled?: unknown; needsReview?: unknown } | null;
+  const rechecked = transactions ? recheckCorrected(doc, transactions) : null;
+  return {
+    id: doc.id,
+    filename: doc.filename,
+    documentType: doc.documentType,
+    status: doc.status,
+    error: doc.error,
+    bankName: doc.bankName,
+    accountNumberLast4: doc.accountNumberLast4,
+    accountHolder: doc.accountHolder,
+    periodStart: doc.statementStartDate,
+    periodEnd: doc.statementEndDate,
+    openingBalance: doc.openingBalance,
+    closingBalance: doc.closingBalance,
+    currency: doc.currency,
+    riskLevel: riskLevel(doc.pdfRiskLevel),
+    riskReasons: doc.riskReasons ?? [],
+    reconciled: rechecked ? rechecked.reconciled : typeof reconciliation?.reconciled === 'boolean' ? reconciliation.reconciled : null,
+    extractionConfidence: doc.extractionConfidence,
+    warnings: doc.warnings ?? [],
+    needsReview: rechecked ? rechecked.needsReview : doc.needsReview,
+    reviewReasons: rechecked ? rechecked.reviewReasons : (doc.reviewReasons ?? []),
+    transactions: transactions?.map((t) => ({
+      date: t.date,
+      description: t.description,
+      amount: t.amount,
+      balance: t.balance,
+      transactionType: t.transactionType,
+    })),
+  };
+}
+
+const norm = (s: string | null) =>
+  (s ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+const accountKey = (d: Pick<Document, 'bankName' | 'accountNumberLast4' | 'accountHolder'>) =>
+  d.accountNumberLast4 ? `${norm(d.bankName)}|${d.accountNumberLast4}|${norm(d.accountHolder)}` : null;
+
+/**
+ * Documents of other deals of the same organization and mode (the tenant filter scopes `tx`)
+ * holding the same file (content hash) or a statement of the same account (bank, last 4, holder).
+ */
+export async function findSightings(
+  sources: ReportSources,
+  tx: UnitOfWork,
+  deal: Deal,
+  docs: Document[],
+): Promise<RelatedDocumentSighting[]> {
+  const hashes = [...new Set(docs.map((d) => d.sha256))];
+  const last4s = [...new Set(docs.map((d) => d.accountNumberLast4).filter((v): v is string => !!v))];
+  if (!hashes.length) return [];
+  const others = await sources.documents.findSightings(tx, deal.id, hashes, last4s);
+  if (!others.length) return [];
+  const names = await sources.deals.businessNames(tx, [...new Set(others.map((o) => o.dealId))]);
+  const sightings: RelatedDocumentSighting[] = [];
+  for (const doc of docs) {
+    const key = accountKey(doc);
+    for (const other of others) {
+      const kind = other.sha256 === doc.sha256 ? 'same_file' : key && accountKey(other) === key ? 'same_account' : null;
+      if (!kind) continue;
+      sightings.push({
+        kind,
+        document_id: doc.id,
+        other_deal_id: other.dealId,
+        other_business_name: names.get(other.dealId) ?? '',
+        other_document_id: other.id,
+      });
+    }
+  }
+  return sightings;
+}
+
+type Flags = Pick<
+  Transaction,
+  | 'category'
+  | 'isNsfFee'
+  | 'isOverdraftFee'
+  | 'isLargeDeposit'
+  | 'isLargeStrange'
+  | 'isRepeatCharge'
+  | 'isSuspicious'
+  | 'screeningBucket'
+  | 'flagReason'
+>;
+
+const flagsOf = (t: DealTransaction | null): Omit<Flags, 'category'> => ({
+  isNsfFee: t?.is_nsf_fee ?? false,
+  isOverdraftFee: t?.is_overdraft_fee ?? false,
+  isLargeDeposit: t?.is_large_deposit ?? false,
+  isLargeStrange: t?.is_large_strange ?? false,
+  isRepeatCharge: t?.is_repeat_charge ?? false,
+  isSuspicious: t?.is_suspicious ?? false,
+  screeningBucket: t?.screening_bucket ?? null,
+  flagReason: t?.flag_reason ?? null,
+});
+
+/**
+ * One screening result: the deal-level screening is written onto the transaction rows and the
+ * documents' flag counts, so `transactions?flagged=true` and the report's counts always agree.
+ * Statements left out of the deal (another currency) lose their flags with their figures.
+ * Categories keep manual corrections: only the flags are the screening's.
+ */
+function applyScreening(analysis: DealAnalysis | null, statementDocs: Document[], rows: Map<number, Transaction[]>): void {
+  const byDoc = new Map<number, (DealTransaction | null)[]>();
+  for (const t of analysis?.transactions ?? []) {
+    const list = byDoc.get(Number(t.statement_id)) ?? [];
+    list[t.statement_tx_index] = t;
+    byDoc.set(Number(t.statement_id), list);
+  }
+  const metrics = new Map((analysis?.statements ?? []).map((m) => [Number(m.statement_id), m]));
+  for (const doc of statementDocs) {
+    const screened = byDoc.get(doc.id) ?? [];
+    let flagged = 0;
+    (rows.get(doc.id) ?? []).forEach((row, i) => {
+      const flags = flagsOf(screened[i] ?? null);
+      if (flags.screeningBucket !== null) flagged++;
+      for (const [k, v] of Object.entries(flags) as [keyof typeof flags, never][]) if (row[k] !== v) row[k] = v;
+    });
+    doc.screeningFlags = flagged;
+    const m = metrics.get(doc.id);
+    if (doc.analysis)
+      doc.analysis = { ...doc.analysis, screening_flags: flagged, screening_buckets: m?.screening_buckets ?? emptyBucketCounts() };
+  }
+}
+
+/** Builds the deal's report from its terminal documents and writes it, in the caller's transaction. */
+export async function writeDealReport(
+  sources: ReportSources,
+  tx: UnitOfWork,
+  deal: Deal,
+  docs: Document[],
+  reportDate: string,
+): Promise<void> {
+  const terminal = docs.filter((d) => TERMINAL_STATUSES.includes(d.status));
+  const statementDocs = terminal.filter((d) => d.status === 'completed' && d.documentType === 'bank_statement');
+  const rows = new Map<number, Transaction[]>();
+  if (statementDocs.length) {
+    const all = await sources.transactions.findForDocuments(
+      tx,
+      statementDocs.map((d) => d.id),
+    );
+    for (const t of all) {
+      const list = rows.get(t.documentId);
+      if (list) list.push(t);
+      else rows.set(t.documentId, [t]);
+    }
+  }
+  const built = buildDealReport({
+    documents: terminal.map((d) => reportDocument(d, rows.get(d.id) ?? (statementDocs.includes(d) ? [] : undefined))),
+    fundingAmountRequested: deal.fundingAmountRequested,
+    reportDate,
+    sightings: await findSightings(
+      sources,
+      tx,
+      deal,
+      terminal.filter((d) => d.status === 'completed'),
+    ),
+  });
+  applyScreening(built.analysis, statementDocs, rows);
+  applyReport(deal, built);
+}
