@@ -9,7 +9,7 @@
  *
  * The file is stable across runs: secrets and random ids are replaced by fixed placeholders,
  * local addresses by public-looking ones, and the run's timestamps are moved onto a fixed clock
- * (see `Scrubber`). Long arrays are cut to three items, CSVs to three rows. Writes
+ * (see `Scrubber`). Long arrays are cut to three items (a box of four numbers is kept whole), CSVs to three rows. Writes
  * apps/api/src/openapi-examples.json, which the document builder merges into openapi.json.
  *
  *   npm run docs:examples   (then `npm run openapi` and commit both files)
@@ -106,7 +106,11 @@ export class Scrubber {
     if (typeof value === 'string' && SECRET_FIELDS.has(field) && value.length >= 16) return this.secret(value);
     if (field in SAMPLE_VALUES && typeof value === typeof SAMPLE_VALUES[field] && (field !== 'date' || HTTP_DATE.test(String(value))))
       return SAMPLE_VALUES[field];
-    if (Array.isArray(value)) return (cut ? value.slice(0, 3) : value).map((v) => this.tidy(v, '', cut));
+    if (Array.isArray(value)) {
+      // a tuple of numbers (a box [x0, y0, x1, y1]) is one value, kept whole
+      const tuple = value.length <= 4 && value.every((v) => typeof v === 'number');
+      return (cut && !tuple ? value.slice(0, 3) : value).map((v) => this.tidy(v, '', cut));
+    }
     if (value && typeof value === 'object') {
       return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, this.tidy(v, k, cut)]));
     }

@@ -103,6 +103,14 @@ describe('deal lifecycle', () => {
   it('a ready deal whose statement is reprocessed and then fails becomes failed and loses its report', async () => {
     const deal = await dealWith(['completed']);
     await lifecycle.refresh(f.scope, deal.id);
+    // the deal list carries the recommendation's decision while the report has one, and only then
+    const listed = async () =>
+      (await app.request('GET', `/v1/deals?q=${encodeURIComponent(deal.businessName)}&per_page=100`, { key: f.apiKey })).body.data.find(
+        (d: { id: number }) => d.id === deal.id,
+      ).recommendation_decision;
+    const decision = ((await reload(deal.id)).report as { recommendation: { decision: string } }).recommendation.decision;
+    expect(['approve', 'decline', 'review']).toContain(decision);
+    expect(await listed()).toBe(decision);
     const em = app.get(Database).forScope(f.scope);
     const doc = await em.findOneOrFail(Document, { dealId: deal.id });
     await em.nativeUpdate(Document, { id: doc.id }, { status: 'uploaded', attempt: 2 });
@@ -111,6 +119,7 @@ describe('deal lifecycle', () => {
     await em.nativeUpdate(Document, { id: doc.id }, { status: 'failed' });
     await lifecycle.refresh(f.scope, deal.id);
     expect(await reload(deal.id)).toMatchObject({ status: 'failed', report: null, analysis: null, healthScore: null, screeningFlags: 0 });
+    expect(await listed()).toBeNull();
   });
 
   it('records deal.updated for every status the lifecycle moves, and none when nothing moved', async () => {

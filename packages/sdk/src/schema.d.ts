@@ -2519,6 +2519,11 @@ export interface components {
             nsf_overdraft: components["schemas"]["NsfOverdraftDto"] | null;
             owner_name: string | null;
             recommendation: components["schemas"]["ReportRecommendationDto"] | null;
+            /**
+             * @description The current recommendation's decision with the default ruleset (the detail's `recommendation` and GET /v1/deals/{id}/recommendation have its reasons); null until the deal is ready
+             * @enum {string|null}
+             */
+            recommendation_decision: "approve" | "decline" | "review" | null;
             /** @description The same account or file seen in another deal of the organization */
             related_deals: components["schemas"]["RelatedDealFindingDto"][];
             /** Format: date */
@@ -2588,6 +2593,11 @@ export interface components {
             /** @enum {string} */
             mode: "live" | "test";
             owner_name: string | null;
+            /**
+             * @description The current recommendation's decision with the default ruleset (the detail's `recommendation` and GET /v1/deals/{id}/recommendation have its reasons); null until the deal is ready
+             * @enum {string|null}
+             */
+            recommendation_decision: "approve" | "decline" | "review" | null;
             screening_flags: number;
             /** @enum {string|null} */
             source_type: "direct" | "broker" | "referral" | "crm" | "api" | null;
@@ -5117,7 +5127,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "1woqQPWJ-cky1dHe4qzZ_XIlas7vh6_k0DhkAX3Agy4",
+                     *       "csrf_token": "CATAd1-d3Fi852HyKH2QRcZjZTRYci7CmM0sf_-KKPU",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5198,7 +5208,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "KVkPCjM_YbsQI9yHNkwsjVCToMm894BafrvblLxi3Hg",
+                     *       "csrf_token": "rdT8htfWpyxsfm2rahWgCo3wb613psihutKKVMDLfC8",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -7005,6 +7015,7 @@ export interface operations {
                      *           "industry": null,
                      *           "mode": "live",
                      *           "owner_name": null,
+                     *           "recommendation_decision": "approve",
                      *           "screening_flags": 1,
                      *           "source_type": null,
                      *           "status": "ready",
@@ -7029,6 +7040,7 @@ export interface operations {
                      *           "industry": "Food service",
                      *           "mode": "live",
                      *           "owner_name": "Maria Lopez",
+                     *           "recommendation_decision": "approve",
                      *           "screening_flags": 2,
                      *           "source_type": null,
                      *           "status": "ready",
@@ -7134,6 +7146,7 @@ export interface operations {
                      *       "industry": "Food service",
                      *       "mode": "live",
                      *       "owner_name": "Maria Lopez",
+                     *       "recommendation_decision": null,
                      *       "screening_flags": 0,
                      *       "source_type": null,
                      *       "status": "new",
@@ -7168,6 +7181,7 @@ export interface operations {
                      *       "industry": "Food service",
                      *       "mode": "live",
                      *       "owner_name": "Maria Lopez",
+                     *       "recommendation_decision": null,
                      *       "screening_flags": 0,
                      *       "source_type": null,
                      *       "status": "new",
@@ -7657,6 +7671,7 @@ export interface operations {
                      *         "ruleset_name": "Default",
                      *         "total_score": 89.03
                      *       },
+                     *       "recommendation_decision": "approve",
                      *       "related_deals": [
                      *         {
                      *           "document_id": 1,
@@ -8154,6 +8169,7 @@ export interface operations {
                      *         "ruleset_name": "Default",
                      *         "total_score": 89.03
                      *       },
+                     *       "recommendation_decision": "approve",
                      *       "related_deals": [
                      *         {
                      *           "document_id": 1,
@@ -10896,6 +10912,7 @@ export interface operations {
                      *           "ruleset_name": "Conservative restaurants",
                      *           "total_score": 93.09
                      *         },
+                     *         "recommendation_decision": "approve",
                      *         "related_deals": [
                      *           {
                      *             "document_id": 1,
@@ -11606,7 +11623,8 @@ export interface operations {
                      *               [
                      *                 40,
                      *                 333,
-                     *                 569
+                     *                 569,
+                     *                 344
                      *               ]
                      *             ],
                      *             "page": 1
@@ -11641,7 +11659,8 @@ export interface operations {
                      *               [
                      *                 40,
                      *                 345,
-                     *                 569
+                     *                 569,
+                     *                 356
                      *               ]
                      *             ],
                      *             "page": 1
@@ -11676,7 +11695,8 @@ export interface operations {
                      *               [
                      *                 40,
                      *                 364,
-                     *                 569
+                     *                 569,
+                     *                 375
                      *               ]
                      *             ],
                      *             "page": 2
@@ -12058,7 +12078,8 @@ export interface operations {
                      *             [
                      *               111.4,
                      *               94,
-                     *               214
+                     *               214,
+                     *               107
                      *             ]
                      *           ],
                      *           "confidence": 0.95,
@@ -12072,7 +12093,8 @@ export interface operations {
                      *             [
                      *               116.8,
                      *               120,
-                     *               184
+                     *               184,
+                     *               133
                      *             ]
                      *           ],
                      *           "confidence": 0.95,
@@ -12086,7 +12108,8 @@ export interface operations {
                      *             [
                      *               102.3,
                      *               107,
-                     *               178
+                     *               178,
+                     *               120
                      *             ]
                      *           ],
                      *           "confidence": 0.95,
@@ -12100,7 +12123,8 @@ export interface operations {
                      *             [
                      *               40,
                      *               33,
-                     *               168
+                     *               168,
+                     *               55
                      *             ]
                      *           ],
                      *           "confidence": 0.85,
@@ -12114,7 +12138,8 @@ export interface operations {
                      *             [
                      *               388.5,
                      *               120,
-                     *               438
+                     *               438,
+                     *               133
                      *             ]
                      *           ],
                      *           "confidence": 0.95,
@@ -12128,7 +12153,8 @@ export interface operations {
                      *             [
                      *               40,
                      *               66,
-                     *               87
+                     *               87,
+                     *               76
                      *             ]
                      *           ],
                      *           "confidence": 0.7,
@@ -12142,7 +12168,8 @@ export interface operations {
                      *             [
                      *               406.5,
                      *               107,
-                     *               449
+                     *               449,
+                     *               120
                      *             ]
                      *           ],
                      *           "confidence": 0.95,
@@ -12156,7 +12183,8 @@ export interface operations {
                      *             [
                      *               40,
                      *               94,
-                     *               503
+                     *               503,
+                     *               107
                      *             ]
                      *           ],
                      *           "confidence": 0.95,
@@ -12170,7 +12198,8 @@ export interface operations {
                      *             [
                      *               40,
                      *               94,
-                     *               503
+                     *               503,
+                     *               107
                      *             ]
                      *           ],
                      *           "confidence": 0.95,
@@ -13373,7 +13402,8 @@ export interface operations {
                      *               [
                      *                 40,
                      *                 207,
-                     *                 572
+                     *                 572,
+                     *                 219
                      *               ]
                      *             ],
                      *             "page": 1
@@ -13408,7 +13438,8 @@ export interface operations {
                      *               [
                      *                 40,
                      *                 220,
-                     *                 572
+                     *                 572,
+                     *                 232
                      *               ]
                      *             ],
                      *             "page": 1
@@ -13443,7 +13474,8 @@ export interface operations {
                      *               [
                      *                 40,
                      *                 232,
-                     *                 572
+                     *                 572,
+                     *                 244
                      *               ]
                      *             ],
                      *             "page": 1
@@ -13583,7 +13615,8 @@ export interface operations {
                      *           [
                      *             40,
                      *             207,
-                     *             572
+                     *             572,
+                     *             219
                      *           ]
                      *         ],
                      *         "page": 1

@@ -17,6 +17,7 @@ import { Migration20261127130000_correction_trail } from './Migration20261127130
 import { Migration20261127141500_idempotency_fingerprint } from './Migration20261127141500_idempotency_fingerprint';
 import { Migration20261128090000_deal_read_indexes } from './Migration20261128090000_deal_read_indexes';
 import { Migration20261128100000_transaction_source } from './Migration20261128100000_transaction_source';
+import { Migration20261128110000_deal_recommendation } from './Migration20261128110000_deal_recommendation';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127141500_idempotency_fingerprint', class: Migration20261127141500_idempotency_fingerprint },
   { name: 'Migration20261128090000_deal_read_indexes', class: Migration20261128090000_deal_read_indexes },
   { name: 'Migration20261128100000_transaction_source', class: Migration20261128100000_transaction_source },
+  { name: 'Migration20261128110000_deal_recommendation', class: Migration20261128110000_deal_recommendation },
 ];

@@ -174,15 +174,8 @@ export function PipelinePage() {
   );
 }
 
-/** The list carries no recommendation or assignee: each visible row asks for its own (cached). */
+/** The list carries the recommendation's decision; not the assignees: each visible row asks for its own (cached). */
 function DealRow({ deal }: { deal: DealSummary }) {
-  const analysed = deal.status === 'ready' || deal.status === 'under_review';
-  const recommendation = useQuery({
-    queryKey: ['deal', deal.id, 'recommendation', deal.updated_at],
-    queryFn: ({ signal }) => ll.deals.recommendation(deal.id, { signal }),
-    enabled: analysed,
-    staleTime: Infinity,
-  });
   const assignees = useQuery({
     queryKey: [...keys.assignments(deal.id), deal.updated_at],
     queryFn: ({ signal }) => ll.assignments.list(deal.id, {}, { signal }),
@@ -203,7 +196,7 @@ function DealRow({ deal }: { deal: DealSummary }) {
       <td className="num">
         <Score score={deal.health_score} grade={deal.health_grade} />
       </td>
-      <td>{analysed ? <DecisionBadge decision={recommendation.data?.decision} /> : <span className="muted">—</span>}</td>
+      <td>{deal.recommendation_decision ? <DecisionBadge decision={deal.recommendation_decision} /> : <span className="muted">—</span>}</td>
       <td>
         <DecisionBadge decision={deal.decision} />
       </td>

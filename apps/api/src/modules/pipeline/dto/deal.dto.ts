@@ -93,6 +93,14 @@ export class DealSummaryDto {
   @ApiProperty({ type: Number, nullable: true }) avg_daily_balance: number | null;
   @ApiProperty() funding_amount_requested: number;
   @ApiProperty({ type: 'integer' }) screening_flags: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['approve', 'decline', 'review', null],
+    description:
+      "The current recommendation's decision with the default ruleset (the detail's `recommendation` and GET /v1/deals/{id}/recommendation have its reasons); null until the deal is ready",
+  })
+  recommendation_decision: 'approve' | 'decline' | 'review' | null;
   @ApiProperty({ type: String, nullable: true, enum: [...DECISIONS, null] }) decision: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) decided_at: string | null;
   @ApiProperty({ enum: ['live', 'test'] }) mode: 'live' | 'test';

@@ -22,6 +22,7 @@ export class Deal {
     | 'documentCount'
     | 'screeningFlags'
     | 'report'
+    | 'recommendation'
     | 'analysis'
     | 'dbaName'
     | 'ownerName'
@@ -62,6 +63,8 @@ export class Deal {
    * without its per-transaction arrays), written with the report; rulesets are evaluated on it.
    */
   @Json({ nullable: true }) analysis: Record<string, unknown> | null = null;
+  /** The current recommendation's decision (approve, decline, review), for the deal list; null until one is generated. */
+  @Text({ length: 16, nullable: true }) recommendation: 'approve' | 'decline' | 'review' | null = null;
   @Text({ length: 16, nullable: true }) decision: Decision | null = null;
   @Timestamp({ nullable: true }) decidedAt: Date | null = null;
   @Timestamp() createdAt: Date = new Date();

@@ -31,6 +31,7 @@ export function mapDealSummary(deal: Omit<Deal, 'report' | 'analysis'>): DealSum
     avg_daily_balance: deal.avgDailyBalance,
     funding_amount_requested: deal.fundingAmountRequested,
     screening_flags: deal.screeningFlags,
+    recommendation_decision: deal.recommendation,
     decision: deal.decision,
     decided_at: deal.decidedAt?.toISOString() ?? null,
     mode: deal.livemode ? 'live' : 'test',

@@ -172,6 +172,7 @@ export class DealLifecycleService implements OnModuleInit {
     Object.assign(deal, {
       status,
       report: null,
+      recommendation: null,
       analysis: null,
       healthScore: null,
       healthGrade: null,

@@ -43,6 +43,7 @@ export function applyReport(deal: Deal, built: { report: DealReport; analysis: D
   deal.screeningFlags = analysis?.screening.total_flags ?? 0;
   deal.analysis = analysis ? storedAnalysis(analysis) : null;
   deal.report = { ...report, recommendation: null } as unknown as Record<string, unknown>;
+  deal.recommendation = null;
 }
 
 const riskLevel = (v: string | null): RiskLevel | null => (v === 'low' || v === 'medium' || v === 'high' ? v : null);

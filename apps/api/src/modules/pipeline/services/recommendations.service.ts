@@ -97,6 +97,7 @@ export class RecommendationsService {
       reasons: result.reasons,
     };
     deal.report = { ...(deal.report ?? {}), recommendation: section };
+    deal.recommendation = result.decision;
     recordEvent(tx, scope, 'recommendation.generated', {
       dealId: deal.id,
       actor,
