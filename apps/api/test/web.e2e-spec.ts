@@ -89,9 +89,10 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     app = await TestApp.start();
     admin = await app.newOrg('Harbor Funding');
-    // a pipeline with some history: analysed deals beside the one the golden path creates
-    await newReadyDeal(app, admin.api_key, { businessName: 'Bluebird Bakery LLC', funding: 35000, profile: 'strong' });
-    await newReadyDeal(app, admin.api_key, { businessName: 'Cedar Auto Repair Inc', funding: 80000, profile: 'weak' });
+    // a pipeline with some history: analysed deals beside the one the golden path creates, each with
+    // its recommendation as the pipeline leaves a ready deal
+    await newReadyDeal(app, admin.api_key, { businessName: 'Bluebird Bakery LLC', funding: 35000, profile: 'strong', recommend: true });
+    await newReadyDeal(app, admin.api_key, { businessName: 'Cedar Auto Repair Inc', funding: 80000, profile: 'weak', recommend: true });
     await app.request('POST', '/v1/deals', {
       key: admin.api_key,
       body: { business_name: 'Delta Dry Cleaners LLC', funding_amount_requested: 25000 },
@@ -296,7 +297,7 @@ describeWith('chromium')('the web app in headless Chromium', () => {
 
   it("a reviewer sees no write controls, and a write the API refuses shows the API's 403", async () => {
     const reviewer = await app.newUser(admin.organization.id, 'reviewer');
-    const deal = await newReadyDeal(app, admin.api_key, { businessName: 'Reviewed Bakery LLC' });
+    const deal = await newReadyDeal(app, admin.api_key, { businessName: 'Reviewed Bakery LLC', recommend: true });
     const { context, page, problems } = await open(VIEWPORTS[1]);
     await signIn(page, reviewer.user.email, reviewer.password);
     await expect(page.getByRole('button', { name: 'New deal' }).count()).resolves.toBe(0);
