@@ -7,7 +7,8 @@ import { TestApp } from './support/harness';
 import { describeWith } from './support/system-tools';
 import * as web from './support/web-browser';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
-import { makeStatement } from '../../../tools/corpus/corpus';
+import { makeModel } from '../../../tools/corpus/model';
+import { hashSeed, Rng } from '../../../tools/corpus/rng';
 
 /**
  * The document review page (apps/web, /app/deals/:id/documents/:id) in headless Chromium against a
@@ -32,6 +33,7 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
   let dealId: number;
   let documentId: number;
   let pdfBytes: Uint8Array;
+  let misprintedAmount: number;
   let pageSizes: { width: number; height: number }[];
 
   beforeAll(async () => {
@@ -39,13 +41,15 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
     app = await TestApp.start();
     admin = await app.newOrg('Review Funding');
     client = new Ledgerlens({ baseUrl: app.url, apiKey: admin.api_key });
-    // a real two-page statement, read by the server's parser like any upload
-    const statement = await makeStatement(
-      LAYOUTS.find((l) => l.name === 'signed_single_column')!,
-      31,
-      90,
-    );
-    pdfBytes = statement.bytes;
+    // a real two-page statement, read by the server's parser like any upload, with one deposit on
+    // page 2 printed 1,000.00 below what its running balance says: the statement needs review
+    const layout = LAYOUTS.find((l) => l.name === 'signed_single_column')!;
+    const rng = new Rng(hashSeed(31, layout.name, 90));
+    const model = makeModel(rng, { transactions: 90, crossYear: false });
+    const misprinted = model.transactions.slice(60).find((t) => t.amount > 0)!;
+    misprinted.amount = Math.round((misprinted.amount - 1000) * 100) / 100;
+    misprintedAmount = misprinted.amount;
+    pdfBytes = (await layout.render(model, rng)).bytes;
     const pdf = await PDFDocument.load(pdfBytes);
     pageSizes = pdf.getPages().map((p) => p.getSize());
     expect(pageSizes.length).toBeGreaterThan(1);
@@ -90,9 +94,11 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
 
   it('opens a statement from the deal page, highlights rows on the page and back, moves with the keyboard, fixes an amount: the totals follow', async () => {
     const rows = await rowsOf();
-    // the row to fix: a credit on the second page (so selecting it turns the page)
-    const target = rows.find((r) => r.source?.page === 2 && r.amount > 0 && r.source.boxes.length > 0)!;
-    expect(target).toBeDefined();
+    // the row to fix: the misprinted deposit, on the second page (selecting it turns the page)
+    const target = rows.find((r) => r.amount === misprintedAmount)!;
+    expect(target.source).toMatchObject({ page: 2 });
+    expect(target.source!.boxes.length).toBeGreaterThan(0);
+    expect((await client.documents.get(documentId)).needs_review).toBe(true);
     const index = rows.findIndex((r) => r.id === target.id);
     const next = rows[index + 1];
     expect(next?.source).toBeTruthy();
@@ -127,10 +133,20 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
     expect(pdfjs()).toHaveLength(2);
     await page.getByRole('heading', { name: `Page 1 of ${pageSizes.length}` }).waitFor();
 
+    // flagged in place: the document's reasons above, the broken row in the list and on its page
+    await expect(page.getByRole('list', { name: 'Why this statement needs review' }).innerText()).resolves.toMatch(
+      /does not reconcile[\s\S]*running balance breaks at row \d+ on page 2/,
+    );
+    const warned = page.locator('[data-testid=rows] tbody tr.warned');
+    await expect(warned.count()).resolves.toBe(1);
+    await expect(warned.getAttribute('data-row-id')).resolves.toBe(String(target.id));
+    await expect(warned.getByRole('list', { name: 'Row warnings' }).innerText()).resolves.toContain('The running balance does not follow');
+
     // row -> page: the row's page is shown and its boxes drawn where source.boxes says
     await page.locator(`[data-row-id="${target.id}"]`).click();
     await page.getByRole('heading', { name: `Page 2 of ${pageSizes.length}` }).waitFor();
     await expectHighlightAt(page, target);
+    await expect(page.locator(`.box-warned[data-box-for="${target.id}"]`).count()).resolves.toBe(target.source!.boxes.length);
 
     // keyboard: down to the next row (highlighted on its page), up again
     await page.keyboard.press('ArrowDown');
@@ -175,6 +191,8 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
     await form.waitFor({ state: 'detached' });
     const fixed = page.locator(`[data-row-id="${target.id}"]`);
     await fixed.getByText('Corrected').waitFor();
+    // the balance chain, checked again in the page, holds now
+    await expect(warned.count()).resolves.toBe(0);
     await expect(fixed.locator('td.num').innerText()).resolves.toBe(
       `$${corrected.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
     );

@@ -16,6 +16,24 @@ const CATEGORIES: Category[] = ['revenue', 'non_revenue', 'debt_service', 'opera
 
 const COLUMNS: [string, string?][] = [['Date'], ['Description'], ['Amount', 'num'], ['Category']];
 
+/**
+ * The balance chain, checked in the page: the rows whose printed running balance does not follow
+ * from the one before (or from the opening balance) and their own amount. Checked again whenever
+ * the rows change, so a fixed amount clears its mark at once.
+ */
+export function chainBreaks(rows: Transaction[], opening: number | null): Map<number, string> {
+  const breaks = new Map<number, string>();
+  let running = opening;
+  for (const t of rows) {
+    if (running !== null) running = Math.round((running + t.amount) * 100) / 100;
+    if (t.balance === null) continue;
+    if (running !== null && Math.abs(running - t.balance) >= 0.005)
+      breaks.set(t.id, `The running balance does not follow: ${usdCents(running)} expected, ${usdCents(t.balance)} printed`);
+    running = t.balance;
+  }
+  return breaks;
+}
+
 /** Who may correct a row: the API allows admins and managers (a 403 for anyone else). */
 const CORRECTORS = new Set(['admin', 'manager']);
 
@@ -97,6 +115,8 @@ export function ReviewPage() {
   const reasons = [...new Set([...(d.review_reasons ?? []), ...(review?.reasons ?? [])])];
   const warnings = review?.warnings ?? [];
   const pageCount = d.page_count ?? 1;
+  const breaks = chainBreaks(list, d.opening_balance);
+  const warningsOf = (t: Transaction) => [...t.row_warnings, ...(breaks.has(t.id) ? [breaks.get(t.id)!] : [])];
 
   return (
     <article aria-labelledby="review-title" className="review">
@@ -143,7 +163,14 @@ export function ReviewPage() {
           {file.isError ? (
             <ErrorNotice error={file.error} action="open the statement" />
           ) : file.data ? (
-            <PdfPage bytes={file.data} page={page} rows={list} selected={selected} onSelect={select} />
+            <PdfPage
+              bytes={file.data}
+              page={page}
+              rows={list}
+              warned={(t) => warningsOf(t).length > 0}
+              selected={selected}
+              onSelect={select}
+            />
           ) : (
             <p className="muted">Opening the statement…</p>
           )}
@@ -165,7 +192,7 @@ export function ReviewPage() {
               </thead>
               <tbody>
                 {list.map((t) => (
-                  <Row key={t.id} t={t} selected={t.id === selected} onSelect={() => select(t)} />
+                  <Row key={t.id} t={t} warnings={warningsOf(t)} selected={t.id === selected} onSelect={() => select(t)} />
                 ))}
               </tbody>
             </table>
@@ -185,19 +212,28 @@ export function ReviewPage() {
   );
 }
 
-function Row({ t, selected, onSelect }: { t: Transaction; selected: boolean; onSelect: () => void }) {
+/** Scrolls the list (not the page, as scrollIntoView would) so that the row is in sight. */
+function keepInView(row: HTMLTableRowElement): void {
+  const list = row.closest<HTMLElement>('.rows-scroll');
+  if (!list) return;
+  const head = list.querySelector('thead')?.offsetHeight ?? 0;
+  if (row.offsetTop - head < list.scrollTop) list.scrollTop = row.offsetTop - head;
+  else if (row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight)
+    list.scrollTop = row.offsetTop + row.offsetHeight - list.clientHeight;
+}
+
+function Row({ t, warnings, selected, onSelect }: { t: Transaction; warnings: string[]; selected: boolean; onSelect: () => void }) {
   const ref = useRef<HTMLTableRowElement>(null);
   useEffect(() => {
-    // into view inside the list only (scrollIntoView would move the whole page too)
     const row = ref.current;
-    const list = row?.closest<HTMLElement>('.rows-scroll');
-    if (!selected || !row || !list) return;
-    const head = list.querySelector('thead')?.offsetHeight ?? 0;
-    if (row.offsetTop - head < list.scrollTop) list.scrollTop = row.offsetTop - head;
-    else if (row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight)
-      list.scrollTop = row.offsetTop + row.offsetHeight - list.clientHeight;
+    if (!selected || !row) return;
+    const keep = () => keepInView(row);
+    keep();
+    // a narrower window makes the list shorter: the selected row stays in sight
+    window.addEventListener('resize', keep);
+    return () => window.removeEventListener('resize', keep);
   }, [selected]);
-  const warned = t.row_warnings.length > 0;
+  const warned = warnings.length > 0;
   return (
     <tr
       ref={ref}
@@ -211,7 +247,7 @@ function Row({ t, selected, onSelect }: { t: Transaction; selected: boolean; onS
         {t.description}
         {warned ? (
           <ul className="row-warnings" aria-label="Row warnings">
-            {t.row_warnings.map((w) => (
+            {warnings.map((w) => (
               <li key={w}>{w}</li>
             ))}
           </ul>
@@ -229,12 +265,14 @@ function PdfPage({
   bytes,
   page,
   rows,
+  warned,
   selected,
   onSelect,
 }: {
   bytes: Uint8Array;
   page: number;
   rows: Transaction[];
+  warned: (t: Transaction) => boolean;
   selected: number | null;
   onSelect: (t: Transaction) => void;
 }) {
@@ -320,7 +358,7 @@ function PdfPage({
               key={`${t.id}-${i}`}
               aria-hidden="true"
               data-box-for={t.id}
-              className={`box ${t.id === selected ? 'box-selected' : ''} ${t.row_warnings.length ? 'box-warned' : ''}`}
+              className={`box ${t.id === selected ? 'box-selected' : ''} ${warned(t) ? 'box-warned' : ''}`}
               style={{ left: x0 * scale, top: y0 * scale, width: (x1 - x0) * scale, height: (y1 - y0) * scale }}
               onClick={() => onSelect(t)}
             />
