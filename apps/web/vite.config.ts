@@ -27,6 +27,8 @@ export default defineConfig({
     // the SDK from its sources: the app needs no SDK build first, and shares its types
     alias: { '@ledgerlens/sdk': fileURLToPath(new URL('../../packages/sdk/src/index.ts', import.meta.url)) },
   },
+  // pdf.js's worker (review page only) is an ES module: bundled as one, loaded with { type: 'module' }
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,31 +1,31 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
 import { User } from '../src/modules/auth/auth.entities';
 import { Database } from '../src/platform/database/database.service';
 import { WEB_CSP } from '../src/platform/http/web-app';
 import { TestApp } from './support/harness';
-import { describeWith, systemTool } from './support/system-tools';
+import { describeWith } from './support/system-tools';
 import { newReadyDeal } from './support/ready-deal';
+import {
+  ROOT,
+  VIEWPORTS,
+  buildWebApp,
+  clicks,
+  expectAccessible,
+  launchChromium,
+  openPage,
+  shoot,
+  signIn as signInAt,
+} from './support/web-browser';
 
 /**
  * The web app (apps/web) in headless Chromium against a real server on the embedded database:
  * what an underwriter does, counted in clicks, with the page never reloaded, checked with axe and
  * photographed at two screen sizes (test-output/web/*.png).
  */
-const ROOT = resolve(__dirname, '../../..');
 const DEVSET = resolve(ROOT, '..', 'shared', 'statements-devset');
 const STATEMENTS = ['us-howard-checking.pdf', 'us-southstate-small-business-checks.pdf', 'us-usaa-fsb-checking-sectioned.pdf'];
-const SHOTS = join(ROOT, 'test-output', 'web');
-const CHROMIUM = systemTool('chromium') ?? '/usr/bin/chromium';
-const VIEWPORTS = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 768 },
-];
-/** Counts the user's clicks in the page (trusted events only); a reload would start it again at 0. */
-const CLICK_COUNTER = `window.__clicks = 0; document.addEventListener('click', (e) => { if (e.isTrusted) window.__clicks++; }, true);`;
 
 describe('the static app: /app', () => {
   let app: TestApp;
@@ -86,7 +86,6 @@ describeWith('chromium')('the web app in headless Chromium', () => {
 
   beforeAll(async () => {
     buildWebApp();
-    mkdirSync(SHOTS, { recursive: true });
     app = await TestApp.start();
     admin = await app.newOrg('Harbor Funding');
     // a pipeline with some history: analysed deals beside the one the golden path creates, each with
@@ -97,55 +96,15 @@ describeWith('chromium')('the web app in headless Chromium', () => {
       key: admin.api_key,
       body: { business_name: 'Delta Dry Cleaners LLC', funding_amount_requested: 25000 },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      timeout: 170_000,
-    });
+    browser = await launchChromium();
   }, 180_000); // starting chromium takes seconds on an idle machine, over a minute on a loaded CI box
   afterAll(async () => {
     await browser?.close();
     await app?.close();
   });
 
-  /** A fresh browser profile on the app, failing the test on any request to another server or a CSP violation. */
-  async function open(viewport = VIEWPORTS[0]): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('request', (r) => {
-      if (!r.url().startsWith(app.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))
-        problems.push(`request to ${r.url()}`);
-    });
-    page.on('console', (m) => {
-      if (m.type() === 'error' && /Content[- ]Security[- ]Policy|Refused to/i.test(m.text())) problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    await page.addInitScript(CLICK_COUNTER);
-    return { context, page, problems };
-  }
-
-  async function signIn(page: Page, email: string, password: string): Promise<void> {
-    await page.goto(`${app.url}/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Pipeline' }).waitFor();
-  }
-
-  async function expectAccessible(page: Page, name: string): Promise<void> {
-    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    const summary = serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect({ page: name, violations: summary }).toEqual({ page: name, violations: [] });
-  }
-
-  async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
-    const { width, height } = page.viewportSize()!;
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}x${height}${fullPage ? '-full' : ''}.png`), fullPage });
-  }
-
-  const clicks = (page: Page) => page.evaluate<number>('window.__clicks');
+  const open = (viewport = VIEWPORTS[0]) => openPage(browser, app.url, viewport);
+  const signIn = (page: Page, email: string, password: string) => signInAt(page, app.url, email, password);
 
   it('signs in with email and password into an HttpOnly cookie, nothing in storage; a wrong password is refused', async () => {
     const { context, page, problems } = await open();
@@ -341,9 +300,3 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     await context.close();
   }, 120_000);
 });
-
-/** The app as `npm start` builds it (only when its output is missing or stale). */
-function buildWebApp(): void {
-  const res = spawnSync(process.execPath, [join(ROOT, 'tools', 'start', 'build-web.mjs')], { cwd: ROOT, encoding: 'utf8' });
-  if (res.status !== 0) throw new Error(`web build failed: ${res.stderr}`);
-}

@@ -33,6 +33,8 @@ export const keys = {
   deals: (query: object) => ['deals', query] as const,
   deal: (id: number) => ['deal', id] as const,
   documents: (dealId: number) => ['documents', dealId] as const,
+  document: (id: number) => ['document', id] as const,
+  transactions: (documentId: number) => ['transactions', documentId] as const,
   assignments: (dealId: number) => ['assignments', dealId] as const,
 };
 

@@ -2,6 +2,7 @@ import { createRootRoute, createRoute, createRouter } from '@tanstack/react-rout
 import { Root } from './components/Root';
 import { PipelinePage, parsePipelineSearch } from './pages/Pipeline';
 import { DealPage } from './pages/Deal';
+import { ReviewPage } from './pages/Review';
 import { NotFound } from './components/NotFound';
 
 const rootRoute = createRootRoute({ component: Root, notFoundComponent: NotFound });
@@ -19,8 +20,14 @@ export const dealRoute = createRoute({
   component: DealPage,
 });
 
+export const reviewRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/deals/$dealId/documents/$documentId',
+  component: ReviewPage,
+});
+
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([pipelineRoute, dealRoute]),
+  routeTree: rootRoute.addChildren([pipelineRoute, dealRoute, reviewRoute]),
   // the API serves the app under /app (apps/api/src/platform/http/web-app.ts)
   basepath: '/app',
   defaultPreload: false,

@@ -4,6 +4,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Download } from '@ledgerlens/sdk';
 import { can, keys, ll, queryClient, type Decision, type DealDetail } from '../api';
 import { DecisionBadge, Score, StatusBadge } from '../components/Badges';
+import { Crumbs } from '../components/Crumbs';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { TableWrap } from '../components/TableWrap';
@@ -27,13 +28,7 @@ export function DealPage() {
   const writer = can(session, 'write');
   return (
     <article aria-labelledby="deal-title" className="deal">
-      <nav aria-label="Breadcrumb" className="crumbs">
-        <Link to="/" search={{}}>
-          Pipeline
-        </Link>
-        <span aria-hidden="true"> / </span>
-        <span>Deal {d.id}</span>
-      </nav>
+      <Crumbs trail={[<span key="deal">Deal {d.id}</span>]} />
       <div className="page-head">
         <h1 id="deal-title">{d.business_name}</h1>
         <StatusBadge status={d.status} />
@@ -390,7 +385,13 @@ function StatementsPanel({ deal }: { deal: DealDetail }) {
             {deal.statements.map((s) => (
               <tr key={s.document_id}>
                 <th scope="row">
-                  <span className="file-name">{s.filename}</span>
+                  <Link
+                    className="file-name"
+                    to="/deals/$dealId/documents/$documentId"
+                    params={{ dealId: String(deal.id), documentId: String(s.document_id) }}
+                  >
+                    {s.filename}
+                  </Link>
                   <span className="muted sub">
                     {s.bank_name ?? 'Unknown bank'}
                     {s.account_number_last4 ? ` ••${s.account_number_last4}` : ''}

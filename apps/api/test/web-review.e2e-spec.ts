@@ -1,0 +1,253 @@
+import type { Browser, Page } from 'playwright-core';
+import { PDFDocument } from 'pdf-lib';
+import { Ledgerlens } from '@ledgerlens/sdk';
+import { User } from '../src/modules/auth/auth.entities';
+import { Database } from '../src/platform/database/database.service';
+import { TestApp } from './support/harness';
+import { describeWith } from './support/system-tools';
+import * as web from './support/web-browser';
+import { LAYOUTS } from '../../../tools/corpus/layouts';
+import { makeModel } from '../../../tools/corpus/model';
+import { hashSeed, Rng } from '../../../tools/corpus/rng';
+
+/**
+ * The document review page (apps/web, /app/deals/:id/documents/:id) in headless Chromium against a
+ * real server on the embedded database, with a real statement PDF read by packages/statements and
+ * drawn by pdf.js: the row <-> page highlight where `source.boxes` says, the keyboard, a correction
+ * that moves the deal's totals, the roles, axe, screenshots (test-output/web/review-*.png) and the
+ * clicks of the review path.
+ */
+interface Row {
+  id: number;
+  amount: number;
+  transaction_type: string;
+  description: string;
+  source: { page: number; boxes: number[][] } | null;
+}
+
+describeWith('chromium')('the document review page in headless Chromium', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let admin: Awaited<ReturnType<TestApp['newOrg']>>;
+  let client: Ledgerlens;
+  let dealId: number;
+  let documentId: number;
+  let pdfBytes: Uint8Array;
+  let misprintedAmount: number;
+  let pageSizes: { width: number; height: number }[];
+
+  beforeAll(async () => {
+    web.buildWebApp();
+    app = await TestApp.start();
+    admin = await app.newOrg('Review Funding');
+    client = new Ledgerlens({ baseUrl: app.url, apiKey: admin.api_key });
+    // a real two-page statement, read by the server's parser like any upload, with one deposit on
+    // page 2 printed 1,000.00 below what its running balance says: the statement needs review
+    const layout = LAYOUTS.find((l) => l.name === 'signed_single_column')!;
+    const rng = new Rng(hashSeed(31, layout.name, 90));
+    const model = makeModel(rng, { transactions: 90, crossYear: false });
+    const misprinted = model.transactions.slice(60).find((t) => t.amount > 0)!;
+    misprinted.amount = Math.round((misprinted.amount - 1000) * 100) / 100;
+    misprintedAmount = misprinted.amount;
+    pdfBytes = (await layout.render(model, rng)).bytes;
+    const pdf = await PDFDocument.load(pdfBytes);
+    pageSizes = pdf.getPages().map((p) => p.getSize());
+    expect(pageSizes.length).toBeGreaterThan(1);
+    const deal = await client.deals.create({ business_name: 'Juniper Florist LLC', funding_amount_requested: 40000 });
+    dealId = deal.id;
+    documentId = (await client.documents.upload(deal.id, Buffer.from(pdfBytes), { filename: 'juniper-march.pdf' })).id;
+    await client.deals.waitUntilReady(deal.id, { timeoutMs: 150_000 });
+    browser = await web.launchChromium();
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  const open = (viewport = web.VIEWPORTS[0]) => web.openPage(browser, app.url, viewport);
+  const signIn = (page: Page, email: string, password: string) => web.signIn(page, app.url, email, password);
+
+  async function rowsOf(): Promise<Row[]> {
+    const rows: Row[] = [];
+    for await (const t of client.transactions.listAllForDocument(documentId)) rows.push(t as Row);
+    return rows;
+  }
+
+  /** The selected row's first box on the screen, against where its source box says, scaled to the drawn page. */
+  async function expectHighlightAt(page: Page, row: Row): Promise<void> {
+    const canvas = page.locator(`canvas[data-rendered="${row.source!.page}"]`);
+    await canvas.waitFor();
+    const drawn = (await canvas.boundingBox())!;
+    const scale = drawn.width / pageSizes[row.source!.page - 1].width;
+    expect(drawn.height / scale).toBeCloseTo(pageSizes[row.source!.page - 1].height, 0);
+    const boxes = page.locator(`.box-selected[data-box-for="${row.id}"]`);
+    await expect(boxes.count()).resolves.toBe(row.source!.boxes.length);
+    const [x0, y0, x1, y1] = row.source!.boxes[0];
+    const box = (await boxes.first().boundingBox())!;
+    expect(Math.abs(box.x - (drawn.x + x0 * scale))).toBeLessThan(1.5);
+    expect(Math.abs(box.y - (drawn.y + y0 * scale))).toBeLessThan(1.5);
+    expect(Math.abs(box.width - (x1 - x0) * scale)).toBeLessThan(1.5);
+    expect(Math.abs(box.height - (y1 - y0) * scale)).toBeLessThan(1.5);
+  }
+
+  const selectedRow = (page: Page) => page.locator('[data-testid=rows] tbody tr[aria-selected=true]');
+
+  it('opens a statement from the deal page, highlights rows on the page and back, moves with the keyboard, fixes an amount: the totals follow', async () => {
+    const rows = await rowsOf();
+    // the row to fix: the misprinted deposit, on the second page (selecting it turns the page)
+    const target = rows.find((r) => r.amount === misprintedAmount)!;
+    expect(target.source).toMatchObject({ page: 2 });
+    expect(target.source!.boxes.length).toBeGreaterThan(0);
+    expect((await client.documents.get(documentId)).needs_review).toBe(true);
+    const index = rows.findIndex((r) => r.id === target.id);
+    const next = rows[index + 1];
+    expect(next?.source).toBeTruthy();
+    const before = (await client.deals.get(dealId)).financials!.total_deposits;
+
+    const { context, page, problems } = await open();
+    let loads = 0;
+    page.on('load', () => loads++);
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script' || /\.js$/.test(r.url())) scripts.push(new URL(r.url()).pathname);
+    });
+    const pdfjs = () => scripts.filter((path) => /^\/app\/assets\/pdf(\.worker\.min)?-[\w-]+\.js$/.test(path));
+    await signIn(page, admin.user.email, admin.password);
+    await page.goto(`${app.url}/app/deals/${dealId}`);
+    await page.getByRole('heading', { name: 'Juniper Florist LLC' }).waitFor();
+    await page.getByRole('heading', { name: 'Financials' }).waitFor();
+    const startClicks = await web.clicks(page);
+    loads = 0;
+
+    // pdf.js is not part of the pipeline or the deal page
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(pdfjs()).toEqual([]);
+
+    // one click from the deal's statements list
+    await page.getByRole('link', { name: 'juniper-march.pdf' }).click();
+    await page.getByRole('heading', { name: 'juniper-march.pdf', level: 1 }).waitFor();
+    expect(page.url()).toBe(`${app.url}/app/deals/${dealId}/documents/${documentId}`);
+    await page.locator('canvas[data-rendered="1"]').waitFor({ timeout: 60_000 });
+    await expect(page.locator('[data-testid=rows] tbody tr').count()).resolves.toBe(rows.length);
+    // ... it came with the review page: its module and its worker, both hashed files of this server
+    expect(pdfjs()).toHaveLength(2);
+    await page.getByRole('heading', { name: `Page 1 of ${pageSizes.length}` }).waitFor();
+
+    // flagged in place: the document's reasons above, the broken row in the list and on its page
+    await expect(page.getByRole('list', { name: 'Why this statement needs review' }).innerText()).resolves.toMatch(
+      /does not reconcile[\s\S]*running balance breaks at row \d+ on page 2/,
+    );
+    const warned = page.locator('[data-testid=rows] tbody tr.warned');
+    await expect(warned.count()).resolves.toBe(1);
+    await expect(warned.getAttribute('data-row-id')).resolves.toBe(String(target.id));
+    await expect(warned.getByRole('list', { name: 'Row warnings' }).innerText()).resolves.toContain('The running balance does not follow');
+
+    // row -> page: the row's page is shown and its boxes drawn where source.boxes says
+    await page.locator(`[data-row-id="${target.id}"]`).click();
+    await page.getByRole('heading', { name: `Page 2 of ${pageSizes.length}` }).waitFor();
+    await expectHighlightAt(page, target);
+    await expect(page.locator(`.box-warned[data-box-for="${target.id}"]`).count()).resolves.toBe(target.source!.boxes.length);
+
+    // keyboard: down to the next row (highlighted on its page), up again
+    await page.keyboard.press('ArrowDown');
+    await expect(selectedRow(page).getAttribute('data-row-id')).resolves.toBe(String(next.id));
+    await expectHighlightAt(page, next);
+    await page.keyboard.press('ArrowUp');
+    await expect(selectedRow(page).getAttribute('data-row-id')).resolves.toBe(String(target.id));
+    // Enter edits, Escape cancels (and the list keeps the keyboard)
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('form', { name: 'Fix the row' });
+    await form.waitFor();
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    await page.keyboard.press('ArrowDown');
+    await expect(selectedRow(page).getAttribute('data-row-id')).resolves.toBe(String(next.id));
+
+    // page -> row: a click on the page's box selects the row
+    await page.locator(`.box[data-box-for="${target.id}"]`).first().click();
+    await expect(selectedRow(page).getAttribute('data-row-id')).resolves.toBe(String(target.id));
+
+    // the page is drawn again to fit a narrower window, the boxes with it
+    for (const viewport of web.VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      const holder = (await page.locator('.pdf-holder').boundingBox())!;
+      await page.locator(`canvas[data-rendered="2"][data-width="${Math.round(holder.width - 2)}"]`).waitFor(); // 1px border each side
+      await expectHighlightAt(page, target);
+      await web.shoot(page, 'review');
+    }
+    await page.setViewportSize(web.VIEWPORTS[0]);
+    await web.expectAccessible(page, 'review');
+
+    // fix the amount with a reason (Enter opens the form with the amount focused)
+    await page.keyboard.press('Enter');
+    await form.waitFor();
+    const corrected = Math.round((target.amount + 1000) * 100) / 100;
+    await form.getByLabel('Amount (USD)').fill(corrected.toFixed(2));
+    await expect(form.getByRole('button', { name: 'Save correction' }).isDisabled()).resolves.toBe(true);
+    await form.getByLabel('Reason (required)').fill('Misread: the statement prints the larger amount');
+    await web.expectAccessible(page, 'review (fixing)');
+    await web.shoot(page, 'review-fix');
+    await form.getByRole('button', { name: 'Save correction' }).click();
+    await form.waitFor({ state: 'detached' });
+    const fixed = page.locator(`[data-row-id="${target.id}"]`);
+    await fixed.getByText('Corrected').waitFor();
+    // the balance chain, checked again in the page, holds now
+    await expect(warned.count()).resolves.toBe(0);
+    await expect(fixed.locator('td.num').innerText()).resolves.toBe(
+      `$${corrected.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
+    );
+    const used = (await web.clicks(page)) - startClicks;
+    console.log(`review path (open the statement, find the row, fix it): ${used} clicks`);
+    expect(used).toBeLessThanOrEqual(8);
+
+    // the server kept it with its reason, and the deal's report recomputed
+    const trail = await client.transactions.corrections(target.id);
+    expect(JSON.stringify(trail)).toContain('Misread: the statement prints the larger amount');
+    const after = (await client.deals.get(dealId)).financials!.total_deposits;
+    expect(after - before).toBeCloseTo(1000, 2);
+    // the deal page (cached before) shows the new totals without a reload
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Juniper Florist LLC' }).click();
+    const deposits = page.locator('.grid-kv div', { hasText: 'Total deposits' }).locator('dd');
+    await expect(deposits.innerText()).resolves.toBe(`$${Math.round(after).toLocaleString('en-US')}`);
+    expect(Math.round(after)).not.toBe(Math.round(before));
+    expect(loads).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 300_000);
+
+  it("a reviewer sees no edit control; a correction the API refuses shows the API's 403", async () => {
+    const reviewer = await app.newUser(admin.organization.id, 'reviewer');
+    const { context, page, problems } = await open(web.VIEWPORTS[1]);
+    await signIn(page, reviewer.user.email, reviewer.password);
+    await page.goto(`${app.url}/app/deals/${dealId}/documents/${documentId}`);
+    await page.locator('canvas[data-rendered="1"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid=rows] tbody tr').first().click();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('form', { name: 'Fix the row' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Fix this row' }).count()).resolves.toBe(0);
+    await context.close();
+
+    // a manager lowered to underwriter while the form is open: the API refuses, the page says why
+    const manager = await app.newUser(admin.organization.id, 'manager');
+    const second = await open(web.VIEWPORTS[1]);
+    await signIn(second.page, manager.user.email, manager.password);
+    await second.page.goto(`${app.url}/app/deals/${dealId}/documents/${documentId}`);
+    await second.page.locator('canvas[data-rendered="1"]').waitFor({ timeout: 60_000 });
+    const first = second.page.locator('[data-testid=rows] tbody tr').first();
+    const firstId = Number(await first.getAttribute('data-row-id'));
+    const stored = (await rowsOf()).find((r) => r.id === firstId)!;
+    await first.click();
+    await second.page.getByRole('button', { name: 'Fix this row' }).click();
+    const form = second.page.getByRole('form', { name: 'Fix the row' });
+    await form.getByLabel('Description').fill('RENAMED BY A MANAGER');
+    await form.getByLabel('Reason (required)').fill('Typo');
+    await app.get(Database).system().nativeUpdate(User, { id: manager.user.id }, { role: 'underwriter' });
+    await form.getByRole('button', { name: 'Save correction' }).click();
+    await expect(form.getByRole('alert').innerText()).resolves.toMatch(/Not allowed \(403\)[\s\S]*Only an admin or a manager/);
+    await web.shoot(second.page, 'review-refused');
+    await web.expectAccessible(second.page, 'review (refused)');
+    expect((await rowsOf()).find((r) => r.id === firstId)!.description).toBe(stored.description);
+    expect([...problems, ...second.problems]).toEqual([]);
+    await second.context.close();
+  }, 180_000);
+});

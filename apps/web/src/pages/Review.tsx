@@ -1,0 +1,460 @@
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { keys, ll, queryClient, type Schemas } from '../api';
+import { Crumbs } from '../components/Crumbs';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useSession } from '../components/Root';
+import { day, label, usdCents } from '../format';
+import type { PDFDocumentProxy } from '../review/pdf';
+
+const route = getRouteApi('/deals/$dealId/documents/$documentId');
+
+type Transaction = Schemas['TransactionDto'];
+type Category = Transaction['category'];
+const CATEGORIES: Category[] = ['revenue', 'non_revenue', 'debt_service', 'operating_expense', 'transfer', 'other'];
+
+const COLUMNS: [string, string?][] = [['Date'], ['Description'], ['Amount', 'num'], ['Category']];
+
+/**
+ * The balance chain, checked in the page: the rows whose printed running balance does not follow
+ * from the one before (or from the opening balance) and their own amount. Checked again whenever
+ * the rows change, so a fixed amount clears its mark at once.
+ */
+export function chainBreaks(rows: Transaction[], opening: number | null): Map<number, string> {
+  const breaks = new Map<number, string>();
+  let running = opening;
+  for (const t of rows) {
+    if (running !== null) running = Math.round((running + t.amount) * 100) / 100;
+    if (t.balance === null) continue;
+    if (running !== null && Math.abs(running - t.balance) >= 0.005)
+      breaks.set(t.id, `The running balance does not follow: ${usdCents(running)} expected, ${usdCents(t.balance)} printed`);
+    running = t.balance;
+  }
+  return breaks;
+}
+
+/** Who may correct a row: the API allows admins and managers (a 403 for anyone else). */
+const CORRECTORS = new Set(['admin', 'manager']);
+
+/**
+ * The document review page: the statement's page (pdf.js) on the left, the rows read from it on the
+ * right. A row's `source` boxes (PDF points from the page's top-left) are drawn over the page; a
+ * click on either side selects the row. Up/down moves, Enter edits, Escape cancels.
+ */
+export function ReviewPage() {
+  const params = route.useParams();
+  const dealId = Number(params.dealId);
+  const documentId = Number(params.documentId);
+  const session = useSession().data;
+  const corrector = !!session && CORRECTORS.has(session.user.role);
+
+  const doc = useQuery({
+    queryKey: keys.document(documentId),
+    queryFn: ({ signal }) => ll.documents.get(documentId, { signal }),
+  });
+  const deal = useQuery({ queryKey: keys.deal(dealId), queryFn: ({ signal }) => ll.deals.get(dealId, { signal }) });
+  const rows = useQuery({
+    queryKey: keys.transactions(documentId),
+    queryFn: async ({ signal }) => {
+      const all: Transaction[] = [];
+      for await (const t of ll.transactions.listAllForDocument(documentId, {}, { signal })) all.push(t);
+      return all;
+    },
+  });
+  const file = useQuery({
+    queryKey: ['document-file', documentId],
+    enabled: !!doc.data,
+    staleTime: Infinity,
+    queryFn: async ({ signal }) => {
+      // the original file when it is a PDF; an image statement as the PDF the server converts it to
+      const pdf = doc.data!.mime_type === 'application/pdf';
+      const download = pdf ? await ll.documents.download(documentId, { signal }) : await ll.documents.pdf(documentId, { signal });
+      return new Uint8Array(await new Response(download.stream).arrayBuffer());
+    },
+  });
+
+  const [selected, setSelected] = useState<number | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [page, setPage] = useState(1);
+  const region = useRef<HTMLDivElement>(null);
+  const stopEditing = () => {
+    setEditing(false);
+    region.current?.focus({ preventScroll: true });
+  };
+  const list = rows.data ?? [];
+  const current = list.find((t) => t.id === selected) ?? null;
+
+  const select = (t: Transaction | undefined) => {
+    if (!t) return;
+    setSelected(t.id);
+    setEditing(false);
+    // the list keeps the keyboard, also after a click on the page
+    region.current?.focus({ preventScroll: true });
+    if (t.source) setPage(t.source.page);
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (editing) return;
+    const index = list.findIndex((t) => t.id === selected);
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = e.key === 'ArrowDown' ? Math.min(list.length - 1, index + 1) : Math.max(0, index - 1);
+      select(list[index < 0 ? 0 : next]);
+    } else if (e.key === 'Enter' && current && corrector) {
+      e.preventDefault();
+      setEditing(true);
+    }
+  };
+
+  if (doc.isPending || deal.isPending) return <p className="splash">Loading…</p>;
+  if (doc.isError) return <ErrorNotice error={doc.error} />;
+  if (deal.isError) return <ErrorNotice error={deal.error} />;
+  const d = doc.data;
+  const review = deal.data.review?.documents.find((r) => r.document_id === documentId);
+  const reasons = [...new Set([...(d.review_reasons ?? []), ...(review?.reasons ?? [])])];
+  const warnings = review?.warnings ?? [];
+  const pageCount = d.page_count ?? 1;
+  const breaks = chainBreaks(list, d.opening_balance);
+  const warningsOf = (t: Transaction) => [...t.row_warnings, ...(breaks.has(t.id) ? [breaks.get(t.id)!] : [])];
+
+  return (
+    <article aria-labelledby="review-title" className="review">
+      <Crumbs
+        trail={[
+          <Link key="deal" to="/deals/$dealId" params={{ dealId: String(dealId) }}>
+            {deal.data.business_name}
+          </Link>,
+          <span key="file">{d.filename}</span>,
+        ]}
+      />
+      <div className="page-head">
+        <h1 id="review-title">{d.filename}</h1>
+        {d.needs_review ? <span className="badge decision-review">Needs review</span> : null}
+        <span className="muted">
+          {d.bank_name ?? 'Unknown bank'}
+          {d.account_number_last4 ? ` ••${d.account_number_last4}` : ''}
+        </span>
+      </div>
+      {reasons.length + warnings.length > 0 && (
+        <ul className="notice notice-warn review-reasons" aria-label="Why this statement needs review">
+          {reasons.map((r) => (
+            <li key={`r-${r}`}>{r}</li>
+          ))}
+          {warnings.map((w) => (
+            <li key={`w-${w}`}>{w}</li>
+          ))}
+        </ul>
+      )}
+      <div className="review-grid">
+        <section className="panel review-page" aria-labelledby="page-title">
+          <div className="pager">
+            <h2 id="page-title">
+              Page {page} of {pageCount}
+            </h2>
+            <div className="spacer" />
+            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Previous page
+            </button>
+            <button type="button" disabled={page >= pageCount} onClick={() => setPage(page + 1)}>
+              Next page
+            </button>
+          </div>
+          {file.isError ? (
+            <ErrorNotice error={file.error} action="open the statement" />
+          ) : file.data ? (
+            <PdfPage
+              bytes={file.data}
+              page={page}
+              rows={list}
+              warned={(t) => warningsOf(t).length > 0}
+              selected={selected}
+              onSelect={select}
+            />
+          ) : (
+            <p className="muted">Opening the statement…</p>
+          )}
+        </section>
+        <section className="panel review-rows" aria-labelledby="rows-title">
+          <h2 id="rows-title">Rows read ({list.length})</h2>
+          {rows.isError ? <ErrorNotice error={rows.error} /> : null}
+          <p className="muted small">↑ ↓ move between rows{corrector ? ', Enter fixes the selected row, Escape cancels' : ''}.</p>
+          <div ref={region} className="rows-scroll" role="region" aria-label="Rows read" tabIndex={0} onKeyDown={onKey} data-testid="rows">
+            <table className="dense">
+              <thead>
+                <tr>
+                  {COLUMNS.map(([name, className]) => (
+                    <th key={name} scope="col" className={className}>
+                      {name}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((t) => (
+                  <Row key={t.id} t={t} warnings={warningsOf(t)} selected={t.id === selected} onSelect={() => select(t)} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {current && editing && corrector ? (
+            <FixRow key={current.id} t={current} dealId={dealId} onDone={stopEditing} />
+          ) : current && corrector ? (
+            <p className="muted small">
+              <button type="button" onClick={() => setEditing(true)}>
+                Fix this row
+              </button>
+            </p>
+          ) : null}
+        </section>
+      </div>
+    </article>
+  );
+}
+
+/** Scrolls the list (not the page, as scrollIntoView would) so that the row is in sight. */
+function keepInView(row: HTMLTableRowElement): void {
+  const list = row.closest<HTMLElement>('.rows-scroll');
+  if (!list) return;
+  const head = list.querySelector('thead')?.offsetHeight ?? 0;
+  if (row.offsetTop - head < list.scrollTop) list.scrollTop = row.offsetTop - head;
+  else if (row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight)
+    list.scrollTop = row.offsetTop + row.offsetHeight - list.clientHeight;
+}
+
+function Row({ t, warnings, selected, onSelect }: { t: Transaction; warnings: string[]; selected: boolean; onSelect: () => void }) {
+  const ref = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    const row = ref.current;
+    if (!selected || !row) return;
+    const keep = () => keepInView(row);
+    keep();
+    // a narrower window makes the list shorter: the selected row stays in sight
+    window.addEventListener('resize', keep);
+    return () => window.removeEventListener('resize', keep);
+  }, [selected]);
+  const warned = warnings.length > 0;
+  return (
+    <tr
+      ref={ref}
+      aria-selected={selected}
+      className={`${selected ? 'selected' : ''} ${warned ? 'warned' : ''}`}
+      onClick={onSelect}
+      data-row-id={t.id}
+    >
+      <td className="nowrap">{day(t.date)}</td>
+      <td>
+        {t.description}
+        {warned ? (
+          <ul className="row-warnings" aria-label="Row warnings">
+            {warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        ) : null}
+        {t.corrected ? <span className="badge">Corrected</span> : null}
+      </td>
+      <td className={`num ${t.amount < 0 ? 'debit' : ''}`}>{usdCents(t.amount)}</td>
+      <td>{label(t.category)}</td>
+    </tr>
+  );
+}
+
+/** One page of the statement drawn by pdf.js, with the rows' boxes over it. */
+function PdfPage({
+  bytes,
+  page,
+  rows,
+  warned,
+  selected,
+  onSelect,
+}: {
+  bytes: Uint8Array;
+  page: number;
+  rows: Transaction[];
+  warned: (t: Transaction) => boolean;
+  selected: number | null;
+  onSelect: (t: Transaction) => void;
+}) {
+  const holder = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [scale, setScale] = useState(0);
+  const [width, setWidth] = useState(0);
+
+  // the page fits the column: drawn again when the column's width changes
+  useEffect(() => {
+    const el = holder.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    setWidth(el.clientWidth);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    let close: (() => Promise<void>) | null = null;
+    let gone = false;
+    // pdf.js is loaded here only, so the app's first screen does not carry it
+    import('../review/pdf')
+      // pdf.js takes ownership of the buffer it is given: a copy keeps the cached one usable
+      .then(({ openPdf }) => openPdf(bytes.slice()))
+      .then((opened) => {
+        close = opened.close;
+        if (gone) void opened.close();
+        else setPdf(opened.pdf);
+      })
+      .catch((err: unknown) => setError(err));
+    return () => {
+      gone = true;
+      void close?.();
+    };
+  }, [bytes]);
+
+  useEffect(() => {
+    if (!pdf || !canvas.current || width <= 0) return;
+    let cancelled = false;
+    let task: { cancel(): void; promise: Promise<void> } | null = null;
+    void pdf.getPage(Math.min(page, pdf.numPages)).then((p) => {
+      if (cancelled || !canvas.current) return;
+      const base = p.getViewport({ scale: 1 });
+      const fit = width / base.width;
+      const ratio = window.devicePixelRatio || 1;
+      const viewport = p.getViewport({ scale: fit * ratio });
+      const c = canvas.current;
+      delete c.dataset.rendered;
+      c.width = Math.floor(viewport.width);
+      c.height = Math.floor(viewport.height);
+      c.style.width = `${base.width * fit}px`;
+      c.style.height = `${base.height * fit}px`;
+      task = p.render({ canvas: c, viewport });
+      task.promise.then(
+        () => {
+          if (!cancelled) {
+            setScale(fit);
+            c.dataset.rendered = String(page);
+            c.dataset.width = String(Math.round(width));
+          }
+        },
+        () => undefined,
+      );
+    });
+    return () => {
+      cancelled = true;
+      task?.cancel();
+    };
+  }, [pdf, page, width]);
+
+  if (error) return <ErrorNotice error={error} action="draw the statement" />;
+  const onPage = rows.filter((t) => t.source?.page === page);
+  return (
+    <div className="pdf-holder" ref={holder}>
+      <canvas ref={canvas} role="img" aria-label={`Page ${page} of the statement`} />
+      {scale > 0 &&
+        onPage.flatMap((t) =>
+          (t.source?.boxes ?? []).map(([x0, y0, x1, y1], i) => (
+            <div
+              key={`${t.id}-${i}`}
+              aria-hidden="true"
+              data-box-for={t.id}
+              className={`box ${t.id === selected ? 'box-selected' : ''} ${warned(t) ? 'box-warned' : ''}`}
+              style={{ left: x0 * scale, top: y0 * scale, width: (x1 - x0) * scale, height: (y1 - y0) * scale }}
+              onClick={() => onSelect(t)}
+            />
+          )),
+        )}
+      {!pdf ? <p className="muted">Drawing the page…</p> : null}
+    </div>
+  );
+}
+
+/** The correction form: amount, sign, description, category, and the reason the API requires. */
+function FixRow({ t, dealId, onDone }: { t: Transaction; dealId: number; onDone: () => void }) {
+  const [amount, setAmount] = useState(Math.abs(t.amount).toFixed(2));
+  const [type, setType] = useState(t.transaction_type);
+  const [description, setDescription] = useState(t.description);
+  const [category, setCategory] = useState<Category>(t.category);
+  const [reason, setReason] = useState('');
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+
+  const save = useMutation({
+    mutationFn: () => {
+      const abs = Math.abs(Number(amount));
+      const signed = type === 'debit' ? -abs : abs;
+      return ll.transactions.correct(t.document_id, t.id, {
+        correction_reason: reason.trim(),
+        ...(signed !== t.amount ? { amount: signed } : {}),
+        ...(type !== t.transaction_type ? { transaction_type: type } : {}),
+        ...(description.trim() !== t.description ? { description: description.trim() } : {}),
+        ...(category !== t.category ? { category } : {}),
+      });
+    },
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.transactions(t.document_id) }),
+        queryClient.invalidateQueries({ queryKey: keys.document(t.document_id) }),
+        queryClient.invalidateQueries({ queryKey: keys.deal(dealId) }),
+        queryClient.invalidateQueries({ queryKey: ['deals'] }),
+      ]);
+      onDone();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  const onKey = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      onDone();
+    }
+  };
+  const valid = reason.trim().length > 0 && Number.isFinite(Number(amount)) && amount.trim() !== '' && description.trim() !== '';
+  return (
+    <form className="fix-row" aria-label="Fix the row" onSubmit={submit} onKeyDown={onKey}>
+      <h3>Fix the row of {day(t.date)}</h3>
+      <div className="fields">
+        <label>
+          Amount (USD)
+          <input ref={first} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </label>
+        <label>
+          Type
+          <select value={type} onChange={(e) => setType(e.target.value as Transaction['transaction_type'])}>
+            <option value="credit">Credit (money in)</option>
+            <option value="debit">Debit (money out)</option>
+          </select>
+        </label>
+        <label>
+          Category
+          <select value={category} onChange={(e) => setCategory(e.target.value as Category)}>
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {label(c)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="wide">
+          Description
+          <input value={description} onChange={(e) => setDescription(e.target.value)} />
+        </label>
+        <label className="wide">
+          Reason (required)
+          <input value={reason} required onChange={(e) => setReason(e.target.value)} />
+        </label>
+      </div>
+      {save.isError ? <ErrorNotice error={save.error} action="save the correction" /> : null}
+      <div className="actions">
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={!valid || save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save correction'}
+        </button>
+      </div>
+    </form>
+  );
+}
