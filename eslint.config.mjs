@@ -169,6 +169,26 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules (issue 29): a promise is awaited, handled or deliberately `void`ed, never
+    // dropped; no promise where a callback's result is ignored; a switch over a union names every
+    // member. One program for the Node side (tsconfig.eslint.json: apps/api, packages, tools,
+    // resolving @ledgerlens/* to their sources so no build is needed) and the web app's own.
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.eslint.json', './apps/web/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      // A `default:` is an explicit choice ("every other event type"), so it counts as exhaustive;
+      // what the rule catches is a switch over a union with neither every case nor a default.
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
     // Where reading the environment or printing is the point: config, CLIs, tools, test setup.
     files: [
       'apps/api/src/platform/config/**',
