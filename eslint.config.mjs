@@ -1,7 +1,8 @@
-// Lint for the whole workspace. Syntax-level typescript-eslint rules (fast enough for CI on
-// two cores) plus the house rules of docs/architecture.md that a linter can check: no
-// process.env outside platform/config, no console outside CLIs and tools, no focused tests, and
-// the import boundaries (docs/architecture.md, "Layers"; tested by tools/lint/boundaries.spec.ts).
+// Lint for the whole workspace. typescript-eslint's recommended rules, three type-aware ones
+// (floating and misused promises, switch exhaustiveness; see the typed block below) and the house
+// rules of docs/architecture.md that a linter can check: no process.env outside platform/config,
+// no console outside CLIs and tools, no focused tests, and the import boundaries
+// (docs/architecture.md, "Layers"; tested by tools/lint/boundaries.spec.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier/flat';
@@ -113,6 +114,19 @@ export const boundaryPolicies = (knownDebt = KNOWN_DEBT) => [
   },
 ];
 
+// The type-aware rules (issue 29), run on the typed programs of the block below.
+export const TYPE_AWARE_RULES = {
+  '@typescript-eslint/no-floating-promises': 'error',
+  '@typescript-eslint/no-misused-promises': 'error',
+  // A `default:` is an explicit choice ("every other event type"), so it counts as exhaustive;
+  // what the rule catches is a switch over a union with neither every case nor a default, and
+  // a switch over a plain string or number without a default.
+  '@typescript-eslint/switch-exhaustiveness-check': [
+    'error',
+    { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: true },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'tools/corpus/out/**', 'packages/sdk/src/schema.d.ts', 'coverage/**', '.nx/**'] },
   js.configs.recommended,
@@ -167,6 +181,20 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Type-aware rules (issue 29): a promise is awaited, handled or deliberately `void`ed, never
+    // dropped; no promise where a callback's result is ignored; a switch over a union names every
+    // member. One program for the Node side (tsconfig.eslint.json: apps/api, packages, tools,
+    // resolving @ledgerlens/* to their sources so no build is needed) and the web app's own.
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.eslint.json', './apps/web/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: TYPE_AWARE_RULES,
   },
   {
     // Where reading the environment or printing is the point: config, CLIs, tools, test setup.

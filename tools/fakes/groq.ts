@@ -35,7 +35,7 @@ export async function startFakeGroq(opts: FakeGroqOptions = {}): Promise<FakeGro
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    req.on('end', () => {
       const send = (status: number, body: unknown) => {
         if (res.writableEnded || res.destroyed) return;
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -71,10 +71,10 @@ export async function startFakeGroq(opts: FakeGroqOptions = {}): Promise<FakeGro
       if (opts.delayMs) {
         const t = setTimeout(() => {
           timers.delete(t);
-          void answer();
+          answer().catch((err: Error) => res.destroy(err));
         }, opts.delayMs);
         timers.add(t);
-      } else await answer();
+      } else answer().catch((err: Error) => res.destroy(err));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -96,5 +96,11 @@ if (require.main === module) {
   // standalone: node tools/dist/fakes/groq.js [reply.json]  -> replies with the file's content to every request
   const file = process.argv[2];
   const content = file ? require('fs').readFileSync(file, 'utf8') : '{"transactions": []}';
-  startFakeGroq({ respond: () => content }).then((f) => console.log(`fake Groq listening on ${f.url} (set GROQ_BASE_URL=${f.url})`));
+  startFakeGroq({ respond: () => content }).then(
+    (f) => console.log(`fake Groq listening on ${f.url} (set GROQ_BASE_URL=${f.url})`),
+    (err: Error) => {
+      console.error(`fake Groq could not start: ${err.message}`);
+      process.exitCode = 1;
+    },
+  );
 }

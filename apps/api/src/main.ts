@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     process.once(signal, () => {
       const bound = config.shutdownDelaySeconds + 2 * config.shutdownGraceSeconds + 5;
       setTimeout(() => process.exit(1), bound * 1000).unref();
-      void heartbeat?.stop();
+      void heartbeat?.stop(); // cannot reject: stop() swallows a failed unlink
       running.close().then(
         () => process.exit(0),
         () => process.exit(1),

@@ -190,7 +190,7 @@ export class ParserPool extends EventEmitter {
     for (const slot of this.slots) {
       if (!this.queue.length) return;
       if (slot.task || slot.verdict || !slot.child.connected) continue;
-      void slot.ready.then(() => this.assign(slot));
+      void slot.ready.then(() => this.assign(slot)); // ready only ever resolves
     }
   }
 
@@ -241,6 +241,7 @@ export class ParserPool extends EventEmitter {
     settle();
     if (!next) return;
     // WASM memory never shrinks: a child left large by one document is replaced while idle
+    // (processRss never rejects: an unreadable /proc entry is null)
     void processRss(slot.child.pid!).then((rss) => {
       if (rss !== null && rss > (this.opts.maxRssMb * 1024 * 1024) / 2 && !slot.task && !slot.verdict) {
         slot.verdict = new Error('recycled');

@@ -27,5 +27,7 @@ if (isMainThread && typeof process.send === 'function') {
       .catch((e: unknown) => send({ type: 'error', id: m.id, ...errorMessage(e) }))
       .finally(() => releaseMupdfCaches());
   });
+  // Not handled on purpose: a parser that cannot load ends this child (unhandled rejection), which
+  // the pool sees as a death before 'ready' and respawns after a pause (pool.ts).
   void loadMupdf().then(() => send({ type: 'ready' }));
 }

@@ -56,7 +56,9 @@ export class RedisEventBus extends EventBus {
   }
 
   subscribe(listener: BusListener): () => void {
-    void this.connect();
+    // Not awaited (subscribe is synchronous), but a failed SUBSCRIBE is logged, not left as an
+    // unhandled rejection that would end the process.
+    this.connect().catch((err: Error) => this.logger.error(`Could not subscribe to ${this.channel}: ${err.message}`));
     return this.local.subscribe(listener);
   }
 
@@ -68,7 +70,10 @@ export class RedisEventBus extends EventBus {
       subscriber.on('message', (_channel: string, message: string) => {
         try {
           const parsed = JSON.parse(message) as DomainEvent & { createdAt: string };
-          void this.local.publish({ ...parsed, createdAt: new Date(parsed.createdAt) });
+          // a listener that throws rejects this promise: logged like a malformed event, not left unhandled
+          this.local
+            .publish({ ...parsed, createdAt: new Date(parsed.createdAt) })
+            .catch((err: Error) => this.logger.warn(`A listener failed on an event of ${this.channel}: ${err.message}`));
         } catch (err) {
           this.logger.warn(`Ignored a malformed event on ${this.channel}: ${(err as Error).message}`);
         }

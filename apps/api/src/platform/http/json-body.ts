@@ -11,7 +11,13 @@ export const MAX_JSON_DEPTH = 64;
  * - nesting deeper than MAX_JSON_DEPTH is 400 before parsing, instead of a stack overflow later.
  */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
-  const parseJson = fastify.getDefaultJsonParser('error', 'ignore');
+  // Fastify types every body parser as the callback form or the promise form; its default JSON
+  // parser is the callback form (synchronous, answers through `done`, returns nothing).
+  const parseJson = fastify.getDefaultJsonParser('error', 'ignore') as (
+    request: FastifyRequest,
+    body: string,
+    done: (err: Error | null, body?: unknown) => void,
+  ) => void;
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

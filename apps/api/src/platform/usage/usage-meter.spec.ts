@@ -45,11 +45,13 @@ describe('UsageMeter.countRequest (the request hook calls it on every live reque
     await meter.countRequest(7); // 9
     expect(meter.countRequest(7)).toBeUndefined(); // 10
     let thrown: unknown;
+    let returned: unknown;
     try {
-      meter.countRequest(7); // 11
+      returned = meter.countRequest(7); // 11
     } catch (err) {
       thrown = err;
     }
+    expect(returned).toBeUndefined();
     expect(thrown).toBeInstanceOf(ApiError);
     expect((thrown as ApiError).code).toBe(ErrorCode.QUOTA_EXCEEDED);
   });
