@@ -32,7 +32,7 @@ describe('statement corpus', () => {
     ['randomised_generic', 25, 'Account No. ****1234, service block beside the address'],
     ['randomised_generic', 13, 'Primary Account: ...1234 and a labelled holder'],
     ['sectioned_unsigned', 11, 'CUSTOMER SERVICE INFORMATION beside the address block'],
-  ] as const)('header fields of %s seed %i (%s) are read from their labels and the mailing block', async (name, seed) => {
+  ] as const)('header fields of %s seed %i (%s) are read from their labels and the mailing block', async (name, seed, _what) => {
     const item = await makeStatement(
       LAYOUTS.find((l) => l.name === name)!,
       seed,

@@ -66,7 +66,7 @@ describe('statements CLI', () => {
     expect(await main(['parse', file])).toBe(0);
     expect(out.join('')).toContain('needs review: no');
     // a statement page with balances but no transaction rows: never a silent success
-    const { makePdf } = await import('./__fixtures__/make-pdf');
+    const { makePdf } = await import('./__fixtures__/make-pdf.js');
     const empty = path.join(dir, 'st-empty.pdf');
     fs.writeFileSync(
       empty,
