@@ -223,16 +223,34 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     let loads = 0;
     page.on('load', () => loads++);
     await signIn(page, org.user.email, org.password);
-    await expect(page.locator('tbody tr').count()).resolves.toBe(25);
+    // the table keeps the previous page while the next one loads (aria-busy): wait for the answer
+    const settled = (rows: number, first = '') =>
+      page.waitForFunction(
+        ([n, name]) => {
+          // the page's document (this file is compiled without the DOM's types)
+          interface Node {
+            textContent: string | null;
+            getAttribute(name: string): string | null;
+            querySelector(selector: string): Node | null;
+            querySelectorAll(selector: string): ArrayLike<Node>;
+          }
+          const table = (globalThis as unknown as { document: Node }).document.querySelector('table.dense');
+          if (!table || table.getAttribute('aria-busy') === 'true') return false;
+          const trs = table.querySelectorAll('tbody tr');
+          return trs.length === n && (trs[0]?.querySelector('th')?.textContent ?? '').includes(name);
+        },
+        [rows, first] as const,
+      );
+    await settled(25);
     await page.getByText('Page 1 of 2').waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText('Page 2 of 2').waitFor();
-    await expect(page.locator('tbody tr').count()).resolves.toBe(2);
+    await settled(2);
 
     // sort by business name, ascending: Batch Deal 01 first
     await page.getByRole('button', { name: /^Business/ }).click();
     await page.getByRole('button', { name: /^Business/ }).click();
-    await expect(page.locator('tbody tr').first().locator('th').innerText()).resolves.toContain('Batch Deal 01 LLC');
+    await settled(25, 'Batch Deal 01 LLC');
     await page.getByLabel('Search').fill('Deal 13');
     await page.getByRole('row', { name: /Batch Deal 01 LLC/ }).waitFor({ state: 'detached' });
     await page.getByRole('row', { name: /Batch Deal 13 LLC/ }).waitFor();
