@@ -151,7 +151,17 @@ withEngine('the server image (docker/Dockerfile) on a real Docker engine', () =>
   it('reuses the dependency layer when only apps/ changes', async () => {
     const copy = mkdtempSync(join(tmpdir(), 'ledgerlens-docker-context-'));
     try {
-      for (const entry of ['package.json', 'package-lock.json', 'tsconfig.base.json', '.dockerignore', 'docker', 'apps', 'packages']) {
+      // what docker/Dockerfile copies (tools/start: the web app's build script)
+      for (const entry of [
+        'package.json',
+        'package-lock.json',
+        'tsconfig.base.json',
+        '.dockerignore',
+        'docker',
+        'apps',
+        'packages',
+        'tools/start',
+      ]) {
         cpSync(join(ROOT, entry), join(copy, entry), {
           recursive: true,
           filter: (src) => !/\/(node_modules|dist|\.data)(\/|$)/.test(src),
