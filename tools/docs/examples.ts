@@ -484,6 +484,26 @@ async function main(): Promise<void> {
       '/v1/transactions/{transaction_id}/corrections',
       `/v1/transactions/${tx.id}/corrections`,
     );
+    const added = await call('addTransaction', 'POST', '/v1/documents/{document_id}/transactions', `/v1/documents/${docId}/transactions`, {
+      body: {
+        date: tx.date,
+        description: 'MOBILE DEPOSIT REF 0042',
+        amount: 1250,
+        after_transaction_id: tx.id,
+        correction_reason: 'Missed: printed across the page fold',
+      },
+    });
+    await call(
+      'deleteTransaction',
+      'DELETE',
+      '/v1/documents/{document_id}/transactions/{transaction_id}',
+      `/v1/documents/${docId}/transactions/${added.id}`,
+      { body: { correction_reason: 'Added by mistake: the deposit is on the next statement' } },
+    );
+    await call('reviewDocument', 'POST', '/v1/documents/{document_id}/review', `/v1/documents/${docId}/review`, {
+      body: { note: 'Rows checked against the PDF' },
+    });
+    await call('listReviewQueue', 'GET', '/v1/review-queue', '/v1/review-queue?per_page=3');
     await waitReady(id);
     await call('getDealRecommendation', 'GET', '/v1/deals/{deal_id}/recommendation', `/v1/deals/${id}/recommendation`);
 

@@ -45,6 +45,9 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/deals/:deal_id/evaluate': {},
   'POST /v1/documents/:document_id/reclassify': { document_type: 'bank_statement' },
   'PATCH /v1/documents/:document_id/transactions/:transaction_id': { description: 'edited', correction_reason: 'matrix' },
+  'POST /v1/documents/:document_id/transactions': { date: '2024-01-05', description: 'added', amount: 5, correction_reason: 'matrix' },
+  'DELETE /v1/documents/:document_id/transactions/:transaction_id': { correction_reason: 'matrix' },
+  'POST /v1/documents/:document_id/review': { note: 'matrix' },
   'PUT /v1/rulesets/:ruleset_id': {
     name: 'Replaced',
     factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }],

@@ -12,6 +12,7 @@ export interface OperationInfo {
 }
 
 export const OPERATIONS = {
+  addTransaction: { method: 'POST', path: '/v1/documents/{document_id}/transactions', idempotent: false, paginated: false, wrapped: false },
   bulkUpload: { method: 'POST', path: '/v1/bulk-upload', idempotent: false, paginated: false, wrapped: false },
   cancelDocument: { method: 'POST', path: '/v1/documents/{document_id}/cancel', idempotent: false, paginated: false, wrapped: false },
   correctTransaction: { method: 'PATCH', path: '/v1/documents/{document_id}/transactions/{transaction_id}', idempotent: false, paginated: false, wrapped: false },
@@ -32,6 +33,7 @@ export const OPERATIONS = {
   deleteDealAssignment: { method: 'DELETE', path: '/v1/deals/{deal_id}/assignments/{user_id}', idempotent: false, paginated: false, wrapped: false },
   deleteDealComment: { method: 'DELETE', path: '/v1/deals/{deal_id}/comments/{comment_id}', idempotent: false, paginated: false, wrapped: false },
   deleteRuleset: { method: 'DELETE', path: '/v1/rulesets/{ruleset_id}', idempotent: false, paginated: false, wrapped: false },
+  deleteTransaction: { method: 'DELETE', path: '/v1/documents/{document_id}/transactions/{transaction_id}', idempotent: false, paginated: false, wrapped: false },
   deleteWebhookConfig: { method: 'DELETE', path: '/v1/webhooks/config', idempotent: false, paginated: false, wrapped: false },
   downloadDocument: { method: 'GET', path: '/v1/documents/{document_id}/download', idempotent: false, paginated: false, wrapped: false },
   evaluateDeal: { method: 'POST', path: '/v1/deals/{deal_id}/evaluate', idempotent: false, paginated: false, wrapped: false },
@@ -79,6 +81,7 @@ export const OPERATIONS = {
   listKeys: { method: 'GET', path: '/v1/keys', idempotent: false, paginated: true, wrapped: false },
   listMyAssignedDeals: { method: 'GET', path: '/v1/me/assigned-deals', idempotent: false, paginated: true, wrapped: false },
   listNotifications: { method: 'GET', path: '/v1/notifications', idempotent: false, paginated: true, wrapped: false },
+  listReviewQueue: { method: 'GET', path: '/v1/review-queue', idempotent: false, paginated: true, wrapped: false },
   listRulesets: { method: 'GET', path: '/v1/rulesets', idempotent: false, paginated: true, wrapped: false },
   listShareLinks: { method: 'GET', path: '/v1/deals/{deal_id}/shares', idempotent: false, paginated: true, wrapped: false },
   listTransactionCorrections: { method: 'GET', path: '/v1/transactions/{transaction_id}/corrections', idempotent: false, paginated: false, wrapped: false },
@@ -102,6 +105,7 @@ export const OPERATIONS = {
   reprocessDocument: { method: 'POST', path: '/v1/documents/{document_id}/reprocess', idempotent: false, paginated: false, wrapped: false },
   reprocessFailedDocuments: { method: 'POST', path: '/v1/deals/{deal_id}/reprocess-failed', idempotent: false, paginated: false, wrapped: false },
   rescoreDeal: { method: 'POST', path: '/v1/deals/{deal_id}/rescore', idempotent: false, paginated: false, wrapped: false },
+  reviewDocument: { method: 'POST', path: '/v1/documents/{document_id}/review', idempotent: false, paginated: false, wrapped: false },
   revokeKey: { method: 'DELETE', path: '/v1/keys/{key_id}', idempotent: false, paginated: false, wrapped: false },
   revokeShareLink: { method: 'DELETE', path: '/v1/share/{share_id}', idempotent: false, paginated: false, wrapped: false },
   rotateKey: { method: 'POST', path: '/v1/keys/{key_id}/rotate', idempotent: false, paginated: false, wrapped: false },

@@ -1236,6 +1236,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/documents/{document_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a read document reviewed
+         * @description A person checked the reading (and corrected what was wrong): `needs_review` becomes false, with `reviewed_at` and `reviewed_by`; the deal timeline shows it and the deal is rescored. A statement that still does not reconcile keeps the recommendation at review. A new reading of the file clears it.
+         */
+        post: operations["reviewDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/documents/{document_id}/status": {
         parameters: {
             query?: never;
@@ -1269,7 +1289,11 @@ export interface paths {
          */
         get: operations["listDocumentTransactions"];
         put?: never;
-        post?: never;
+        /**
+         * Add a row the reader missed
+         * @description The row goes after `after_transaction_id` (or first); the audit trail records it (field `row`) with the reason, and the deal is rescored. It survives a new reading of the file. Admin or manager.
+         */
+        post: operations["addTransaction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1286,7 +1310,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a row the reader invented or read twice
+         * @description The audit trail keeps the row (field `row`) with the reason and outlives it; a new reading of the file drops the same row again. The deal is rescored. Admin or manager.
+         */
+        delete: operations["deleteTransaction"];
         options?: never;
         head?: never;
         /**
@@ -1534,6 +1562,26 @@ export interface paths {
          * @description RFC 6749 client-credentials grant, form-encoded or JSON. The access token acts with the client’s scopes for an hour. `token_type` is `bearer` here and `Bearer` on `/oauth/token`, as the spec prints each form; token types are case-insensitive.
          */
         post: operations["oauthTokenV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Documents needing review
+         * @description Every read document of the organization (in the caller’s mode) flagged `needs_review`, with its reasons: those of deals assigned to the caller first, then the oldest reading first.
+         */
+        get: operations["listReviewQueue"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1841,6 +1889,24 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        AddTransactionDto: {
+            /** @description The row of the same document the new one follows on the statement; null or absent: the first row */
+            after_transaction_id?: number | null;
+            /** @description Signed amount: negative for debits; not 0 */
+            amount: number;
+            /** @description The running balance printed on the row, if any */
+            balance?: number | null;
+            /**
+             * @description Default: revenue for a credit, operating_expense for a debit
+             * @enum {string}
+             */
+            category?: "revenue" | "non_revenue" | "debt_service" | "operating_expense" | "transfer" | "other";
+            /** @description Why the row is added; stored verbatim in the audit trail */
+            correction_reason: string;
+            /** @description A calendar date YYYY-MM-DD */
+            date: string;
+            description: string;
+        };
         AnalysisRecordDto: {
             /** Format: date-time */
             analyzed_at: string | null;
@@ -2041,6 +2107,8 @@ export interface components {
             category?: "revenue" | "non_revenue" | "debt_service" | "operating_expense" | "transfer" | "other";
             /** @description Why the value is corrected; stored verbatim in the audit trail */
             correction_reason: string;
+            /** @description A calendar date YYYY-MM-DD */
+            date?: string;
             description?: string;
             /** @enum {string} */
             transaction_type?: "credit" | "debit";
@@ -2050,8 +2118,11 @@ export interface components {
             corrected_at: string;
             corrected_by: string;
             correction_reason: string;
-            /** @enum {string} */
-            field: "amount" | "description" | "transaction_type" | "category";
+            /**
+             * @description `row`: the row was added (old_value null) or deleted (new_value null); the other value is the row as JSON
+             * @enum {string}
+             */
+            field: "date" | "amount" | "description" | "transaction_type" | "category" | "row";
             id: number;
             new_value: string | null;
             old_value: string | null;
@@ -2635,6 +2706,17 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        DeleteTransactionDto: {
+            /** @description Why the row is deleted; stored verbatim in the audit trail */
+            correction_reason: string;
+        };
+        DeletedTransactionDto: {
+            deal_id: number;
+            /** @enum {boolean} */
+            deleted: true;
+            document_id: number;
+            id: number;
+        };
         DeliveryAttemptDto: {
             attempt_number: number;
             error: string | null;
@@ -2814,6 +2896,13 @@ export interface components {
             readings: components["schemas"]["ReadingDto"][];
             reconciliation: components["schemas"]["ReconciliationDto"] | null;
             review_reasons: string[];
+            /**
+             * Format: date-time
+             * @description When a person marked the reading reviewed (POST /v1/documents/{id}/review); null again when the file is read anew
+             */
+            reviewed_at: string | null;
+            /** @description Who marked it reviewed (user:<id> or key:<id>) */
+            reviewed_by: string | null;
             risk_reasons: string[];
             /** Format: date */
             statement_end_date: string | null;
@@ -3503,7 +3592,7 @@ export interface components {
              * @description Form B name of created_at
              */
             timestamp: string;
-            /** @description Form B: status_change, document_uploaded, document_processed, comment, assignment, document_request */
+            /** @description Form B: status_change, document_uploaded, document_processed, document_reviewed, comment, assignment, document_request */
             type: string;
         };
         OrgActivityListDto: {
@@ -3647,10 +3736,36 @@ export interface components {
             share_of_revenue: number;
             total: number;
         };
+        ReviewDocumentDto: {
+            /** @description What was checked; kept on the deal timeline */
+            note?: string;
+        };
         ReviewDto: {
             /** @description Documents that need a human look, with why */
             documents: components["schemas"]["DocumentReviewDto"][];
             needs_review_count: number;
+        };
+        ReviewQueueDto: {
+            data: components["schemas"]["ReviewQueueItemDto"][];
+            meta: components["schemas"]["PageMetaDto"];
+        };
+        ReviewQueueItemDto: {
+            /** @description The deal is assigned to the caller (these come first) */
+            assigned_to_me: boolean;
+            bank_name: string | null;
+            business_name: string;
+            deal_id: number;
+            document_id: number;
+            filename: string;
+            /**
+             * Format: date-time
+             * @description When the reading finished: the queue is oldest first
+             */
+            processing_completed_at: string | null;
+            review_reasons: string[];
+            statement_end_date: string | null;
+            statement_start_date: string | null;
+            transaction_count: number;
         };
         RulesetDto: {
             approval_threshold: number | null;
@@ -3906,7 +4021,7 @@ export interface components {
              * @description Form B name of created_at
              */
             timestamp: string;
-            /** @description Form B: status_change, document_uploaded, document_processed, comment, assignment, document_request */
+            /** @description Form B: status_change, document_uploaded, document_processed, document_reviewed, comment, assignment, document_request */
             type: string;
         };
         TimelineListDto: {
@@ -3942,6 +4057,11 @@ export interface components {
             is_suspicious: boolean;
             /** Format: date-time */
             last_corrected_at: string | null;
+            /**
+             * @description `read`: the reader found the row on the statement; `added`: a person added a row the reader missed (`source` is null)
+             * @enum {string}
+             */
+            origin: "read" | "added";
             /** @description Named problems with this row's own cells as the reader found them (an impossible date, an amount the running balance contradicts); the row is kept */
             row_warnings: string[];
             screening_bucket: string | null;
@@ -4208,15 +4328,15 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T08:05:00.000Z",
+                     *       "period_end": "2026-11-30T06:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
                      *       "requests": {
                      *         "limit": 1000000,
                      *         "percent_used": 0.0001,
-                     *         "remaining": 999879,
-                     *         "used": 121
+                     *         "remaining": 999875,
+                     *         "used": 125
                      *       }
                      *     }
                      */
@@ -4878,7 +4998,7 @@ export interface operations {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
                      *           "description": "Status changed from processing to ready",
                      *           "details": {
@@ -4886,19 +5006,19 @@ export interface operations {
                      *             "status": "ready"
                      *           },
                      *           "event_type": "deal.status_changed",
-                     *           "id": 39,
+                     *           "id": 43,
                      *           "metadata": {
                      *             "previous_status": "processing",
                      *             "status": "ready"
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:00.000Z",
+                     *           "timestamp": "2026-11-26T14:06:04.000Z",
                      *           "type": "status_change"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
                      *           "description": "Recommendation: approve (Conservative restaurants)",
                      *           "details": {
@@ -4909,7 +5029,7 @@ export interface operations {
                      *             "total_score": 93.09
                      *           },
                      *           "event_type": "recommendation.generated",
-                     *           "id": 38,
+                     *           "id": 42,
                      *           "metadata": {
                      *             "decision": "approve",
                      *             "grade": "A",
@@ -4917,14 +5037,14 @@ export interface operations {
                      *             "ruleset_name": "Conservative restaurants",
                      *             "total_score": 93.09
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:00.000Z",
+                     *           "timestamp": "2026-11-26T14:06:04.000Z",
                      *           "type": "recommendation"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
                      *           "description": "Document 1 processed as bank_statement",
                      *           "details": {
@@ -4933,21 +5053,21 @@ export interface operations {
                      *             "transaction_count": 60
                      *           },
                      *           "event_type": "document.completed",
-                     *           "id": 37,
+                     *           "id": 41,
                      *           "metadata": {
                      *             "document_id": 1,
                      *             "document_type": "bank_statement",
                      *             "transaction_count": 60
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:00.000Z",
+                     *           "timestamp": "2026-11-26T14:06:04.000Z",
                      *           "type": "document_processed"
                      *         }
                      *       ],
                      *       "meta": {
                      *         "page": 1,
                      *         "per_page": 3,
-                     *         "total": 39,
-                     *         "total_pages": 13
+                     *         "total": 43,
+                     *         "total_pages": 15
                      *       }
                      *     }
                      */
@@ -5127,7 +5247,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "CATAd1-d3Fi852HyKH2QRcZjZTRYci7CmM0sf_-KKPU",
+                     *       "csrf_token": "qzxLRGoS6lPSXKnhym27Qj8vJw6snnTizUHbLC1cKBw",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5208,7 +5328,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "rdT8htfWpyxsfm2rahWgCo3wb613psihutKKVMDLfC8",
+                     *       "csrf_token": "nUswOFW2nI5PGX_gP2nt2csionkm7YizeiaYWb_-9CE",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5505,7 +5625,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
-                     *       "created_at": "2026-11-26T14:05:50.000Z",
+                     *       "created_at": "2026-11-26T14:05:54.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -5517,7 +5637,7 @@ export interface operations {
                      *         {
                      *           "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *           "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *           "created_at": "2026-11-26T14:05:50.000Z",
+                     *           "created_at": "2026-11-26T14:05:54.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 2,
@@ -5525,12 +5645,12 @@ export interface operations {
                      *             1
                      *           ],
                      *           "parent_id": 1,
-                     *           "updated_at": "2026-11-26T14:05:50.000Z",
+                     *           "updated_at": "2026-11-26T14:05:54.000Z",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         }
                      *       ],
-                     *       "updated_at": "2026-11-26T14:05:52.000Z",
+                     *       "updated_at": "2026-11-26T14:05:56.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -5605,12 +5725,12 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "base_url": "https://sunrise-funding.pipedrive.com/api",
-                     *         "connected_at": "2026-11-26T14:06:27.000Z",
+                     *         "connected_at": "2026-11-26T14:06:31.000Z",
                      *         "enabled": true,
                      *         "last_sync_at": null,
                      *         "provider": "pipedrive",
                      *         "sync_interval_minutes": 60,
-                     *         "updated_at": "2026-11-26T14:06:27.000Z"
+                     *         "updated_at": "2026-11-26T14:06:31.000Z"
                      *       }
                      *     }
                      */
@@ -5697,12 +5817,12 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "base_url": "https://sunrise-funding.pipedrive.com/api",
-                     *         "connected_at": "2026-11-26T14:06:27.000Z",
+                     *         "connected_at": "2026-11-26T14:06:31.000Z",
                      *         "enabled": true,
                      *         "last_sync_at": null,
                      *         "provider": "pipedrive",
                      *         "sync_interval_minutes": 60,
-                     *         "updated_at": "2026-11-26T14:06:27.000Z"
+                     *         "updated_at": "2026-11-26T14:06:31.000Z"
                      *       }
                      *     }
                      */
@@ -6640,7 +6760,7 @@ export interface operations {
                      *           "provider": "pipedrive",
                      *           "status": "success",
                      *           "sync_id": null,
-                     *           "synced_at": "2026-11-26T14:06:31.000Z"
+                     *           "synced_at": "2026-11-26T14:06:35.000Z"
                      *         },
                      *         {
                      *           "deal_id": 1,
@@ -6651,7 +6771,7 @@ export interface operations {
                      *           "provider": "hubspot",
                      *           "status": "success",
                      *           "sync_id": null,
-                     *           "synced_at": "2026-11-26T14:06:31.000Z"
+                     *           "synced_at": "2026-11-26T14:06:35.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -6723,7 +6843,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "completed_at": "2026-11-26T14:06:32.000Z",
+                     *           "completed_at": "2026-11-26T14:06:36.000Z",
                      *           "deal_id": null,
                      *           "direction": "bidirectional",
                      *           "duration_ms": 412,
@@ -6732,7 +6852,7 @@ export interface operations {
                      *           "records_failed": 0,
                      *           "records_queued": 14,
                      *           "records_synced": 12,
-                     *           "started_at": "2026-11-26T14:06:32.000Z",
+                     *           "started_at": "2026-11-26T14:06:36.000Z",
                      *           "status": "completed",
                      *           "trigger": "manual"
                      *         }
@@ -6801,7 +6921,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "completed_at": "2026-11-26T14:06:32.000Z",
+                     *         "completed_at": "2026-11-26T14:06:36.000Z",
                      *         "deal_id": null,
                      *         "details": {
                      *           "created_in_banklyze": 0,
@@ -6818,7 +6938,7 @@ export interface operations {
                      *         "records_failed": 0,
                      *         "records_queued": 14,
                      *         "records_synced": 12,
-                     *         "started_at": "2026-11-26T14:06:32.000Z",
+                     *         "started_at": "2026-11-26T14:06:36.000Z",
                      *         "status": "completed",
                      *         "trigger": "manual"
                      *       }
@@ -6896,7 +7016,7 @@ export interface operations {
                  *       },
                  *       "provider": "pipedrive",
                  *       "record_id": "42",
-                 *       "timestamp": "2026-11-26T14:06:36.000Z"
+                 *       "timestamp": "2026-11-26T14:06:40.000Z"
                  *     }
                  */
                 "application/json": components["schemas"]["CrmWebhookInputDto"] | {
@@ -8354,9 +8474,9 @@ export interface operations {
                      *           "action": "deal.status_changed",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
-                     *           "id": 39,
+                     *           "id": 43,
                      *           "metadata": {
                      *             "previous_status": "processing",
                      *             "status": "ready"
@@ -8366,9 +8486,9 @@ export interface operations {
                      *           "action": "recommendation.generated",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
-                     *           "id": 38,
+                     *           "id": 42,
                      *           "metadata": {
                      *             "decision": "approve",
                      *             "grade": "A",
@@ -8381,9 +8501,9 @@ export interface operations {
                      *           "action": "document.completed",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
-                     *           "id": 37,
+                     *           "id": 41,
                      *           "metadata": {
                      *             "document_id": 1,
                      *             "document_type": "bank_statement",
@@ -8394,8 +8514,8 @@ export interface operations {
                      *       "meta": {
                      *         "page": 1,
                      *         "per_page": 3,
-                     *         "total": 22,
-                     *         "total_pages": 8
+                     *         "total": 26,
+                     *         "total_pages": 9
                      *       }
                      *     }
                      */
@@ -8476,23 +8596,23 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:45.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
                      *           "assigned_by": 1,
                      *           "deal_id": 1,
                      *           "id": 1,
                      *           "role": "underwriter",
-                     *           "updated_at": "2026-11-26T14:05:45.000Z",
+                     *           "updated_at": "2026-11-26T14:05:49.000Z",
                      *           "user_email": "jordan@sunrise-funding.example",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         },
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:45.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
                      *           "assigned_by": 2,
                      *           "deal_id": 1,
                      *           "id": 2,
                      *           "role": "reviewer",
-                     *           "updated_at": "2026-11-26T14:05:45.000Z",
+                     *           "updated_at": "2026-11-26T14:05:49.000Z",
                      *           "user_email": "dana@sunrise-funding.example",
                      *           "user_id": 1,
                      *           "user_name": "Dana Whitfield"
@@ -8587,12 +8707,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "assigned_at": "2026-11-26T14:05:45.000Z",
+                     *       "assigned_at": "2026-11-26T14:05:49.000Z",
                      *       "assigned_by": 1,
                      *       "deal_id": 1,
                      *       "id": 1,
                      *       "role": "underwriter",
-                     *       "updated_at": "2026-11-26T14:05:45.000Z",
+                     *       "updated_at": "2026-11-26T14:05:49.000Z",
                      *       "user_email": "jordan@sunrise-funding.example",
                      *       "user_id": 2,
                      *       "user_name": "Jordan Reyes"
@@ -8609,12 +8729,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "assigned_at": "2026-11-26T14:05:45.000Z",
+                     *       "assigned_at": "2026-11-26T14:05:49.000Z",
                      *       "assigned_by": 1,
                      *       "deal_id": 1,
                      *       "id": 1,
                      *       "role": "underwriter",
-                     *       "updated_at": "2026-11-26T14:05:45.000Z",
+                     *       "updated_at": "2026-11-26T14:05:49.000Z",
                      *       "user_email": "jordan@sunrise-funding.example",
                      *       "user_id": 2,
                      *       "user_name": "Jordan Reyes"
@@ -8779,7 +8899,7 @@ export interface operations {
                      *         {
                      *           "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
                      *           "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
-                     *           "created_at": "2026-11-26T14:05:50.000Z",
+                     *           "created_at": "2026-11-26T14:05:54.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 1,
@@ -8791,7 +8911,7 @@ export interface operations {
                      *             {
                      *               "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *               "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *               "created_at": "2026-11-26T14:05:50.000Z",
+                     *               "created_at": "2026-11-26T14:05:54.000Z",
                      *               "deal_id": 1,
                      *               "deleted_at": null,
                      *               "id": 2,
@@ -8799,12 +8919,12 @@ export interface operations {
                      *                 1
                      *               ],
                      *               "parent_id": 1,
-                     *               "updated_at": "2026-11-26T14:05:50.000Z",
+                     *               "updated_at": "2026-11-26T14:05:54.000Z",
                      *               "user_id": 2,
                      *               "user_name": "Jordan Reyes"
                      *             }
                      *           ],
-                     *           "updated_at": "2026-11-26T14:05:52.000Z",
+                     *           "updated_at": "2026-11-26T14:05:56.000Z",
                      *           "user_id": 1,
                      *           "user_name": "Dana Whitfield"
                      *         }
@@ -8898,7 +9018,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?",
-                     *       "created_at": "2026-11-26T14:05:50.000Z",
+                     *       "created_at": "2026-11-26T14:05:54.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -8907,7 +9027,7 @@ export interface operations {
                      *       ],
                      *       "parent_id": null,
                      *       "replies": [],
-                     *       "updated_at": "2026-11-26T14:05:50.000Z",
+                     *       "updated_at": "2026-11-26T14:05:54.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -9100,7 +9220,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this.",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this.",
-                     *       "created_at": "2026-11-26T14:05:50.000Z",
+                     *       "created_at": "2026-11-26T14:05:54.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -9112,7 +9232,7 @@ export interface operations {
                      *         {
                      *           "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *           "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *           "created_at": "2026-11-26T14:05:50.000Z",
+                     *           "created_at": "2026-11-26T14:05:54.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 2,
@@ -9120,12 +9240,12 @@ export interface operations {
                      *             1
                      *           ],
                      *           "parent_id": 1,
-                     *           "updated_at": "2026-11-26T14:05:50.000Z",
+                     *           "updated_at": "2026-11-26T14:05:54.000Z",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         }
                      *       ],
-                     *       "updated_at": "2026-11-26T14:05:51.000Z",
+                     *       "updated_at": "2026-11-26T14:05:55.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -9210,7 +9330,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deal_id": 1,
-                     *       "decided_at": "2026-11-26T14:05:59.000Z",
+                     *       "decided_at": "2026-11-26T14:06:03.000Z",
                      *       "decision": "approve",
                      *       "message": "Decision approve recorded",
                      *       "previous_decision": null,
@@ -9311,7 +9431,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "created_at": "2026-11-26T14:05:56.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "description": "Please send the May statement of the operating account (all pages).",
                      *           "document_type": "bank_statement",
@@ -9323,10 +9443,10 @@ export interface operations {
                      *           "overdue": false,
                      *           "requested_by": 1,
                      *           "status": "pending",
-                     *           "updated_at": "2026-11-26T14:05:56.000Z"
+                     *           "updated_at": "2026-11-26T14:06:00.000Z"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:05:56.000Z",
+                     *           "created_at": "2026-11-26T14:06:00.000Z",
                      *           "deal_id": 1,
                      *           "description": "Year-to-date P&L",
                      *           "document_type": "profit_and_loss",
@@ -9338,7 +9458,7 @@ export interface operations {
                      *           "overdue": false,
                      *           "requested_by": 1,
                      *           "status": "pending",
-                     *           "updated_at": "2026-11-26T14:05:56.000Z"
+                     *           "updated_at": "2026-11-26T14:06:00.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -9430,7 +9550,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:05:56.000Z",
+                     *       "created_at": "2026-11-26T14:06:00.000Z",
                      *       "deal_id": 1,
                      *       "description": "Please send the May statement of the operating account (all pages).",
                      *       "document_type": "bank_statement",
@@ -9442,7 +9562,7 @@ export interface operations {
                      *       "overdue": false,
                      *       "requested_by": 1,
                      *       "status": "pending",
-                     *       "updated_at": "2026-11-26T14:05:56.000Z"
+                     *       "updated_at": "2026-11-26T14:06:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentRequestDto"];
@@ -9976,7 +10096,7 @@ export interface operations {
                      *       "deal_id": 1,
                      *       "evaluations": [
                      *         {
-                     *           "cfcr": 2.01,
+                     *           "cfcr": 1.9,
                      *           "cfcr_below_target": false,
                      *           "cfcr_target": 1.25,
                      *           "decision": "approve",
@@ -10263,7 +10383,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "cached": true,
-                     *       "cfcr": 2.01,
+                     *       "cfcr": 1.9,
                      *       "cfcr_below_target": false,
                      *       "cfcr_target": 1.25,
                      *       "deal_id": 1,
@@ -10290,9 +10410,9 @@ export interface operations {
                      *           "weighted": 10
                      *         },
                      *         "health_score": {
-                     *           "score": 89.59,
+                     *           "score": 88.33,
                      *           "weight": 10,
-                     *           "weighted": 8.96
+                     *           "weighted": 8.83
                      *         },
                      *         "nsf_overdraft": {
                      *           "score": 100,
@@ -10300,9 +10420,9 @@ export interface operations {
                      *           "weighted": 15
                      *         },
                      *         "revenue": {
-                     *           "score": 80.67,
+                     *           "score": 75.63,
                      *           "weight": 20,
-                     *           "weighted": 16.13
+                     *           "weighted": 15.13
                      *         },
                      *         "revenue_trend": {
                      *           "score": 57.68,
@@ -10316,18 +10436,18 @@ export interface operations {
                      *         }
                      *       },
                      *       "failed_factors": [],
-                     *       "generated_at": "2026-11-26T14:05:12.000Z",
+                     *       "generated_at": "2026-11-26T14:05:30.000Z",
                      *       "grade": "A",
                      *       "max_advance": 90754.83,
                      *       "reasons": [
-                     *         "Approve: total score 89.03 is at or above the approval threshold 60",
+                     *         "Approve: total score 87.9 is at or above the approval threshold 60",
                      *         "Strength - Balances: average daily balance $88,609.68, ending balance $231,014.73, 0 of 61 days below $500.00 (score 100)",
                      *         "Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 2 months (score 100)"
                      *       ],
                      *       "ruleset_id": 1,
                      *       "ruleset_kind": "flat",
                      *       "ruleset_name": "Default",
-                     *       "total_score": 89.03
+                     *       "total_score": 87.9
                      *     }
                      */
                     "application/json": components["schemas"]["RecommendationDto"];
@@ -10772,7 +10892,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "dba_name": "Sunrise Bakery",
-                     *         "decided_at": "2026-11-26T14:05:59.000Z",
+                     *         "decided_at": "2026-11-26T14:06:03.000Z",
                      *         "decision": "approve",
                      *         "document_count": 2,
                      *         "ein": "841234567",
@@ -11013,7 +11133,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "status": "ready",
-                     *         "updated_at": "2026-11-26T14:06:00.000Z"
+                     *         "updated_at": "2026-11-26T14:06:04.000Z"
                      *       },
                      *       "deal_id": 1,
                      *       "message": "Nothing changed since the deal was last scored (same documents and corrections): nothing was recomputed",
@@ -11112,7 +11232,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:07.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-12-03T14:05:00.000Z",
@@ -11127,7 +11247,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:07.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-11-29T14:05:00.000Z",
@@ -11225,7 +11345,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "active": true,
-                     *       "created_at": "2026-11-26T14:06:07.000Z",
+                     *       "created_at": "2026-11-26T14:06:11.000Z",
                      *       "created_by": "user:1",
                      *       "deal_id": 1,
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
@@ -11318,7 +11438,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:07.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-12-03T14:05:00.000Z",
@@ -11333,7 +11453,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:07.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-11-29T14:05:00.000Z",
@@ -11437,7 +11557,7 @@ export interface operations {
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
                      *           "description": "Status changed from processing to ready",
                      *           "details": {
@@ -11445,18 +11565,18 @@ export interface operations {
                      *             "status": "ready"
                      *           },
                      *           "event_type": "deal.status_changed",
-                     *           "id": 39,
+                     *           "id": 43,
                      *           "metadata": {
                      *             "previous_status": "processing",
                      *             "status": "ready"
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:00.000Z",
+                     *           "timestamp": "2026-11-26T14:06:04.000Z",
                      *           "type": "status_change"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
                      *           "description": "Recommendation: approve (Conservative restaurants)",
                      *           "details": {
@@ -11467,7 +11587,7 @@ export interface operations {
                      *             "total_score": 93.09
                      *           },
                      *           "event_type": "recommendation.generated",
-                     *           "id": 38,
+                     *           "id": 42,
                      *           "metadata": {
                      *             "decision": "approve",
                      *             "grade": "A",
@@ -11475,13 +11595,13 @@ export interface operations {
                      *             "ruleset_name": "Conservative restaurants",
                      *             "total_score": 93.09
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:00.000Z",
+                     *           "timestamp": "2026-11-26T14:06:04.000Z",
                      *           "type": "recommendation"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
                      *           "description": "Document 1 processed as bank_statement",
                      *           "details": {
@@ -11490,21 +11610,21 @@ export interface operations {
                      *             "transaction_count": 60
                      *           },
                      *           "event_type": "document.completed",
-                     *           "id": 37,
+                     *           "id": 41,
                      *           "metadata": {
                      *             "document_id": 1,
                      *             "document_type": "bank_statement",
                      *             "transaction_count": 60
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:00.000Z",
+                     *           "timestamp": "2026-11-26T14:06:04.000Z",
                      *           "type": "document_processed"
                      *         }
                      *       ],
                      *       "meta": {
                      *         "page": 1,
                      *         "per_page": 3,
-                     *         "total": 22,
-                     *         "total_pages": 8
+                     *         "total": 26,
+                     *         "total_pages": 9
                      *       }
                      *     }
                      */
@@ -11616,6 +11736,7 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "origin": "read",
                      *           "row_warnings": [],
                      *           "screening_bucket": null,
                      *           "source": {
@@ -11652,6 +11773,7 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "origin": "read",
                      *           "row_warnings": [],
                      *           "screening_bucket": null,
                      *           "source": {
@@ -11688,6 +11810,7 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "origin": "read",
                      *           "row_warnings": [],
                      *           "screening_bucket": null,
                      *           "source": {
@@ -11866,19 +11989,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:05:56.000Z",
+                     *       "created_at": "2026-11-26T14:06:00.000Z",
                      *       "deal_id": 1,
                      *       "description": "Please send the May statement of the operating account (all pages).",
                      *       "document_type": "bank_statement",
                      *       "due_date": "2026-12-04",
-                     *       "fulfilled_at": "2026-11-26T14:05:58.000Z",
+                     *       "fulfilled_at": "2026-11-26T14:06:02.000Z",
                      *       "fulfilled_document_id": null,
                      *       "id": 1,
                      *       "message": "Please send the May statement of the operating account (all pages).",
                      *       "overdue": false,
                      *       "requested_by": 1,
                      *       "status": "fulfilled",
-                     *       "updated_at": "2026-11-26T14:05:58.000Z"
+                     *       "updated_at": "2026-11-26T14:06:02.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentRequestDto"];
@@ -12272,6 +12395,8 @@ export interface operations {
                      *         "totals_match": true
                      *       },
                      *       "review_reasons": [],
+                     *       "reviewed_at": null,
+                     *       "reviewed_by": null,
                      *       "risk_reasons": [],
                      *       "statement_end_date": "2025-12-31",
                      *       "statement_period_end": "2025-12-31",
@@ -12683,7 +12808,7 @@ export interface operations {
                      *         "id": 1,
                      *         "status": "completed"
                      *       },
-                     *       "exported_at": "2026-11-26T14:05:34.000Z",
+                     *       "exported_at": "2026-11-26T14:05:38.000Z",
                      *       "extraction": {
                      *         "account_holder": "1st Choice Plumbing LLC",
                      *         "account_number_last_four": "9715",
@@ -13253,6 +13378,351 @@ export interface operations {
             };
         };
     };
+    reviewDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Rows checked against the PDF"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReviewDocumentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "account_holder": "1st Choice Plumbing LLC",
+                     *       "account_last_four": "9715",
+                     *       "account_number_last4": "9715",
+                     *       "account_type": "Business Checking",
+                     *       "analysis": {
+                     *         "analyzed_at": "2026-11-26T14:05:12.000Z",
+                     *         "avg_daily_balance": 75702.61,
+                     *         "deposit_count": 25,
+                     *         "deposit_days": 13,
+                     *         "ending_balance": 112153.55,
+                     *         "nsf_count": 0,
+                     *         "overdraft_count": 0,
+                     *         "screening_flags": 1,
+                     *         "total_credits": 126364.87,
+                     *         "total_debits": 67943.04,
+                     *         "total_deposits": 126364.87,
+                     *         "total_withdrawals": 67943.04,
+                     *         "transaction_count": 60
+                     *       },
+                     *       "bank_name": "First Harbor Bank",
+                     *       "classification_confidence": 0.99,
+                     *       "closing_balance": 112153.55,
+                     *       "created_at": "2026-11-26T14:05:09.000Z",
+                     *       "currency": "USD",
+                     *       "deal_id": 1,
+                     *       "document_type": "bank_statement",
+                     *       "error": null,
+                     *       "extraction": {
+                     *         "confidence": 0.99,
+                     *         "extracted_at": "2026-11-26T14:05:12.000Z",
+                     *         "method": "text",
+                     *         "model": null,
+                     *         "parser": "rule",
+                     *         "parser_fallback_reason": null
+                     *       },
+                     *       "extraction_confidence": 0.99,
+                     *       "extraction_method": "text",
+                     *       "field_sources": {
+                     *         "account_holder": {
+                     *           "boxes": [
+                     *             [
+                     *               111.4,
+                     *               94,
+                     *               214,
+                     *               107
+                     *             ]
+                     *           ],
+                     *           "confidence": 0.95,
+                     *           "line": 4,
+                     *           "page": 1,
+                     *           "text": "Account Holder: 1st Choice Plumbing LLC Statement Period: 12/01/2025 - 12/31/2025",
+                     *           "via": "Account Holder"
+                     *         },
+                     *         "account_number_last4": {
+                     *           "boxes": [
+                     *             [
+                     *               116.8,
+                     *               120,
+                     *               184,
+                     *               133
+                     *             ]
+                     *           ],
+                     *           "confidence": 0.95,
+                     *           "line": 6,
+                     *           "page": 1,
+                     *           "text": "Account Number: **********9715 New Balance: $112,153.55",
+                     *           "via": "Account Number"
+                     *         },
+                     *         "account_type": {
+                     *           "boxes": [
+                     *             [
+                     *               102.3,
+                     *               107,
+                     *               178,
+                     *               120
+                     *             ]
+                     *           ],
+                     *           "confidence": 0.95,
+                     *           "line": 5,
+                     *           "page": 1,
+                     *           "text": "Account Type: Business Checking Previous Balance: $53,731.72",
+                     *           "via": "Account Type"
+                     *         },
+                     *         "bank_name": {
+                     *           "boxes": [
+                     *             [
+                     *               40,
+                     *               33,
+                     *               168,
+                     *               55
+                     *             ]
+                     *           ],
+                     *           "confidence": 0.85,
+                     *           "line": 1,
+                     *           "page": 1,
+                     *           "text": "First Harbor Bank",
+                     *           "via": "logo text"
+                     *         },
+                     *         "closing_balance": {
+                     *           "boxes": [
+                     *             [
+                     *               388.5,
+                     *               120,
+                     *               438,
+                     *               133
+                     *             ]
+                     *           ],
+                     *           "confidence": 0.95,
+                     *           "line": 6,
+                     *           "page": 1,
+                     *           "text": "Account Number: **********9715 New Balance: $112,153.55",
+                     *           "via": "New Balance"
+                     *         },
+                     *         "currency": {
+                     *           "boxes": [
+                     *             [
+                     *               40,
+                     *               66,
+                     *               87,
+                     *               76
+                     *             ]
+                     *           ],
+                     *           "confidence": 0.7,
+                     *           "line": 3,
+                     *           "page": 1,
+                     *           "text": "Member FDIC",
+                     *           "via": "default for the bank's country: a US bank's charter (FDIC or NCUA membership, federal savings bank)"
+                     *         },
+                     *         "opening_balance": {
+                     *           "boxes": [
+                     *             [
+                     *               406.5,
+                     *               107,
+                     *               449,
+                     *               120
+                     *             ]
+                     *           ],
+                     *           "confidence": 0.95,
+                     *           "line": 5,
+                     *           "page": 1,
+                     *           "text": "Account Type: Business Checking Previous Balance: $53,731.72",
+                     *           "via": "Previous Balance"
+                     *         },
+                     *         "statement_period_end": {
+                     *           "boxes": [
+                     *             [
+                     *               40,
+                     *               94,
+                     *               503,
+                     *               107
+                     *             ]
+                     *           ],
+                     *           "confidence": 0.95,
+                     *           "line": 4,
+                     *           "page": 1,
+                     *           "text": "Account Holder: 1st Choice Plumbing LLC Statement Period: 12/01/2025 - 12/31/2025",
+                     *           "via": "statement period"
+                     *         },
+                     *         "statement_period_start": {
+                     *           "boxes": [
+                     *             [
+                     *               40,
+                     *               94,
+                     *               503,
+                     *               107
+                     *             ]
+                     *           ],
+                     *           "confidence": 0.95,
+                     *           "line": 4,
+                     *           "page": 1,
+                     *           "text": "Account Holder: 1st Choice Plumbing LLC Statement Period: 12/01/2025 - 12/31/2025",
+                     *           "via": "statement period"
+                     *         }
+                     *       },
+                     *       "file_size": 15988,
+                     *       "filename": "sunrise-march.pdf",
+                     *       "id": 1,
+                     *       "label": "Operating account",
+                     *       "mime_type": "application/pdf",
+                     *       "needs_review": false,
+                     *       "opening_balance": 53731.72,
+                     *       "page_count": 2,
+                     *       "pdf_risk_level": "low",
+                     *       "prescreen": {
+                     *         "buckets": {
+                     *           "cash_withdrawal": 0,
+                     *           "duplicate_transaction": 0,
+                     *           "gambling": 0,
+                     *           "large_unusual_deposit": 0,
+                     *           "mca_payment": 1,
+                     *           "nsf_fee": 0,
+                     *           "overdraft_fee": 0,
+                     *           "repeat_charge": 0,
+                     *           "returned_item": 0,
+                     *           "round_number_deposit": 0
+                     *         },
+                     *         "flagged_transactions": 1
+                     *       },
+                     *       "processing_completed_at": "2026-11-26T14:05:12.000Z",
+                     *       "processing_started_at": "2026-11-26T14:05:09.000Z",
+                     *       "readings": [
+                     *         {
+                     *           "candidates": 2,
+                     *           "chosen": "MM/DD",
+                     *           "confidence": 1,
+                     *           "evidence": "0 printed date(s) read only day-first (day > 12), 38 only month-first",
+                     *           "question": "date_order",
+                     *           "runner_up": {
+                     *             "chosen": "DD/MM",
+                     *             "why_not": "0 printed date(s) read only day-first (day > 12), 38 only month-first"
+                     *           }
+                     *         },
+                     *         {
+                     *           "candidates": 2,
+                     *           "chosen": "as printed",
+                     *           "confidence": 1,
+                     *           "evidence": "running balance: 60 of 60 checks hold as printed, 0 with every sign reversed",
+                     *           "question": "sign",
+                     *           "runner_up": {
+                     *             "chosen": "reversed",
+                     *             "why_not": "the running balance holds on 0 of 60 rows under it"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "reconciliation": {
+                     *         "balance_checks": 60,
+                     *         "balance_checks_passed": 60,
+                     *         "confidence": 1,
+                     *         "difference": 0,
+                     *         "expected_closing": 112153.55,
+                     *         "first_broken_row": null,
+                     *         "reconciled": true,
+                     *         "total_credits": 126364.87,
+                     *         "total_debits": 67943.04,
+                     *         "totals_match": true
+                     *       },
+                     *       "review_reasons": [],
+                     *       "reviewed_at": "2026-11-26T14:05:30.000Z",
+                     *       "reviewed_by": "user:1",
+                     *       "risk_reasons": [],
+                     *       "statement_end_date": "2025-12-31",
+                     *       "statement_period_end": "2025-12-31",
+                     *       "statement_period_start": "2025-12-01",
+                     *       "statement_start_date": "2025-12-01",
+                     *       "status": "completed",
+                     *       "transaction_count": 60,
+                     *       "updated_at": "2026-11-26T14:05:30.000Z",
+                     *       "uploaded_at": "2026-11-26T14:05:09.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentDetailDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope documents:write",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "Not found",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The document is not completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "detail": "The document is not completed",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     getDocumentStatus: {
         parameters: {
             query?: never;
@@ -13395,6 +13865,7 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "origin": "read",
                      *           "row_warnings": [],
                      *           "screening_bucket": null,
                      *           "source": {
@@ -13431,6 +13902,7 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "origin": "read",
                      *           "row_warnings": [],
                      *           "screening_bucket": null,
                      *           "source": {
@@ -13467,6 +13939,7 @@ export interface operations {
                      *           "is_repeat_charge": false,
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
+                     *           "origin": "read",
                      *           "row_warnings": [],
                      *           "screening_bucket": "mca_payment",
                      *           "source": {
@@ -13559,6 +14032,226 @@ export interface operations {
             };
         };
     };
+    addTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "after_transaction_id": 1,
+                 *       "amount": 1250,
+                 *       "correction_reason": "Missed: printed across the page fold",
+                 *       "date": "2025-12-01",
+                 *       "description": "MOBILE DEPOSIT REF 0042"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddTransactionDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amount": 1250,
+                     *       "balance": null,
+                     *       "category": "revenue",
+                     *       "corrected": true,
+                     *       "corrected_at": "2026-11-26T14:05:28.000Z",
+                     *       "corrected_by": "user:1",
+                     *       "correction_count": 1,
+                     *       "date": "2025-12-01",
+                     *       "deal_id": 1,
+                     *       "description": "MOBILE DEPOSIT REF 0042",
+                     *       "document_id": 1,
+                     *       "flag_reason": null,
+                     *       "id": 176,
+                     *       "is_large_deposit": false,
+                     *       "is_large_strange": false,
+                     *       "is_nsf_fee": false,
+                     *       "is_overdraft_fee": false,
+                     *       "is_repeat_charge": false,
+                     *       "is_suspicious": false,
+                     *       "last_corrected_at": "2026-11-26T14:05:28.000Z",
+                     *       "origin": "added",
+                     *       "row_warnings": [],
+                     *       "screening_bucket": null,
+                     *       "source": null,
+                     *       "transaction_type": "credit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description Only an admin or a manager may correct transactions
+             *
+             *     FORBIDDEN: needs scope transactions:write
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope transactions:write",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "Not found",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The document is not a completed bank statement */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "detail": "The document is not a completed bank statement",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: number;
+                transaction_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "correction_reason": "Added by mistake: the deposit is on the next statement"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DeleteTransactionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deal_id": 1,
+                     *       "deleted": true,
+                     *       "document_id": 1,
+                     *       "id": 176
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedTransactionDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description Only an admin or a manager may correct transactions
+             *
+             *     FORBIDDEN: needs scope transactions:write
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope transactions:write",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "Not found",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     correctTransaction: {
         parameters: {
             query?: never;
@@ -13608,6 +14301,7 @@ export interface operations {
                      *       "is_repeat_charge": false,
                      *       "is_suspicious": false,
                      *       "last_corrected_at": null,
+                     *       "origin": "read",
                      *       "row_warnings": [],
                      *       "screening_bucket": null,
                      *       "source": {
@@ -13960,7 +14654,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
-                     *       "created_at": "2026-11-26T14:06:19.000Z",
+                     *       "created_at": "2026-11-26T14:06:23.000Z",
                      *       "deal_id": 6,
                      *       "deal_matched": true,
                      *       "documents": [
@@ -14152,8 +14846,8 @@ export interface operations {
                      *       "data": {
                      *         "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
                      *         "completed": 2,
-                     *         "completed_at": "2026-11-26T14:06:19.000Z",
-                     *         "created_at": "2026-11-26T14:06:19.000Z",
+                     *         "completed_at": "2026-11-26T14:06:23.000Z",
+                     *         "created_at": "2026-11-26T14:06:23.000Z",
                      *         "deal_id": 6,
                      *         "deal_matched": true,
                      *         "documents": [
@@ -14295,8 +14989,8 @@ export interface operations {
                      *         "url": "https://hooks.sunrise-funding.example/ingest-complete"
                      *       },
                      *       "completed": 2,
-                     *       "completed_at": "2026-11-26T14:06:19.000Z",
-                     *       "created_at": "2026-11-26T14:06:19.000Z",
+                     *       "completed_at": "2026-11-26T14:06:23.000Z",
+                     *       "created_at": "2026-11-26T14:06:23.000Z",
                      *       "deal_id": 6,
                      *       "deal_matched": true,
                      *       "documents": [
@@ -14307,7 +15001,7 @@ export interface operations {
                      *           "filename": "bayview-march.pdf",
                      *           "id": 6,
                      *           "label": "Operating account March",
-                     *           "processing_completed_at": "2026-11-26T14:06:19.000Z",
+                     *           "processing_completed_at": "2026-11-26T14:06:23.000Z",
                      *           "status": "completed"
                      *         },
                      *         {
@@ -14317,7 +15011,7 @@ export interface operations {
                      *           "filename": "bayview-april.pdf",
                      *           "id": 7,
                      *           "label": "Operating account April",
-                     *           "processing_completed_at": "2026-11-26T14:06:19.000Z",
+                     *           "processing_completed_at": "2026-11-26T14:06:23.000Z",
                      *           "status": "completed"
                      *         }
                      *       ],
@@ -14443,7 +15137,7 @@ export interface operations {
                      *           "key_masked": "ll_live_7hN2...J0sL",
                      *           "key_prefix": "ll_live_7hN2",
                      *           "label": "jordan@sunrise-funding.example live key",
-                     *           "last_used_at": "2026-11-26T14:05:45.000Z",
+                     *           "last_used_at": "2026-11-26T14:05:49.000Z",
                      *           "mode": "live",
                      *           "name": "jordan@sunrise-funding.example live key",
                      *           "prefix": "ll_live_7hN2",
@@ -14527,7 +15221,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:46.000Z",
+                     *       "created_at": "2026-11-26T14:06:50.000Z",
                      *       "expires_at": null,
                      *       "id": 4,
                      *       "key": "ll_live_wVgBToCQQ5ACx9e5PQeeDRXJkFcbctXa",
@@ -14692,7 +15386,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:46.000Z",
+                     *       "created_at": "2026-11-26T14:06:50.000Z",
                      *       "expires_at": null,
                      *       "id": 4,
                      *       "key": "ll_live_ccaSESJSwZg9itykRRZbu7DJVMxMXGNP",
@@ -14785,7 +15479,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:45.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
                      *           "business_name": "Northside Florist LLC",
                      *           "deal_id": 4,
                      *           "health_grade": "A",
@@ -14796,15 +15490,15 @@ export interface operations {
                      *           "updated_at": "2026-11-26T14:05:12.000Z"
                      *         },
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:45.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
                      *           "business_name": "Sunrise Bakery LLC",
                      *           "deal_id": 1,
                      *           "health_grade": "A",
-                     *           "health_score": 89.59,
+                     *           "health_score": 88.33,
                      *           "id": 1,
                      *           "role": "reviewer",
                      *           "status": "ready",
-                     *           "updated_at": "2026-11-26T14:05:16.000Z"
+                     *           "updated_at": "2026-11-26T14:05:30.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -14878,7 +15572,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
                      *           "id": 11,
                      *           "message": "The status of Sunrise Bakery LLC changed from processing to ready.",
@@ -14887,7 +15581,7 @@ export interface operations {
                      *           "type": "deal.status_changed"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:04.000Z",
                      *           "deal_id": 1,
                      *           "id": 9,
                      *           "message": "The status of Sunrise Bakery LLC changed from ready to processing.",
@@ -14896,7 +15590,7 @@ export interface operations {
                      *           "type": "deal.status_changed"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:05:50.000Z",
+                     *           "created_at": "2026-11-26T14:05:54.000Z",
                      *           "deal_id": 1,
                      *           "id": 7,
                      *           "message": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
@@ -15108,6 +15802,73 @@ export interface operations {
             };
         };
     };
+    listReviewQueue: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 3,
+                     *         "total": 0,
+                     *         "total_pages": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReviewQueueDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope documents:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope documents:read",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listRulesets: {
         parameters: {
             query?: {
@@ -15164,7 +15925,7 @@ export interface operations {
                      *           "approval_threshold": 72,
                      *           "approve_threshold": null,
                      *           "cfcr_target": null,
-                     *           "created_at": "2026-11-26T14:05:35.000Z",
+                     *           "created_at": "2026-11-26T14:05:39.000Z",
                      *           "decline_threshold": 45,
                      *           "description": "Higher balance and NSF bars for food service",
                      *           "factors": [
@@ -15194,7 +15955,7 @@ export interface operations {
                      *           "max_advance_multiplier": null,
                      *           "mode": "live",
                      *           "name": "Conservative restaurants",
-                     *           "updated_at": "2026-11-26T14:05:35.000Z",
+                     *           "updated_at": "2026-11-26T14:05:39.000Z",
                      *           "weight_balance_health": null,
                      *           "weight_cross_doc": null,
                      *           "weight_debt_service": null,
@@ -15305,7 +16066,7 @@ export interface operations {
                      *       "approval_threshold": 72,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:35.000Z",
+                     *       "created_at": "2026-11-26T14:05:39.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
                      *       "factors": [
@@ -15335,7 +16096,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:35.000Z",
+                     *       "updated_at": "2026-11-26T14:05:39.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -15448,7 +16209,7 @@ export interface operations {
                      *       "approval_threshold": 72,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:35.000Z",
+                     *       "created_at": "2026-11-26T14:05:39.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
                      *       "factors": [
@@ -15478,7 +16239,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:35.000Z",
+                     *       "updated_at": "2026-11-26T14:05:39.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -15588,7 +16349,7 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:35.000Z",
+                     *       "created_at": "2026-11-26T14:05:39.000Z",
                      *       "decline_threshold": 45,
                      *       "description": null,
                      *       "factors": [
@@ -15613,7 +16374,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:40.000Z",
+                     *       "updated_at": "2026-11-26T14:05:44.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -15842,7 +16603,7 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:35.000Z",
+                     *       "created_at": "2026-11-26T14:05:39.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
                      *       "factors": [
@@ -15872,7 +16633,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:39.000Z",
+                     *       "updated_at": "2026-11-26T14:05:43.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -16001,7 +16762,7 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:35.000Z",
+                     *       "created_at": "2026-11-26T14:05:39.000Z",
                      *       "decline_threshold": 45,
                      *       "description": null,
                      *       "factors": [
@@ -16026,7 +16787,7 @@ export interface operations {
                      *       "max_advance_multiplier": null,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:42.000Z",
+                     *       "updated_at": "2026-11-26T14:05:46.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -16203,7 +16964,7 @@ export interface operations {
                      *         "warnings": []
                      *       },
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
-                     *       "shared_at": "2026-11-26T14:06:07.000Z",
+                     *       "shared_at": "2026-11-26T14:06:11.000Z",
                      *       "token": "shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN"
                      *     }
                      */
@@ -16360,15 +17121,15 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T08:05:00.000Z",
+                     *       "period_end": "2026-11-30T06:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
                      *       "requests": {
                      *         "limit": 1000000,
                      *         "percent_used": 0.0001,
-                     *         "remaining": 999879,
-                     *         "used": 121
+                     *         "remaining": 999875,
+                     *         "used": 125
                      *       }
                      *     }
                      */
@@ -16411,14 +17172,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:38.000Z",
+                     *         "created_at": "2026-11-26T14:06:42.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:39.000Z",
+                     *         "updated_at": "2026-11-26T14:06:43.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -16510,7 +17271,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:38.000Z",
+                     *         "created_at": "2026-11-26T14:06:42.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
@@ -16518,7 +17279,7 @@ export interface operations {
                      *           "document.failed"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:38.000Z",
+                     *         "updated_at": "2026-11-26T14:06:42.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -16620,14 +17381,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:38.000Z",
+                     *         "created_at": "2026-11-26T14:06:42.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:39.000Z",
+                     *         "updated_at": "2026-11-26T14:06:43.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -16798,9 +17559,9 @@ export interface operations {
                      *         {
                      *           "attempt": 1,
                      *           "attempt_number": 1,
-                     *           "created_at": "2026-11-26T14:06:41.000Z",
+                     *           "created_at": "2026-11-26T14:06:45.000Z",
                      *           "deal_id": null,
-                     *           "delivered_at": "2026-11-26T14:06:41.000Z",
+                     *           "delivered_at": "2026-11-26T14:06:45.000Z",
                      *           "event": "webhook.test",
                      *           "event_id": "evt_da73f94c02b9adc086bfed946e397916",
                      *           "event_type": "webhook.test",
@@ -16886,7 +17647,7 @@ export interface operations {
                      *             "attempt_number": 1,
                      *             "error": "receiver answered 503",
                      *             "request": {
-                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:42.000Z\",\"timestamp\":\"2026-11-26T14:06:42.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:46.000Z\",\"timestamp\":\"2026-11-26T14:06:46.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *               "headers": {
                      *                 "Content-Type": "application/json",
                      *                 "User-Agent": "Ledgerlens-Webhooks/1.0",
@@ -16911,11 +17672,11 @@ export interface operations {
                      *               "status_code": 503,
                      *               "time_ms": 38
                      *             },
-                     *             "started_at": "2026-11-26T14:06:42.000Z",
+                     *             "started_at": "2026-11-26T14:06:46.000Z",
                      *             "success": false
                      *           }
                      *         ],
-                     *         "created_at": "2026-11-26T14:06:42.000Z",
+                     *         "created_at": "2026-11-26T14:06:46.000Z",
                      *         "deal_id": 4,
                      *         "delivered_at": null,
                      *         "error": "receiver answered 503",
@@ -16924,10 +17685,10 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_e0dcabd0ca399e3269d9569a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:06:52.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:06:56.000Z",
                      *         "redelivery_of": null,
                      *         "request": {
-                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:42.000Z\",\"timestamp\":\"2026-11-26T14:06:42.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:46.000Z\",\"timestamp\":\"2026-11-26T14:06:46.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *           "headers": {
                      *             "Content-Type": "application/json",
                      *             "User-Agent": "Ledgerlens-Webhooks/1.0",
@@ -17033,7 +17794,7 @@ export interface operations {
                      *       "data": {
                      *         "attempt": 0,
                      *         "attempt_number": 0,
-                     *         "created_at": "2026-11-26T14:06:44.000Z",
+                     *         "created_at": "2026-11-26T14:06:48.000Z",
                      *         "deal_id": 4,
                      *         "delivered_at": null,
                      *         "event": "deal.decision",
@@ -17041,7 +17802,7 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_fe12567aa348453ba33a8e8a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:06:44.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:06:48.000Z",
                      *         "redelivery_of": "whd_e0dcabd0ca399e3269d9569a",
                      *         "response_status": null,
                      *         "status": "pending",
@@ -17146,7 +17907,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "delivered_at": "2026-11-26T14:06:41.000Z",
+                     *         "delivered_at": "2026-11-26T14:06:45.000Z",
                      *         "delivery_id": "whd_b11e57c3e44e9c050f4968ee",
                      *         "error": null,
                      *         "event": "webhook.test",

@@ -162,11 +162,11 @@ describe('pipeline repositories (medium)', () => {
       expect(await transactions.findExportPage(uow(b.scope), deal.id, [doc.id], null, 7)).toEqual([]);
     });
 
-    it('counts corrections per deal and keeps corrected rows when a reading is replaced', async () => {
+    it('counts the trail entries of documents and keeps corrected rows when a reading is replaced', async () => {
       const deal = await a.deal();
       const doc = await a.statement(deal, march);
       const scoped = uow(a.scope);
-      expect(await transactions.countCorrectionsForDeal(scoped, deal.id)).toBe(0);
+      expect(await transactions.countCorrectionsForDocuments(scoped, [doc.id])).toBe(0);
       const [row] = await transactions.findPageForDocument(scoped, doc.id, {}, 0, 1);
       await scoped.transaction(async (tx) => {
         const locked = (await transactions.findInDocument(tx, doc.id, row.id, true))!;
@@ -184,8 +184,8 @@ describe('pipeline repositories (medium)', () => {
           correctedAt: new Date('2026-01-01T00:00:00Z'),
         });
       });
-      expect(await transactions.countCorrectionsForDeal(uow(a.scope), deal.id)).toBe(2);
-      expect(await transactions.countCorrectionsForDeal(uow(b.scope), deal.id)).toBe(0);
+      expect(await transactions.countCorrectionsForDocuments(uow(a.scope), [doc.id])).toBe(1);
+      expect(await transactions.countCorrectionsForDocuments(uow(b.scope), [doc.id])).toBe(0);
       expect((await transactions.trailOf(uow(a.scope), row.id)).map((c) => c.newValue)).toEqual(['CORRECTED']);
       expect(await transactions.trailOf(uow(b.scope), row.id)).toEqual([]);
 

@@ -11,6 +11,8 @@ import type {
   DocumentSummary,
   DocumentType,
   ExtractionRecord,
+  ReviewQueue,
+  ReviewQueueItem,
   UploadedDocument,
 } from '../types.js';
 import { isUploadFile, toFile, UploadFile, UploadSource } from '../upload.js';
@@ -128,6 +130,21 @@ export class DocumentsResource {
 
   async extraction(documentId: number, options?: CommonRequestOptions): Promise<ExtractionRecord> {
     return (await this.client.GET('/v1/documents/{document_id}/extraction', { ...options, params: id(documentId) })).data;
+  }
+
+  /** Marks a read document reviewed (its `needs_review` flag cleared, with who and when); the deal is rescored. */
+  async markReviewed(documentId: number, body: { note?: string } = {}, options?: CommonRequestOptions): Promise<DocumentDetail> {
+    return (await this.client.POST('/v1/documents/{document_id}/review', { ...options, params: id(documentId), body })).data;
+  }
+
+  /** One page of the organization's documents needing review: the caller's assigned deals first, then oldest first. */
+  async reviewQueue(query: { page?: number; per_page?: number } = {}, options?: CommonRequestOptions): Promise<ReviewQueue> {
+    return (await this.client.GET('/v1/review-queue', { ...options, params: { query } })).data;
+  }
+
+  /** Every document of the review queue, page after page. */
+  reviewQueueAll(options?: CommonRequestOptions): AsyncGenerator<ReviewQueueItem, void, undefined> {
+    return this.client.paginate('/v1/review-queue', { per_page: 100 }, options);
   }
 
   async cancel(documentId: number, options?: CommonRequestOptions): Promise<DocumentAction> {

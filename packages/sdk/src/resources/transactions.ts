@@ -1,8 +1,10 @@
 import type { Ledgerlens } from '../client.js';
 import type {
+  AddTransaction,
   CommonRequestOptions,
   CorrectionTrail,
   CorrectTransaction,
+  DeletedTransaction,
   Transaction,
   TransactionList,
   TransactionQuery,
@@ -63,6 +65,33 @@ export class TransactionsResource {
         ...options,
         params: { path: { document_id: documentId, transaction_id: transactionId } },
         body: correction,
+      })
+    ).data;
+  }
+
+  /** Adds a row the reader missed (after `after_transaction_id`, or first), with a reason; the deal is rescored. */
+  async add(documentId: number, row: AddTransaction, options?: CommonRequestOptions): Promise<Transaction> {
+    return (
+      await this.client.POST('/v1/documents/{document_id}/transactions', {
+        ...options,
+        params: { path: { document_id: documentId } },
+        body: row,
+      })
+    ).data;
+  }
+
+  /** Deletes a row the reader invented or read twice, with a reason; its trail is kept and the deal is rescored. */
+  async delete(
+    documentId: number,
+    transactionId: number,
+    correctionReason: string,
+    options?: CommonRequestOptions,
+  ): Promise<DeletedTransaction> {
+    return (
+      await this.client.DELETE('/v1/documents/{document_id}/transactions/{transaction_id}', {
+        ...options,
+        params: { path: { document_id: documentId, transaction_id: transactionId } },
+        body: { correction_reason: correctionReason },
       })
     ).data;
   }

@@ -133,6 +133,13 @@ export class AssignmentsService {
     return assignment;
   }
 
+  /** The ids of the deals assigned to the caller (none for an API key without a user). */
+  async assignedDealIds(auth: AuthContext): Promise<number[]> {
+    if (!auth.userId) return [];
+    const rows = await this.db.forScope(auth).find(Assignment, { userId: auth.userId }, { fields: ['dealId'] });
+    return rows.map((a) => a.dealId);
+  }
+
   /** `GET /me/assigned-deals`: the caller's deals in the caller's mode, most recently assigned first. */
   async assignedDeals(auth: AuthContext, query: PageQueryDto): Promise<Page<AssignedDealDto>> {
     const userId = requireUser(auth);

@@ -15,6 +15,8 @@ import { ErrorEnvelopeDto } from '../../platform/errors/error.dto';
 import { IdParam } from '../../platform/http/id-param';
 import { PageQueryDto } from '../../platform/pagination/pagination';
 import { AssignmentsService } from './assignments.service';
+import { DocumentsService } from '../pipeline/services/documents.service';
+import { ReviewQueueDto } from '../pipeline/dto/document.dto';
 import { CommentsService } from './comments.service';
 import { DocumentRequestsService } from './document-requests.service';
 import {
@@ -38,7 +40,10 @@ import { AckDto } from '../../platform/http/ack.dto';
 @ApiTags('Collaboration')
 @Controller('v1')
 export class AssignmentsController {
-  constructor(private readonly assignments: AssignmentsService) {}
+  constructor(
+    private readonly assignments: AssignmentsService,
+    private readonly documents: DocumentsService,
+  ) {}
 
   @Post('deals/:deal_id/assignments')
   @Authenticated('deals:write')
@@ -106,6 +111,18 @@ export class AssignmentsController {
   @ApiOperation({ summary: 'Deals assigned to me', description: 'The calling user’s deals with their role, most recent assignment first.' })
   listMyAssignedDeals(@Auth() auth: AuthContext, @Query() query: PageQueryDto): Promise<AssignedDealListDto> {
     return this.assignments.assignedDeals(auth, query);
+  }
+
+  @Get('review-queue')
+  @Authenticated('documents:read')
+  @ApiOkResponse({ type: ReviewQueueDto })
+  @ApiOperation({
+    summary: 'Documents needing review',
+    description:
+      'Every read document of the organization (in the caller’s mode) flagged `needs_review`, with its reasons: those of deals assigned to the caller first, then the oldest reading first.',
+  })
+  async listReviewQueue(@Auth() auth: AuthContext, @Query() query: PageQueryDto): Promise<ReviewQueueDto> {
+    return this.documents.reviewQueue(auth, await this.assignments.assignedDealIds(auth), query);
   }
 }
 

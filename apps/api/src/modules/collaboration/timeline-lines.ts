@@ -27,6 +27,7 @@ export const TIMELINE_EVENTS: readonly DomainEventType[] = [
   'document.completed',
   'document.failed',
   'document.cancelled',
+  'document.reviewed',
   'recommendation.generated',
   'deal.assigned',
   'deal.unassigned',
@@ -100,6 +101,13 @@ export function timelineLine(event: Pick<DomainEvent, 'type' | 'data'>, names: L
         kind: 'document_processed',
         description: `${who} cancelled the processing of document ${str(d.document_id)}`,
         metadata: pick(d, ['document_id']),
+      };
+    case 'document.reviewed':
+      return {
+        eventType: 'document.reviewed',
+        kind: 'document_reviewed',
+        description: `${who} marked ${str(d.filename) || `document ${str(d.document_id)}`} reviewed${d.note ? `: ${str(d.note)}` : ''}`,
+        metadata: pick(d, ['document_id', 'note', 'review_reasons']),
       };
     case 'recommendation.generated':
       return {

@@ -16,6 +16,7 @@ export type DomainEventType =
   | 'document.failed'
   | 'document.cancelled'
   | 'document.requeued'
+  | 'document.reviewed'
   | 'batch.completed'
   | 'recommendation.generated'
   | 'ruleset.created'

@@ -189,7 +189,9 @@ export class TimelineEntryDto {
   @ApiProperty({ type: 'integer' }) deal_id: number;
   @ApiProperty({ description: 'Form A: deal.created, document.uploaded, document.completed, document.failed, deal.assigned, ...' })
   event_type: string;
-  @ApiProperty({ description: 'Form B: status_change, document_uploaded, document_processed, comment, assignment, document_request' })
+  @ApiProperty({
+    description: 'Form B: status_change, document_uploaded, document_processed, document_reviewed, comment, assignment, document_request',
+  })
   type: string;
   @ApiProperty({ description: 'Who caused it: a user name or email, an API key, or system' }) actor: string;
   @ApiProperty({ type: 'integer', nullable: true }) actor_id: number | null;

@@ -7,6 +7,7 @@ import {
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiProduces,
   ApiQuery,
@@ -36,6 +37,7 @@ import {
   DocumentStatusDto,
   ExtractionRecordDto,
   ReprocessFailedDto,
+  ReviewDocumentDto,
   UploadedDocumentDto,
 } from '../dto/document.dto';
 
@@ -189,6 +191,25 @@ export class DocumentsController {
   @ApiConflictResponse({ type: ErrorEnvelopeDto })
   cancelDocument(@Auth() auth: AuthContext, @IdParam('document_id') id: number): Promise<DocumentActionDto> {
     return this.documents.cancel(auth, id);
+  }
+
+  @Post('documents/:document_id/review')
+  @HttpCode(200)
+  @Authenticated('documents:write')
+  @ApiOkResponse({ type: DocumentDetailDto })
+  @ApiOperation({
+    summary: 'Mark a read document reviewed',
+    description:
+      'A person checked the reading (and corrected what was wrong): `needs_review` becomes false, with `reviewed_at` and `reviewed_by`; the deal timeline shows it and the deal is rescored. A statement that still does not reconcile keeps the recommendation at review. A new reading of the file clears it.',
+  })
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiConflictResponse({ type: ErrorEnvelopeDto, description: 'The document is not completed' })
+  reviewDocument(
+    @Auth() auth: AuthContext,
+    @IdParam('document_id') id: number,
+    @Body() dto: ReviewDocumentDto,
+  ): Promise<DocumentDetailDto> {
+    return this.documents.markReviewed(auth, id, dto);
   }
 
   @Post('documents/:document_id/reprocess')

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt } from 'class-validator';
 import { PageMetaDto } from '../../../platform/pagination/pagination';
+import { ValidateString } from '../../../platform/validation/decorators';
 import { ScreeningBucketsDto } from './report.dto';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES } from '../entities/document.entities';
 
@@ -180,6 +181,12 @@ export class DocumentDetailDto extends DocumentSummaryDto {
   needs_review: boolean | null;
   @ApiProperty({ type: [String] }) review_reasons: string[];
   @ApiProperty({
+    ...NULLABLE_TS,
+    description: 'When a person marked the reading reviewed (POST /v1/documents/{id}/review); null again when the file is read anew',
+  })
+  reviewed_at: string | null;
+  @ApiProperty({ ...NULLABLE_STRING, description: 'Who marked it reviewed (user:<id> or key:<id>)' }) reviewed_by: string | null;
+  @ApiProperty({
     type: FieldSourcesDto,
     description:
       'Where each header field was read (page, line, label or rule) and with what confidence; a field is null when it was not read',
@@ -328,4 +335,29 @@ export class AnalysisRecordDto {
   @ApiProperty({ type: 'integer' }) screening_flags: number;
   @ApiProperty({ type: ScreeningBucketsDto }) screening_buckets: ScreeningBucketsDto;
   @ApiProperty({ ...NULLABLE_TS }) analyzed_at: string | null;
+}
+
+export class ReviewDocumentDto {
+  @ValidateString({ optional: true, maxLength: 500, description: 'What was checked; kept on the deal timeline' }) note?: string;
+}
+
+/** One document of the review queue. */
+export class ReviewQueueItemDto {
+  @ApiProperty({ type: 'integer' }) document_id: number;
+  @ApiProperty({ type: 'integer' }) deal_id: number;
+  @ApiProperty() business_name: string;
+  @ApiProperty() filename: string;
+  @ApiProperty({ ...NULLABLE_STRING }) bank_name: string | null;
+  @ApiProperty({ ...NULLABLE_STRING }) statement_start_date: string | null;
+  @ApiProperty({ ...NULLABLE_STRING }) statement_end_date: string | null;
+  @ApiProperty({ type: [String] }) review_reasons: string[];
+  @ApiProperty({ type: 'integer' }) transaction_count: number;
+  @ApiProperty({ ...NULLABLE_TS, description: 'When the reading finished: the queue is oldest first' }) processing_completed_at:
+    string | null;
+  @ApiProperty({ description: 'The deal is assigned to the caller (these come first)' }) assigned_to_me: boolean;
+}
+
+export class ReviewQueueDto {
+  @ApiProperty({ type: [ReviewQueueItemDto] }) data: ReviewQueueItemDto[];
+  @ApiProperty({ type: PageMetaDto }) meta: PageMetaDto;
 }

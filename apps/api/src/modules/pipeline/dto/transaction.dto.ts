@@ -75,6 +75,11 @@ export class TransactionDto {
       "Named problems with this row's own cells as the reader found them (an impossible date, an amount the running balance contradicts); the row is kept",
   })
   row_warnings: string[];
+  @ApiProperty({
+    enum: ['read', 'added'],
+    description: '`read`: the reader found the row on the statement; `added`: a person added a row the reader missed (`source` is null)',
+  })
+  origin: 'read' | 'added';
 }
 
 export class TransactionListDto {
@@ -83,6 +88,13 @@ export class TransactionListDto {
 }
 
 export class CorrectTransactionDto {
+  @ValidateString({
+    optional: true,
+    pattern: DATE,
+    patternMessage: '$property must be a date YYYY-MM-DD',
+    description: 'A calendar date YYYY-MM-DD',
+  })
+  date?: string;
   @ValidateNumber({ optional: true, min: -1e12, max: 1e12, description: 'Signed amount: negative for debits' }) amount?: number;
   @ValidateString({ optional: true, minLength: 1, maxLength: 2000 }) description?: string;
   @ValidateEnum(['credit', 'debit'] as const, { optional: true }) transaction_type?: 'credit' | 'debit';
@@ -91,10 +103,48 @@ export class CorrectTransactionDto {
   correction_reason: string;
 }
 
+/** A row the reader missed, added by a person with a reason. */
+export class AddTransactionDto {
+  @ValidateString({ pattern: DATE, patternMessage: '$property must be a date YYYY-MM-DD', description: 'A calendar date YYYY-MM-DD' })
+  date: string;
+  @ValidateString({ minLength: 1, maxLength: 2000 }) description: string;
+  @ValidateNumber({ min: -1e12, max: 1e12, description: 'Signed amount: negative for debits; not 0' }) amount: number;
+  @ValidateNumber({ optional: true, nullable: true, min: -1e12, max: 1e12, description: 'The running balance printed on the row, if any' })
+  balance?: number | null;
+  @ValidateEnum(TRANSACTION_CATEGORIES, { optional: true, description: 'Default: revenue for a credit, operating_expense for a debit' })
+  category?: string;
+  @ValidateInt({
+    optional: true,
+    nullable: true,
+    min: 1,
+    description: 'The row of the same document the new one follows on the statement; null or absent: the first row',
+  })
+  after_transaction_id?: number | null;
+  @ValidateString({ minLength: 1, maxLength: 500, description: 'Why the row is added; stored verbatim in the audit trail' })
+  correction_reason: string;
+}
+
+/** Why a row is deleted (a row the reader invented or read twice). */
+export class DeleteTransactionDto {
+  @ValidateString({ minLength: 1, maxLength: 500, description: 'Why the row is deleted; stored verbatim in the audit trail' })
+  correction_reason: string;
+}
+
+export class DeletedTransactionDto {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ type: 'integer' }) document_id: number;
+  @ApiProperty({ type: 'integer' }) deal_id: number;
+  @ApiProperty({ enum: [true] }) deleted: true;
+}
+
 export class CorrectionDto {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ type: 'integer' }) transaction_id: number;
-  @ApiProperty({ enum: ['amount', 'description', 'transaction_type', 'category'] }) field: string;
+  @ApiProperty({
+    enum: ['date', 'amount', 'description', 'transaction_type', 'category', 'row'],
+    description: '`row`: the row was added (old_value null) or deleted (new_value null); the other value is the row as JSON',
+  })
+  field: string;
   @ApiProperty({ type: String, nullable: true }) old_value: string | null;
   @ApiProperty({ type: String, nullable: true }) new_value: string | null;
   @ApiProperty() correction_reason: string;

@@ -78,7 +78,9 @@ export class Document {
     | 'needsReview'
     | 'reviewReasons'
     | 'fieldSources'
-    | 'readings';
+    | 'readings'
+    | 'reviewedAt'
+    | 'reviewedBy';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -120,6 +122,9 @@ export class Document {
   /** The parser's verdict: a person should look at this document (reasons in reviewReasons). */
   @Bool({ nullable: true }) needsReview: boolean | null = null;
   @Json({ nullable: true }) reviewReasons: string[] | null = null;
+  /** A person checked this reading and cleared its review flag (null again when the file is read anew). */
+  @Timestamp({ nullable: true }) reviewedAt: Date | null = null;
+  @Text({ length: 64, nullable: true }) reviewedBy: string | null = null;
   /** Where each header field was read (packages/statements `FieldSources`, keyed by the API field name). */
   @Json({ nullable: true }) fieldSources: Record<string, unknown> | null = null;
   /** What the parser inferred (date order, year, column roles, sign convention) with confidence and evidence (packages/statements `ReadingChoice`). */

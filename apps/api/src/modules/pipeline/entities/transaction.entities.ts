@@ -23,7 +23,8 @@ export class Transaction {
     | 'isRepeatCharge'
     | 'isSuspicious'
     | 'source'
-    | 'rowWarnings';
+    | 'rowWarnings'
+    | 'origin';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -52,7 +53,11 @@ export class Transaction {
   @Json({ nullable: true }) source: TransactionSource | null = null;
   /** Named problems with this row's own cells, as the reader found them. */
   @Json({ nullable: true }) rowWarnings: string[] | null = null;
+  /** `read`: the reader found it; `added`: a person added a row the reader missed (it survives a new reading). */
+  @Text({ length: 8 }) origin: TransactionOrigin = 'read';
 }
+
+export type TransactionOrigin = 'read' | 'added';
 
 export interface TransactionSource {
   page: number;

@@ -144,6 +144,8 @@ export function mapDocumentDetail(doc: Document): DocumentDetailDto {
     risk_reasons: doc.riskReasons ?? [],
     needs_review: doc.needsReview,
     review_reasons: doc.reviewReasons ?? [],
+    reviewed_at: doc.reviewedAt?.toISOString() ?? null,
+    reviewed_by: doc.reviewedBy,
     field_sources: mapFieldSources(doc.fieldSources),
     readings: mapReadings(doc.readings),
     reconciliation: mapReconciliation(doc.reconciliation),

@@ -1,7 +1,8 @@
-import { LockMode, RequiredEntityData } from '@mikro-orm/core';
+import { LockMode, QueryOrder, raw, RequiredEntityData } from '@mikro-orm/core';
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../../platform/database/database.service';
 import { entityManagerOf, UnitOfWork } from '../../../platform/database/unit-of-work';
+import { Deal } from '../entities/deal.entities';
 import { Document, DOCUMENT_STATUSES, TERMINAL_STATUSES } from '../entities/document.entities';
 
 /** The statuses of a document not yet finished (an `in` list: the status index serves it). */
@@ -46,6 +47,39 @@ export class DocumentRepository {
   /** One page of the deal's documents, oldest first. */
   findPageForDeal(uow: UnitOfWork, dealId: number, offset: number, limit: number): Promise<Document[]> {
     return entityManagerOf(uow).find(Document, { dealId }, { orderBy: { id: 'asc' }, offset, limit });
+  }
+
+  /** How many read documents are flagged for a person's review (the review queue's partial index serves it). */
+  countNeedingReview(uow: UnitOfWork): Promise<number> {
+    return entityManagerOf(uow).count(Document, { status: 'completed', needsReview: true });
+  }
+
+  /**
+   * One page of the review queue: documents on `firstDealIds` first, then the oldest reading first
+   * (id breaks ties), each with its deal's business name.
+   */
+  async findNeedingReview(
+    uow: UnitOfWork,
+    firstDealIds: number[],
+    offset: number,
+    limit: number,
+  ): Promise<Array<{ doc: Document; businessName: string }>> {
+    const em = entityManagerOf(uow);
+    const ids = firstDealIds.filter((id) => Number.isSafeInteger(id));
+    const qb = em.createQueryBuilder(Document, 'd').select('*').where({ status: 'completed', needsReview: true });
+    const mineFirst = ids.length ? [{ [raw(`case when d.deal_id in (${ids.join(', ')}) then 0 else 1 end`)]: QueryOrder.ASC }] : [];
+    qb.orderBy([...mineFirst, { processingCompletedAt: QueryOrder.ASC_NULLS_LAST }, { id: QueryOrder.ASC }])
+      .offset(offset)
+      .limit(limit);
+    await qb.applyFilters();
+    const docs = await qb.getResultList();
+    const deals = new Map(
+      (await em.find(Deal, { id: { $in: [...new Set(docs.map((d) => d.dealId))] } }, { fields: ['id', 'businessName'] })).map((d) => [
+        d.id,
+        d.businessName,
+      ]),
+    );
+    return docs.map((doc) => ({ doc, businessName: deals.get(doc.dealId) ?? '' }));
   }
 
   /** The deal's failed and cancelled documents, oldest first (reprocess-failed). */

@@ -69,6 +69,16 @@ const FLAGGED_FIELDS = ['id', 'date', 'description', 'amount', 'screeningBucket'
 export interface CorrectedRows {
   rows: Transaction[];
   trails: Map<number, TransactionCorrection[]>;
+  /** rows a person deleted from an earlier reading, as the reader had read them */
+  deleted: DeletedRow[];
+}
+
+/** A deleted row as its trail keeps it. */
+export interface DeletedRow {
+  date: string;
+  description: string;
+  amount: number;
+  position: number;
 }
 
 /**
@@ -194,6 +204,19 @@ export class TransactionRepository {
     return (await entityManagerOf(uow).count(Transaction, { id })) > 0;
   }
 
+  /** A row a person adds (persisted with the unit of work's flush). */
+  create(uow: UnitOfWork, fields: RequiredEntityData<Transaction>): Transaction {
+    const em = entityManagerOf(uow);
+    const t = em.create(Transaction, fields);
+    em.persist(t);
+    return t;
+  }
+
+  /** Moves the document's rows at `position` and after down one place, for a row inserted there. */
+  async makeRoomAt(tx: UnitOfWork, documentId: number, position: number): Promise<void> {
+    await entityManagerOf(tx).nativeUpdate(Transaction, { documentId, position: { $gte: position } }, { position: raw('position + 1') });
+  }
+
   /** One audit row of the trail. */
   addCorrection(uow: UnitOfWork, fields: RequiredEntityData<TransactionCorrection>): void {
     const em = entityManagerOf(uow);
@@ -205,15 +228,10 @@ export class TransactionRepository {
     return entityManagerOf(uow).find(TransactionCorrection, { transactionId }, { orderBy: { id: QueryOrder.ASC } });
   }
 
-  /** How many field corrections the deal's transactions carry (it only grows with a correction). */
-  async countCorrectionsForDeal(uow: UnitOfWork, dealId: number): Promise<number> {
-    const qb = entityManagerOf(uow)
-      .createQueryBuilder(Transaction, 't')
-      .select(raw('coalesce(sum(t.correction_count), 0)::int as n'))
-      .where({ dealId });
-    await qb.applyFilters();
-    const row = (await qb.execute('get')) as unknown as { n: number | string } | undefined;
-    return Number(row?.n ?? 0);
+  /** How many entries the trail of these documents' rows holds (append-only: it grows with every correction, addition and deletion). */
+  countCorrectionsForDocuments(uow: UnitOfWork, documentIds: number[]): Promise<number> {
+    if (!documentIds.length) return Promise.resolve(0);
+    return entityManagerOf(uow).count(TransactionCorrection, { documentId: { $in: documentIds } });
   }
 
   // ---- a document's reading (the processor, unscoped) ----------------------------------------
@@ -223,14 +241,25 @@ export class TransactionRepository {
     const em = entityManagerOf(tx);
     const rows = await em.find(Transaction, { documentId, correctionCount: { $gt: 0 } }, { filters: false, orderBy: { position: 'asc' } });
     const trails = new Map<number, TransactionCorrection[]>();
-    if (!rows.length) return { rows, trails };
+    const deletions = await em.find(
+      TransactionCorrection,
+      { documentId, field: 'row', newValue: null },
+      { filters: false, orderBy: { id: 'asc' } },
+    );
+    const deleted = deletions.flatMap((d) => {
+      const row = JSON.parse(d.oldValue ?? '{}') as Partial<DeletedRow> & { amount?: string; origin?: string };
+      // a deleted row a person had added has nothing to find in a new reading
+      if (row.origin === 'added' || !row.date || row.amount === undefined) return [];
+      return [{ date: row.date, description: row.description ?? '', amount: Number(row.amount), position: row.position ?? 0 }];
+    });
+    if (!rows.length) return { rows, trails, deleted };
     const entries = await em.find(
       TransactionCorrection,
       { transactionId: { $in: rows.map((r) => r.id) } },
       { filters: false, orderBy: { id: 'asc' } },
     );
     for (const e of entries) trails.set(e.transactionId, [...(trails.get(e.transactionId) ?? []), e]);
-    return { rows, trails };
+    return { rows, trails, deleted };
   }
 
   /** Deletes the document's rows but those kept (the corrected rows carried into a new reading). */

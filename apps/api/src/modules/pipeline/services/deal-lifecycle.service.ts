@@ -28,11 +28,12 @@ const ACTOR = 'system:lifecycle';
 const SCORING_VERSION = 2;
 
 /**
- * What the deal's report follows from: each terminal document at its attempt, and the corrections
- * made to their transactions (the sum of the rows' correction counts only grows with a correction).
+ * What the deal's report follows from: each terminal document at its attempt, whether a person
+ * marked it reviewed, and the corrections made to their rows (the append-only trail only grows:
+ * a field fixed, a row added or deleted).
  */
 const inputsKey = (docs: Document[], corrections: number) =>
-  `v${SCORING_VERSION}|${docs.map((d) => `${d.id}:${d.attempt}:${d.status}`).join(',')}|c${corrections}`;
+  `v${SCORING_VERSION}|${docs.map((d) => `${d.id}:${d.attempt}:${d.status}${d.reviewedAt ? ':r' : ''}`).join(',')}|c${corrections}`;
 
 /** The outcome of a rescore: whether anything was recomputed (not when nothing changed since the last scoring). */
 export interface RescoreOutcome {
@@ -190,7 +191,13 @@ export class DealLifecycleService implements OnModuleInit {
    * was already scored from the same documents and corrections.
    */
   private async score(tx: UnitOfWork, scope: Scope, deal: Deal, docs: Document[], actor: string): Promise<boolean> {
-    const key = inputsKey(docs, await this.transactions.countCorrectionsForDeal(tx, deal.id));
+    const key = inputsKey(
+      docs,
+      await this.transactions.countCorrectionsForDocuments(
+        tx,
+        docs.map((d) => d.id),
+      ),
+    );
     if (deal.status === 'ready' && deal.report?.inputs_key === key) return false;
     deal.status = 'under_review';
     await writeDealReport(

@@ -116,7 +116,8 @@ export function reportDocument(doc: Document, transactions?: Transaction[]): Rep
     reconciled: rechecked ? rechecked.reconciled : typeof reconciliation?.reconciled === 'boolean' ? reconciliation.reconciled : null,
     extractionConfidence: doc.extractionConfidence,
     warnings: doc.warnings ?? [],
-    needsReview: rechecked ? rechecked.needsReview : doc.needsReview,
+    // a person who marked the reading reviewed has cleared its flag (an unreconciled statement still counts as one)
+    needsReview: doc.reviewedAt ? false : rechecked ? rechecked.needsReview : doc.needsReview,
     reviewReasons: rechecked ? rechecked.reviewReasons : (doc.reviewReasons ?? []),
     transactions: transactions?.map((t) => ({
       date: t.date,

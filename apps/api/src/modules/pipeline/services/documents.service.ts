@@ -24,6 +24,8 @@ import {
   DocumentSummaryDto,
   ExtractionRecordDto,
   ReprocessFailedDto,
+  ReviewDocumentDto,
+  ReviewQueueItemDto,
   UploadedDocumentDto,
 } from '../dto/document.dto';
 import { CreateDocumentsCommand } from './create-documents.command';
@@ -217,6 +219,62 @@ export class DocumentsService {
   async file(auth: AuthContext, id: number): Promise<{ doc: Document; stream: Readable }> {
     const doc = await this.find(this.db.unitOfWork(auth), id);
     return { doc, stream: this.files.stream(doc.storageKey) };
+  }
+
+  // ---- review ------------------------------------------------------------------------------
+
+  /**
+   * A person checked the reading (and fixed what was wrong): the document's review flag is cleared,
+   * with who and when, on the deal's timeline, and the deal is rescored in the same transaction (a
+   * statement that still does not reconcile keeps the recommendation at review).
+   */
+  async markReviewed(auth: AuthContext, id: number, dto: ReviewDocumentDto): Promise<DocumentDetailDto> {
+    let rescored = false;
+    const doc = await this.db.unitOfWork(auth).transaction(async (tx) => {
+      const deal = await this.deals.getOr404(tx, (await this.find(tx, id)).dealId, { lock: true });
+      const d = await this.documents.lockById(tx, id);
+      if (!d) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
+      if (d.status !== 'completed') throw ApiError.conflict(`A document is reviewed once it is read (status ${d.status})`);
+      const now = new Date();
+      Object.assign(d, { needsReview: false, reviewedAt: now, reviewedBy: auth.actor, updatedAt: now });
+      recordEvent(tx, auth, 'document.reviewed', {
+        dealId: d.dealId,
+        actor: auth.actor,
+        data: { document_id: d.id, deal_id: d.dealId, filename: d.filename, note: dto.note ?? null, review_reasons: d.reviewReasons ?? [] },
+      });
+      rescored = await this.lifecycle.rescoreLocked(tx, auth, deal, auth.actor);
+      return d;
+    });
+    if (rescored) this.events.notify();
+    return mapDocumentDetail(doc);
+  }
+
+  /** The organization's documents a person should look at: those on `firstDealIds` first, then oldest first. */
+  async reviewQueue(
+    auth: AuthContext,
+    firstDealIds: number[],
+    query: { page?: number; per_page?: number },
+  ): Promise<Page<ReviewQueueItemDto>> {
+    const uow = this.db.unitOfWork(auth);
+    const mine = new Set(firstDealIds);
+    return paginate(
+      pageWindow(query),
+      () => this.documents.countNeedingReview(uow),
+      async (offset, limit) =>
+        (await this.documents.findNeedingReview(uow, firstDealIds, offset, limit)).map(({ doc, businessName }) => ({
+          document_id: doc.id,
+          deal_id: doc.dealId,
+          business_name: businessName,
+          filename: doc.filename,
+          bank_name: doc.bankName,
+          statement_start_date: doc.statementStartDate,
+          statement_end_date: doc.statementEndDate,
+          review_reasons: doc.reviewReasons ?? [],
+          transaction_count: doc.transactionCount ?? 0,
+          processing_completed_at: doc.processingCompletedAt?.toISOString() ?? null,
+          assigned_to_me: mine.has(doc.dealId),
+        })),
+    );
   }
 
   // ---- state changes -----------------------------------------------------------------------

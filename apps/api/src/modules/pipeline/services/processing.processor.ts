@@ -248,6 +248,9 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         warnings: parsed.warnings,
         needsReview: parsed.needsReview,
         reviewReasons: parsed.reviewReasons,
+        // a new reading is reviewed anew
+        reviewedAt: null,
+        reviewedBy: null,
         fieldSources: fieldSourcesToApiJson(
           parsed.currencyFrom === 'bank_country' && doc.currency ? { ...parsed.fieldSources, currency: undefined } : parsed.fieldSources,
         ),
@@ -292,8 +295,8 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
           screeningBucket: t.screening_bucket,
           flagReason: t.flag_reason,
           // the reading's own rows, in the same order as the screened ones
-          source: parsed.transactions[position]?.source ?? null,
-          rowWarnings: parsed.transactions[position]?.rowWarnings ?? null,
+          source: carried.transactions[position]?.source ?? null,
+          rowWarnings: carried.transactions[position]?.rowWarnings ?? null,
         }));
         for (const [position, row] of carried.kept) Object.assign(row, rows[position]);
         const fresh = rows.filter((_, position) => !carried.kept.has(position));

@@ -13,9 +13,21 @@ import { DocumentRepository } from '../repositories/document.repository';
 import { FlaggedTransaction, TransactionExportRow, TransactionFilter, TransactionRepository } from '../repositories/transaction.repository';
 
 export type { FlaggedTransaction, TransactionExportRow };
-import { CorrectionTrailDto, CorrectTransactionDto, TransactionDto, TransactionQueryDto } from '../dto/transaction.dto';
+import {
+  AddTransactionDto,
+  CorrectionTrailDto,
+  CorrectTransactionDto,
+  DeletedTransactionDto,
+  DeleteTransactionDto,
+  TransactionDto,
+  TransactionQueryDto,
+} from '../dto/transaction.dto';
 
 const CORRECTOR_ROLES = ['admin', 'manager'];
+
+function assertCorrector(auth: AuthContext): void {
+  if (!auth.role || !CORRECTOR_ROLES.includes(auth.role)) throw ApiError.forbidden('Only an admin or a manager may correct transactions');
+}
 
 export function mapTransaction(t: Transaction): TransactionDto {
   const correctedAt = t.lastCorrectedAt?.toISOString() ?? null;
@@ -44,10 +56,30 @@ export function mapTransaction(t: Transaction): TransactionDto {
     corrected_by: t.correctedBy,
     source: t.source,
     row_warnings: t.rowWarnings ?? [],
+    origin: t.origin ?? 'read',
   };
 }
 
 const money = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
+
+/** A YYYY-MM-DD the calendar has (a person's correction must be one, though a statement may print another). */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+function assertCalendarDate(value: string | undefined): void {
+  if (value !== undefined && !isCalendarDate(value))
+    throw ApiError.validation([validationEntry('body', ['date'], `date ${value} is not a calendar date`, 'value_error.date')]);
+}
+
+/** The row as the audit trail keeps it when it is added or deleted. */
+export function rowSnapshot(t: Pick<Transaction, 'date' | 'description' | 'amount' | 'balance' | 'position' | 'origin'>): string {
+  const { date, description, balance, position, origin } = t;
+  return JSON.stringify({ date, description, amount: money(t.amount), balance, position, origin });
+}
 
 @Injectable()
 export class TransactionsService {
@@ -140,9 +172,7 @@ export class TransactionsService {
    * lifecycle does.
    */
   async correct(auth: AuthContext, documentId: number, transactionId: number, dto: CorrectTransactionDto): Promise<TransactionDto> {
-    if (!auth.role || !CORRECTOR_ROLES.includes(auth.role)) {
-      throw ApiError.forbidden('Only an admin or a manager may correct transactions');
-    }
+    assertCorrector(auth);
     let rescored = false;
     const result = await this.db.unitOfWork(auth).transaction(async (tx) => {
       const deal = await this.deals.getOr404(tx, (await this.findTransaction(tx, documentId, transactionId)).dealId, { lock: true });
@@ -171,6 +201,7 @@ export class TransactionsService {
           t.amount = Number(next.amount[1]);
           t.transactionType = next.transaction_type[1] as 'credit' | 'debit';
         }
+        if (dto.date !== undefined) t.date = dto.date;
         if (dto.description !== undefined) t.description = dto.description;
         if (dto.category !== undefined) t.category = dto.category;
         t.correctionCount += changes;
@@ -184,14 +215,132 @@ export class TransactionsService {
     return result;
   }
 
+  /**
+   * Adds a row the reader missed, after `after_transaction_id` (or first), with a reason: the rows
+   * after it move down one place, the trail records the row (field `row`, old value null), and the
+   * deal is rescored in the same transaction, as a correction is. The row survives a new reading.
+   */
+  async add(auth: AuthContext, documentId: number, dto: AddTransactionDto): Promise<TransactionDto> {
+    assertCorrector(auth);
+    assertCalendarDate(dto.date);
+    if (dto.amount === 0)
+      throw ApiError.validation([validationEntry('body', ['amount'], 'amount must not be 0: give a signed amount', 'value_error.number')]);
+    let rescored = false;
+    const result = await this.db.unitOfWork(auth).transaction(async (tx) => {
+      const doc = await this.documents.findById(tx, documentId);
+      if (!doc) throw ApiError.notFound('Document', ErrorCode.DOCUMENT_NOT_FOUND);
+      const deal = await this.deals.getOr404(tx, doc.dealId, { lock: true });
+      if (doc.status !== 'completed' || doc.documentType !== 'bank_statement')
+        throw ApiError.conflict(`Rows are added to a completed bank statement (document ${doc.id} is ${doc.documentType ?? doc.status})`);
+      let position = 0;
+      if (dto.after_transaction_id != null) {
+        const after = await this.transactions.findInDocument(tx, documentId, dto.after_transaction_id, true);
+        if (!after)
+          throw ApiError.validation([
+            validationEntry(
+              'body',
+              ['after_transaction_id'],
+              `transaction ${dto.after_transaction_id} is not a row of document ${documentId}`,
+              'value_error.reference',
+            ),
+          ]);
+        position = after.position + 1;
+      }
+      await this.transactions.makeRoomAt(tx, documentId, position);
+      const type = dto.amount < 0 ? 'debit' : 'credit';
+      const now = new Date();
+      const t = this.transactions.create(tx, {
+        ...scopeFields(auth),
+        dealId: doc.dealId,
+        documentId,
+        position,
+        date: dto.date,
+        description: dto.description,
+        amount: dto.amount,
+        balance: dto.balance ?? null,
+        transactionType: type,
+        category: dto.category ?? (type === 'credit' ? 'revenue' : 'operating_expense'),
+        origin: 'added',
+        correctionCount: 1,
+        lastCorrectedAt: now,
+        correctedBy: auth.actor,
+      });
+      await tx.flush();
+      this.trailRow(tx, auth, t, [null, rowSnapshot(t)], dto.correction_reason, now);
+      doc.transactionCount = (doc.transactionCount ?? 0) + 1;
+      rescored = await this.lifecycle.rescoreLocked(tx, auth, deal, auth.actor);
+      return mapTransaction(t);
+    });
+    if (rescored) this.events.notify();
+    return result;
+  }
+
+  /**
+   * Deletes a row the reader invented or read twice, with a reason. The trail keeps the row (field
+   * `row`, new value null) and outlives it; a new reading of the file drops the same row again.
+   */
+  async delete(auth: AuthContext, documentId: number, transactionId: number, dto: DeleteTransactionDto): Promise<DeletedTransactionDto> {
+    assertCorrector(auth);
+    let rescored = false;
+    const result = await this.db.unitOfWork(auth).transaction(async (tx) => {
+      const deal = await this.deals.getOr404(tx, (await this.findTransaction(tx, documentId, transactionId)).dealId, { lock: true });
+      const t = await this.findTransaction(tx, documentId, transactionId, true);
+      const doc = await this.documents.findById(tx, documentId);
+      this.trailRow(tx, auth, t, [rowSnapshot(await this.asRead(tx, t)), null], dto.correction_reason, new Date());
+      this.transactions.remove(tx, [t]);
+      if (doc) doc.transactionCount = Math.max(0, (doc.transactionCount ?? 1) - 1);
+      rescored = await this.lifecycle.rescoreLocked(tx, auth, deal, auth.actor);
+      return { id: t.id, document_id: t.documentId, deal_id: t.dealId, deleted: true as const };
+    });
+    if (rescored) this.events.notify();
+    return result;
+  }
+
+  /** The trail entry of a row added ([null, row]) or deleted ([row, null]), the row as JSON. */
+  private trailRow(
+    tx: UnitOfWork,
+    auth: AuthContext,
+    t: Transaction,
+    [oldValue, newValue]: [string | null, string | null],
+    reason: string,
+    at: Date,
+  ): void {
+    this.transactions.addCorrection(tx, {
+      ...scopeFields(auth),
+      transactionId: t.id,
+      dealId: t.dealId,
+      documentId: t.documentId,
+      field: 'row',
+      oldValue,
+      newValue,
+      correctionReason: reason,
+      correctedBy: auth.actor,
+      correctedAt: at,
+    });
+  }
+
+  /** The row as the reader read it (before any correction), so a new reading can find it again. */
+  private async asRead(tx: UnitOfWork, t: Transaction): Promise<Transaction> {
+    if (!t.correctionCount) return t;
+    const trail = await this.transactions.trailOf(tx, t.id);
+    const first = (field: string) => trail.find((c) => c.field === field);
+    const amount = first('amount')?.oldValue;
+    return Object.assign(Object.create(Transaction.prototype) as Transaction, t, {
+      date: first('date')?.oldValue ?? t.date,
+      description: first('description')?.oldValue ?? t.description,
+      amount: amount != null ? Number(amount) : t.amount,
+    });
+  }
+
   /** New values as strings for the audit trail; amount sign and transaction_type stay consistent. */
   private resolve(t: Transaction, dto: CorrectTransactionDto): Record<string, [string | null, string | null]> {
-    const editable = [dto.amount, dto.description, dto.transaction_type, dto.category];
+    const editable = [dto.date, dto.amount, dto.description, dto.transaction_type, dto.category];
     if (editable.every((v) => v === undefined)) {
       throw ApiError.validation([
-        validationEntry('body', [], 'Give at least one of amount, description, transaction_type, category', 'value_error.missing'),
+        validationEntry('body', [], 'Give at least one of date, amount, description, transaction_type, category', 'value_error.missing'),
       ]);
     }
+    assertCalendarDate(dto.date);
     let amount = t.amount;
     let type = t.transactionType;
     if (dto.amount !== undefined) {
@@ -213,6 +362,7 @@ export class TransactionsService {
       amount = type === 'debit' ? -Math.abs(amount) : Math.abs(amount);
     }
     return {
+      date: [t.date, dto.date ?? t.date],
       amount: [money(t.amount), money(amount)],
       transaction_type: [t.transactionType, type],
       description: [t.description, dto.description ?? t.description],
