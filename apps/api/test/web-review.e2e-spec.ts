@@ -178,7 +178,7 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
     await page.setViewportSize(web.VIEWPORTS[0]);
     await web.expectAccessible(page, 'review');
 
-    // fix the amount with a reason (Enter opens the form with the amount focused)
+    // fix the amount with a reason (Enter opens the form)
     await page.keyboard.press('Enter');
     await form.waitFor();
     const corrected = Math.round((target.amount + 1000) * 100) / 100;
@@ -196,8 +196,13 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
     await expect(fixed.locator('td.num').innerText()).resolves.toBe(
       `$${corrected.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
     );
+    // the statement adds up now: a person marks it reviewed (who and when, shown in place)
+    await page.getByRole('button', { name: 'Mark reviewed' }).click();
+    await page.getByText(/^Reviewed .* by user:/).waitFor();
+    await expect(page.getByRole('button', { name: 'Mark reviewed' }).count()).resolves.toBe(0);
     const used = (await web.clicks(page)) - startClicks;
-    console.log(`review path (open the statement, find the row, fix it): ${used} clicks`);
+    console.log(`review path (open the statement, find the row, fix it, mark reviewed): ${used} clicks`);
+    expect(await client.documents.get(documentId)).toMatchObject({ needs_review: false, reviewed_by: `user:${admin.user.id}` });
     expect(used).toBeLessThanOrEqual(8);
 
     // the server kept it with its reason, and the deal's report recomputed
@@ -215,6 +220,77 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
     await context.close();
   }, 300_000);
 
+  it('from the review queue: adds a missed row (the chain re-checks at once), deletes it again, fixes a date', async () => {
+    const deal = await client.deals.create({ business_name: 'Queue Bakery LLC', funding_amount_requested: 20000 });
+    const doc = (await client.documents.upload(deal.id, Buffer.from(pdfBytes), { filename: 'queue-march.pdf' })).id;
+    await client.deals.waitUntilReady(deal.id, { timeoutMs: 150_000 });
+    expect((await client.documents.get(doc)).needs_review).toBe(true);
+    const before = (await client.deals.get(deal.id)).financials!.total_deposits;
+    const { context, page, problems } = await open(web.VIEWPORTS[1]);
+    await signIn(page, admin.user.email, admin.password);
+    await page.getByRole('link', { name: 'Review queue' }).click();
+    await page.getByRole('heading', { name: 'Review queue' }).waitFor();
+    const item = page.locator(`tr[data-document-id="${doc}"]`);
+    await expect(item.innerText()).resolves.toMatch(/queue-march\.pdf[\s\S]*Queue Bakery LLC[\s\S]*running balance breaks/);
+    await web.expectAccessible(page, 'review queue');
+    await web.shoot(page, 'review-queue');
+    await item.getByRole('link', { name: 'queue-march.pdf' }).click();
+    await page.locator('canvas[data-rendered="1"]').waitFor({ timeout: 60_000 });
+    const rows = page.locator('[data-testid=rows] tbody tr');
+    const count = await rows.count();
+    const warned = page.locator('[data-testid=rows] tbody tr.warned');
+    const warnedBefore = await warned.count();
+
+    // a missed deposit after the third row: the rows after it no longer follow, at once
+    const third = rows.nth(2);
+    const thirdId = Number(await third.getAttribute('data-row-id'));
+    await third.click();
+    await page.getByRole('button', { name: 'Add a missed row after it' }).click();
+    const add = page.getByRole('form', { name: /Add a missed row after/ });
+    await add.getByLabel('Amount (USD)').fill('250.00');
+    await add.getByLabel('Description').fill('MOBILE DEPOSIT 7731');
+    await add.getByLabel('Reason (required)').fill('Printed across the fold; the reader missed it');
+    await web.expectAccessible(page, 'review (adding)');
+    await web.shoot(page, 'review-add');
+    await add.getByRole('button', { name: 'Add row' }).click();
+    await add.waitFor({ state: 'detached' });
+    const added = page.locator('[data-testid=rows] tbody tr', { hasText: 'MOBILE DEPOSIT 7731' });
+    await added.getByText('Added').waitFor();
+    await expect(rows.count()).resolves.toBe(count + 1);
+    await expect(selectedRow(page).getAttribute('data-row-id')).resolves.toBe(await added.getAttribute('data-row-id'));
+    const order = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-row-id'))));
+    expect(order.indexOf(Number(await added.getAttribute('data-row-id')))).toBe(order.indexOf(thirdId) + 1);
+    await expect(warned.count()).resolves.toBe(warnedBefore + 1);
+    expect((await client.deals.get(deal.id)).financials!.total_deposits).toBeCloseTo(before + 250, 2);
+
+    // deleted again, with a reason: the chain is as it was, the figures too
+    await page.getByRole('button', { name: 'Delete this row' }).click();
+    const del = page.getByRole('form', { name: /Delete the row of/ });
+    await del.getByLabel('Reason (required)').fill('Added by mistake: it is on the next statement');
+    await del.getByRole('button', { name: 'Delete row' }).click();
+    await del.waitFor({ state: 'detached' });
+    await expect(rows.count()).resolves.toBe(count);
+    await expect(warned.count()).resolves.toBe(warnedBefore);
+    expect((await client.deals.get(deal.id)).financials!.total_deposits).toBeCloseTo(before, 2);
+
+    // a date fixed: a calendar date only (the form refuses to save another)
+    await rows.first().click();
+    await page.getByRole('button', { name: 'Fix this row' }).click();
+    const fix = page.getByRole('form', { name: 'Fix the row' });
+    const firstId = Number(await rows.first().getAttribute('data-row-id'));
+    const stored = (await client.transactions.listForDocument(doc, { per_page: 1 })).data[0];
+    expect(stored.id).toBe(firstId);
+    const date = `${stored.date.slice(0, 8)}${stored.date.slice(8) === '01' ? '02' : '01'}`;
+    await fix.getByLabel('Date').fill(date);
+    await fix.getByLabel('Reason (required)').fill('Day misread');
+    await fix.getByRole('button', { name: 'Save correction' }).click();
+    await fix.waitFor({ state: 'detached' });
+    const trail = await client.transactions.corrections(firstId);
+    expect(trail.corrections).toEqual([expect.objectContaining({ field: 'date', old_value: stored.date, new_value: date })]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 300_000);
+
   it("a reviewer sees no edit control; a correction the API refuses shows the API's 403", async () => {
     const reviewer = await app.newUser(admin.organization.id, 'reviewer');
     const { context, page, problems } = await open(web.VIEWPORTS[1]);
@@ -225,6 +301,7 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
     await page.keyboard.press('Enter');
     await expect(page.getByRole('form', { name: 'Fix the row' }).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Fix this row' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: /Add a missed row|Delete this row|Mark reviewed/ }).count()).resolves.toBe(0);
     await context.close();
 
     // a manager lowered to underwriter while the form is open: the API refuses, the page says why

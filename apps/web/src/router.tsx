@@ -3,6 +3,7 @@ import { Root } from './components/Root';
 import { PipelinePage, parsePipelineSearch } from './pages/Pipeline';
 import { DealPage } from './pages/Deal';
 import { ReviewPage } from './pages/Review';
+import { ReviewQueuePage } from './pages/ReviewQueue';
 import { NotFound } from './components/NotFound';
 
 const rootRoute = createRootRoute({ component: Root, notFoundComponent: NotFound });
@@ -26,8 +27,14 @@ export const reviewRoute = createRoute({
   component: ReviewPage,
 });
 
+export const reviewQueueRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/review',
+  component: ReviewQueuePage,
+});
+
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([pipelineRoute, dealRoute, reviewRoute]),
+  routeTree: rootRoute.addChildren([pipelineRoute, dealRoute, reviewRoute, reviewQueueRoute]),
   // the API serves the app under /app (apps/api/src/platform/http/web-app.ts)
   basepath: '/app',
   defaultPreload: false,

@@ -56,6 +56,7 @@ function Shell({ session }: { session: BrowserSession }) {
           <Link to="/" search={{}} activeOptions={{ exact: true, includeSearch: false }}>
             Pipeline
           </Link>
+          <Link to="/review">Review queue</Link>
         </nav>
         <span className={`live live-${live}`} title="Updates arrive as they happen (event stream)">
           {live === 'offline' ? 'Offline' : 'Live'}

@@ -1,18 +1,18 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { keys, ll, queryClient, type Schemas } from '../api';
+import { can, keys, ll, queryClient } from '../api';
 import { Crumbs } from '../components/Crumbs';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useSession } from '../components/Root';
 import { day, label, usdCents } from '../format';
 import type { PDFDocumentProxy } from '../review/pdf';
+import { AddRow, DeleteRow, FixRow, type Transaction } from '../review/RowForms';
 
 const route = getRouteApi('/deals/$dealId/documents/$documentId');
 
-type Transaction = Schemas['TransactionDto'];
-type Category = Transaction['category'];
-const CATEGORIES: Category[] = ['revenue', 'non_revenue', 'debt_service', 'operating_expense', 'transfer', 'other'];
+/** What the panel under the rows shows: nothing, or the form of one change. */
+type Mode = null | 'fix' | 'add' | 'delete';
 
 const COLUMNS: [string, string?][] = [['Date'], ['Description'], ['Amount', 'num'], ['Category']];
 
@@ -75,7 +75,9 @@ export function ReviewPage() {
   });
 
   const [selected, setSelected] = useState<number | null>(null);
-  const [editing, setEditing] = useState(false);
+  const [mode, setMode] = useState<Mode>(null);
+  const editing = mode !== null;
+  const setEditing = (on: boolean) => setMode(on ? 'fix' : null);
   const [page, setPage] = useState(1);
   const region = useRef<HTMLDivElement>(null);
   const stopEditing = () => {
@@ -84,6 +86,16 @@ export function ReviewPage() {
   };
   const list = rows.data ?? [];
   const current = list.find((t) => t.id === selected) ?? null;
+  const reviewed = useMutation({
+    mutationFn: () => ll.documents.markReviewed(documentId),
+    onSuccess: async () => {
+      await Promise.all(
+        [keys.document(documentId), keys.deal(dealId), ['deals'], ['review-queue']].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+  });
 
   const select = (t: Transaction | undefined) => {
     if (!t) return;
@@ -131,11 +143,22 @@ export function ReviewPage() {
       <div className="page-head">
         <h1 id="review-title">{d.filename}</h1>
         {d.needs_review ? <span className="badge decision-review">Needs review</span> : null}
+        {d.reviewed_at ? (
+          <span className="badge decision-approve">
+            Reviewed {day(d.reviewed_at.slice(0, 10))} by {d.reviewed_by}
+          </span>
+        ) : null}
+        {d.needs_review && can(session, 'write') ? (
+          <button type="button" className="primary" onClick={() => reviewed.mutate()} disabled={reviewed.isPending}>
+            {reviewed.isPending ? 'Saving…' : 'Mark reviewed'}
+          </button>
+        ) : null}
         <span className="muted">
           {d.bank_name ?? 'Unknown bank'}
           {d.account_number_last4 ? ` ••${d.account_number_last4}` : ''}
         </span>
       </div>
+      {reviewed.isError ? <ErrorNotice error={reviewed.error} action="mark the statement reviewed" /> : null}
       {reasons.length + warnings.length > 0 && (
         <ul className="notice notice-warn review-reasons" aria-label="Why this statement needs review">
           {reasons.map((r) => (
@@ -197,15 +220,45 @@ export function ReviewPage() {
               </tbody>
             </table>
           </div>
-          {current && editing && corrector ? (
+          {!corrector ? null : mode === 'fix' && current ? (
             <FixRow key={current.id} t={current} dealId={dealId} onDone={stopEditing} />
-          ) : current && corrector ? (
-            <p className="muted small">
-              <button type="button" onClick={() => setEditing(true)}>
-                Fix this row
+          ) : mode === 'delete' && current ? (
+            <DeleteRow
+              key={current.id}
+              t={current}
+              dealId={dealId}
+              onDone={(deleted) => {
+                if (deleted) setSelected(null);
+                stopEditing();
+              }}
+            />
+          ) : mode === 'add' ? (
+            <AddRow
+              documentId={documentId}
+              dealId={dealId}
+              after={current}
+              onDone={(added) => {
+                if (added) setSelected(added.id);
+                stopEditing();
+              }}
+            />
+          ) : (
+            <p className="row-actions">
+              {current ? (
+                <>
+                  <button type="button" onClick={() => setMode('fix')}>
+                    Fix this row
+                  </button>
+                  <button type="button" onClick={() => setMode('delete')}>
+                    Delete this row
+                  </button>
+                </>
+              ) : null}
+              <button type="button" onClick={() => setMode('add')}>
+                {current ? 'Add a missed row after it' : 'Add a missed row'}
               </button>
             </p>
-          ) : null}
+          )}
         </section>
       </div>
     </article>
@@ -252,7 +305,7 @@ function Row({ t, warnings, selected, onSelect }: { t: Transaction; warnings: st
             ))}
           </ul>
         ) : null}
-        {t.corrected ? <span className="badge">Corrected</span> : null}
+        {t.origin === 'added' ? <span className="badge">Added</span> : t.corrected ? <span className="badge">Corrected</span> : null}
       </td>
       <td className={`num ${t.amount < 0 ? 'debit' : ''}`}>{usdCents(t.amount)}</td>
       <td>{label(t.category)}</td>
@@ -366,95 +419,5 @@ function PdfPage({
         )}
       {!pdf ? <p className="muted">Drawing the page…</p> : null}
     </div>
-  );
-}
-
-/** The correction form: amount, sign, description, category, and the reason the API requires. */
-function FixRow({ t, dealId, onDone }: { t: Transaction; dealId: number; onDone: () => void }) {
-  const [amount, setAmount] = useState(Math.abs(t.amount).toFixed(2));
-  const [type, setType] = useState(t.transaction_type);
-  const [description, setDescription] = useState(t.description);
-  const [category, setCategory] = useState<Category>(t.category);
-  const [reason, setReason] = useState('');
-  const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), []);
-
-  const save = useMutation({
-    mutationFn: () => {
-      const abs = Math.abs(Number(amount));
-      const signed = type === 'debit' ? -abs : abs;
-      return ll.transactions.correct(t.document_id, t.id, {
-        correction_reason: reason.trim(),
-        ...(signed !== t.amount ? { amount: signed } : {}),
-        ...(type !== t.transaction_type ? { transaction_type: type } : {}),
-        ...(description.trim() !== t.description ? { description: description.trim() } : {}),
-        ...(category !== t.category ? { category } : {}),
-      });
-    },
-    onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.transactions(t.document_id) }),
-        queryClient.invalidateQueries({ queryKey: keys.document(t.document_id) }),
-        queryClient.invalidateQueries({ queryKey: keys.deal(dealId) }),
-        queryClient.invalidateQueries({ queryKey: ['deals'] }),
-      ]);
-      onDone();
-    },
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
-  const onKey = (e: KeyboardEvent<HTMLFormElement>) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      onDone();
-    }
-  };
-  const valid = reason.trim().length > 0 && Number.isFinite(Number(amount)) && amount.trim() !== '' && description.trim() !== '';
-  return (
-    <form className="fix-row" aria-label="Fix the row" onSubmit={submit} onKeyDown={onKey}>
-      <h3>Fix the row of {day(t.date)}</h3>
-      <div className="fields">
-        <label>
-          Amount (USD)
-          <input ref={first} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
-        </label>
-        <label>
-          Type
-          <select value={type} onChange={(e) => setType(e.target.value as Transaction['transaction_type'])}>
-            <option value="credit">Credit (money in)</option>
-            <option value="debit">Debit (money out)</option>
-          </select>
-        </label>
-        <label>
-          Category
-          <select value={category} onChange={(e) => setCategory(e.target.value as Category)}>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {label(c)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="wide">
-          Description
-          <input value={description} onChange={(e) => setDescription(e.target.value)} />
-        </label>
-        <label className="wide">
-          Reason (required)
-          <input value={reason} required onChange={(e) => setReason(e.target.value)} />
-        </label>
-      </div>
-      {save.isError ? <ErrorNotice error={save.error} action="save the correction" /> : null}
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={!valid || save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save correction'}
-        </button>
-      </div>
-    </form>
   );
 }
