@@ -610,7 +610,13 @@ async function main(): Promise<void> {
       body: { status: 'fulfilled' },
     });
 
-    await call('decideDeal', 'POST', '/v1/deals/{deal_id}/decision', `/v1/deals/${id}/decision`, { body: { decision: 'approve' } });
+    await call('decideDeal', 'POST', '/v1/deals/{deal_id}/decision', `/v1/deals/${id}/decision`, {
+      body: {
+        decision: 'approve',
+        reason: 'Steady card deposits; no other position',
+        offer: { amount: 45000, factor_rate: 1.35, term_months: 6, holdback_percent: 10 },
+      },
+    });
     await call('reclassifyDocument', 'POST', '/v1/documents/{document_id}/reclassify', `/v1/documents/${docId}/reclassify`, {
       body: { document_type: 'bank_statement' },
     });

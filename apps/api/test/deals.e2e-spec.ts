@@ -262,6 +262,58 @@ describe('deals', () => {
       ]);
     });
 
+    it("keeps a decline's reason and an approval's offer, on the deal, in the trail and on the timeline", async () => {
+      const created = (await app.request('POST', '/v1/deals', { key, body: deal() })).body;
+      const offer = { amount: 42000, factor_rate: 1.38, term_months: 7, holdback_percent: 12 };
+      const approved = await app.request('POST', `/v1/deals/${created.id}/decision`, {
+        key,
+        body: { decision: 'approve', reason: 'Strong deposits', offer },
+      });
+      expect(approved.status).toBe(200);
+      expect(approved.body).toMatchObject({ reason: 'Strong deposits', offer: { ...offer, payback_amount: 57960 } });
+      const detail = (await app.request('GET', `/v1/deals/${created.id}`, { key })).body;
+      expect(detail).toMatchObject({
+        decision: 'approve',
+        decision_reason: 'Strong deposits',
+        decision_offer: { ...offer, payback_amount: 57960 },
+        decided_by: `user:${org.user.id}`,
+      });
+      const declined = await app.request('POST', `/v1/deals/${created.id}/decision`, {
+        key,
+        body: { decision: 'decline', reason: 'A second position appeared' },
+      });
+      expect(declined.body).toMatchObject({ previous_decision: 'approve', reason: 'A second position appeared', offer: null });
+      const after = (await app.request('GET', `/v1/deals/${created.id}`, { key })).body;
+      expect(after).toMatchObject({ decision: 'decline', decision_reason: 'A second position appeared', decision_offer: null });
+      const trail = await app
+        .get(Database)
+        .system()
+        .find(DealDecision, { dealId: created.id }, { filters: false, orderBy: { id: 'asc' } });
+      expect(trail.map((d) => [d.decision, d.reason, d.offer])).toEqual([
+        ['approve', 'Strong deposits', offer],
+        ['decline', 'A second position appeared', null],
+      ]);
+      const timeline = JSON.stringify((await app.request('GET', `/v1/deals/${created.id}/timeline`, { key })).body);
+      expect(timeline).toContain(
+        'set the decision to approve with an offer of $42,000 at 1.38 over 7 months, 12% holdback: Strong deposits',
+      );
+      expect(timeline).toContain('set the decision to decline: A second position appeared');
+    });
+
+    it.each([
+      [{ decision: 'decline', offer: { amount: 1000, factor_rate: 1.3, term_months: 6, holdback_percent: 10 } }, 'offer'],
+      [{ decision: 'approve', offer: { amount: 1000, factor_rate: 0.9, term_months: 6, holdback_percent: 10 } }, 'factor_rate'],
+      [{ decision: 'approve', offer: { amount: -5, factor_rate: 1.3, term_months: 6, holdback_percent: 10 } }, 'amount'],
+      [{ decision: 'approve', offer: { amount: 1000, factor_rate: 1.3, term_months: 6 } }, 'holdback_percent'],
+      [{ decision: 'decline', reason: 'x'.repeat(2001) }, 'reason'],
+    ])('refuses %j with 422 naming %s; the deal is unchanged', async (body, field) => {
+      const created = (await app.request('POST', '/v1/deals', { key, body: deal() })).body;
+      const res = await app.request('POST', `/v1/deals/${created.id}/decision`, { key, body });
+      expect(res.status).toBe(422);
+      expect(JSON.stringify(res.body.errors)).toContain(field);
+      expect((await app.request('GET', `/v1/deals/${created.id}`, { key })).body.decision).toBeNull();
+    });
+
     it.each(['fund', 'review', 'APPROVE', '', 42])('rejects %j with 422 INVALID_DECISION', async (value) => {
       const created = (await app.request('POST', '/v1/deals', { key, body: deal() })).body;
       const res = await app.request('POST', `/v1/deals/${created.id}/decision`, { key, body: { decision: value } });

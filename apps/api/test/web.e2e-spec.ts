@@ -186,11 +186,31 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Confirm the decision' });
     await dialog.waitFor();
     await expectAccessible(page, 'decision dialog');
-    await dialog.getByRole('button', { name: `Confirm ${decision.toLowerCase()}` }).click();
+    await shoot(page, `decision-${decision.toLowerCase()}`);
+    const confirm = dialog.getByRole('button', { name: `Confirm ${decision.toLowerCase()}` });
+    if (decision === 'Decline') {
+      // a decline records its reason: the dialog does not confirm without one
+      await expect(confirm.isDisabled()).resolves.toBe(true);
+      await dialog.getByLabel('Reason (required)').fill('Revenue too thin for the requested amount');
+    } else {
+      // an approval records its offer, the advance starting at the recommendation's maximum
+      await expect(dialog.getByLabel('Factor rate').inputValue()).resolves.toBe('1.35');
+      await dialog.getByLabel('Term (months)').fill('8');
+    }
+    await confirm.click();
     await page.locator(`.decision .badge.decision-${decision.toLowerCase()}`).waitFor();
     const dealId = Number(/deals\/(\d+)/.exec(page.url())![1]);
     const stored = await app.request('GET', `/v1/deals/${dealId}`, { key: admin.api_key });
     expect(stored.body.decision).toBe(decision.toLowerCase());
+    if (decision === 'Decline') {
+      expect(stored.body).toMatchObject({ decision_reason: 'Revenue too thin for the requested amount', decision_offer: null });
+      await page.getByText(': Revenue too thin for the requested amount').waitFor();
+    } else {
+      expect(stored.body.decision_offer).toMatchObject({ factor_rate: 1.35, term_months: 8, holdback_percent: 10 });
+      expect(stored.body.decision_offer.payback_amount).toBeCloseTo(stored.body.decision_offer.amount * 1.35, 2);
+      await page.getByTestId('offer').waitFor();
+    }
+    expect(stored.body.decided_by).toBe(`user:${admin.user.id}`);
 
     const used = await clicks(page);
     console.log(`golden path: ${used} clicks`);

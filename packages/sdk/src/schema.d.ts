@@ -2566,8 +2566,14 @@ export interface components {
             dba_name: string | null;
             /** Format: date-time */
             decided_at: string | null;
+            /** @description Who made the current decision (user:<id> or key:<id>) */
+            decided_by: string | null;
             /** @enum {string|null} */
             decision: "approve" | "decline" | "funded" | null;
+            /** @description The current approval's offer */
+            decision_offer: components["schemas"]["DecisionOfferDetailDto"] | null;
+            /** @description The reason given with the current decision */
+            decision_reason: string | null;
             document_count: number;
             ein: string | null;
             /** @enum {string|null} */
@@ -2648,8 +2654,14 @@ export interface components {
             dba_name: string | null;
             /** Format: date-time */
             decided_at: string | null;
+            /** @description Who made the current decision (user:<id> or key:<id>) */
+            decided_by: string | null;
             /** @enum {string|null} */
             decision: "approve" | "decline" | "funded" | null;
+            /** @description The current approval's offer */
+            decision_offer: components["schemas"]["DecisionOfferDetailDto"] | null;
+            /** @description The reason given with the current decision */
+            decision_reason: string | null;
             document_count: number;
             ein: string | null;
             /** @enum {string|null} */
@@ -2691,6 +2703,32 @@ export interface components {
              * @enum {string}
              */
             decision: "approve" | "decline" | "funded";
+            /** @description The offer of an approval (approve or funded only) */
+            offer?: components["schemas"]["DecisionOfferDto"];
+            /** @description Why: kept with the decision, on the timeline and in the exports (the web app asks it for a decline) */
+            reason?: string;
+        };
+        DecisionOfferDetailDto: {
+            /** @description The advance, in the deal currency */
+            amount: number;
+            /** @description Payback = amount x factor rate (e.g. 1.35) */
+            factor_rate: number;
+            /** @description Share of daily receipts withheld, in percent */
+            holdback_percent: number;
+            /** @description amount x factor_rate, to the cent */
+            payback_amount: number;
+            /** @description Expected term in months */
+            term_months: number;
+        };
+        DecisionOfferDto: {
+            /** @description The advance, in the deal currency */
+            amount: number;
+            /** @description Payback = amount x factor rate (e.g. 1.35) */
+            factor_rate: number;
+            /** @description Share of daily receipts withheld, in percent */
+            holdback_percent: number;
+            /** @description Expected term in months */
+            term_months: number;
         };
         DecisionResultDto: {
             deal_id: number;
@@ -2699,8 +2737,10 @@ export interface components {
             /** @enum {string} */
             decision: "approve" | "decline" | "funded";
             message: string;
+            offer: components["schemas"]["DecisionOfferDetailDto"] | null;
             /** @enum {string|null} */
             previous_decision: "approve" | "decline" | "funded" | null;
+            reason: string | null;
             /** @enum {string} */
             status: "ok";
             /** @enum {boolean} */
@@ -5247,7 +5287,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "qzxLRGoS6lPSXKnhym27Qj8vJw6snnTizUHbLC1cKBw",
+                     *       "csrf_token": "R9YIoP2t9H5zTSHHcKSipVX1RYUaC4j_Hqq4Ymmw1P4",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5328,7 +5368,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "nUswOFW2nI5PGX_gP2nt2csionkm7YizeiaYWb_-9CE",
+                     *       "csrf_token": "064x_sWMMKQGO8eVBx2fZCkyJoz-xyXI0ct7uWf7Tis",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -7123,7 +7163,10 @@ export interface operations {
                      *           "created_at": "2026-11-26T14:05:09.000Z",
                      *           "dba_name": null,
                      *           "decided_at": null,
+                     *           "decided_by": null,
                      *           "decision": null,
+                     *           "decision_offer": null,
+                     *           "decision_reason": null,
                      *           "document_count": 1,
                      *           "ein": null,
                      *           "entity_type": null,
@@ -7148,7 +7191,10 @@ export interface operations {
                      *           "created_at": "2026-11-26T14:05:07.000Z",
                      *           "dba_name": "Sunrise Bakery",
                      *           "decided_at": null,
+                     *           "decided_by": null,
                      *           "decision": null,
+                     *           "decision_offer": null,
+                     *           "decision_reason": null,
                      *           "document_count": 2,
                      *           "ein": "841234567",
                      *           "entity_type": "llc",
@@ -7254,7 +7300,10 @@ export interface operations {
                      *       "created_at": "2026-11-26T14:05:07.000Z",
                      *       "dba_name": "Sunrise Bakery",
                      *       "decided_at": null,
+                     *       "decided_by": null,
                      *       "decision": null,
+                     *       "decision_offer": null,
+                     *       "decision_reason": null,
                      *       "document_count": 0,
                      *       "ein": "841234567",
                      *       "entity_type": "llc",
@@ -7289,7 +7338,10 @@ export interface operations {
                      *       "created_at": "2026-11-26T14:05:07.000Z",
                      *       "dba_name": "Sunrise Bakery",
                      *       "decided_at": null,
+                     *       "decided_by": null,
                      *       "decision": null,
+                     *       "decision_offer": null,
+                     *       "decision_reason": null,
                      *       "document_count": 0,
                      *       "ein": "841234567",
                      *       "entity_type": "llc",
@@ -7652,7 +7704,10 @@ export interface operations {
                      *       ],
                      *       "dba_name": "Sunrise Bakery",
                      *       "decided_at": null,
+                     *       "decided_by": null,
                      *       "decision": null,
+                     *       "decision_offer": null,
+                     *       "decision_reason": null,
                      *       "document_count": 2,
                      *       "ein": "841234567",
                      *       "entity_type": "llc",
@@ -8150,7 +8205,10 @@ export interface operations {
                      *       ],
                      *       "dba_name": "Sunrise Bakery",
                      *       "decided_at": null,
+                     *       "decided_by": null,
                      *       "decision": null,
+                     *       "decision_offer": null,
+                     *       "decision_reason": null,
                      *       "document_count": 2,
                      *       "ein": "841234567",
                      *       "entity_type": "llc",
@@ -9315,7 +9373,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "decision": "approve"
+                 *       "decision": "approve",
+                 *       "offer": {
+                 *         "amount": 45000,
+                 *         "factor_rate": 1.35,
+                 *         "holdback_percent": 10,
+                 *         "term_months": 6
+                 *       },
+                 *       "reason": "Steady card deposits; no other position"
                  *     }
                  */
                 "application/json": components["schemas"]["DecisionDto"];
@@ -9333,7 +9398,15 @@ export interface operations {
                      *       "decided_at": "2026-11-26T14:06:03.000Z",
                      *       "decision": "approve",
                      *       "message": "Decision approve recorded",
+                     *       "offer": {
+                     *         "amount": 45000,
+                     *         "factor_rate": 1.35,
+                     *         "holdback_percent": 10,
+                     *         "payback_amount": 60750,
+                     *         "term_months": 6
+                     *       },
                      *       "previous_decision": null,
+                     *       "reason": "Steady card deposits; no other position",
                      *       "status": "ok",
                      *       "success": true
                      *     }
@@ -10893,7 +10966,16 @@ export interface operations {
                      *         ],
                      *         "dba_name": "Sunrise Bakery",
                      *         "decided_at": "2026-11-26T14:06:03.000Z",
+                     *         "decided_by": "user:1",
                      *         "decision": "approve",
+                     *         "decision_offer": {
+                     *           "amount": 45000,
+                     *           "factor_rate": 1.35,
+                     *           "holdback_percent": 10,
+                     *           "payback_amount": 60750,
+                     *           "term_months": 6
+                     *         },
+                     *         "decision_reason": "Steady card deposits; no other position",
                      *         "document_count": 2,
                      *         "ein": "841234567",
                      *         "entity_type": "llc",

@@ -144,6 +144,7 @@ export type CreateDeal = Schemas['CreateDealDto'];
 export type UpdateDeal = Schemas['UpdateDealDto'];
 export type Decision = Schemas['DecisionDto']['decision'];
 export type DecisionResult = Schemas['DecisionResultDto'];
+export type DecisionOffer = Schemas['DecisionOfferDto'];
 export type BatchCreateResult = Schemas['BatchCreateResultDto'];
 export type Ack = Schemas['AckDto'];
 export type ApiKey = Schemas['KeyDto'];

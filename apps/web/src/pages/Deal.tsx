@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Download } from '@ledgerlens/sdk';
@@ -70,11 +70,19 @@ function RecommendationPanel({ deal, writer }: { deal: DealDetail; writer: boole
   const rec = deal.recommendation;
   const [confirming, setConfirming] = useState<Decision | null>(null);
   const decide = useMutation({
-    mutationFn: (decision: Decision) => ll.deals.decide(deal.id, decision),
+    mutationFn: ({ decision, reason, offer }: DecisionInput) => ll.deals.decide(deal.id, decision, { reason, offer }),
     onSuccess: (result) => {
       setConfirming(null);
       queryClient.setQueryData<DealDetail>(keys.deal(deal.id), (prev) =>
-        prev ? { ...prev, decision: result.decision, decided_at: result.decided_at } : prev,
+        prev
+          ? {
+              ...prev,
+              decision: result.decision,
+              decided_at: result.decided_at,
+              decision_reason: result.reason,
+              decision_offer: result.offer,
+            }
+          : prev,
       );
       void queryClient.invalidateQueries({ queryKey: ['deals'] });
     },
@@ -134,6 +142,15 @@ function RecommendationPanel({ deal, writer }: { deal: DealDetail; writer: boole
         <span>
           Decision: <DecisionBadge decision={deal.decision} />
           {deal.decided_at ? <span className="muted"> {when(deal.decided_at)}</span> : null}
+          {deal.decision_offer ? (
+            <span className="decision-offer" data-testid="offer">
+              {' '}
+              Offer {usd(deal.decision_offer.amount)} at {deal.decision_offer.factor_rate} (payback{' '}
+              {usd(deal.decision_offer.payback_amount)}), {deal.decision_offer.term_months} months, {deal.decision_offer.holdback_percent}%
+              holdback
+            </span>
+          ) : null}
+          {deal.decision_reason ? <span className="muted decision-reason">: {deal.decision_reason}</span> : null}
         </span>
         {writer && (rec || deal.decision) && (
           <div className="actions">
@@ -153,26 +170,109 @@ function RecommendationPanel({ deal, writer }: { deal: DealDetail; writer: boole
       </div>
       {decide.isError && !confirming && <ErrorNotice error={decide.error} action="record the decision" />}
       <Dialog open={confirming !== null} onClose={() => setConfirming(null)} title="Confirm the decision">
-        <p>
-          Record <strong>{label(confirming)}</strong> for <strong>{deal.business_name}</strong>
-          {rec ? ` (recommended: ${rec.decision})` : ''}? It is kept on the deal and sent to your webhooks and CRM.
-        </p>
-        {decide.isError && <ErrorNotice error={decide.error} />}
-        <div className="actions">
-          <button type="button" className="ghost" onClick={() => setConfirming(null)}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className={confirming === 'decline' ? 'danger' : 'primary'}
-            disabled={decide.isPending}
-            onClick={() => confirming && decide.mutate(confirming)}
-          >
-            Confirm {label(confirming).toLowerCase()}
-          </button>
-        </div>
+        {confirming ? (
+          <DecisionForm
+            key={confirming}
+            decision={confirming}
+            deal={deal}
+            pending={decide.isPending}
+            error={decide.isError ? decide.error : null}
+            onCancel={() => setConfirming(null)}
+            onConfirm={(input) => decide.mutate(input)}
+          />
+        ) : null}
       </Dialog>
     </section>
+  );
+}
+
+interface DecisionInput {
+  decision: Decision;
+  reason?: string;
+  offer?: { amount: number; factor_rate: number; term_months: number; holdback_percent: number };
+}
+
+/**
+ * What a decision records: a decline its reason (required), an approval its offer (advance, factor
+ * rate, term, holdback; the advance starts at the recommendation's maximum), funded an optional note.
+ */
+function DecisionForm({
+  decision,
+  deal,
+  pending,
+  error,
+  onCancel,
+  onConfirm,
+}: {
+  decision: Decision;
+  deal: DealDetail;
+  pending: boolean;
+  error: unknown;
+  onCancel: () => void;
+  onConfirm: (input: DecisionInput) => void;
+}) {
+  const rec = deal.recommendation;
+  const start = deal.decision_offer;
+  const [reason, setReason] = useState('');
+  const [amount, setAmount] = useState(String(Math.round(start?.amount ?? rec?.max_advance ?? deal.funding_amount_requested)));
+  const [factor, setFactor] = useState(String(start?.factor_rate ?? 1.35));
+  const [term, setTerm] = useState(String(start?.term_months ?? 6));
+  const [holdback, setHoldback] = useState(String(start?.holdback_percent ?? 10));
+  const offer = decision === 'approve';
+  const numbers = [Number(amount), Number(factor), Number(term), Number(holdback)];
+  const offerValid =
+    numbers.every((n) => Number.isFinite(n) && n > 0) && Number(factor) >= 1 && Number(factor) <= 3 && Number(holdback) <= 100;
+  const valid = (decision !== 'decline' || reason.trim() !== '') && (!offer || offerValid);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onConfirm({
+      decision,
+      reason: reason.trim() || undefined,
+      offer: offer ? { amount: numbers[0], factor_rate: numbers[1], term_months: numbers[2], holdback_percent: numbers[3] } : undefined,
+    });
+  };
+  return (
+    <form onSubmit={submit} aria-label="Decision">
+      <p>
+        Record <strong>{label(decision)}</strong> for <strong>{deal.business_name}</strong>
+        {rec ? ` (recommended: ${rec.decision})` : ''}? It is kept on the deal and its timeline, and sent to your webhooks and CRM.
+      </p>
+      {offer ? (
+        <fieldset className="offer">
+          <legend>Offer</legend>
+          <label>
+            Advance (USD)
+            <input inputMode="decimal" required value={amount} onChange={(e) => setAmount(e.target.value)} />
+          </label>
+          <label>
+            Factor rate
+            <input inputMode="decimal" required value={factor} onChange={(e) => setFactor(e.target.value)} />
+          </label>
+          <label>
+            Term (months)
+            <input inputMode="decimal" required value={term} onChange={(e) => setTerm(e.target.value)} />
+          </label>
+          <label>
+            Holdback (%)
+            <input inputMode="decimal" required value={holdback} onChange={(e) => setHoldback(e.target.value)} />
+          </label>
+          {offerValid ? <p className="muted small">Payback {usd(Math.round(numbers[0] * numbers[1] * 100) / 100)}</p> : null}
+        </fieldset>
+      ) : null}
+      <label className="block">
+        {decision === 'decline' ? 'Reason (required)' : 'Note (optional)'}
+        <textarea rows={3} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      {error ? <ErrorNotice error={error} /> : null}
+      <div className="actions">
+        <button type="button" className="ghost" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className={decision === 'decline' ? 'danger' : 'primary'} disabled={!valid || pending}>
+          Confirm {label(decision).toLowerCase()}
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -12,6 +12,7 @@ import type {
   DealStats,
   DealSummary,
   Decision,
+  DecisionOffer,
   DecisionResult,
   EvaluateQuery,
   EvaluationResult,
@@ -23,6 +24,12 @@ import type {
   SummaryAccepted,
   UpdateDeal,
 } from '../types.js';
+
+/** `deals.decide` options: the request's, the reason and an approval's offer. */
+export interface DecideOptions extends CommonRequestOptions {
+  reason?: string;
+  offer?: DecisionOffer;
+}
 
 /** Options of `deals.create`; `idempotencyKey` (generated unless given) makes its retries safe. */
 export type CreateDealOptions = CommonRequestOptions;
@@ -104,9 +111,18 @@ export class DealsResource {
   }
 
   /** Records the funder's decision (`approve`, `decline` or `funded`). */
-  async decide(dealId: number, decision: Decision, options?: CommonRequestOptions): Promise<DecisionResult> {
+  /**
+   * Records a decision (kept in the deal's decision trail, on its timeline, sent to webhooks and CRM),
+   * with an optional `reason` and, for approve or funded, the `offer` made.
+   */
+  async decide(dealId: number, decision: Decision, options: DecideOptions = {}): Promise<DecisionResult> {
+    const { reason, offer, ...request } = options;
     return (
-      await this.client.POST('/v1/deals/{deal_id}/decision', { ...options, params: { path: { deal_id: dealId } }, body: { decision } })
+      await this.client.POST('/v1/deals/{deal_id}/decision', {
+        ...request,
+        params: { path: { deal_id: dealId } },
+        body: { decision, ...(reason !== undefined ? { reason } : {}), ...(offer ? { offer } : {}) },
+      })
     ).data;
   }
 

@@ -1,5 +1,5 @@
 export { DealsResource, isReady } from './deals.js';
-export type { CreateDealOptions, WaitOptions } from './deals.js';
+export type { CreateDealOptions, DecideOptions, WaitOptions } from './deals.js';
 export { DocumentsResource } from './documents.js';
 export type { BulkUploadOptions, Download, UploadOptions } from './documents.js';
 export { EventsResource, toEnvelope } from './events.js';

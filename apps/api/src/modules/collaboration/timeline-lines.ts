@@ -18,6 +18,15 @@ const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const pick = (data: Record<string, unknown>, keys: string[]) =>
   Object.fromEntries(keys.filter((k) => k in data).map((k) => [k, data[k] ?? null]));
 
+/** ` with an offer of $50,000 at 1.35 over 6 months, 12% holdback` (nothing without an offer). */
+function offerWords(offer: unknown): string {
+  if (!offer || typeof offer !== 'object') return '';
+  const o = offer as { amount?: number; factor_rate?: number; term_months?: number; holdback_percent?: number };
+  const amount =
+    typeof o.amount === 'number' ? o.amount.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }) : '?';
+  return ` with an offer of ${amount} at ${str(o.factor_rate)} over ${str(o.term_months)} months, ${str(o.holdback_percent)}% holdback`;
+}
+
 /** The domain events that become timeline lines (the feed applies these and no others). */
 export const TIMELINE_EVENTS: readonly DomainEventType[] = [
   'deal.created',
@@ -71,8 +80,8 @@ export function timelineLine(event: Pick<DomainEvent, 'type' | 'data'>, names: L
       return {
         eventType: 'deal.decision_set',
         kind: 'status_change',
-        description: `${who} set the decision to ${str(d.decision)}`,
-        metadata: pick(d, ['decision', 'previous_decision']),
+        description: `${who} set the decision to ${str(d.decision)}${offerWords(d.offer)}${d.reason ? `: ${str(d.reason)}` : ''}`,
+        metadata: pick(d, ['decision', 'previous_decision', 'reason', 'offer']),
       };
     case 'document.uploaded':
       return {

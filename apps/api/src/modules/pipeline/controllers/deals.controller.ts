@@ -114,6 +114,6 @@ export class DealsController {
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiUnprocessableEntityResponse({ type: ErrorEnvelopeDto, description: 'INVALID_DECISION' })
   decideDeal(@Auth() auth: AuthContext, @IdParam('deal_id') id: number, @Body() dto: DecisionDto): Promise<DecisionResultDto> {
-    return this.deals.decide(auth, id, dto.decision);
+    return this.deals.decide(auth, id, dto);
   }
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { Type } from 'class-transformer';
+import { Allow, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { PageMetaDto, PageQueryDto } from '../../../platform/pagination/pagination';
 import { ValidateEnum, ValidateNumber, ValidateString } from '../../../platform/validation/decorators';
 import { DEAL_STATUSES, DECISIONS, ENTITY_TYPES, SOURCE_TYPES } from '../entities/deal.entities';
@@ -68,10 +69,36 @@ export class ListDealsQueryDto extends PageQueryDto {
   @ValidateEnum(['asc', 'desc'] as const, { optional: true, description: 'Default desc' }) order?: 'asc' | 'desc';
 }
 
+/** The terms an approval offers. */
+export class DecisionOfferDto {
+  @ValidateNumber({ positive: true, max: 1e9, description: 'The advance, in the deal currency' }) amount: number;
+  @ValidateNumber({ min: 1, max: 3, description: 'Payback = amount x factor rate (e.g. 1.35)' }) factor_rate: number;
+  @ValidateNumber({ positive: true, max: 60, description: 'Expected term in months' }) term_months: number;
+  @ValidateNumber({ positive: true, max: 100, description: 'Share of daily receipts withheld, in percent' }) holdback_percent: number;
+}
+
 export class DecisionDto {
   @ApiProperty({ enum: DECISIONS, description: 'Other values are rejected with 422 INVALID_DECISION' })
   @Allow()
   decision: string;
+  @ValidateString({
+    optional: true,
+    minLength: 1,
+    maxLength: 2000,
+    description: 'Why: kept with the decision, on the timeline and in the exports (the web app asks it for a decline)',
+  })
+  reason?: string;
+  @ApiPropertyOptional({ type: DecisionOfferDto, description: 'The offer of an approval (approve or funded only)' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DecisionOfferDto)
+  offer?: DecisionOfferDto;
+}
+
+/** The offer as the deal shows it: the terms with their payback. */
+export class DecisionOfferDetailDto extends DecisionOfferDto {
+  @ApiProperty({ description: 'amount x factor_rate, to the cent' }) payback_amount: number;
 }
 
 export class DealSummaryDto {
@@ -103,6 +130,11 @@ export class DealSummaryDto {
   recommendation_decision: 'approve' | 'decline' | 'review' | null;
   @ApiProperty({ type: String, nullable: true, enum: [...DECISIONS, null] }) decision: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) decided_at: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The reason given with the current decision' }) decision_reason: string | null;
+  @ApiProperty({ type: DecisionOfferDetailDto, nullable: true, description: "The current approval's offer" })
+  decision_offer: DecisionOfferDetailDto | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Who made the current decision (user:<id> or key:<id>)' })
+  decided_by: string | null;
   @ApiProperty({ enum: ['live', 'test'] }) mode: 'live' | 'test';
   @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at: string;
@@ -205,6 +237,8 @@ export class DecisionResultDto {
   @ApiProperty({ enum: DECISIONS }) decision: string;
   @ApiProperty({ type: String, nullable: true, enum: [...DECISIONS, null] }) previous_decision: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) decided_at: string;
+  @ApiProperty({ type: String, nullable: true }) reason: string | null;
+  @ApiProperty({ type: DecisionOfferDetailDto, nullable: true }) offer: DecisionOfferDetailDto | null;
 }
 
 /** POST /v1/deals/{deal_id}/rescore. */

@@ -36,7 +36,10 @@ export class Deal {
     | 'avgMonthlyDeposits'
     | 'avgDailyBalance'
     | 'decision'
-    | 'decidedAt';
+    | 'decidedAt'
+    | 'decisionReason'
+    | 'decisionOffer'
+    | 'decidedBy';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -67,6 +70,10 @@ export class Deal {
   @Text({ length: 16, nullable: true }) recommendation: 'approve' | 'decline' | 'review' | null = null;
   @Text({ length: 16, nullable: true }) decision: Decision | null = null;
   @Timestamp({ nullable: true }) decidedAt: Date | null = null;
+  /** Why the person decided so (the web app asks it for a decline), and the offer an approval made. */
+  @Text({ nullable: true }) decisionReason: string | null = null;
+  @Json({ nullable: true }) decisionOffer: DecisionOffer | null = null;
+  @Text({ length: 64, nullable: true }) decidedBy: string | null = null;
   @Timestamp() createdAt: Date = new Date();
   @Timestamp() updatedAt: Date = new Date();
 }
@@ -75,7 +82,7 @@ export class Deal {
 @TenantScoped()
 @Entity({ tableName: 'deal_decisions' })
 export class DealDecision {
-  [OptionalProps]?: 'createdAt' | 'previousDecision';
+  [OptionalProps]?: 'createdAt' | 'previousDecision' | 'reason' | 'offer';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -83,5 +90,15 @@ export class DealDecision {
   @Text({ length: 16 }) decision: Decision;
   @Text({ length: 16, nullable: true }) previousDecision: string | null = null;
   @Text({ length: 64 }) actor: string;
+  @Text({ nullable: true }) reason: string | null = null;
+  @Json({ nullable: true }) offer: DecisionOffer | null = null;
   @Timestamp() createdAt: Date = new Date();
+}
+
+/** The terms an approval offers: advance, factor rate, term and holdback (payback = amount x factor rate). */
+export interface DecisionOffer {
+  amount: number;
+  factor_rate: number;
+  term_months: number;
+  holdback_percent: number;
 }

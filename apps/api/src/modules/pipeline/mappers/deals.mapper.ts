@@ -1,4 +1,4 @@
-import { Deal } from '../entities/deal.entities';
+import { Deal, DecisionOffer } from '../entities/deal.entities';
 import type { DealReport } from '@ledgerlens/underwriting';
 import { DealDetailDto, DealSummaryDto } from '../dto/deal.dto';
 import {
@@ -34,6 +34,9 @@ export function mapDealSummary(deal: Omit<Deal, 'report' | 'analysis'>): DealSum
     recommendation_decision: deal.recommendation,
     decision: deal.decision,
     decided_at: deal.decidedAt?.toISOString() ?? null,
+    decision_reason: deal.decisionReason,
+    decision_offer: offerDetail(deal.decisionOffer),
+    decided_by: deal.decidedBy,
     mode: deal.livemode ? 'live' : 'test',
     created_at: deal.createdAt.toISOString(),
     updated_at: deal.updatedAt.toISOString(),
@@ -91,4 +94,9 @@ export function mapDealDetail(deal: Omit<Deal, 'analysis'>): DealDetailDto {
     revenue_sources: report.revenue_sources ?? [],
     related_deals: (report.related_deals as RelatedDealFindingDto[] | undefined) ?? [],
   });
+}
+
+/** The offer with its payback (amount x factor rate, to the cent). */
+export function offerDetail(offer: DecisionOffer | null): (DecisionOffer & { payback_amount: number }) | null {
+  return offer ? { ...offer, payback_amount: Math.round(offer.amount * offer.factor_rate * 100) / 100 } : null;
 }

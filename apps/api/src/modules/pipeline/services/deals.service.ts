@@ -11,10 +11,10 @@ import { recordEvent } from '../../../platform/events/events';
 import { EventDispatcher } from '../../../platform/events/event-dispatcher';
 import { pageWindow, toPage } from '../../../platform/pagination/pagination';
 import { flatten } from '../../../platform/validation/validation.pipe';
-import { Deal, DECISIONS, Decision } from '../entities/deal.entities';
+import { Deal, DECISIONS, Decision, DecisionOffer } from '../entities/deal.entities';
 import { DealRepository } from '../repositories/deal.repository';
 import { DealLifecycleService } from './deal-lifecycle.service';
-import { mapDealDetail, mapDealSummary } from '../mappers/deals.mapper';
+import { mapDealDetail, mapDealSummary, offerDetail } from '../mappers/deals.mapper';
 import {
   BatchCreateResultDto,
   CreateDealDto,
@@ -22,6 +22,7 @@ import {
   DealListDto,
   DealStatsDto,
   DealSummaryDto,
+  DecisionDto,
   DecisionResultDto,
   ListDealsQueryDto,
   RescoreResultDto,
@@ -244,33 +245,54 @@ export class DealsService {
     return { status: 'ok' as const, success: true as const, message: `Deal ${id} and all its data were deleted`, deal_id: id };
   }
 
-  async decide(auth: AuthContext, id: number, value: unknown): Promise<DecisionResultDto> {
+  async decide(auth: AuthContext, id: number, dto: DecisionDto): Promise<DecisionResultDto> {
+    const value: unknown = dto.decision;
     if (typeof value !== 'string' || !(DECISIONS as readonly string[]).includes(value)) {
       throw new ApiError(ErrorCode.INVALID_DECISION, `decision must be one of: ${DECISIONS.join(', ')}`, [
         validationEntry('body', ['decision'], `decision must be one of: ${DECISIONS.join(', ')}`, 'value_error.enum'),
       ]);
     }
     const decision = value as Decision;
+    if (dto.offer && decision === 'decline')
+      throw ApiError.validation([
+        validationEntry('body', ['offer'], 'an offer goes with approve or funded, not decline', 'value_error.offer'),
+      ]);
+    const offer: DecisionOffer | null = dto.offer
+      ? {
+          amount: dto.offer.amount,
+          factor_rate: dto.offer.factor_rate,
+          term_months: dto.offer.term_months,
+          holdback_percent: dto.offer.holdback_percent,
+        }
+      : null;
+    const reason = dto.reason?.trim() || null;
     const uow = this.db.unitOfWork(auth);
     const deal = await this.deals.getOr404(uow, id);
     const previous = deal.decision;
     const decidedAt = new Date();
     await uow.transaction(async (tx) => {
-      deal.decision = decision;
-      deal.decidedAt = decidedAt;
-      deal.updatedAt = decidedAt;
+      Object.assign(deal, {
+        decision,
+        decidedAt,
+        decisionReason: reason,
+        decisionOffer: offer,
+        decidedBy: auth.actor,
+        updatedAt: decidedAt,
+      });
       this.deals.addDecision(tx, {
         ...scopeFields(auth),
         dealId: deal.id,
         decision,
         previousDecision: previous,
         actor: auth.actor,
+        reason,
+        offer,
         createdAt: decidedAt,
       });
       recordEvent(tx, auth, 'deal.decision', {
         dealId: deal.id,
         actor: auth.actor,
-        data: { deal_id: deal.id, decision, previous_decision: previous },
+        data: { deal_id: deal.id, decision, previous_decision: previous, reason, offer },
       });
     });
     this.events.notify();
@@ -282,6 +304,8 @@ export class DealsService {
       decision,
       previous_decision: previous,
       decided_at: decidedAt.toISOString(),
+      reason,
+      offer: offerDetail(offer),
     };
   }
 
