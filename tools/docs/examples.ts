@@ -566,6 +566,7 @@ async function main(): Promise<void> {
     await raw('POST', `/v1/deals/${bulkDeal}/assignments`, { user_id: adminUser, role: 'manager' }, uwKey);
     await call('listAssignments', 'GET', '/v1/deals/{deal_id}/assignments', `/v1/deals/${id}/assignments`);
     await call('listMyAssignedDeals', 'GET', '/v1/me/assigned-deals', '/v1/me/assigned-deals');
+    await call('listAssignmentsOfDeals', 'GET', '/v1/assignments', `/v1/assignments?deal_ids=${id},${bulkDeal}`);
     const extra = await raw('POST', `/v1/deals/${bulkDeal}/assignments`, { user_id: uwUser, role: 'underwriter' });
     await call('deleteAssignment', 'DELETE', '/v1/assignments/{assignment_id}', `/v1/assignments/${extra.id}`);
     await raw('POST', `/v1/deals/${bulkDeal}/assignments`, { user_id: uwUser, role: 'reviewer' });

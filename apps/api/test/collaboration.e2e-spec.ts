@@ -163,6 +163,30 @@ describe('collaboration', () => {
       expect((await app.request('GET', '/v1/me/assigned-deals', { key: reviewer.api_key })).body.data).toEqual([]);
       expect((await app.request('GET', '/v1/me/assigned-deals', { key: outsider.api_key })).body.data).toEqual([]);
     });
+
+    it('GET /v1/assignments?deal_ids= gives a list page its assignees in one request, only of deals the caller sees', async () => {
+      const [a, b, none] = [await newDeal(admin(), 'Page A'), await newDeal(admin(), 'Page B'), await newDeal(admin(), 'Page C')];
+      await assign(admin(), a, { user_id: uw1.user.id, role: 'underwriter' });
+      await assign(admin(), a, { user_id: uw2.user.id });
+      await assign(admin(), b, { user_id: manager.user.id, role: 'manager' });
+      const third = await app.newOrg('Collab Third');
+      const foreign = await newDeal(third.api_key, 'Not yours');
+      await assign(third.api_key, foreign, { user_id: third.user.id });
+      const res = await app.request('GET', `/v1/assignments?deal_ids=${a},${b}&deal_ids=${none}&deal_ids=${foreign}`, {
+        key: reviewer.api_key,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((x: { deal_id: number; user_id: number; role: string }) => [x.deal_id, x.user_id, x.role])).toEqual([
+        [a, uw1.user.id, 'underwriter'],
+        [a, uw2.user.id, 'reviewer'],
+        [b, manager.user.id, 'manager'],
+      ]);
+      expect(res.body.data[0]).toMatchObject({ user_email: uw1.user.email });
+      expect((await app.request('GET', '/v1/assignments', { key: admin() })).body).toEqual({ data: [] });
+      const tooMany = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+      expect((await app.request('GET', `/v1/assignments?deal_ids=${tooMany}`, { key: admin() })).status).toBe(422);
+      expect((await app.request('GET', '/v1/assignments?deal_ids=1,x', { key: admin() })).status).toBe(422);
+    });
   });
 
   describe('comments', () => {

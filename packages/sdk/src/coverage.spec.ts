@@ -45,6 +45,7 @@ export const COVERAGE: Record<OperationId, string> = {
   listDocumentTransactions: 'transactions.listForDocument',
   correctTransaction: 'transactions.correct',
   addTransaction: 'transactions.add',
+  listAssignmentsOfDeals: 'assignments.listForDeals',
   deleteTransaction: 'transactions.delete',
   reviewDocument: 'documents.markReviewed',
   listReviewQueue: 'documents.reviewQueue',

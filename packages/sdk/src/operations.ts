@@ -70,6 +70,7 @@ export const OPERATIONS = {
   getWebhookDelivery: { method: 'GET', path: '/v1/webhooks/deliveries/{delivery_id}', idempotent: false, paginated: false, wrapped: true },
   listActiveShareLinks: { method: 'GET', path: '/v1/deals/{deal_id}/share', idempotent: false, paginated: false, wrapped: false },
   listAssignments: { method: 'GET', path: '/v1/deals/{deal_id}/assignments', idempotent: false, paginated: true, wrapped: false },
+  listAssignmentsOfDeals: { method: 'GET', path: '/v1/assignments', idempotent: false, paginated: false, wrapped: false },
   listComments: { method: 'GET', path: '/v1/deals/{deal_id}/comments', idempotent: false, paginated: true, wrapped: false },
   listCrmSyncLog: { method: 'GET', path: '/v1/crm/sync-log', idempotent: false, paginated: true, wrapped: false },
   listCrmSyncRuns: { method: 'GET', path: '/v1/crm/sync/logs', idempotent: false, paginated: true, wrapped: false },

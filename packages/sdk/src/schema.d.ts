@@ -108,6 +108,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The assignments of several deals
+         * @description For a list page: the users assigned to each of `deal_ids` (at most 100) in one request; a deal the caller cannot see has none.
+         */
+        get: operations["listAssignmentsOfDeals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/assignments/{assignment_id}": {
         parameters: {
             query?: never;
@@ -1967,6 +1987,10 @@ export interface components {
         AssignmentListDto: {
             data: components["schemas"]["AssignmentDto"][];
             meta: components["schemas"]["PageMetaDto"];
+        };
+        AssignmentsOfDealsDto: {
+            /** @description Every assignment of the deals asked for that the caller can see, by deal then oldest first; a deal it cannot see has none */
+            data: components["schemas"]["AssignmentDto"][];
         };
         AuthenticityDto: {
             documents: components["schemas"]["DocumentAuthenticityDto"][];
@@ -4368,15 +4392,15 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T06:05:00.000Z",
+                     *       "period_end": "2026-11-30T05:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
                      *       "requests": {
                      *         "limit": 1000000,
                      *         "percent_used": 0.0001,
-                     *         "remaining": 999875,
-                     *         "used": 125
+                     *         "remaining": 999874,
+                     *         "used": 126
                      *       }
                      *     }
                      */
@@ -5038,7 +5062,7 @@ export interface operations {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "description": "Status changed from processing to ready",
                      *           "details": {
@@ -5051,14 +5075,14 @@ export interface operations {
                      *             "previous_status": "processing",
                      *             "status": "ready"
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:04.000Z",
+                     *           "timestamp": "2026-11-26T14:06:05.000Z",
                      *           "type": "status_change"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "description": "Recommendation: approve (Conservative restaurants)",
                      *           "details": {
@@ -5077,14 +5101,14 @@ export interface operations {
                      *             "ruleset_name": "Conservative restaurants",
                      *             "total_score": 93.09
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:04.000Z",
+                     *           "timestamp": "2026-11-26T14:06:05.000Z",
                      *           "type": "recommendation"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "description": "Document 1 processed as bank_statement",
                      *           "details": {
@@ -5099,7 +5123,7 @@ export interface operations {
                      *             "document_type": "bank_statement",
                      *             "transaction_count": 60
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:04.000Z",
+                     *           "timestamp": "2026-11-26T14:06:05.000Z",
                      *           "type": "document_processed"
                      *         }
                      *       ],
@@ -5112,6 +5136,99 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["OrgActivityListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope deals:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope deals:read",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listAssignmentsOfDeals: {
+        parameters: {
+            query?: {
+                /** @description The deals (at most 100): repeat the parameter or separate with commas */
+                deal_ids?: number[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *           "assigned_by": 1,
+                     *           "deal_id": 1,
+                     *           "id": 1,
+                     *           "role": "underwriter",
+                     *           "updated_at": "2026-11-26T14:05:49.000Z",
+                     *           "user_email": "jordan@sunrise-funding.example",
+                     *           "user_id": 2,
+                     *           "user_name": "Jordan Reyes"
+                     *         },
+                     *         {
+                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *           "assigned_by": 2,
+                     *           "deal_id": 1,
+                     *           "id": 2,
+                     *           "role": "reviewer",
+                     *           "updated_at": "2026-11-26T14:05:49.000Z",
+                     *           "user_email": "dana@sunrise-funding.example",
+                     *           "user_id": 1,
+                     *           "user_name": "Dana Whitfield"
+                     *         },
+                     *         {
+                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *           "assigned_by": 2,
+                     *           "deal_id": 4,
+                     *           "id": 3,
+                     *           "role": "manager",
+                     *           "updated_at": "2026-11-26T14:05:49.000Z",
+                     *           "user_email": "dana@sunrise-funding.example",
+                     *           "user_id": 1,
+                     *           "user_name": "Dana Whitfield"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AssignmentsOfDealsDto"];
                 };
             };
             /** @description AUTH_REQUIRED or INVALID_API_KEY */
@@ -5287,7 +5404,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "R9YIoP2t9H5zTSHHcKSipVX1RYUaC4j_Hqq4Ymmw1P4",
+                     *       "csrf_token": "_VPGT-1D-ipdXNOi43Dzdc012T0D0uicWKu1i7JihjQ",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5368,7 +5485,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "064x_sWMMKQGO8eVBx2fZCkyJoz-xyXI0ct7uWf7Tis",
+                     *       "csrf_token": "Kr-Ng60VwYnrev5ElUyCd5VImY3ffnWPUjFqAtY2rsM",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5665,7 +5782,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
-                     *       "created_at": "2026-11-26T14:05:54.000Z",
+                     *       "created_at": "2026-11-26T14:05:55.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -5677,7 +5794,7 @@ export interface operations {
                      *         {
                      *           "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *           "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *           "created_at": "2026-11-26T14:05:54.000Z",
+                     *           "created_at": "2026-11-26T14:05:55.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 2,
@@ -5685,12 +5802,12 @@ export interface operations {
                      *             1
                      *           ],
                      *           "parent_id": 1,
-                     *           "updated_at": "2026-11-26T14:05:54.000Z",
+                     *           "updated_at": "2026-11-26T14:05:55.000Z",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         }
                      *       ],
-                     *       "updated_at": "2026-11-26T14:05:56.000Z",
+                     *       "updated_at": "2026-11-26T14:05:57.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -5765,12 +5882,12 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "base_url": "https://sunrise-funding.pipedrive.com/api",
-                     *         "connected_at": "2026-11-26T14:06:31.000Z",
+                     *         "connected_at": "2026-11-26T14:06:32.000Z",
                      *         "enabled": true,
                      *         "last_sync_at": null,
                      *         "provider": "pipedrive",
                      *         "sync_interval_minutes": 60,
-                     *         "updated_at": "2026-11-26T14:06:31.000Z"
+                     *         "updated_at": "2026-11-26T14:06:32.000Z"
                      *       }
                      *     }
                      */
@@ -5857,12 +5974,12 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "base_url": "https://sunrise-funding.pipedrive.com/api",
-                     *         "connected_at": "2026-11-26T14:06:31.000Z",
+                     *         "connected_at": "2026-11-26T14:06:32.000Z",
                      *         "enabled": true,
                      *         "last_sync_at": null,
                      *         "provider": "pipedrive",
                      *         "sync_interval_minutes": 60,
-                     *         "updated_at": "2026-11-26T14:06:31.000Z"
+                     *         "updated_at": "2026-11-26T14:06:32.000Z"
                      *       }
                      *     }
                      */
@@ -6800,7 +6917,7 @@ export interface operations {
                      *           "provider": "pipedrive",
                      *           "status": "success",
                      *           "sync_id": null,
-                     *           "synced_at": "2026-11-26T14:06:35.000Z"
+                     *           "synced_at": "2026-11-26T14:06:36.000Z"
                      *         },
                      *         {
                      *           "deal_id": 1,
@@ -6811,7 +6928,7 @@ export interface operations {
                      *           "provider": "hubspot",
                      *           "status": "success",
                      *           "sync_id": null,
-                     *           "synced_at": "2026-11-26T14:06:35.000Z"
+                     *           "synced_at": "2026-11-26T14:06:36.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -6883,7 +7000,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "completed_at": "2026-11-26T14:06:36.000Z",
+                     *           "completed_at": "2026-11-26T14:06:37.000Z",
                      *           "deal_id": null,
                      *           "direction": "bidirectional",
                      *           "duration_ms": 412,
@@ -6892,7 +7009,7 @@ export interface operations {
                      *           "records_failed": 0,
                      *           "records_queued": 14,
                      *           "records_synced": 12,
-                     *           "started_at": "2026-11-26T14:06:36.000Z",
+                     *           "started_at": "2026-11-26T14:06:37.000Z",
                      *           "status": "completed",
                      *           "trigger": "manual"
                      *         }
@@ -6961,7 +7078,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "completed_at": "2026-11-26T14:06:36.000Z",
+                     *         "completed_at": "2026-11-26T14:06:37.000Z",
                      *         "deal_id": null,
                      *         "details": {
                      *           "created_in_banklyze": 0,
@@ -6978,7 +7095,7 @@ export interface operations {
                      *         "records_failed": 0,
                      *         "records_queued": 14,
                      *         "records_synced": 12,
-                     *         "started_at": "2026-11-26T14:06:36.000Z",
+                     *         "started_at": "2026-11-26T14:06:37.000Z",
                      *         "status": "completed",
                      *         "trigger": "manual"
                      *       }
@@ -7056,7 +7173,7 @@ export interface operations {
                  *       },
                  *       "provider": "pipedrive",
                  *       "record_id": "42",
-                 *       "timestamp": "2026-11-26T14:06:40.000Z"
+                 *       "timestamp": "2026-11-26T14:06:41.000Z"
                  *     }
                  */
                 "application/json": components["schemas"]["CrmWebhookInputDto"] | {
@@ -8532,7 +8649,7 @@ export interface operations {
                      *           "action": "deal.status_changed",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "id": 43,
                      *           "metadata": {
@@ -8544,7 +8661,7 @@ export interface operations {
                      *           "action": "recommendation.generated",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "id": 42,
                      *           "metadata": {
@@ -8559,7 +8676,7 @@ export interface operations {
                      *           "action": "document.completed",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "id": 41,
                      *           "metadata": {
@@ -8957,7 +9074,7 @@ export interface operations {
                      *         {
                      *           "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
                      *           "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
-                     *           "created_at": "2026-11-26T14:05:54.000Z",
+                     *           "created_at": "2026-11-26T14:05:55.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 1,
@@ -8969,7 +9086,7 @@ export interface operations {
                      *             {
                      *               "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *               "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *               "created_at": "2026-11-26T14:05:54.000Z",
+                     *               "created_at": "2026-11-26T14:05:55.000Z",
                      *               "deal_id": 1,
                      *               "deleted_at": null,
                      *               "id": 2,
@@ -8977,12 +9094,12 @@ export interface operations {
                      *                 1
                      *               ],
                      *               "parent_id": 1,
-                     *               "updated_at": "2026-11-26T14:05:54.000Z",
+                     *               "updated_at": "2026-11-26T14:05:55.000Z",
                      *               "user_id": 2,
                      *               "user_name": "Jordan Reyes"
                      *             }
                      *           ],
-                     *           "updated_at": "2026-11-26T14:05:56.000Z",
+                     *           "updated_at": "2026-11-26T14:05:57.000Z",
                      *           "user_id": 1,
                      *           "user_name": "Dana Whitfield"
                      *         }
@@ -9076,7 +9193,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?",
-                     *       "created_at": "2026-11-26T14:05:54.000Z",
+                     *       "created_at": "2026-11-26T14:05:55.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -9085,7 +9202,7 @@ export interface operations {
                      *       ],
                      *       "parent_id": null,
                      *       "replies": [],
-                     *       "updated_at": "2026-11-26T14:05:54.000Z",
+                     *       "updated_at": "2026-11-26T14:05:55.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -9278,7 +9395,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this.",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this.",
-                     *       "created_at": "2026-11-26T14:05:54.000Z",
+                     *       "created_at": "2026-11-26T14:05:55.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -9290,7 +9407,7 @@ export interface operations {
                      *         {
                      *           "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *           "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *           "created_at": "2026-11-26T14:05:54.000Z",
+                     *           "created_at": "2026-11-26T14:05:55.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 2,
@@ -9298,12 +9415,12 @@ export interface operations {
                      *             1
                      *           ],
                      *           "parent_id": 1,
-                     *           "updated_at": "2026-11-26T14:05:54.000Z",
+                     *           "updated_at": "2026-11-26T14:05:55.000Z",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         }
                      *       ],
-                     *       "updated_at": "2026-11-26T14:05:55.000Z",
+                     *       "updated_at": "2026-11-26T14:05:56.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -9395,7 +9512,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deal_id": 1,
-                     *       "decided_at": "2026-11-26T14:06:03.000Z",
+                     *       "decided_at": "2026-11-26T14:06:04.000Z",
                      *       "decision": "approve",
                      *       "message": "Decision approve recorded",
                      *       "offer": {
@@ -9504,7 +9621,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:01.000Z",
                      *           "deal_id": 1,
                      *           "description": "Please send the May statement of the operating account (all pages).",
                      *           "document_type": "bank_statement",
@@ -9516,10 +9633,10 @@ export interface operations {
                      *           "overdue": false,
                      *           "requested_by": 1,
                      *           "status": "pending",
-                     *           "updated_at": "2026-11-26T14:06:00.000Z"
+                     *           "updated_at": "2026-11-26T14:06:01.000Z"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:06:00.000Z",
+                     *           "created_at": "2026-11-26T14:06:01.000Z",
                      *           "deal_id": 1,
                      *           "description": "Year-to-date P&L",
                      *           "document_type": "profit_and_loss",
@@ -9531,7 +9648,7 @@ export interface operations {
                      *           "overdue": false,
                      *           "requested_by": 1,
                      *           "status": "pending",
-                     *           "updated_at": "2026-11-26T14:06:00.000Z"
+                     *           "updated_at": "2026-11-26T14:06:01.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -9623,7 +9740,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:00.000Z",
+                     *       "created_at": "2026-11-26T14:06:01.000Z",
                      *       "deal_id": 1,
                      *       "description": "Please send the May statement of the operating account (all pages).",
                      *       "document_type": "bank_statement",
@@ -9635,7 +9752,7 @@ export interface operations {
                      *       "overdue": false,
                      *       "requested_by": 1,
                      *       "status": "pending",
-                     *       "updated_at": "2026-11-26T14:06:00.000Z"
+                     *       "updated_at": "2026-11-26T14:06:01.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentRequestDto"];
@@ -10965,7 +11082,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "dba_name": "Sunrise Bakery",
-                     *         "decided_at": "2026-11-26T14:06:03.000Z",
+                     *         "decided_at": "2026-11-26T14:06:04.000Z",
                      *         "decided_by": "user:1",
                      *         "decision": "approve",
                      *         "decision_offer": {
@@ -11215,7 +11332,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "status": "ready",
-                     *         "updated_at": "2026-11-26T14:06:04.000Z"
+                     *         "updated_at": "2026-11-26T14:06:05.000Z"
                      *       },
                      *       "deal_id": 1,
                      *       "message": "Nothing changed since the deal was last scored (same documents and corrections): nothing was recomputed",
@@ -11314,7 +11431,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:11.000Z",
+                     *           "created_at": "2026-11-26T14:06:12.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-12-03T14:05:00.000Z",
@@ -11329,7 +11446,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:11.000Z",
+                     *           "created_at": "2026-11-26T14:06:12.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-11-29T14:05:00.000Z",
@@ -11427,7 +11544,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "active": true,
-                     *       "created_at": "2026-11-26T14:06:11.000Z",
+                     *       "created_at": "2026-11-26T14:06:12.000Z",
                      *       "created_by": "user:1",
                      *       "deal_id": 1,
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
@@ -11520,7 +11637,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:11.000Z",
+                     *           "created_at": "2026-11-26T14:06:12.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-12-03T14:05:00.000Z",
@@ -11535,7 +11652,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:11.000Z",
+                     *           "created_at": "2026-11-26T14:06:12.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-11-29T14:05:00.000Z",
@@ -11639,7 +11756,7 @@ export interface operations {
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "description": "Status changed from processing to ready",
                      *           "details": {
@@ -11652,13 +11769,13 @@ export interface operations {
                      *             "previous_status": "processing",
                      *             "status": "ready"
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:04.000Z",
+                     *           "timestamp": "2026-11-26T14:06:05.000Z",
                      *           "type": "status_change"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "description": "Recommendation: approve (Conservative restaurants)",
                      *           "details": {
@@ -11677,13 +11794,13 @@ export interface operations {
                      *             "ruleset_name": "Conservative restaurants",
                      *             "total_score": 93.09
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:04.000Z",
+                     *           "timestamp": "2026-11-26T14:06:05.000Z",
                      *           "type": "recommendation"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "description": "Document 1 processed as bank_statement",
                      *           "details": {
@@ -11698,7 +11815,7 @@ export interface operations {
                      *             "document_type": "bank_statement",
                      *             "transaction_count": 60
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:04.000Z",
+                     *           "timestamp": "2026-11-26T14:06:05.000Z",
                      *           "type": "document_processed"
                      *         }
                      *       ],
@@ -12071,19 +12188,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:00.000Z",
+                     *       "created_at": "2026-11-26T14:06:01.000Z",
                      *       "deal_id": 1,
                      *       "description": "Please send the May statement of the operating account (all pages).",
                      *       "document_type": "bank_statement",
                      *       "due_date": "2026-12-04",
-                     *       "fulfilled_at": "2026-11-26T14:06:02.000Z",
+                     *       "fulfilled_at": "2026-11-26T14:06:03.000Z",
                      *       "fulfilled_document_id": null,
                      *       "id": 1,
                      *       "message": "Please send the May statement of the operating account (all pages).",
                      *       "overdue": false,
                      *       "requested_by": 1,
                      *       "status": "fulfilled",
-                     *       "updated_at": "2026-11-26T14:06:02.000Z"
+                     *       "updated_at": "2026-11-26T14:06:03.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentRequestDto"];
@@ -14736,7 +14853,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
-                     *       "created_at": "2026-11-26T14:06:23.000Z",
+                     *       "created_at": "2026-11-26T14:06:24.000Z",
                      *       "deal_id": 6,
                      *       "deal_matched": true,
                      *       "documents": [
@@ -14928,8 +15045,8 @@ export interface operations {
                      *       "data": {
                      *         "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
                      *         "completed": 2,
-                     *         "completed_at": "2026-11-26T14:06:23.000Z",
-                     *         "created_at": "2026-11-26T14:06:23.000Z",
+                     *         "completed_at": "2026-11-26T14:06:24.000Z",
+                     *         "created_at": "2026-11-26T14:06:24.000Z",
                      *         "deal_id": 6,
                      *         "deal_matched": true,
                      *         "documents": [
@@ -15071,8 +15188,8 @@ export interface operations {
                      *         "url": "https://hooks.sunrise-funding.example/ingest-complete"
                      *       },
                      *       "completed": 2,
-                     *       "completed_at": "2026-11-26T14:06:23.000Z",
-                     *       "created_at": "2026-11-26T14:06:23.000Z",
+                     *       "completed_at": "2026-11-26T14:06:24.000Z",
+                     *       "created_at": "2026-11-26T14:06:24.000Z",
                      *       "deal_id": 6,
                      *       "deal_matched": true,
                      *       "documents": [
@@ -15083,7 +15200,7 @@ export interface operations {
                      *           "filename": "bayview-march.pdf",
                      *           "id": 6,
                      *           "label": "Operating account March",
-                     *           "processing_completed_at": "2026-11-26T14:06:23.000Z",
+                     *           "processing_completed_at": "2026-11-26T14:06:24.000Z",
                      *           "status": "completed"
                      *         },
                      *         {
@@ -15093,7 +15210,7 @@ export interface operations {
                      *           "filename": "bayview-april.pdf",
                      *           "id": 7,
                      *           "label": "Operating account April",
-                     *           "processing_completed_at": "2026-11-26T14:06:23.000Z",
+                     *           "processing_completed_at": "2026-11-26T14:06:24.000Z",
                      *           "status": "completed"
                      *         }
                      *       ],
@@ -15303,7 +15420,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:50.000Z",
+                     *       "created_at": "2026-11-26T14:06:51.000Z",
                      *       "expires_at": null,
                      *       "id": 4,
                      *       "key": "ll_live_wVgBToCQQ5ACx9e5PQeeDRXJkFcbctXa",
@@ -15468,7 +15585,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:50.000Z",
+                     *       "created_at": "2026-11-26T14:06:51.000Z",
                      *       "expires_at": null,
                      *       "id": 4,
                      *       "key": "ll_live_ccaSESJSwZg9itykRRZbu7DJVMxMXGNP",
@@ -15654,7 +15771,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "id": 11,
                      *           "message": "The status of Sunrise Bakery LLC changed from processing to ready.",
@@ -15663,7 +15780,7 @@ export interface operations {
                      *           "type": "deal.status_changed"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:06:04.000Z",
+                     *           "created_at": "2026-11-26T14:06:05.000Z",
                      *           "deal_id": 1,
                      *           "id": 9,
                      *           "message": "The status of Sunrise Bakery LLC changed from ready to processing.",
@@ -15672,7 +15789,7 @@ export interface operations {
                      *           "type": "deal.status_changed"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:05:54.000Z",
+                     *           "created_at": "2026-11-26T14:05:55.000Z",
                      *           "deal_id": 1,
                      *           "id": 7,
                      *           "message": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
@@ -17046,7 +17163,7 @@ export interface operations {
                      *         "warnings": []
                      *       },
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
-                     *       "shared_at": "2026-11-26T14:06:11.000Z",
+                     *       "shared_at": "2026-11-26T14:06:12.000Z",
                      *       "token": "shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN"
                      *     }
                      */
@@ -17203,15 +17320,15 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T06:05:00.000Z",
+                     *       "period_end": "2026-11-30T05:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
                      *       "requests": {
                      *         "limit": 1000000,
                      *         "percent_used": 0.0001,
-                     *         "remaining": 999875,
-                     *         "used": 125
+                     *         "remaining": 999874,
+                     *         "used": 126
                      *       }
                      *     }
                      */
@@ -17254,14 +17371,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:42.000Z",
+                     *         "created_at": "2026-11-26T14:06:43.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:43.000Z",
+                     *         "updated_at": "2026-11-26T14:06:44.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -17353,7 +17470,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:42.000Z",
+                     *         "created_at": "2026-11-26T14:06:43.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
@@ -17361,7 +17478,7 @@ export interface operations {
                      *           "document.failed"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:42.000Z",
+                     *         "updated_at": "2026-11-26T14:06:43.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -17463,14 +17580,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:42.000Z",
+                     *         "created_at": "2026-11-26T14:06:43.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:43.000Z",
+                     *         "updated_at": "2026-11-26T14:06:44.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -17641,9 +17758,9 @@ export interface operations {
                      *         {
                      *           "attempt": 1,
                      *           "attempt_number": 1,
-                     *           "created_at": "2026-11-26T14:06:45.000Z",
+                     *           "created_at": "2026-11-26T14:06:46.000Z",
                      *           "deal_id": null,
-                     *           "delivered_at": "2026-11-26T14:06:45.000Z",
+                     *           "delivered_at": "2026-11-26T14:06:46.000Z",
                      *           "event": "webhook.test",
                      *           "event_id": "evt_da73f94c02b9adc086bfed946e397916",
                      *           "event_type": "webhook.test",
@@ -17729,7 +17846,7 @@ export interface operations {
                      *             "attempt_number": 1,
                      *             "error": "receiver answered 503",
                      *             "request": {
-                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:46.000Z\",\"timestamp\":\"2026-11-26T14:06:46.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:47.000Z\",\"timestamp\":\"2026-11-26T14:06:47.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *               "headers": {
                      *                 "Content-Type": "application/json",
                      *                 "User-Agent": "Ledgerlens-Webhooks/1.0",
@@ -17754,11 +17871,11 @@ export interface operations {
                      *               "status_code": 503,
                      *               "time_ms": 38
                      *             },
-                     *             "started_at": "2026-11-26T14:06:46.000Z",
+                     *             "started_at": "2026-11-26T14:06:47.000Z",
                      *             "success": false
                      *           }
                      *         ],
-                     *         "created_at": "2026-11-26T14:06:46.000Z",
+                     *         "created_at": "2026-11-26T14:06:47.000Z",
                      *         "deal_id": 4,
                      *         "delivered_at": null,
                      *         "error": "receiver answered 503",
@@ -17767,10 +17884,10 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_e0dcabd0ca399e3269d9569a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:06:56.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:06:57.000Z",
                      *         "redelivery_of": null,
                      *         "request": {
-                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:46.000Z\",\"timestamp\":\"2026-11-26T14:06:46.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:47.000Z\",\"timestamp\":\"2026-11-26T14:06:47.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *           "headers": {
                      *             "Content-Type": "application/json",
                      *             "User-Agent": "Ledgerlens-Webhooks/1.0",
@@ -17876,7 +17993,7 @@ export interface operations {
                      *       "data": {
                      *         "attempt": 0,
                      *         "attempt_number": 0,
-                     *         "created_at": "2026-11-26T14:06:48.000Z",
+                     *         "created_at": "2026-11-26T14:06:49.000Z",
                      *         "deal_id": 4,
                      *         "delivered_at": null,
                      *         "event": "deal.decision",
@@ -17884,7 +18001,7 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_fe12567aa348453ba33a8e8a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:06:48.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:06:49.000Z",
                      *         "redelivery_of": "whd_e0dcabd0ca399e3269d9569a",
                      *         "response_status": null,
                      *         "status": "pending",
@@ -17989,7 +18106,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "delivered_at": "2026-11-26T14:06:45.000Z",
+                     *         "delivered_at": "2026-11-26T14:06:46.000Z",
                      *         "delivery_id": "whd_b11e57c3e44e9c050f4968ee",
                      *         "error": null,
                      *         "event": "webhook.test",

@@ -61,6 +61,20 @@ export function PipelinePage() {
     placeholderData: keepPreviousData,
   });
   const meta = deals.data?.meta;
+  // the page's assignees in one request (not one per row)
+  const ids = (deals.data?.data ?? []).map((d) => d.id);
+  const assignees = useQuery({
+    queryKey: ['assignments-of', ids, deals.dataUpdatedAt],
+    enabled: ids.length > 0,
+    queryFn: ({ signal }) => ll.assignments.listForDeals(ids, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+  const assigneesOf = new Map<number, string>();
+  for (const a of assignees.data ?? []) {
+    const name = a.user_name ?? a.user_email;
+    assigneesOf.set(a.deal_id, assigneesOf.has(a.deal_id) ? `${assigneesOf.get(a.deal_id)}, ${name}` : name);
+  }
 
   const sortBy = (key: SortKey) => setSearch({ sort: key, order: sort === key && order === 'desc' ? 'asc' : 'desc' });
   const header = (key: SortKey, text: string, numeric = false) => (
@@ -137,7 +151,7 @@ export function PipelinePage() {
           </thead>
           <tbody>
             {deals.data?.data.map((deal) => (
-              <DealRow key={deal.id} deal={deal} />
+              <DealRow key={deal.id} deal={deal} assignee={assigneesOf.get(deal.id)} />
             ))}
             {deals.data && deals.data.data.length === 0 && (
               <tr>
@@ -174,14 +188,8 @@ export function PipelinePage() {
   );
 }
 
-/** The list carries the recommendation's decision; not the assignees: each visible row asks for its own (cached). */
-function DealRow({ deal }: { deal: DealSummary }) {
-  const assignees = useQuery({
-    queryKey: [...keys.assignments(deal.id), deal.updated_at],
-    queryFn: ({ signal }) => ll.assignments.list(deal.id, {}, { signal }),
-    staleTime: 60_000,
-  });
-  const assignee = assignees.data?.data.map((a) => a.user_name ?? a.user_email).join(', ');
+/** One deal of the page; its assignees come with the page's one request. */
+function DealRow({ deal, assignee }: { deal: DealSummary; assignee: string | undefined }) {
   return (
     <tr>
       <th scope="row">

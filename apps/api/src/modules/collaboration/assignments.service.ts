@@ -92,6 +92,23 @@ export class AssignmentsService {
     );
   }
 
+  /** The assignments of these deals (those the caller sees), by deal then oldest first: one query for a list page. */
+  async ofDeals(auth: AuthContext, dealIds: number[]): Promise<AssignmentDto[]> {
+    if (!dealIds.length) return [];
+    const em = this.db.forScope(auth);
+    const rows = await em.find(
+      Assignment,
+      { dealId: { $in: [...new Set(dealIds)] } },
+      { orderBy: [{ dealId: 'asc' }, { assignedAt: 'asc' }, { id: 'asc' }], limit: 1000 },
+    );
+    const users = await usersById(
+      em,
+      auth.organizationId,
+      rows.map((a) => a.userId),
+    );
+    return rows.map((a) => mapAssignment(a, users.get(a.userId)));
+  }
+
   /** Form A: `DELETE /deals/{deal_id}/assignments/{user_id}`. */
   async unassignUser(auth: AuthContext, dealId: number, userId: number): Promise<UnassignAckDto> {
     const removed = await this.db.forScope(auth).transactional(async (tx) => {

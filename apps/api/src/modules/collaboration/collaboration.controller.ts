@@ -23,6 +23,8 @@ import {
   AssignedDealListDto,
   AssignmentDto,
   AssignmentListDto,
+  AssignmentsOfDealsDto,
+  AssignmentsOfDealsQueryDto,
   CommentDto,
   CommentListDto,
   CreateAssignmentDto,
@@ -103,6 +105,18 @@ export class AssignmentsController {
   })
   async deleteAssignment(@Auth() auth: AuthContext, @IdParam('assignment_id') id: number): Promise<void> {
     await this.assignments.unassign(auth, id);
+  }
+
+  @Get('assignments')
+  @Authenticated('deals:read')
+  @ApiOkResponse({ type: AssignmentsOfDealsDto })
+  @ApiOperation({
+    summary: 'The assignments of several deals',
+    description:
+      'For a list page: the users assigned to each of `deal_ids` (at most 100) in one request; a deal the caller cannot see has none.',
+  })
+  async listAssignmentsOfDeals(@Auth() auth: AuthContext, @Query() query: AssignmentsOfDealsQueryDto): Promise<AssignmentsOfDealsDto> {
+    return { data: await this.assignments.ofDeals(auth, query.deal_ids ?? []) };
   }
 
   @Get('me/assigned-deals')

@@ -2,6 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -99,5 +101,25 @@ export function ValidateDateTime(options: Common = {}): PropertyDecorator {
     IsISO8601({ strict: true }),
     Type(() => String),
     doc(options, { type: String, format: 'date-time' }),
+  );
+}
+
+const toIntList = ({ value }: { value: unknown }): unknown => {
+  if (value === undefined) return undefined;
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
+  return parts.map((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v));
+};
+
+/** An optional list of positive ids in the query: the parameter repeated (`ids=1&ids=2`) or comma-separated. */
+export function IntListQuery(name: string, maxItems: number, description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'array', items: { type: 'integer', minimum: 1 }, maxItems, description }),
+    Transform(toIntList),
+    ValidateIf((_, v) => v !== undefined),
+    IsArray(),
+    ArrayMaxSize(maxItems),
+    IsInt({ each: true, message: `each value in ${name} must be a positive integer` }),
+    Min(1, { each: true, message: `each value in ${name} must be a positive integer` }),
+    Max(2147483647, { each: true }),
   );
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, Max, Min } from 'class-validator';
 import { PageMetaDto, PageQueryDto } from '../../../platform/pagination/pagination';
-import { ValidateBoolean, ValidateEnum, ValidateInt, ValidateString } from '../../../platform/validation/decorators';
+import { IntListQuery, ValidateBoolean, ValidateEnum, ValidateInt, ValidateString } from '../../../platform/validation/decorators';
 import { ASSIGNMENT_ROLES, DOCUMENT_REQUEST_STATUSES, REQUESTABLE_DOCUMENT_TYPES } from '../collaboration.entities';
 
 export const MAX_COMMENT_LENGTH = 10_000;
@@ -64,6 +64,21 @@ export class AssignmentDto {
 export class AssignmentListDto {
   @ApiProperty({ type: [AssignmentDto] }) data: AssignmentDto[];
   @ApiProperty({ type: PageMetaDto }) meta: PageMetaDto;
+}
+
+/** `GET /v1/assignments?deal_ids=...`: the assignments of several deals in one request (a list page). */
+export class AssignmentsOfDealsQueryDto {
+  @IntListQuery('deal_ids', 100, 'The deals (at most 100): repeat the parameter or separate with commas')
+  deal_ids?: number[];
+}
+
+export class AssignmentsOfDealsDto {
+  @ApiProperty({
+    type: [AssignmentDto],
+    description:
+      'Every assignment of the deals asked for that the caller can see, by deal then oldest first; a deal it cannot see has none',
+  })
+  data: AssignmentDto[];
 }
 
 export class AssignedDealDto {

@@ -1,7 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, Max, Min, ValidateIf } from 'class-validator';
-import { ValidateInt } from '../../../platform/validation/decorators';
+import { IntListQuery, ValidateInt } from '../../../platform/validation/decorators';
 import { RULESET_KINDS } from '../../rulesets/rulesets.entities';
 
 export const DECISIONS = ['approve', 'review', 'decline'] as const;
@@ -59,30 +57,15 @@ export class EvaluationResultDto {
   @ApiProperty({ type: [RulesetEvaluationDto] }) evaluations: RulesetEvaluationDto[];
 }
 
-const toIntList = ({ value }: { value: unknown }): unknown => {
-  if (value === undefined) return undefined;
-  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
-  return parts.map((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v));
-};
-
 export class EvaluateQueryDto {
   @ValidateInt({ optional: true, query: true, min: 1, max: 2147483647, description: 'One ruleset to evaluate' })
   ruleset_id?: number;
 
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'integer', minimum: 1 },
-    maxItems: MAX_EVALUATE_RULESETS,
-    description:
-      'Rulesets to evaluate: repeat the parameter (`ruleset_ids=1&ruleset_ids=2`) or separate with commas. Without any id, the default ruleset is evaluated',
-  })
-  @Transform(toIntList)
-  @ValidateIf((_, v) => v !== undefined)
-  @IsArray()
-  @ArrayMaxSize(MAX_EVALUATE_RULESETS)
-  @IsInt({ each: true, message: 'each value in ruleset_ids must be a positive integer' })
-  @Min(1, { each: true, message: 'each value in ruleset_ids must be a positive integer' })
-  @Max(2147483647, { each: true })
+  @IntListQuery(
+    'ruleset_ids',
+    MAX_EVALUATE_RULESETS,
+    'Rulesets to evaluate: repeat the parameter (`ruleset_ids=1&ruleset_ids=2`) or separate with commas. Without any id, the default ruleset is evaluated',
+  )
   ruleset_ids?: number[];
 }
 
