@@ -324,6 +324,44 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     await second.context.close();
   }, 180_000);
 
+  it('deal page: the timeline shows a decision with its reason, a comment is posted, a share link is made and opens', async () => {
+    const created = await app.request('POST', '/v1/deals', {
+      key: admin.api_key,
+      body: { business_name: 'Timeline Deli LLC', funding_amount_requested: 15000 },
+    });
+    const dealId = created.body.id as number;
+    await app.request('POST', `/v1/deals/${dealId}/decision`, {
+      key: admin.api_key,
+      body: { decision: 'decline', reason: 'No statements after two requests' },
+    });
+    const { context, page, problems } = await open();
+    await signIn(page, admin.user.email, admin.password);
+    await page.goto(`${app.url}/app/deals/${dealId}`);
+    const lines = page.getByRole('list', { name: 'Timeline entries' });
+    await lines.getByText('set the decision to decline: No statements after two requests').waitFor();
+    await lines.getByText('created the deal').waitFor();
+
+    await page.getByRole('textbox', { name: /^Comment/ }).fill('Asked the broker for March again');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.getByRole('list', { name: 'Comments' }).getByText('Asked the broker for March again').waitFor();
+    const comments = await app.request('GET', `/v1/deals/${dealId}/comments`, { key: admin.api_key });
+    expect(comments.body.data.map((c: { body: string }) => c.body)).toEqual(['Asked the broker for March again']);
+
+    await page.getByLabel('Expires after (days)').fill('3');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    const link = page.getByTestId('share-link').getByRole('link');
+    await link.waitFor();
+    const url = new URL((await link.getAttribute('href')) ?? '');
+    expect(url.pathname).toMatch(/^\/share\/shr_/);
+    const shared = await app.request('GET', `/v1/share/${url.pathname.split('/').pop()}`);
+    expect(shared.status).toBe(200);
+    expect(JSON.stringify(shared.body)).toContain('Timeline Deli LLC');
+    await expectAccessible(page, 'deal (timeline and share)');
+    await shoot(page, 'deal-timeline', true);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it('signs out: the session ends on the server and the sign-in shows again', async () => {
     const { context, page, problems } = await open();
     await signIn(page, admin.user.email, admin.password);

@@ -25,6 +25,8 @@ export function useLiveEvents(enabled: boolean): LiveState {
           if (typeof dealId === 'number') {
             void queryClient.invalidateQueries({ queryKey: ['deal', dealId] });
             void queryClient.invalidateQueries({ queryKey: ['documents', dealId] });
+            void queryClient.invalidateQueries({ queryKey: ['timeline', dealId] });
+            void queryClient.invalidateQueries({ queryKey: ['comments', dealId] });
           }
         }
       } catch (err) {

@@ -9,6 +9,7 @@ import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { TableWrap } from '../components/TableWrap';
 import { useSession } from '../components/Root';
+import { SharePanel, TimelinePanel } from './DealActivity';
 import { day, label, month, num, period, usd, usdCents, when } from '../format';
 import { Upload } from './Upload';
 
@@ -60,6 +61,8 @@ export function DealPage() {
           ) : (
             <p className="panel muted">Your role reads deals; uploading and deciding are for underwriters.</p>
           )}
+          <TimelinePanel dealId={d.id} writer={writer} />
+          {writer ? <SharePanel dealId={d.id} /> : null}
         </aside>
       </div>
     </article>
@@ -85,6 +88,7 @@ function RecommendationPanel({ deal, writer }: { deal: DealDetail; writer: boole
           : prev,
       );
       void queryClient.invalidateQueries({ queryKey: ['deals'] });
+      void queryClient.invalidateQueries({ queryKey: ['timeline', deal.id] });
     },
   });
   return (

@@ -146,8 +146,8 @@ export function timelineLine(event: Pick<DomainEvent, 'type' | 'data'>, names: L
       return {
         eventType: 'comment.added',
         kind: 'comment',
-        description: d.parent_id ? `${who} replied to a comment` : `${who} commented`,
-        metadata: pick(d, ['comment_id', 'parent_id', 'mentioned_user_ids']),
+        description: `${d.parent_id ? `${who} replied to a comment` : `${who} commented`}${d.excerpt ? `: ${str(d.excerpt)}` : ''}`,
+        metadata: pick(d, ['comment_id', 'parent_id', 'mentioned_user_ids', 'excerpt']),
       };
     case 'comment.updated':
       return {
