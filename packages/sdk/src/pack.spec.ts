@@ -11,7 +11,7 @@ const repo = resolve(sdkDir, '../..');
 
 /**
  * The SDK as an integrator gets it: `npm pack`, installed from the tarball into an empty project
- * (offline: its one dependency comes from this workspace), then used from ESM, from CommonJS and from TypeScript
+ * (offline: its two dependencies come from this workspace), then used from ESM, from CommonJS and from TypeScript
  * (nodenext) against a running server.
  */
 describe('@ledgerlens/sdk packed and installed', () => {
@@ -37,6 +37,7 @@ describe('@ledgerlens/sdk packed and installed', () => {
         '--install-links',
         `./${tarball}`,
         join(repo, 'node_modules/eventsource-parser'),
+        join(repo, 'node_modules/ky'),
       ],
       { cwd: project },
     );
@@ -63,9 +64,12 @@ const main = async () => {
 main().catch((e) => { console.error(e); process.exit(1); });
 `;
 
-  it('ships one dependency, no HTTP library (one retry mechanism), and its changelog', () => {
+  it('ships two pinned dependencies (ky, its one HTTP and retry layer, and the SSE parser) and its changelog', () => {
     const installed = JSON.parse(readFileSync(join(project, 'node_modules/@ledgerlens/sdk/package.json'), 'utf8'));
-    expect(installed.dependencies).toEqual({ 'eventsource-parser': expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    expect(installed.dependencies).toEqual({
+      'eventsource-parser': expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      ky: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+    });
     expect(existsSync(join(project, 'node_modules/@ledgerlens/sdk/CHANGELOG.md'))).toBe(true);
   });
 
