@@ -1,5 +1,6 @@
 import { TestApp } from './support/harness';
 import { Receiver } from './support/receiver';
+import { OpenApiValidator } from './support/openapi-validator';
 import { Clock } from '../src/platform/clock/clock';
 import { JobQueue } from '../src/platform/queue/job-queue';
 import { Database } from '../src/platform/database/database.service';
@@ -477,6 +478,17 @@ describe('webhooks', () => {
       });
       // Internal events (the AI summary request) never leave.
       expect([...byType.keys()].every((t) => all.includes(t))).toBe(true);
+      // every body is the contract's LedgerlensEvent (the schema the webhooks package and the SDK are generated from)
+      const contract = new OpenApiValidator();
+      const schemaOf = (type: string) => `${type.replace(/(^|[._])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}Event`;
+      const problems = receiver.received.flatMap((r) => {
+        const body = JSON.parse(r.rawBody) as { type: string };
+        return [...contract.checkComponent(schemaOf(body.type), body), ...contract.checkComponent('LedgerlensEvent', body)];
+      });
+      expect(problems).toEqual([]);
+      expect(contract.checkComponent('LedgerlensEvent', { ...JSON.parse(receiver.received[0].rawBody), type: 'deal.nope' })).not.toEqual(
+        [],
+      );
       await configure(org.api_key);
     });
 

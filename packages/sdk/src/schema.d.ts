@@ -1912,6 +1912,40 @@ export interface components {
              */
             risk_level: "low" | "medium" | "high" | "unknown";
         };
+        BatchCompletedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["BatchCompletedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "batch.completed";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "batch.completed";
+        };
+        BatchCompletedEventData: {
+            batch_id: string;
+            completed: number;
+            deal_id: number;
+            failed: number;
+            /** @description The batch deal's recommendation */
+            recommendation: {
+                [key: string]: unknown;
+            } | null;
+            total_documents: number;
+        };
         BatchCreateResultDto: {
             created: components["schemas"]["BatchCreatedDealDto"][];
             errors: components["schemas"]["BatchErrorDto"][];
@@ -2477,6 +2511,61 @@ export interface components {
             source_type: string | null;
             status: string;
         };
+        DealCreatedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DealCreatedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "deal.created";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.created";
+        };
+        DealCreatedEventData: {
+            business_name: string;
+            deal_id: number;
+        };
+        DealDecisionEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DealDecisionEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "deal.decision";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.decision";
+        };
+        DealDecisionEventData: {
+            deal_id: number;
+            decision: components["schemas"]["EventDealDecision"];
+            previous_decision: components["schemas"]["EventDealDecision"] | null;
+        };
         DealDetailDto: {
             ai_summary: string | null;
             /** @description Tamper risk per document and for the deal */
@@ -2557,6 +2646,37 @@ export interface components {
             total_estimated?: true;
             total_pages: number;
         };
+        DealReadyEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DealReadyEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "deal.ready";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.ready";
+        };
+        DealReadyEventData: {
+            business_name: string;
+            deal_id: number;
+            document_count: number;
+            grade: string | null;
+            health_score: number | null;
+            status: components["schemas"]["EventDealStatus"];
+        };
         DealStatsDto: {
             avg_funding_requested: number | null;
             avg_health_score: number | null;
@@ -2605,6 +2725,36 @@ export interface components {
             status: "new" | "processing" | "under_review" | "ready" | "failed";
             /** Format: date-time */
             updated_at: string;
+        };
+        DealUpdatedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DealUpdatedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "deal.updated";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.updated";
+        };
+        DealUpdatedEventData: {
+            /** @description The fields the change set */
+            changed_fields: string[];
+            deal_id: number;
+            previous_status?: components["schemas"]["EventDealStatus"];
+            status?: components["schemas"]["EventDealStatus"];
         };
         DealsByStatusDto: {
             /** @description Deals whose every document failed */
@@ -2770,6 +2920,35 @@ export interface components {
              */
             risk_level: "low" | "medium" | "high" | "unknown";
         };
+        DocumentCompletedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DocumentCompletedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "document.completed";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.completed";
+        };
+        DocumentCompletedEventData: {
+            deal_id: number;
+            document_id: number;
+            document_type: components["schemas"]["EventDocumentType"] | null;
+            transaction_count: number;
+        };
         DocumentDetailDto: {
             account_holder: string | null;
             /** @description Same as account_number_last4 (Form B) */
@@ -2841,6 +3020,35 @@ export interface components {
             extraction: components["schemas"]["ExtractionRecordDto"] | null;
             screening: components["schemas"]["ExportScreeningDto"];
             transactions: components["schemas"]["ExportTransactionsRefDto"];
+        };
+        DocumentFailedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DocumentFailedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "document.failed";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.failed";
+        };
+        DocumentFailedEventData: {
+            deal_id: number;
+            document_id: number;
+            /** @description Why the document could not be read */
+            error: string | null;
         };
         DocumentListDto: {
             data: components["schemas"]["DocumentSummaryDto"][];
@@ -2930,6 +3138,35 @@ export interface components {
             /** Format: date-time */
             uploaded_at: string;
         };
+        DocumentUploadedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DocumentUploadedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "document.uploaded";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.uploaded";
+        };
+        DocumentUploadedEventData: {
+            deal_id: number;
+            document_id: number;
+            document_type: components["schemas"]["EventDocumentType"] | null;
+            filename: string;
+        };
         ErrorEnvelopeDto: {
             /** @example VALIDATION_ERROR */
             code: string;
@@ -2940,6 +3177,46 @@ export interface components {
         EvaluationResultDto: {
             deal_id: number;
             evaluations: components["schemas"]["RulesetEvaluationDto"][];
+        };
+        /** @enum {string} */
+        EventDealDecision: "approve" | "decline" | "funded";
+        /** @enum {string} */
+        EventDealStatus: "new" | "processing" | "under_review" | "ready" | "failed";
+        /** @enum {string} */
+        EventDocumentType: "bank_statement" | "tax_return" | "profit_and_loss" | "other";
+        ExportReadyEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["ExportReadyEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "export.ready";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "export.ready";
+        };
+        ExportReadyEventData: {
+            bytes?: number;
+            deal_id: number;
+            document_id?: number;
+            /** Format: date-time */
+            exported_at: string;
+            filename: string;
+            /** @enum {string} */
+            format: "pdf" | "csv" | "json";
+            rows?: number;
         };
         ExportScreeningDto: {
             buckets: components["schemas"]["ScreeningBucketsDto"];
@@ -3363,6 +3640,8 @@ export interface components {
             data: components["schemas"]["KeyDto"][];
             meta: components["schemas"]["PageMetaDto"];
         };
+        /** @description One event, as a webhook delivers it (the request body) and the event stream sends it (the `data:` JSON): `type` (= `event`) names the event and decides `data`. */
+        LedgerlensEvent: components["schemas"]["DealCreatedEvent"] | components["schemas"]["DealUpdatedEvent"] | components["schemas"]["DealReadyEvent"] | components["schemas"]["DealDecisionEvent"] | components["schemas"]["DocumentUploadedEvent"] | components["schemas"]["DocumentCompletedEvent"] | components["schemas"]["DocumentFailedEvent"] | components["schemas"]["BatchCompletedEvent"] | components["schemas"]["RecommendationGeneratedEvent"] | components["schemas"]["ExportReadyEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["WebhookTestEvent"];
         LenderPositionDto: {
             counterparty: string;
             /** @description estimated_monthly_total / 21.75 business days */
@@ -3436,6 +3715,40 @@ export interface components {
             /** @description revenue / days_covered x 30.4375 */
             revenue_rate: number;
             withdrawals: number;
+        };
+        NotificationCreatedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["NotificationCreatedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "notification.created";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "notification.created";
+        };
+        NotificationCreatedEventData: {
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            message: string;
+            notification_id: number;
+            title: string;
+            type: string;
+            user_email: string;
+            user_id: number;
         };
         NotificationDto: {
             /** Format: date-time */
@@ -3569,6 +3882,40 @@ export interface components {
             ruleset_id: number;
             /** @enum {string} */
             ruleset_kind: "flat" | "factors";
+            ruleset_name: string;
+            total_score: number;
+        };
+        RecommendationGeneratedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["RecommendationGeneratedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "recommendation.generated";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recommendation.generated";
+        };
+        RecommendationGeneratedEventData: {
+            cfcr: number;
+            deal_id: number;
+            /** @enum {string} */
+            decision: "approve" | "review" | "decline";
+            grade: string;
+            max_advance: number | null;
+            ruleset_id: number;
             ruleset_name: string;
             total_score: number;
         };
@@ -4151,6 +4498,36 @@ export interface components {
         };
         WebhookConfigResponseDto: {
             data: components["schemas"]["WebhookConfigDto"];
+        };
+        WebhookTestEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["WebhookTestEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "webhook.test";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+        };
+        WebhookTestEventData: {
+            /** @description The event type the test was sent for, if any */
+            event_type: string | null;
+            message: string;
+            /** @enum {string} */
+            mode: "live" | "test";
         };
         WebhookTestInputDto: {
             /**
