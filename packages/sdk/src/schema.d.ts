@@ -4585,7 +4585,7 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T08:05:00.000Z",
+                     *       "period_end": "2026-11-30T06:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
@@ -5504,7 +5504,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "CATAd1-d3Fi852HyKH2QRcZjZTRYci7CmM0sf_-KKPU",
+                     *       "csrf_token": "60U2KvMXsJBI8i7dnOV9MdKcC79lObCUTemll2KpzLI",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5585,7 +5585,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "rdT8htfWpyxsfm2rahWgCo3wb613psihutKKVMDLfC8",
+                     *       "csrf_token": "iezwkrnejQigIuGY-8GDqhKdfOe2UOJ-uj0oRcYmtAE",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -14076,7 +14076,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON with deal_id/document_id at the top. A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS. */
+            /** @description Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON: the event in the envelope of a webhook delivery (`LedgerlensEvent`: id, type, event, created_at, timestamp, deal_id, data), with the fields of its data (deal_id, document_id, ...) and event_id also at the top. A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14088,15 +14088,15 @@ export interface operations {
                      *
                      *     id: 1
                      *     event: deal.created
-                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","created_at":"2026-11-26T14:05:07.000Z"}
+                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","event":"deal.created","created_at":"2026-11-26T14:05:07.000Z","timestamp":"2026-11-26T14:05:07.000Z","data":{"deal_id":1,"business_name":"Sunrise Bakery LLC"}}
                      *
                      *     id: 4
                      *     event: deal.updated
-                     *     data: {"deal_id":1,"changed_fields":["status"],"status":"processing","previous_status":"new","event_id":"evt_24ef9debc4f5e43b5e89fb3f6e23d166","type":"deal.updated","created_at":"2026-11-26T14:05:09.000Z"}
+                     *     data: {"deal_id":1,"changed_fields":["status"],"status":"processing","previous_status":"new","event_id":"evt_24ef9debc4f5e43b5e89fb3f6e23d166","id":"evt_24ef9debc4f5e43b5e89fb3f6e23d166","type":"deal.updated","event":"deal.updated","created_at":"2026-11-26T14:05:09.000Z","timestamp":"2026-11-26T14:05:09.000Z","data":{"deal_id":1,"changed_fields":["status"],"status":"processing","previous_status":"new"}}
                      *
                      *     id: 5
                      *     event: document.uploaded
-                     *     data: {"document_id":1,"deal_id":1,"filename":"sunrise-march.pdf","document_type":null,"event_id":"evt_18c1cc02283014645e6dca7ec67aa944","type":"document.uploaded","created_at":"2026-11-26T14:05:09.000Z"}
+                     *     data: {"document_id":1,"deal_id":1,"filename":"sunrise-march.pdf","document_type":null,"event_id":"evt_18c1cc02283014645e6dca7ec67aa944","id":"evt_18c1cc02283014645e6dca7ec67aa944","type":"document.uploaded","event":"document.uploaded","created_at":"2026-11-26T14:05:09.000Z","timestamp":"2026-11-26T14:05:09.000Z","data":{"document_id":1,"deal_id":1,"filename":"sunrise-march.pdf","document_type":null}}
                      */
                     "text/event-stream": string;
                 };
@@ -14167,7 +14167,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON with deal_id/document_id at the top. A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS. */
+            /** @description Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON: the event in the envelope of a webhook delivery (`LedgerlensEvent`: id, type, event, created_at, timestamp, deal_id, data), with the fields of its data (deal_id, document_id, ...) and event_id also at the top. A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14179,15 +14179,15 @@ export interface operations {
                      *
                      *     id: 1
                      *     event: deal.created
-                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","created_at":"2026-11-26T14:05:07.000Z"}
+                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","event":"deal.created","created_at":"2026-11-26T14:05:07.000Z","timestamp":"2026-11-26T14:05:07.000Z","data":{"deal_id":1,"business_name":"Sunrise Bakery LLC"}}
                      *
                      *     id: 2
                      *     event: deal.created
-                     *     data: {"deal_id":2,"business_name":"Harbor Auto Repair Inc","event_id":"evt_d1c9b92f5ef7f4a7b6f343eb3574bf8a","type":"deal.created","created_at":"2026-11-26T14:05:08.000Z"}
+                     *     data: {"deal_id":2,"business_name":"Harbor Auto Repair Inc","event_id":"evt_d1c9b92f5ef7f4a7b6f343eb3574bf8a","id":"evt_d1c9b92f5ef7f4a7b6f343eb3574bf8a","type":"deal.created","event":"deal.created","created_at":"2026-11-26T14:05:08.000Z","timestamp":"2026-11-26T14:05:08.000Z","data":{"deal_id":2,"business_name":"Harbor Auto Repair Inc"}}
                      *
                      *     id: 3
                      *     event: deal.created
-                     *     data: {"deal_id":3,"business_name":"Green Leaf Landscaping LLC","event_id":"evt_107107d046a014d7a3f2cae026ec25a6","type":"deal.created","created_at":"2026-11-26T14:05:08.000Z"}
+                     *     data: {"deal_id":3,"business_name":"Green Leaf Landscaping LLC","event_id":"evt_107107d046a014d7a3f2cae026ec25a6","id":"evt_107107d046a014d7a3f2cae026ec25a6","type":"deal.created","event":"deal.created","created_at":"2026-11-26T14:05:08.000Z","timestamp":"2026-11-26T14:05:08.000Z","data":{"deal_id":3,"business_name":"Green Leaf Landscaping LLC"}}
                      */
                     "text/event-stream": string;
                 };
@@ -16737,7 +16737,7 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T08:05:00.000Z",
+                     *       "period_end": "2026-11-30T06:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,

@@ -59,5 +59,7 @@ export function toPublicEvent(
   const data =
     fields === 'all' ? { ...event.data } : Object.fromEntries(fields.filter((f) => f in event.data).map((f) => [f, event.data[f]]));
   const at = event.createdAt.toISOString();
-  return { id: event.id, type: event.type, event: event.type, created_at: at, timestamp: at, deal_id: event.dealId, data };
+  // the event's deal, else the deal its data names (an event recorded without one, e.g. export.ready)
+  const dealId = event.dealId ?? (typeof data.deal_id === 'number' ? data.deal_id : null);
+  return { id: event.id, type: event.type, event: event.type, created_at: at, timestamp: at, deal_id: dealId, data };
 }
