@@ -1,5 +1,5 @@
 import { createError, LedgerlensConnectionError, LedgerlensError, type LedgerlensErrorCode } from './errors.js';
-import { OPERATIONS } from './operations.js';
+import { IDEMPOTENCY_KEYED, WRAPPED } from './operation-flags.js';
 import type { ApiResponse, ErrorEnvelope, ParseAs, RateLimitInfo } from './types.js';
 
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
@@ -54,28 +54,20 @@ export interface RawRequest {
   idempotencyKey?: string | false;
 }
 
-interface OperationRow {
-  method: string;
-  path: string;
-  idempotent: boolean;
-  wrapped?: boolean;
-}
-const ROWS = Object.values(OPERATIONS as Record<string, OperationRow>);
-
 /** `METHOD /path/{template}` of the operations that honour Idempotency-Key (from the contract). */
-const IDEMPOTENCY_KEYED = new Set<string>(ROWS.filter((o) => o.idempotent).map((o) => `${o.method} ${o.path}`));
+const IDEMPOTENCY_KEYED_SET = new Set<string>(IDEMPOTENCY_KEYED);
 
 /** `METHOD /path/{template}` of the operations whose answer wraps one resource in `{data: {...}}`. */
-const WRAPPED = new Set<string>(ROWS.filter((o) => o.wrapped).map((o) => `${o.method} ${o.path}`));
+const WRAPPED_SET = new Set<string>(WRAPPED);
 
 /** True when the contract says `method path` honours Idempotency-Key. */
 export function honoursIdempotencyKey(method: string, pathTemplate: string): boolean {
-  return IDEMPOTENCY_KEYED.has(`${method.toUpperCase()} ${pathTemplate}`);
+  return IDEMPOTENCY_KEYED_SET.has(`${method.toUpperCase()} ${pathTemplate}`);
 }
 
 /** True when the contract says `method path` answers `{data: <one resource>}`. */
 export function answersWrapped(method: string, pathTemplate: string): boolean {
-  return WRAPPED.has(`${method.toUpperCase()} ${pathTemplate}`);
+  return WRAPPED_SET.has(`${method.toUpperCase()} ${pathTemplate}`);
 }
 
 /** Methods that may be repeated safely (RFC 9110); other methods need an Idempotency-Key. */

@@ -1,4 +1,5 @@
 export { Ledgerlens } from './client.js';
+export { LedgerlensCore } from './core.js';
 export type {
   BrowserOptions,
   LedgerlensOptions,

@@ -1,4 +1,4 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import { LedgerlensError } from '../errors.js';
 import { delay } from '../delay.js';
 import { parseEventStream } from '../sse.js';
@@ -55,7 +55,7 @@ export interface StreamOptions extends Omit<CommonRequestOptions, 'parseAs'> {
 
 /** `client.events`: the organization's live events as an async iterator (server-sent events). */
 export class EventsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /**
    * Yields events as they happen until `signal` aborts or the loop breaks. Drops are resumed
