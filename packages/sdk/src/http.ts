@@ -202,7 +202,7 @@ export class Transport {
         body,
         signal,
         fetch: this.config.fetch,
-        timeout: perAttempt > 0 ? perAttempt : false,
+        timeout: perAttempt > 0 && Number.isFinite(perAttempt) ? perAttempt : false,
         throwHttpErrors: true,
         retry: {
           limit: maxRetries,
