@@ -57,6 +57,8 @@ const event = verifyWebhook(rawBody, req.headers, process.env.LEDGERLENS_WEBHOOK
 
 Failed deliveries are retried with backoff (the same event id: deduplicate on it); the delivery log and redelivery are under \`/v1/webhooks/deliveries\`.
 
+Each event's payload is a schema of this document: \`LedgerlensEvent\` (the union, discriminated by \`type\`), one \`<Name>Event\` envelope and \`<Name>EventData\` per type (\`DealReadyEvent\`, \`DealReadyEventData\`, ...), and the deliveries under \`x-webhooks\`. The event stream sends the same envelope as its \`data:\` JSON.
+
 ## This document
 
 The OpenAPI document behind this page is served at \`/docs/openapi.json\` (and \`/docs/openapi.yaml\`): generate a client from it, or import it into an API tool.`;

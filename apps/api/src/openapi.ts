@@ -5,6 +5,8 @@ import RECORDED_EXAMPLES from './openapi-examples.json';
 import { ALL_SCOPES } from './platform/auth/auth-context';
 import { ErrorCode, statusOf } from './platform/errors/api-error';
 import { AppConfig } from './platform/config/config';
+import { addEventSchemas } from './modules/webhooks/event-schemas';
+import { PUBLIC_EVENT_TYPES } from './modules/webhooks/public-events';
 
 const SCOPE_WORDS: Record<string, string> = {
   read: 'Read everything (every *:read scope)',
@@ -75,6 +77,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       addErrorExamples(op, document.components?.schemas ?? {});
     }
   }
+  addEventSchemas(document as unknown as Parameters<typeof addEventSchemas>[0], PUBLIC_EVENT_TYPES);
   return sortKeys(document) as OpenAPIObject;
 }
 

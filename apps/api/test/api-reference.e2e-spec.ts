@@ -139,6 +139,9 @@ describe('API reference (/docs)', () => {
     }
     expect(guide).toContain('verifyWebhook');
     expect(guide).toMatch(/ll_test_/);
+    // where the document itself is, and where the event payloads are in it
+    expect(guide).toContain('`/docs/openapi.json`');
+    expect(guide).toContain('`LedgerlensEvent`');
   });
 
   it('declares the four ways to authenticate correctly', () => {

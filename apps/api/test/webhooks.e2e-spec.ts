@@ -1,5 +1,7 @@
 import { TestApp } from './support/harness';
 import { Receiver } from './support/receiver';
+import { OpenApiValidator } from './support/openapi-validator';
+import { SseClient } from './support/sse-client';
 import { Clock } from '../src/platform/clock/clock';
 import { JobQueue } from '../src/platform/queue/job-queue';
 import { Database } from '../src/platform/database/database.service';
@@ -477,7 +479,41 @@ describe('webhooks', () => {
       });
       // Internal events (the AI summary request) never leave.
       expect([...byType.keys()].every((t) => all.includes(t))).toBe(true);
+      // every body is the contract's LedgerlensEvent (the schema the webhooks package and the SDK are generated from)
+      const contract = new OpenApiValidator();
+      const schemaOf = (type: string) => `${type.replace(/(^|[._])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}Event`;
+      const problems = receiver.received.flatMap((r) => {
+        const body = JSON.parse(r.rawBody) as { type: string };
+        return [...contract.checkComponent(schemaOf(body.type), body), ...contract.checkComponent('LedgerlensEvent', body)];
+      });
+      expect(problems).toEqual([]);
+      expect(contract.checkComponent('LedgerlensEvent', { ...JSON.parse(receiver.received[0].rawBody), type: 'deal.nope' })).not.toEqual(
+        [],
+      );
       await configure(org.api_key);
+    });
+
+    it('the event stream sends each event in the envelope of its webhook delivery: same fields, same values', async () => {
+      await configure(org.api_key, { events: ['deal.created', 'deal.updated'] });
+      const stream = await SseClient.open(`${app.url}/v1/events/stream`, { 'X-API-Key': org.api_key });
+      try {
+        await stream.next((m) => m.comments.includes('connected'));
+        const deal = await newDeal(org.api_key, 'Two Shapes LLC');
+        await app.request('PATCH', `/v1/deals/${deal.id}`, { key: org.api_key, body: { industry: 'retail' } });
+        await settle();
+        const frames = [await stream.next(), await stream.next()];
+        const bodies = receiver.received.map((r) => JSON.parse(r.rawBody) as Record<string, unknown>);
+        expect(bodies.map((b) => b.type)).toEqual(['deal.created', 'deal.updated']);
+        for (const [i, body] of bodies.entries()) {
+          const frame = frames[i].data as Record<string, unknown>;
+          expect(Object.fromEntries(Object.keys(body).map((k) => [k, frame[k]]))).toEqual(body);
+        }
+        // the earlier flat fields are still there
+        expect(frames[1].data).toMatchObject({ event_id: bodies[1].id, deal_id: deal.id, changed_fields: ['industry'] });
+      } finally {
+        stream.close();
+        await configure(org.api_key);
+      }
     });
 
     it('delivers whatever the outbox carries for causes that later modules emit (batch.completed, export.ready)', async () => {

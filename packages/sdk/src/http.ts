@@ -1,5 +1,5 @@
 import { createError, LedgerlensConnectionError, LedgerlensError, type LedgerlensErrorCode } from './errors.js';
-import { OPERATIONS } from './operations.js';
+import { IDEMPOTENCY_KEYED, WRAPPED } from './operation-flags.js';
 import type { ApiResponse, ErrorEnvelope, ParseAs, RateLimitInfo } from './types.js';
 
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
@@ -54,32 +54,28 @@ export interface RawRequest {
   idempotencyKey?: string | false;
 }
 
-interface OperationRow {
-  method: string;
-  path: string;
-  idempotent: boolean;
-  wrapped?: boolean;
-}
-const ROWS = Object.values(OPERATIONS as Record<string, OperationRow>);
-
 /** `METHOD /path/{template}` of the operations that honour Idempotency-Key (from the contract). */
-const IDEMPOTENCY_KEYED = new Set<string>(ROWS.filter((o) => o.idempotent).map((o) => `${o.method} ${o.path}`));
+const IDEMPOTENCY_KEYED_SET = new Set<string>(IDEMPOTENCY_KEYED);
 
 /** `METHOD /path/{template}` of the operations whose answer wraps one resource in `{data: {...}}`. */
-const WRAPPED = new Set<string>(ROWS.filter((o) => o.wrapped).map((o) => `${o.method} ${o.path}`));
+const WRAPPED_SET = new Set<string>(WRAPPED);
 
 /** True when the contract says `method path` honours Idempotency-Key. */
 export function honoursIdempotencyKey(method: string, pathTemplate: string): boolean {
-  return IDEMPOTENCY_KEYED.has(`${method.toUpperCase()} ${pathTemplate}`);
+  return IDEMPOTENCY_KEYED_SET.has(`${method.toUpperCase()} ${pathTemplate}`);
 }
 
 /** True when the contract says `method path` answers `{data: <one resource>}`. */
 export function answersWrapped(method: string, pathTemplate: string): boolean {
-  return WRAPPED.has(`${method.toUpperCase()} ${pathTemplate}`);
+  return WRAPPED_SET.has(`${method.toUpperCase()} ${pathTemplate}`);
 }
 
 /** Methods that may be repeated safely (RFC 9110); other methods need an Idempotency-Key. */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** Every method ky may retry: whether a POST or PATCH is repeated is `shouldRetry`'s call (429, or an Idempotency-Key). */
+const RETRY_METHODS = ['get', 'put', 'head', 'delete', 'options', 'trace', 'post', 'patch'] as const;
+/** The statuses ky retries (429: the server did not process the request; 5xx of a gateway or an overloaded server). */
+const RETRY_STATUS_CODES = [429, 500, 502, 503, 504];
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_MAX_MS = 30_000;
 /** The one retry of a refused connection (nothing listening, unknown host) comes after this. */
@@ -89,9 +85,26 @@ const REFUSED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENE
 
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+let kyModule: Promise<typeof import('ky')> | null = null;
 /**
- * The SDK's one HTTP layer: fetch, with its retry loop (429, 5xx and network errors, per the
- * rules in the README), the call's time budget, the per-attempt timeout and the Idempotency-Key.
+ * ky is ESM only and this package is also built as CommonJS: a dynamic import (kept as `import()`
+ * in both builds) loads it once, in either.
+ */
+function loadKy(): Promise<typeof import('ky')> {
+  kyModule ??= import('ky');
+  return kyModule;
+}
+
+/** The retry ky is about to make: decided and timed by `shouldRetry`, waited by ky (`retry.delay`). */
+interface PlannedRetry {
+  info: RetryInfo;
+}
+
+/**
+ * The SDK's one HTTP layer: ky, with its retry (`retry.limit`, `methods`, `statusCodes`,
+ * `shouldRetry`, `delay`, `backoffLimit`) and its per-attempt `timeout`, configured per call with
+ * the rules in the README (Retries): the call's time budget, a refused connection retried once, a
+ * server-requested wait longer than `maxRetryDelayMs` not taken, and the Idempotency-Key.
  */
 export class Transport {
   constructor(readonly config: TransportConfig) {}
@@ -102,6 +115,7 @@ export class Transport {
     const maxRetries = req.maxRetries ?? this.config.maxRetries;
     const budget = req.timeout ?? this.config.timeout;
     const deadline = budget > 0 && Number.isFinite(budget) ? Date.now() + budget : Infinity;
+    const perAttempt = req.timeoutMs ?? this.config.timeoutMs;
     const { body, contentType } = serializeBody(req.body);
     const explicitKey =
       Object.keys(req.params?.header ?? {}).some((k) => k.toLowerCase() === 'idempotency-key') ||
@@ -113,93 +127,125 @@ export class Transport {
         : !explicitKey && honoursIdempotencyKey(method, req.path)
           ? globalThis.crypto.randomUUID()
           : null;
+    req.signal?.throwIfAborted();
+    const headers = this.staticHeaders(req, contentType);
+    if (autoKey !== null) headers.set('Idempotency-Key', autoKey);
+    const retrySafe = IDEMPOTENT_METHODS.has(method) || headers.has('idempotency-key');
 
-    for (let attempt = 0; ; attempt++) {
-      req.signal?.throwIfAborted();
-      const headers = await this.headers(req, contentType);
-      if (autoKey !== null) headers.set('Idempotency-Key', autoKey);
-      const retrySafe = IDEMPOTENT_METHODS.has(method) || headers.has('idempotency-key');
-      const outcome = await this.attempt<T>(url, method, headers, body, req, deadline);
-      if ('response' in outcome) return outcome.response;
+    // the call's budget: ends attempts and waits alike (ky hands the signal to fetch and to its waits)
+    const budgetController = new AbortController();
+    const budgetTimer = Number.isFinite(deadline)
+      ? setTimeout(() => budgetController.abort(new DOMException(`${method} ${url} timed out`, 'TimeoutError')), Math.max(0, budget))
+      : undefined;
+    const signal = req.signal ? AbortSignal.any([req.signal, budgetController.signal]) : budgetController.signal;
 
-      const error = outcome.error;
+    const converted = new WeakMap<object, LedgerlensError | LedgerlensConnectionError>();
+    const convert = async (error: unknown): Promise<LedgerlensError | LedgerlensConnectionError | null> => {
+      if (typeof error !== 'object' || error === null) return null;
+      const known = converted.get(error);
+      if (known) return known;
+      const { HTTPError, TimeoutError } = await loadKy();
+      let result: LedgerlensError | LedgerlensConnectionError | null = null;
+      if (error instanceof HTTPError) result = await toError(error.response, method, url);
+      else if (error instanceof TimeoutError || (budgetController.signal.aborted && !req.signal?.aborted))
+        result = new LedgerlensConnectionError(`${method} ${url} timed out`, { method, url, cause: error, timedOut: true, refused: false });
+      // fetch's network failure (by name: it may come from another realm than this module's TypeError)
+      else if ((error as Error).name === 'TypeError')
+        result = new LedgerlensConnectionError(`${method} ${url} failed: ${describe(error)}`, {
+          method,
+          url,
+          cause: error,
+          timedOut: false,
+          refused: isRefused(error),
+        });
+      if (result) converted.set(error, result);
+      return result;
+    };
+
+    let planned: PlannedRetry | null = null;
+    /** Whether to retry `error` (the `retryCount`th retry), and after how long: null for no. */
+    const plan = async (error: unknown, retryCount: number): Promise<PlannedRetry | null> => {
+      if (req.signal?.aborted || budgetController.signal.aborted) return null;
+      const failure = await convert(error);
+      if (!failure) return null; // not an HTTP or network failure (a hook or a custom fetch threw): never retried
       let delayMs: number;
       let reason: RetryInfo['reason'];
-      if (error instanceof LedgerlensConnectionError) {
-        if (!retrySafe || attempt >= maxRetries) throw error;
-        if (error.refused) {
-          if (attempt >= 1) throw error;
+      if (failure instanceof LedgerlensConnectionError) {
+        if (!retrySafe) return null;
+        if (failure.refused) {
+          if (retryCount > 1) return null;
           delayMs = REFUSED_RETRY_MS + Math.floor(this.config.random() * (REFUSED_RETRY_MS / 4));
           reason = 'connection_refused';
         } else {
-          delayMs = this.backoff(attempt);
+          delayMs = this.backoff(retryCount - 1);
           reason = 'network_error';
         }
       } else {
-        const rateLimited = error.status === 429;
-        const retryable = rateLimited || (error.status >= 500 && retrySafe);
-        if (!retryable || attempt >= maxRetries) throw error;
-        const hintMs = error.retryAfter !== null ? error.retryAfter * 1000 : null;
-        if (hintMs !== null && hintMs > this.config.maxRetryDelayMs) throw error;
-        delayMs = hintMs !== null ? Math.round(hintMs) + Math.floor(this.config.random() * 250) : this.backoff(attempt);
+        const rateLimited = failure.status === 429;
+        if (!RETRY_STATUS_CODES.includes(failure.status) || (!rateLimited && !retrySafe)) return null;
+        const hintMs = failure.retryAfter !== null ? failure.retryAfter * 1000 : null;
+        if (hintMs !== null && hintMs > this.config.maxRetryDelayMs) return null;
+        delayMs = hintMs !== null ? Math.round(hintMs) + Math.floor(this.config.random() * 250) : this.backoff(retryCount - 1);
         reason = rateLimited ? 'rate_limited' : 'server_error';
       }
       // a wait that would end after the call's budget: fail now, with the wait in the error
-      if (Date.now() + delayMs >= deadline) throw error;
-      await this.wait({ attempt: attempt + 1, delayMs, reason, method, url, error }, req.signal);
-    }
-  }
+      if (Date.now() + delayMs >= deadline) return null;
+      return { info: { attempt: retryCount, delayMs, reason, method, url, error: failure } };
+    };
 
-  /** One attempt: the response, or the error to throw or retry. Aborts by the caller are thrown. */
-  private async attempt<T>(
-    url: string,
-    method: string,
-    headers: Headers,
-    body: BodyInit | undefined,
-    req: RawRequest,
-    deadline: number,
-  ): Promise<{ response: ApiResponse<T> } | { error: LedgerlensError | LedgerlensConnectionError }> {
-    const perAttempt = req.timeoutMs ?? this.config.timeoutMs;
-    const limitMs = Math.min(perAttempt > 0 ? perAttempt : Infinity, deadline - Date.now());
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(req.signal?.reason);
-    req.signal?.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    const timer = Number.isFinite(limitMs)
-      ? setTimeout(
-          () => {
-            timedOut = true;
-            controller.abort(new DOMException(`${method} ${url} timed out`, 'TimeoutError'));
-          },
-          Math.max(0, limitMs),
-        )
-      : undefined;
-    let streaming = false;
+    const injectedSleep = this.config.sleep !== realSleep;
+    const { default: ky } = await loadKy();
     try {
-      const response = await (this.config.fetch ?? fetch)(url, { method, headers, body, signal: controller.signal });
-      if (response.ok) {
-        // a stream is read by the caller for as long as it wants: only the caller's signal ends it
-        streaming = req.parseAs === 'stream';
-        if (streaming) clearTimeout(timer);
-        return { response: await success<T>(response, req.parseAs) };
-      }
-      return { error: await toError(response, method, url) };
+      const response = await ky(url, {
+        method,
+        headers,
+        body,
+        signal,
+        fetch: this.config.fetch,
+        timeout: perAttempt > 0 && Number.isFinite(perAttempt) ? perAttempt : false,
+        throwHttpErrors: true,
+        retry: {
+          limit: maxRetries,
+          methods: [...RETRY_METHODS],
+          statusCodes: RETRY_STATUS_CODES,
+          // Retry-After (and X-RateLimit-Reset) is read by `shouldRetry`, which must know the wait
+          // to check it against maxRetryDelayMs and the call's budget and to put it on the error
+          afterStatusCodes: [],
+          retryOnTimeout: true,
+          backoffLimit: Number.isFinite(this.config.maxRetryDelayMs) ? this.config.maxRetryDelayMs + 250 : Infinity,
+          shouldRetry: async ({ error, retryCount }) => {
+            // ky wraps what is not an Error of its realm (fetch's TypeError under a test runner's VM)
+            planned = await plan(error.name === 'NonError' && 'value' in error ? error.value : error, retryCount);
+            // undefined: ky's own rules (statusCodes, retryOnTimeout) decide, with the wait below
+            return planned ? undefined : false;
+          },
+          delay: () => {
+            const next = planned!;
+            this.config.onRetry?.(next.info);
+            // an injected sleep replaces ky's wait (tests); it runs in beforeRetry, after a 0 ms wait
+            return injectedSleep ? 0 : next.info.delayMs;
+          },
+        },
+        hooks: {
+          beforeRequest: [
+            async (request) => {
+              // credentials are resolved before every attempt (an OAuth token may have been renewed)
+              for (const [k, v] of Object.entries(await this.config.authHeaders())) request.headers.set(k, v);
+              this.applyCallerHeaders(req, request.headers);
+            },
+          ],
+          beforeRetry: injectedSleep ? [async () => this.wait(planned!.info.delayMs, signal)] : [],
+        },
+      });
+      // a stream is read by the caller for as long as it wants: only the caller's signal ends it
+      if (req.parseAs === 'stream') clearTimeout(budgetTimer);
+      return await success<T>(response, req.parseAs);
     } catch (err) {
       if (req.signal?.aborted) throw req.signal.reason ?? err;
       if (err instanceof LedgerlensError) throw err;
-      const refused = !timedOut && isRefused(err);
-      return {
-        error: new LedgerlensConnectionError(timedOut ? `${method} ${url} timed out` : `${method} ${url} failed: ${describe(err)}`, {
-          method,
-          url,
-          cause: err,
-          timedOut,
-          refused,
-        }),
-      };
+      throw (await convert(err)) ?? err;
     } finally {
-      clearTimeout(timer);
-      if (!streaming) req.signal?.removeEventListener('abort', onAbort);
+      clearTimeout(budgetTimer);
     }
   }
 
@@ -209,33 +255,36 @@ export class Transport {
     return Math.round(base + base * 0.25 * this.config.random());
   }
 
-  private async wait(info: RetryInfo, signal: AbortSignal | undefined): Promise<void> {
-    this.config.onRetry?.(info);
-    if (!signal) return this.config.sleep(info.delayMs);
-    if (signal.aborted) throw signal.reason;
+  /** The injected sleep, ended by the call's signal. */
+  private async wait(ms: number, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
     let onAbort: () => void = () => undefined;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      await Promise.race([this.config.sleep(info.delayMs), aborted]);
+      await Promise.race([this.config.sleep(ms), aborted]);
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
   }
 
-  private async headers(req: RawRequest, contentType: string | null): Promise<Headers> {
+  private staticHeaders(req: RawRequest, contentType: string | null): Headers {
     const headers = new Headers({ Accept: 'application/json' });
     if (this.config.userAgent) headers.set('User-Agent', this.config.userAgent);
     if (contentType) headers.set('Content-Type', contentType);
-    for (const [k, v] of Object.entries(await this.config.authHeaders())) headers.set(k, v);
+    this.applyCallerHeaders(req, headers);
+    return headers;
+  }
+
+  /** The call's own headers, which win over the credential headers. */
+  private applyCallerHeaders(req: RawRequest, headers: Headers): void {
     for (const [k, v] of Object.entries(req.params?.header ?? {})) if (v !== undefined && v !== null) headers.set(k, String(v));
     for (const [k, v] of Object.entries(req.headers ?? {})) {
       if (v === undefined) headers.delete(k);
       else headers.set(k, v);
     }
-    return headers;
   }
 }
 

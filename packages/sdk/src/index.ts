@@ -1,4 +1,5 @@
 export { Ledgerlens } from './client.js';
+export { LedgerlensCore } from './core.js';
 export type {
   BrowserOptions,
   LedgerlensOptions,
@@ -39,7 +40,7 @@ export type { FetchLike, RetryInfo, Sleep } from './http.js';
 export * from './resources/index.js';
 export { parseEventStream } from './sse.js';
 export { EVENT_TYPES, isEventType } from './events.js';
-export type { EventDataMap, EventDealStatus, EventDocumentType, EventOf, EventType, LedgerlensEvent } from './events.js';
+export type { EventDataMap, EventDealDecision, EventDealStatus, EventDocumentType, EventOf, EventType, LedgerlensEvent } from './events.js';
 export type { SseMessage } from './sse.js';
 export type { UploadFile, UploadSource } from './upload.js';
 export { OPERATIONS } from './operations.js';

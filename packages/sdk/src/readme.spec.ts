@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -119,4 +120,30 @@ describe('README and /docs snippets', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('the resources table of packages/sdk/README.md', () => {
+  const script = join(repo, 'packages/sdk/scripts/resources-table.mjs');
+  const check = (readme: string) =>
+    new Promise<number>((done) => {
+      const child = spawn(process.execPath, [script, '--check', '--readme', readme], { stdio: 'ignore' });
+      child.on('exit', (code) => done(code ?? -1));
+    });
+
+  it('is what packages/sdk/scripts/resources-table.mjs generates from the code', async () => {
+    expect(await check(join(repo, 'packages/sdk/README.md'))).toBe(0);
+  }, 60_000);
+
+  it('is refused when stale (a method missing from it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'readme-'));
+    try {
+      const stale = join(dir, 'README.md');
+      const text = readFileSync(join(repo, 'packages/sdk/README.md'), 'utf8');
+      writeFileSync(stale, text.replace(/^\| `deals` \| `waitUntilReady` .*\n/m, ''));
+      expect(readFileSync(stale, 'utf8')).not.toBe(text);
+      expect(await check(stale)).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -240,6 +240,15 @@ describe('retries against a failing HTTP server', () => {
     expect(rec.sleeps).toEqual([2000]);
   });
 
+  it('does not retry a 5xx outside 500, 502, 503 and 504 (ky retry.statusCodes)', async () => {
+    handler = (_req, res) => json(res, 501, { detail: 'no', code: 'NOT_IMPLEMENTED', errors: [] });
+    const rec = recorder();
+    const client = new Ledgerlens({ baseUrl, apiKey: 'k', sleep: rec.sleep });
+    expect(await failure(client.deals.stats())).toMatchObject({ status: 501 });
+    expect(hits).toHaveLength(1);
+    expect(rec.sleeps).toEqual([]);
+  });
+
   it('does not retry other 4xx', async () => {
     handler = (_req, res) => json(res, 409, { detail: 'busy', code: 'CONFLICT', errors: [] });
     const rec = recorder();

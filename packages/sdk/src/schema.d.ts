@@ -2002,6 +2002,40 @@ export interface components {
              */
             risk_level: "low" | "medium" | "high" | "unknown";
         };
+        BatchCompletedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["BatchCompletedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "batch.completed";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "batch.completed";
+        };
+        BatchCompletedEventData: {
+            batch_id: string;
+            completed: number;
+            deal_id: number;
+            failed: number;
+            /** @description The batch deal's recommendation */
+            recommendation: {
+                [key: string]: unknown;
+            } | null;
+            total_documents: number;
+        };
         BatchCreateResultDto: {
             created: components["schemas"]["BatchCreatedDealDto"][];
             errors: components["schemas"]["BatchErrorDto"][];
@@ -2572,6 +2606,61 @@ export interface components {
             source_type: string | null;
             status: string;
         };
+        DealCreatedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DealCreatedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "deal.created";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.created";
+        };
+        DealCreatedEventData: {
+            business_name: string;
+            deal_id: number;
+        };
+        DealDecisionEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DealDecisionEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "deal.decision";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.decision";
+        };
+        DealDecisionEventData: {
+            deal_id: number;
+            decision: components["schemas"]["EventDealDecision"];
+            previous_decision: components["schemas"]["EventDealDecision"] | null;
+        };
         DealDetailDto: {
             ai_summary: string | null;
             /** @description Tamper risk per document and for the deal */
@@ -2658,6 +2747,37 @@ export interface components {
             total_estimated?: true;
             total_pages: number;
         };
+        DealReadyEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DealReadyEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "deal.ready";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.ready";
+        };
+        DealReadyEventData: {
+            business_name: string;
+            deal_id: number;
+            document_count: number;
+            grade: string | null;
+            health_score: number | null;
+            status: components["schemas"]["EventDealStatus"];
+        };
         DealStatsDto: {
             avg_funding_requested: number | null;
             avg_health_score: number | null;
@@ -2712,6 +2832,36 @@ export interface components {
             status: "new" | "processing" | "under_review" | "ready" | "failed";
             /** Format: date-time */
             updated_at: string;
+        };
+        DealUpdatedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DealUpdatedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "deal.updated";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.updated";
+        };
+        DealUpdatedEventData: {
+            /** @description The fields the change set */
+            changed_fields: string[];
+            deal_id: number;
+            previous_status?: components["schemas"]["EventDealStatus"];
+            status?: components["schemas"]["EventDealStatus"];
         };
         DealsByStatusDto: {
             /** @description Deals whose every document failed */
@@ -2916,6 +3066,35 @@ export interface components {
              */
             risk_level: "low" | "medium" | "high" | "unknown";
         };
+        DocumentCompletedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DocumentCompletedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "document.completed";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.completed";
+        };
+        DocumentCompletedEventData: {
+            deal_id: number;
+            document_id: number;
+            document_type: components["schemas"]["EventDocumentType"] | null;
+            transaction_count: number;
+        };
         DocumentDetailDto: {
             account_holder: string | null;
             /** @description Same as account_number_last4 (Form B) */
@@ -2994,6 +3173,35 @@ export interface components {
             extraction: components["schemas"]["ExtractionRecordDto"] | null;
             screening: components["schemas"]["ExportScreeningDto"];
             transactions: components["schemas"]["ExportTransactionsRefDto"];
+        };
+        DocumentFailedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DocumentFailedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "document.failed";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.failed";
+        };
+        DocumentFailedEventData: {
+            deal_id: number;
+            document_id: number;
+            /** @description Why the document could not be read */
+            error: string | null;
         };
         DocumentListDto: {
             data: components["schemas"]["DocumentSummaryDto"][];
@@ -3083,6 +3291,35 @@ export interface components {
             /** Format: date-time */
             uploaded_at: string;
         };
+        DocumentUploadedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DocumentUploadedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "document.uploaded";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.uploaded";
+        };
+        DocumentUploadedEventData: {
+            deal_id: number;
+            document_id: number;
+            document_type: components["schemas"]["EventDocumentType"] | null;
+            filename: string;
+        };
         ErrorEnvelopeDto: {
             /** @example VALIDATION_ERROR */
             code: string;
@@ -3093,6 +3330,46 @@ export interface components {
         EvaluationResultDto: {
             deal_id: number;
             evaluations: components["schemas"]["RulesetEvaluationDto"][];
+        };
+        /** @enum {string} */
+        EventDealDecision: "approve" | "decline" | "funded";
+        /** @enum {string} */
+        EventDealStatus: "new" | "processing" | "under_review" | "ready" | "failed";
+        /** @enum {string} */
+        EventDocumentType: "bank_statement" | "tax_return" | "profit_and_loss" | "other";
+        ExportReadyEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["ExportReadyEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "export.ready";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "export.ready";
+        };
+        ExportReadyEventData: {
+            bytes?: number;
+            deal_id: number;
+            document_id?: number;
+            /** Format: date-time */
+            exported_at: string;
+            filename: string;
+            /** @enum {string} */
+            format: "pdf" | "csv" | "json";
+            rows?: number;
         };
         ExportScreeningDto: {
             buckets: components["schemas"]["ScreeningBucketsDto"];
@@ -3516,6 +3793,8 @@ export interface components {
             data: components["schemas"]["KeyDto"][];
             meta: components["schemas"]["PageMetaDto"];
         };
+        /** @description One event, as a webhook delivers it (the request body) and the event stream sends it (the `data:` JSON): `type` (= `event`) names the event and decides `data`. */
+        LedgerlensEvent: components["schemas"]["DealCreatedEvent"] | components["schemas"]["DealUpdatedEvent"] | components["schemas"]["DealReadyEvent"] | components["schemas"]["DealDecisionEvent"] | components["schemas"]["DocumentUploadedEvent"] | components["schemas"]["DocumentCompletedEvent"] | components["schemas"]["DocumentFailedEvent"] | components["schemas"]["BatchCompletedEvent"] | components["schemas"]["RecommendationGeneratedEvent"] | components["schemas"]["ExportReadyEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["WebhookTestEvent"];
         LenderPositionDto: {
             counterparty: string;
             /** @description estimated_monthly_total / 21.75 business days */
@@ -3589,6 +3868,40 @@ export interface components {
             /** @description revenue / days_covered x 30.4375 */
             revenue_rate: number;
             withdrawals: number;
+        };
+        NotificationCreatedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["NotificationCreatedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "notification.created";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "notification.created";
+        };
+        NotificationCreatedEventData: {
+            /** Format: date-time */
+            created_at: string;
+            deal_id: number;
+            message: string;
+            notification_id: number;
+            title: string;
+            type: string;
+            user_email: string;
+            user_id: number;
         };
         NotificationDto: {
             /** Format: date-time */
@@ -3722,6 +4035,40 @@ export interface components {
             ruleset_id: number;
             /** @enum {string} */
             ruleset_kind: "flat" | "factors";
+            ruleset_name: string;
+            total_score: number;
+        };
+        RecommendationGeneratedEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["RecommendationGeneratedEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "recommendation.generated";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recommendation.generated";
+        };
+        RecommendationGeneratedEventData: {
+            cfcr: number;
+            deal_id: number;
+            /** @enum {string} */
+            decision: "approve" | "review" | "decline";
+            grade: string;
+            max_advance: number | null;
+            ruleset_id: number;
             ruleset_name: string;
             total_score: number;
         };
@@ -4335,6 +4682,36 @@ export interface components {
         };
         WebhookConfigResponseDto: {
             data: components["schemas"]["WebhookConfigDto"];
+        };
+        WebhookTestEvent: {
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["WebhookTestEventData"];
+            deal_id: number | null;
+            /**
+             * @description The same as `type`
+             * @enum {string}
+             */
+            event: "webhook.test";
+            /** @description The event id (`evt_...`): the same on every delivery of this event; deduplicate on it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The same as `created_at`
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+        };
+        WebhookTestEventData: {
+            /** @description The event type the test was sent for, if any */
+            event_type: string | null;
+            message: string;
+            /** @enum {string} */
+            mode: "live" | "test";
         };
         WebhookTestInputDto: {
             /**
@@ -5404,7 +5781,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "_VPGT-1D-ipdXNOi43Dzdc012T0D0uicWKu1i7JihjQ",
+                     *       "csrf_token": "6zeR1lTR1zy4Ci7P0cYu8PVw_b8m9vFR4ab3fAWDXVc",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5485,7 +5862,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "Kr-Ng60VwYnrev5ElUyCd5VImY3ffnWPUjFqAtY2rsM",
+                     *       "csrf_token": "CI0fWfyLv0eFmv8LtruTBIkXx-C-vLT3x50UTvVduHk",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -14592,7 +14969,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON with deal_id/document_id at the top. A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS. */
+            /** @description Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON: the event in the envelope of a webhook delivery (`LedgerlensEvent`: id, type, event, created_at, timestamp, deal_id, data), with the fields of its data (deal_id, document_id, ...) and event_id also at the top. A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14604,15 +14981,15 @@ export interface operations {
                      *
                      *     id: 1
                      *     event: deal.created
-                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","created_at":"2026-11-26T14:05:07.000Z"}
+                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","event":"deal.created","created_at":"2026-11-26T14:05:07.000Z","timestamp":"2026-11-26T14:05:07.000Z","data":{"deal_id":1,"business_name":"Sunrise Bakery LLC"}}
                      *
                      *     id: 4
                      *     event: deal.updated
-                     *     data: {"deal_id":1,"changed_fields":["status"],"status":"processing","previous_status":"new","event_id":"evt_24ef9debc4f5e43b5e89fb3f6e23d166","type":"deal.updated","created_at":"2026-11-26T14:05:09.000Z"}
+                     *     data: {"deal_id":1,"changed_fields":["status"],"status":"processing","previous_status":"new","event_id":"evt_24ef9debc4f5e43b5e89fb3f6e23d166","id":"evt_24ef9debc4f5e43b5e89fb3f6e23d166","type":"deal.updated","event":"deal.updated","created_at":"2026-11-26T14:05:09.000Z","timestamp":"2026-11-26T14:05:09.000Z","data":{"deal_id":1,"changed_fields":["status"],"status":"processing","previous_status":"new"}}
                      *
                      *     id: 5
                      *     event: document.uploaded
-                     *     data: {"document_id":1,"deal_id":1,"filename":"sunrise-march.pdf","document_type":null,"event_id":"evt_18c1cc02283014645e6dca7ec67aa944","type":"document.uploaded","created_at":"2026-11-26T14:05:09.000Z"}
+                     *     data: {"document_id":1,"deal_id":1,"filename":"sunrise-march.pdf","document_type":null,"event_id":"evt_18c1cc02283014645e6dca7ec67aa944","id":"evt_18c1cc02283014645e6dca7ec67aa944","type":"document.uploaded","event":"document.uploaded","created_at":"2026-11-26T14:05:09.000Z","timestamp":"2026-11-26T14:05:09.000Z","data":{"document_id":1,"deal_id":1,"filename":"sunrise-march.pdf","document_type":null}}
                      */
                     "text/event-stream": string;
                 };
@@ -14683,7 +15060,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON with deal_id/document_id at the top. A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS. */
+            /** @description Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON: the event in the envelope of a webhook delivery (`LedgerlensEvent`: id, type, event, created_at, timestamp, deal_id, data), with the fields of its data (deal_id, document_id, ...) and event_id also at the top. A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14695,15 +15072,15 @@ export interface operations {
                      *
                      *     id: 1
                      *     event: deal.created
-                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","created_at":"2026-11-26T14:05:07.000Z"}
+                     *     data: {"deal_id":1,"business_name":"Sunrise Bakery LLC","event_id":"evt_91f4bc69ca464caa842abe4cab370485","id":"evt_91f4bc69ca464caa842abe4cab370485","type":"deal.created","event":"deal.created","created_at":"2026-11-26T14:05:07.000Z","timestamp":"2026-11-26T14:05:07.000Z","data":{"deal_id":1,"business_name":"Sunrise Bakery LLC"}}
                      *
                      *     id: 2
                      *     event: deal.created
-                     *     data: {"deal_id":2,"business_name":"Harbor Auto Repair Inc","event_id":"evt_d1c9b92f5ef7f4a7b6f343eb3574bf8a","type":"deal.created","created_at":"2026-11-26T14:05:08.000Z"}
+                     *     data: {"deal_id":2,"business_name":"Harbor Auto Repair Inc","event_id":"evt_d1c9b92f5ef7f4a7b6f343eb3574bf8a","id":"evt_d1c9b92f5ef7f4a7b6f343eb3574bf8a","type":"deal.created","event":"deal.created","created_at":"2026-11-26T14:05:08.000Z","timestamp":"2026-11-26T14:05:08.000Z","data":{"deal_id":2,"business_name":"Harbor Auto Repair Inc"}}
                      *
                      *     id: 3
                      *     event: deal.created
-                     *     data: {"deal_id":3,"business_name":"Green Leaf Landscaping LLC","event_id":"evt_107107d046a014d7a3f2cae026ec25a6","type":"deal.created","created_at":"2026-11-26T14:05:08.000Z"}
+                     *     data: {"deal_id":3,"business_name":"Green Leaf Landscaping LLC","event_id":"evt_107107d046a014d7a3f2cae026ec25a6","id":"evt_107107d046a014d7a3f2cae026ec25a6","type":"deal.created","event":"deal.created","created_at":"2026-11-26T14:05:08.000Z","timestamp":"2026-11-26T14:05:08.000Z","data":{"deal_id":3,"business_name":"Green Leaf Landscaping LLC"}}
                      */
                     "text/event-stream": string;
                 };

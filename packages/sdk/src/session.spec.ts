@@ -10,10 +10,11 @@ function cookieJarFetch(): { fetch: FetchLike; jar: Map<string, string>; setCook
   const setCookies: string[] = [];
   const sent: Headers[] = [];
   const fetchWithJar: FetchLike = async (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (jar.size) headers.set('Cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    sent.push(headers);
-    const res = await fetch(input, { ...init, headers });
+    // the SDK (ky) calls fetch with a Request, as any fetch may be called
+    const request = new Request(input, init);
+    if (jar.size) request.headers.set('Cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+    sent.push(request.headers);
+    const res = await fetch(request);
     for (const line of res.headers.getSetCookie()) {
       setCookies.push(line);
       const [pair] = line.split(';');

@@ -110,6 +110,13 @@ describe('signal, timeout and the call budget', () => {
     await expect(pending).rejects.toThrow('stop');
   });
 
+  it('timeoutMs: Infinity (or 0) means no per-attempt timeout', async () => {
+    handler = (_req, res) => json(res, 200, { total_deals: 1 });
+    for (const timeoutMs of [Infinity, 0]) {
+      expect(await new Ledgerlens({ baseUrl, apiKey: 'k', timeoutMs }).deals.stats()).toEqual({ total_deals: 1 });
+    }
+  });
+
   it('a refused connection fails fast: one short retry, whatever maxRetries', async () => {
     const client = new Ledgerlens({ baseUrl: closedUrl, apiKey: 'k', maxRetries: 4, sleep, onRetry });
     const err = await client.deals.list().catch((e: unknown) => e);

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PUBLIC_EVENT_TYPES, toPublicEvent } from '../../../apps/api/src/modules/webhooks/public-events';
 import { EVENT_TYPES, type EventDataMap, type EventType } from './events';
@@ -85,5 +87,20 @@ describe('the shared event types', () => {
   it('the SDK carries the same file', () => {
     const here = readFileSync(join(__dirname, 'events.ts'), 'utf8');
     expect(readFileSync(join(__dirname, '../../sdk/src/events.ts'), 'utf8')).toBe(here);
+  });
+
+  it('is what packages/sdk/scripts/generate-events.mjs writes from openapi/openapi.json (npm run sdk:generate)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'events-'));
+    try {
+      const repo = join(__dirname, '../../..');
+      execFileSync(process.execPath, [
+        join(repo, 'packages/sdk/scripts/generate-events.mjs'),
+        join(repo, 'openapi/openapi.json'),
+        join(dir, 'events.ts'),
+      ]);
+      expect(readFileSync(join(dir, 'events.ts'), 'utf8')).toBe(readFileSync(join(__dirname, 'events.ts'), 'utf8'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

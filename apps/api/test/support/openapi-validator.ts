@@ -67,6 +67,19 @@ export class OpenApiValidator {
     return (validate.errors ?? []).map((e) => `${key}: ${e.instancePath || '/'} ${e.message}`);
   }
 
+  /** Problems of `value` against the component schema `name` (e.g. `LedgerlensEvent`; empty when it conforms). */
+  checkComponent(name: string, value: unknown): string[] {
+    const key = `component ${name}`;
+    let validate = this.cache.get(key);
+    if (!validate) {
+      if (!this.doc.components.schemas[name]) return [`${name} is not a component schema`];
+      validate = this.ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
+      this.cache.set(key, validate);
+    }
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => `${name}: ${e.instancePath || '/'} ${e.message}`);
+  }
+
   private route(method: string, path: string) {
     return this.routes.find((r) => r.method === method && r.re.test(path));
   }

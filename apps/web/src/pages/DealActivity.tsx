@@ -55,30 +55,34 @@ export function TimelinePanel({ dealId, writer }: { dealId: number; writer: bool
       ) : null}
       {comments.isError ? <ErrorNotice error={comments.error} /> : null}
       {said.length ? (
-        <ol className="lines comments" aria-label="Comments">
-          {said.map((c) => (
-            <li key={c.id}>
-              <span className="line-text">{c.body}</span>
-              <span className="muted small">
-                {c.user_name ?? `user ${c.user_id}`}, {when(c.created_at)}
-                {c.replies?.length ? `, ${c.replies.length} repl${c.replies.length === 1 ? 'y' : 'ies'}` : ''}
-              </span>
-            </li>
-          ))}
-        </ol>
+        <div className="scroll comments" role="region" aria-label="Comments" tabIndex={0}>
+          <ol className="lines" aria-label="Comments">
+            {said.map((c) => (
+              <li key={c.id}>
+                <span className="line-text">{c.body}</span>
+                <span className="muted small">
+                  {c.user_name ?? `user ${c.user_id}`}, {when(c.created_at)}
+                  {c.replies?.length ? `, ${c.replies.length} repl${c.replies.length === 1 ? 'y' : 'ies'}` : ''}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </div>
       ) : null}
       {timeline.isError ? <ErrorNotice error={timeline.error} /> : null}
-      <ol className="lines" aria-label="Timeline entries" aria-busy={timeline.isFetching}>
-        {lines.map((line) => (
-          <li key={line.id} data-type={line.type}>
-            <span className="line-text">{line.description}</span>
-            <time className="muted small" dateTime={line.created_at}>
-              {when(line.created_at)}
-            </time>
-          </li>
-        ))}
-        {!timeline.isPending && lines.length === 0 ? <li className="muted">Nothing yet.</li> : null}
-      </ol>
+      <div className="scroll" role="region" aria-label="Timeline" tabIndex={0}>
+        <ol className="lines" aria-label="Timeline entries" aria-busy={timeline.isFetching}>
+          {lines.map((line) => (
+            <li key={line.id} data-type={line.type}>
+              <span className="line-text">{line.description}</span>
+              <time className="muted small" dateTime={line.created_at}>
+                {when(line.created_at)}
+              </time>
+            </li>
+          ))}
+          {!timeline.isPending && lines.length === 0 ? <li className="muted">Nothing yet.</li> : null}
+        </ol>
+      </div>
     </section>
   );
 }

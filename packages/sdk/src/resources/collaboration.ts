@@ -1,4 +1,4 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import type { Ack, CommonRequestOptions, components } from '../types.js';
 import { unwrap } from '../unwrap.js';
 
@@ -8,7 +8,7 @@ const deal = (dealId: number) => ({ path: { deal_id: dealId } });
 
 /** `client.assignments`: who works on a deal, in which role (one role per user and deal). */
 export class AssignmentsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   async list(dealId: number, query: PageQuery = {}, options?: CommonRequestOptions): Promise<S['AssignmentListDto']> {
     return (await this.client.GET('/v1/deals/{deal_id}/assignments', { ...options, params: { ...deal(dealId), query } })).data;
@@ -48,7 +48,7 @@ export class AssignmentsResource {
 
 /** `client.comments`: a deal's discussion, one level of replies, @mentions notify the people named. */
 export class CommentsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /** Top-level comments with their replies nested, oldest first. */
   async list(dealId: number, query: PageQuery = {}, options?: CommonRequestOptions): Promise<S['CommentListDto']> {
@@ -98,7 +98,7 @@ export class CommentsResource {
 
 /** `client.documentRequests`: documents asked of the merchant; fulfilled when one of that type is uploaded. */
 export class DocumentRequestsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   async list(dealId: number, query: PageQuery = {}, options?: CommonRequestOptions): Promise<S['DocumentRequestListDto']> {
     return (await this.client.GET('/v1/deals/{deal_id}/doc-requests', { ...options, params: { ...deal(dealId), query } })).data;
@@ -117,7 +117,7 @@ export class DocumentRequestsResource {
 
 /** `client.activity`: what happened on a deal and across the organization. */
 export class ActivityResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /** A deal's timeline (Form A: newest first, paginated). */
   async timeline(
@@ -141,7 +141,7 @@ export class ActivityResource {
 
 /** `client.notifications`: the caller's notifications (assignments, mentions, status changes). */
 export class NotificationsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   async list(query: PageQuery & { unread_only?: boolean } = {}, options?: CommonRequestOptions): Promise<S['NotificationListDto']> {
     return (await this.client.GET('/v1/notifications', { ...options, params: { query } })).data;

@@ -1,4 +1,4 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import type { Ack, CommonRequestOptions, components, OperationOf, paths } from '../types.js';
 import { unwrap } from '../unwrap.js';
 
@@ -13,7 +13,7 @@ export type CrmWebhookResult = S['CrmWebhookResponseDto']['data'];
 
 /** `client.crm`: Salesforce, HubSpot, Pipedrive or a custom endpoint: configuration, field mappings and sync. */
 export class CrmResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /** The single configuration (Form B); credentials are never returned. */
   async getConfig(options?: CommonRequestOptions): Promise<CrmSingleConfig> {

@@ -1,5 +1,6 @@
-import type { Ledgerlens, Page } from '../client.js';
+import type { LedgerlensCore, Page } from '../core.js';
 import { delay } from '../delay.js';
+import { EventsResource } from './events.js';
 import { LedgerlensWaitError } from '../errors.js';
 import type {
   Ack,
@@ -64,7 +65,7 @@ export function isReady(deal: Deal): deal is Deal & ReadyDeal {
 
 /** `client.deals`: create, read, update, delete, decide and list deals. */
 export class DealsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /** One page of deals: `{ data, meta: { page, per_page, total, total_pages } }`. */
   async list(query: DealListQuery = {}, options?: CommonRequestOptions): Promise<DealList> {
@@ -184,7 +185,7 @@ export class DealsResource {
       if (useEvents) {
         // Subscribe, then read the deal, then re-read it on each of its events. The stream may
         // connect after the read, so the deal is also re-read every few poll intervals.
-        const events = this.client.events.stream({ dealId, signal: stop.signal });
+        const events = new EventsResource(this.client).stream({ dealId, signal: stop.signal });
         let pending = events.next();
         pending.catch(() => undefined);
         const safetyMs = Math.max(pollIntervalMs * 5, 10_000);

@@ -1,4 +1,4 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import type {
   AnalysisRecord,
   BatchStatus,
@@ -49,7 +49,7 @@ const id = (documentId: number) => ({ path: { document_id: documentId } });
 
 /** `client.documents`: upload statements and other documents, follow their processing, read results. */
 export class DocumentsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /**
    * Uploads one document to a deal. `file` is a Buffer/Uint8Array, Blob/File, file path (Node.js,

@@ -1,4 +1,4 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import { LedgerlensError } from '../errors.js';
 import { delay } from '../delay.js';
 import { parseEventStream } from '../sse.js';
@@ -7,9 +7,9 @@ import type { CommonRequestOptions } from '../types.js';
 
 /**
  * A live event: `event` is its stream name (deal.updated, document.processed, ...), `data` its
- * flat JSON payload as the stream sends it, and `envelope` the same event in the envelope that
- * webhooks deliver (`{id, type, event, created_at, timestamp, deal_id, data}`), typed by its
- * `type`: one handler serves both.
+ * JSON payload as the stream sends it, and `envelope` the same event as a webhook delivers it
+ * (`{id, type, event, created_at, timestamp, deal_id, data}`, the one `LedgerlensEvent` type),
+ * typed by its `type`: one handler serves both.
  */
 export interface LiveEvent<T = LiveEventData> {
   /** Stream position: pass as `lastEventId` to resume after it. */
@@ -20,12 +20,25 @@ export interface LiveEvent<T = LiveEventData> {
   envelope: LedgerlensEvent | null;
 }
 
-/** The payload of every live event: `deal_id`/`document_id` at the top plus the event's own fields. */
+/**
+ * The payload of every live event: the webhook envelope's fields (`id`, `type`, `event`,
+ * `created_at`, `timestamp`, `deal_id`, `data`) and, for clients of the earlier flat form, the
+ * event's own fields and `event_id` at the top. Prefer `envelope`.
+ */
 export interface LiveEventData {
-  event_id: string;
+  /** The event id (`evt_...`), as in the webhook envelope. */
+  id: string;
   type: string;
+  /** The same as `type`. */
+  event: string;
   created_at: string;
+  /** The same as `created_at`. */
+  timestamp: string;
   deal_id: number | null;
+  /** The event's data, as in the webhook envelope. */
+  data: Record<string, unknown>;
+  /** The same as `id` (the earlier flat form). */
+  event_id: string;
   document_id?: number | null;
   status?: string;
   [field: string]: unknown;
@@ -42,7 +55,7 @@ export interface StreamOptions extends Omit<CommonRequestOptions, 'parseAs'> {
 
 /** `client.events`: the organization's live events as an async iterator (server-sent events). */
 export class EventsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /**
    * Yields events as they happen until `signal` aborts or the loop breaks. Drops are resumed
@@ -97,10 +110,20 @@ export class EventsResource {
   }
 }
 
-/** The stream's flat payload (`{...data, deal_id, event_id, type, created_at}`) in the webhook envelope. */
+const ENVELOPE_KEYS = ['id', 'type', 'event', 'created_at', 'timestamp', 'deal_id', 'data'] as const;
+
+/**
+ * The webhook envelope of a stream frame's payload: the payload's own envelope fields (what the
+ * server sends), or, from a server of the earlier flat form (`{...data, deal_id, event_id, type,
+ * created_at}`), the envelope rebuilt from it.
+ */
 export function toEnvelope(payload: unknown): LedgerlensEvent | null {
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
-  const { event_id, type, created_at, ...data } = payload as Record<string, unknown>;
+  const p = payload as Record<string, unknown>;
+  if (typeof p.id === 'string' && typeof p.type === 'string' && p.data !== null && typeof p.data === 'object') {
+    return Object.fromEntries(ENVELOPE_KEYS.map((k) => [k, p[k] ?? null])) as unknown as LedgerlensEvent;
+  }
+  const { event_id, type, created_at, ...data } = p;
   if (typeof type !== 'string' || typeof event_id !== 'string' || typeof created_at !== 'string') return null;
   const dealId = typeof data.deal_id === 'number' ? data.deal_id : null;
   return { id: event_id, type, event: type, created_at, timestamp: created_at, deal_id: dealId, data } as LedgerlensEvent;

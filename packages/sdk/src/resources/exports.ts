@@ -1,4 +1,4 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import type { CommonRequestOptions, components } from '../types.js';
 import { type Download, toDownload } from './documents.js';
 
@@ -6,7 +6,7 @@ type S = components['schemas'];
 
 /** `client.exports`: the underwriting report as PDF, CSV exports (streamed) and the document JSON export. */
 export class ExportsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /** The underwriting report PDF (409 until the deal is ready). */
   dealPdf(dealId: number, options?: CommonRequestOptions): Promise<Download> {

@@ -1,4 +1,4 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import { delay } from '../delay.js';
 import { LedgerlensWaitError } from '../errors.js';
 import type { CommonRequestOptions, components } from '../types.js';
@@ -16,7 +16,7 @@ export interface IngestOptions extends CommonRequestOptions {
 
 /** `client.ingest`: bulk intake of statements with deal matching and a signed completion callback. */
 export class IngestResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /**
    * Uploads up to 20 files in one batch. `metadata` picks or creates the deal (deal_id, external

@@ -1,9 +1,9 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import type { Ack, ApiKey, ApiKeyList, CommonRequestOptions, CreateApiKey, CreatedApiKey, KeyListQuery, components } from '../types.js';
 
 /** `client.keys`: API key management (needs the `keys:manage` scope). */
 export class KeysResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /** Creates a key; `key` in the result is the only time the full value is shown. */
   async create(body: CreateApiKey = {}, options?: CommonRequestOptions): Promise<CreatedApiKey> {

@@ -1,11 +1,11 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import type { Ack, CommonRequestOptions, CreateRuleset, Ruleset, RulesetList, UpdateRuleset } from '../types.js';
 
 const id = (rulesetId: number) => ({ path: { ruleset_id: rulesetId } });
 
 /** `client.rulesets`: the funder's underwriting rules that deals are evaluated against. */
 export class RulesetsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   async list(query: { page?: number; per_page?: number } = {}, options?: CommonRequestOptions): Promise<RulesetList> {
     return (await this.client.GET('/v1/rulesets', { ...options, params: { query } })).data;

@@ -1,4 +1,4 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import type { CommonRequestOptions, components } from '../types.js';
 
 export type BrowserSession = components['schemas']['BrowserSessionDto'];
@@ -16,7 +16,7 @@ export type BrowserSession = components['schemas']['BrowserSessionDto'];
  */
 export class SessionResource {
   constructor(
-    private readonly client: Ledgerlens,
+    private readonly client: LedgerlensCore,
     private readonly setCsrfToken: (token: string | null) => void,
   ) {}
 

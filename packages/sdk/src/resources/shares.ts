@@ -1,11 +1,11 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import type { CommonRequestOptions, components } from '../types.js';
 
 type S = components['schemas'];
 
 /** `client.shares`: read-only links to a deal's summary for people without an account. */
 export class SharesResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /** Creates a link: `expires_at` or `expires_in_hours`, optional `label` and `password`. `url` opens the HTML page. */
   async create(dealId: number, body: S['CreateShareDto'] = {}, options?: CommonRequestOptions): Promise<S['ShareLinkDto']> {

@@ -1,4 +1,4 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import type {
   AddTransaction,
   CommonRequestOptions,
@@ -12,7 +12,7 @@ import type {
 
 /** `client.transactions`: the transactions read from statements, their screening flags and corrections. */
 export class TransactionsResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   /** One page of a deal's transactions (`flagged: true` for the screening's flagged ones). */
   async listForDeal(dealId: number, query: TransactionQuery = {}, options?: CommonRequestOptions): Promise<TransactionList> {

@@ -1,4 +1,4 @@
-import type { Ledgerlens } from '../client.js';
+import type { LedgerlensCore } from '../core.js';
 import type {
   Ack,
   CommonRequestOptions,
@@ -19,7 +19,7 @@ import { unwrap } from '../unwrap.js';
  * signatures you receive with `@ledgerlens/webhooks`.
  */
 export class WebhooksResource {
-  constructor(private readonly client: Ledgerlens) {}
+  constructor(private readonly client: LedgerlensCore) {}
 
   async getConfig(options?: CommonRequestOptions): Promise<WebhookConfig> {
     return unwrap((await this.client.GET('/v1/webhooks/config', options)).data);

@@ -23,7 +23,8 @@ export class StreamQueryDto {
 const STREAM_DOC = {
   description:
     'Server-sent events: `id:` (resume with Last-Event-ID), `event:` (deal.created, deal.updated, deal.ready, deal.decision, document.uploaded, ' +
-    'document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON with deal_id/document_id at the top. ' +
+    'document.processed, batch.completed, recommendation.generated, export.ready), `data:` JSON: the event in the envelope of a webhook delivery ' +
+    '(`LedgerlensEvent`: id, type, event, created_at, timestamp, deal_id, data), with the fields of its data (deal_id, document_id, ...) and event_id also at the top. ' +
     'A `: ping` comment is sent every SSE_HEARTBEAT_SECONDS.',
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 };

@@ -20,20 +20,18 @@ const REPLAY_MAX = 5000;
 const SENT_MEMORY = 2000;
 
 /**
- * The spec names the document result `document.processed` on the stream; other events keep their
- * webhook name. The data is flat (`deal_id`, `document_id` at the top) plus `event_id`, `type`, `created_at`.
+ * One frame of the stream. `data:` is the event in the envelope of a webhook delivery
+ * (`LedgerlensEvent`: `id`, `type`, `event`, `created_at`, `timestamp`, `deal_id`, `data`), so one
+ * handler serves both; the data's own fields and `event_id` stay flat at the top as well, for the
+ * clients of the earlier flat form (the envelope's names win where they meet: `type`, `created_at`).
+ * The spec names the document result `document.processed` on the stream (`event:`); other events
+ * keep their webhook name, and `type` is always the webhook's.
  */
 export function sseFrame(event: DomainEvent): string | null {
   const pub = toPublicEvent(event);
   if (!pub) return null;
   const name = pub.type === 'document.completed' || pub.type === 'document.failed' ? 'document.processed' : pub.type;
-  const data = {
-    ...pub.data,
-    deal_id: pub.deal_id ?? pub.data.deal_id ?? null,
-    event_id: pub.id,
-    type: pub.type,
-    created_at: pub.created_at,
-  };
+  const data = { ...pub.data, event_id: pub.id, ...pub };
   return `id: ${event.sequence}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 

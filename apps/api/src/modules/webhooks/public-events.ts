@@ -1,4 +1,5 @@
 import type { DomainEvent, DomainEventType } from '../../platform/events/events';
+import { EVENT_DATA_SCHEMAS } from './event-schemas';
 
 /**
  * The one mapping from internal domain events to what leaves the service (webhooks and the SSE
@@ -36,20 +37,15 @@ export interface PublicEvent {
   data: Record<string, unknown>;
 }
 
-const FIELDS: Record<Exclude<PublicEventType, 'webhook.test'>, readonly string[] | 'all'> = {
-  'deal.created': ['deal_id', 'business_name'],
-  'deal.updated': ['deal_id', 'changed_fields', 'status', 'previous_status'],
-  'deal.ready': ['deal_id', 'business_name', 'status', 'health_score', 'grade', 'document_count'],
-  'deal.decision': ['deal_id', 'decision', 'previous_decision'],
-  'document.uploaded': ['document_id', 'deal_id', 'filename', 'document_type'],
-  'document.completed': ['document_id', 'deal_id', 'document_type', 'transaction_count'],
-  'document.failed': ['document_id', 'deal_id', 'error'],
-  'notification.created': ['notification_id', 'user_id', 'user_email', 'type', 'title', 'message', 'deal_id', 'created_at'],
-  'recommendation.generated': ['deal_id', 'decision', 'total_score', 'max_advance', 'cfcr', 'ruleset_id', 'ruleset_name', 'grade'],
-  // Emitted by the ingest and export modules; their data is already the public payload.
-  'batch.completed': 'all',
-  'export.ready': 'all',
-};
+/**
+ * The data fields let out per type: the properties of its schema in the contract
+ * (event-schemas.ts). `batch.completed` and `export.ready` are emitted by the ingest and export
+ * modules with their public payload already, and `webhook.test` by the webhooks module: passed whole.
+ */
+const PASSED_WHOLE: readonly PublicEventType[] = ['batch.completed', 'export.ready', 'webhook.test'];
+const FIELDS = Object.fromEntries(
+  PUBLIC_EVENT_TYPES.map((t) => [t, PASSED_WHOLE.includes(t) ? 'all' : Object.keys(EVENT_DATA_SCHEMAS[t].properties ?? {})]),
+) as Record<PublicEventType, readonly string[] | 'all'>;
 
 export function isPublicEventType(type: string): type is PublicEventType {
   return (PUBLIC_EVENT_TYPES as readonly string[]).includes(type);
@@ -59,9 +55,11 @@ export function toPublicEvent(
   event: Pick<DomainEvent, 'id' | 'dealId' | 'data' | 'createdAt'> & { type: DomainEventType | 'webhook.test' },
 ): PublicEvent | null {
   if (!isPublicEventType(event.type)) return null;
-  const fields = event.type === 'webhook.test' ? 'all' : FIELDS[event.type];
+  const fields = FIELDS[event.type];
   const data =
     fields === 'all' ? { ...event.data } : Object.fromEntries(fields.filter((f) => f in event.data).map((f) => [f, event.data[f]]));
   const at = event.createdAt.toISOString();
-  return { id: event.id, type: event.type, event: event.type, created_at: at, timestamp: at, deal_id: event.dealId, data };
+  // the event's deal, else the deal its data names (an event recorded without one, e.g. export.ready)
+  const dealId = event.dealId ?? (typeof data.deal_id === 'number' ? data.deal_id : null);
+  return { id: event.id, type: event.type, event: event.type, created_at: at, timestamp: at, deal_id: dealId, data };
 }

@@ -1,0 +1,148 @@
+// Writes the event types shared by packages/webhooks and packages/sdk (src/events.ts of each, the
+// same bytes) from openapi/openapi.json: the union `LedgerlensEvent` (components.schemas, one
+// `<Name>Event` envelope per type, its `data` the `<Name>EventData` schema) and EVENT_TYPES in the
+// order of its `oneOf`. `npm run sdk:generate` runs it; `npm run sdk:check` fails when the committed
+// files differ from what it writes.
+// Usage: node packages/sdk/scripts/generate-events.mjs [openapi.json] [out.ts ...]
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../../..');
+const input = resolve(process.argv[2] ?? resolve(repo, 'openapi/openapi.json'));
+const outputs =
+  process.argv.length > 3
+    ? process.argv.slice(3).map((p) => resolve(p))
+    : [resolve(repo, 'packages/webhooks/src/events.ts'), resolve(repo, 'packages/sdk/src/events.ts')];
+const doc = JSON.parse(readFileSync(input, 'utf8'));
+const schemas = doc.components?.schemas ?? {};
+const REF = '#/components/schemas/';
+
+const union = schemas.LedgerlensEvent;
+if (!union?.oneOf || union.discriminator?.propertyName !== 'type')
+  throw new Error(`${input}: no LedgerlensEvent union discriminated by type`);
+const envelopes = union.oneOf.map((r) => r.$ref.slice(REF.length));
+const types = envelopes.map((name) => schemas[name].properties.type.enum[0]);
+
+/** Named schemas the event data refer to (shared value sets), written as type aliases. */
+const shared = new Set();
+const quote = (s) => `'${String(s).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const key = (k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : quote(k));
+const doc1 = (text, indent = '') => (text ? `${indent}/** ${text} */\n` : '');
+
+/** A TypeScript type for an OpenAPI 3.0 schema. `subst` replaces refs and literals inside an envelope. */
+function ts(schema, indent = '', subst = null) {
+  if (!schema || Object.keys(schema).length === 0) return 'unknown';
+  const orNull = (t) => (schema.nullable ? `${t} | null` : t);
+  if (schema.$ref) {
+    const name = schema.$ref.slice(REF.length);
+    if (subst?.ref?.(name)) return subst.ref(name);
+    shared.add(name);
+    return name;
+  }
+  if (schema.allOf?.length === 1) return orNull(ts(schema.allOf[0], indent, subst));
+  if (schema.enum) {
+    if (subst?.literal?.(schema.enum)) return orNull(subst.literal(schema.enum));
+    return orNull(schema.enum.map((v) => (v === null ? 'null' : quote(v))).join(' | '));
+  }
+  switch (schema.type) {
+    case 'string':
+      return orNull('string');
+    case 'integer':
+    case 'number':
+      return orNull('number');
+    case 'boolean':
+      return orNull('boolean');
+    case 'array':
+      return orNull(`${ts(schema.items, indent, subst)}[]`);
+    case 'object': {
+      if (!schema.properties)
+        return orNull(`Record<string, ${ts(schema.additionalProperties === true ? {} : schema.additionalProperties, indent, subst)}>`);
+      const required = new Set(schema.required ?? []);
+      const inner = indent + '  ';
+      const fields = Object.entries(schema.properties).map(
+        ([k, v]) => `${doc1(v.description, inner)}${inner}${key(k)}${required.has(k) ? '' : '?'}: ${ts(v, inner, subst)};`,
+      );
+      return orNull(`{\n${fields.join('\n')}\n${indent}}`);
+    }
+    default:
+      throw new Error(`unsupported schema ${JSON.stringify(schema)}`);
+  }
+}
+
+const dataMap = types
+  .map((t, i) => {
+    const dataRef = schemas[envelopes[i]].properties.data.$ref.slice(REF.length);
+    return `  ${quote(t)}: ${ts(schemas[dataRef], '  ')};`;
+  })
+  .join('\n');
+
+// one envelope for every type: the first one's shape, with its type literal and data as parameters
+const shapeOf = (i) =>
+  ts(schemas[envelopes[i]], '    ', {
+    literal: (values) => (values.length === 1 && values[0] === types[i] ? 'T' : null),
+    ref: (name) => (name === schemas[envelopes[i]].properties.data.$ref.slice(REF.length) ? 'EventDataMap[T]' : null),
+  });
+const envelope = shapeOf(0);
+for (let i = 1; i < types.length; i++)
+  if (shapeOf(i) !== envelope)
+    throw new Error(`${envelopes[i]}: its envelope differs from ${envelopes[0]}'s (one envelope for every event)`);
+
+/** `text` in lines of at most 100 characters, each after `prefix`. */
+function wrap(text, prefix) {
+  const lines = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + word.length + 1 > 100) {
+      lines.push(line);
+      line = '';
+    }
+    line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => prefix + l).join('\n');
+}
+
+const aliases = [...shared]
+  .sort()
+  .map((name) => `${doc1(schemas[name].description)}export type ${name} = ${ts(schemas[name])};`)
+  .join('\n');
+
+const source = `// Generated by packages/sdk/scripts/generate-events.mjs from openapi/openapi.json (components.schemas:
+// LedgerlensEvent and the <Name>Event / <Name>EventData schemas): do not edit. packages/webhooks and
+// packages/sdk carry the same file, so neither package depends on the other.
+
+/** Every event type that leaves the service (webhooks, the event stream). */
+export const EVENT_TYPES = [${types.map(quote).join(', ')}] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+${aliases}
+
+/** The \`data\` of each event type. */
+export interface EventDataMap {
+${dataMap}
+}
+
+/**
+${wrap(union.description ?? 'One event.', ' * ')}
+ * \`switch (event.type)\` narrows \`event.data\` to that type's fields.
+ */
+export type LedgerlensEvent = {
+  [T in EventType]: ${envelope};
+}[EventType];
+
+/** The event of one type. */
+export type EventOf<T extends EventType> = Extract<LedgerlensEvent, { type: T }>;
+
+/** True when \`type\` is an event type this version knows (a newer server may send others). */
+export function isEventType(type: string): type is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(type);
+}
+`;
+
+const options = { ...(await prettier.resolveConfig(resolve(repo, 'packages/sdk/src/events.ts'))), parser: 'typescript' };
+const formatted = await prettier.format(source, options);
+for (const out of outputs) writeFileSync(out, formatted);
