@@ -250,8 +250,10 @@ export function describeFactor(a: DealAnalysis, f: RulesetFactor | FormBFactor):
       const n = a.nsf_overdraft;
       return `${n.total_nsf_fees} NSF and ${n.total_overdraft_fees} overdraft fee${n.total_overdraft_fees === 1 ? '' : 's'} over ${months} month${months === 1 ? '' : 's'}`;
     }
-    case 'deposit_frequency':
-      return `revenue deposits on ${round2(months ? fin.revenue_deposit_days / months : 0)} days per month on average`;
+    case 'deposit_frequency': {
+      const perMonth = round2(months ? fin.revenue_deposit_days / months : 0);
+      return `revenue deposits on ${perMonth} day${perMonth === 1 ? '' : 's'} per month on average`;
+    }
     case 'deposit_consistency':
       return `revenue deposits in ${a.form_b_scores.deposit_consistency}% of the weeks covered`;
     case 'revenue_trend':
@@ -267,7 +269,7 @@ export function describeFactor(a: DealAnalysis, f: RulesetFactor | FormBFactor):
     }
     case 'transaction_screening':
     case 'high_risk_transactions':
-      return `${a.screening.total_flags} of ${a.screening.transaction_count} transactions flagged in screening`;
+      return `${a.screening.total_flags} of ${a.screening.transaction_count} transaction${a.screening.transaction_count === 1 ? '' : 's'} flagged in screening`;
     case 'health_score':
       return `health score ${a.health.score} (grade ${a.health.grade})`;
     case 'cross_doc': {
