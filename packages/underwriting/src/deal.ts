@@ -150,6 +150,18 @@ export interface DealAnalysis {
   reliability?: Reliability;
 }
 
+/** What the evaluations read of an analysis: everything but its per-transaction and per-statement detail. */
+export type ScoredDeal = Omit<DealAnalysis, 'transactions' | 'statements'>;
+
+/** The analysis as a server stores it: without the per-transaction rows and the per-statement daily series. */
+export type StoredDealAnalysis = ScoredDeal & { statements: Omit<StatementMetrics, 'daily_balances'>[] };
+
+/** An analysis without what a server does not store. */
+export function storedAnalysis(analysis: DealAnalysis): StoredDealAnalysis {
+  const { transactions: _transactions, statements, ...rest } = analysis;
+  return { ...rest, statements: statements.map(({ daily_balances: _daily, ...s }) => s) };
+}
+
 /** Same account = same last 4 digits (bank names are printed inconsistently); without them, same bank name. */
 const accountKey = (s: StatementInput) => {
   const last4 = (s.accountNumberLast4 ?? '').trim();

@@ -1,4 +1,4 @@
-import type { DealAnalysis } from './deal';
+import type { DealAnalysis, ScoredDeal } from './deal';
 import { FORM_B_FACTORS, type FormBFactor, RULESET_FACTORS, type RulesetFactor, gradeFor } from './scores';
 import { formatMoney, round2 } from './util';
 
@@ -236,7 +236,7 @@ function pct(x: number): string {
 }
 
 /** Plain-words explanation of one factor's value (used for reasons). */
-export function describeFactor(a: DealAnalysis, f: RulesetFactor | FormBFactor): string {
+export function describeFactor(a: ScoredDeal, f: RulesetFactor | FormBFactor): string {
   const fin = a.financials;
   const months = a.coverage.months_covered;
   switch (f) {
@@ -303,7 +303,7 @@ const LABEL: Record<string, string> = {
  * Reasons ordered by influence: impact = weight x (score - 50), i.e. how far the factor pulled the
  * total away from a neutral 50. Positive impact reads as a strength, negative as a concern.
  */
-function reasonsFor(a: DealAnalysis, items: { factor: RulesetFactor | FormBFactor; score: number; weight: number }[], limit = 5): string[] {
+function reasonsFor(a: ScoredDeal, items: { factor: RulesetFactor | FormBFactor; score: number; weight: number }[], limit = 5): string[] {
   return items
     .filter((x) => x.weight > 0)
     .map((x, order) => ({ ...x, impact: x.weight * (x.score - 50), order }))
@@ -322,7 +322,7 @@ export function cfcrShortfall(analysis: Pick<DealAnalysis, 'cash_flow'>, target:
  * Recommendation of a flat ruleset. weighted = score x weight / 100 (2 decimals);
  * total_score = sum of the unrounded weighted values, rounded to 2 decimals.
  */
-export function recommend(analysis: DealAnalysis, ruleset: FlatRuleset = DEFAULT_RULESET): Recommendation {
+export function recommend(analysis: ScoredDeal, ruleset: FlatRuleset = DEFAULT_RULESET): Recommendation {
   const fs = {} as Record<RulesetFactor, FactorScore>;
   let total = 0;
   for (const f of RULESET_FACTORS) {
@@ -375,7 +375,7 @@ export interface FactorRulesetEvaluation {
  * A factor below its own threshold fails; an approve with a failed factor becomes review.
  * Throws a TypeError for an invalid ruleset (validate first).
  */
-export function evaluateFactorRuleset(analysis: DealAnalysis, ruleset: FactorRuleset): FactorRulesetEvaluation {
+export function evaluateFactorRuleset(analysis: ScoredDeal, ruleset: FactorRuleset): FactorRulesetEvaluation {
   const v = validateFactorRuleset(ruleset);
   if (!v.valid) throw new TypeError(`invalid factor ruleset: ${v.errors.map((e) => e.message).join('; ')}`);
   const fs: FactorRulesetEvaluation['factor_scores'] = {};

@@ -1,4 +1,4 @@
-import type { DealAnalysis } from './deal';
+import type { DealAnalysis, ScoredDeal } from './deal';
 
 /** The deal figures a summary may speak of: the prompt carries exactly this JSON. */
 export interface SummaryFacts {
@@ -81,7 +81,7 @@ function lenderFacts(positions: DealAnalysis['lender_positions'] | undefined): R
 export function summaryFacts(
   deal: SummaryDeal,
   storedReport: Record<string, unknown> | null,
-  analysis: Partial<DealAnalysis> | null,
+  analysis: Partial<ScoredDeal> | null,
 ): SummaryFacts {
   const report = storedReport ?? {};
   const a = analysis;

@@ -1,5 +1,6 @@
 import { LockMode, RequiredEntityData } from '@mikro-orm/core';
 import { Injectable } from '@nestjs/common';
+import type { AiSummaryMeta } from '@ledgerlens/underwriting';
 import { Database } from '../../../platform/database/database.service';
 import { ApiError, ErrorCode } from '../../../platform/errors/api-error';
 import { Scope } from '../../../platform/database/tenant';
@@ -183,13 +184,7 @@ export class DealRepository {
    * summary is there already; only the two keys change, so a report written meanwhile keeps its
    * other sections.
    */
-  async writeSummary(
-    uow: UnitOfWork,
-    scope: Scope,
-    dealId: number,
-    text: string,
-    meta: Record<string, unknown> & { event_id: string },
-  ): Promise<void> {
+  async writeSummary(uow: UnitOfWork, scope: Scope, dealId: number, text: string, meta: AiSummaryMeta): Promise<void> {
     await entityManagerOf(uow).execute(
       `update "deals" set "report" = jsonb_set(jsonb_set("report", '{ai_summary}', ?::jsonb), '{ai_summary_meta}', ?::jsonb)
        where "id" = ? and "organization_id" = ? and "livemode" = ? and "status" = 'ready' and "report" is not null

@@ -2,6 +2,8 @@ import { reconcile } from '@ledgerlens/statements';
 import {
   buildDealReport,
   emptyBucketCounts,
+  storedAnalysis,
+  storedReport,
   type DealAnalysis,
   type DealReport,
   type DealTransaction,
@@ -24,12 +26,6 @@ export interface ReportSources {
   transactions: TransactionRepository;
 }
 
-/** The analysis as stored on the deal: without the per-transaction arrays and per-statement daily series. */
-export function storedAnalysis(analysis: DealAnalysis): Record<string, unknown> {
-  const { transactions: _transactions, statements, ...rest } = analysis;
-  return { ...rest, statements: statements.map(({ daily_balances: _daily, ...s }) => s) };
-}
-
 /**
  * Writes a built report onto the deal: the stored report (the recommendation and the AI summary
  * are added by their own services) and the summary columns.
@@ -42,7 +38,7 @@ export function applyReport(deal: Deal, built: { report: DealReport; analysis: D
   deal.avgDailyBalance = analysis?.financials.avg_daily_balance ?? null;
   deal.screeningFlags = analysis?.screening.total_flags ?? 0;
   deal.analysis = analysis ? storedAnalysis(analysis) : null;
-  deal.report = { ...report, recommendation: null } as unknown as Record<string, unknown>;
+  deal.report = storedReport(report);
   deal.recommendation = null;
 }
 
@@ -95,7 +91,8 @@ function recheckCorrected(
 
 /** A document row as the report builder reads it. */
 export function reportDocument(doc: Document, transactions?: Transaction[]): ReportDocumentInput {
-  const reconciliation = doc.reconciliation as { reconciled?: unknown; needsReview?: unknown } | null;
+  // stored JSON: a reading of an older version may lack the verdict
+  const reconciled: unknown = doc.reconciliation?.reconciled;
   const rechecked = transactions ? recheckCorrected(doc, transactions) : null;
   return {
     id: doc.id,
@@ -113,7 +110,7 @@ export function reportDocument(doc: Document, transactions?: Transaction[]): Rep
     currency: doc.currency,
     riskLevel: riskLevel(doc.pdfRiskLevel),
     riskReasons: doc.riskReasons ?? [],
-    reconciled: rechecked ? rechecked.reconciled : typeof reconciliation?.reconciled === 'boolean' ? reconciliation.reconciled : null,
+    reconciled: rechecked ? rechecked.reconciled : typeof reconciled === 'boolean' ? reconciled : null,
     extractionConfidence: doc.extractionConfidence,
     warnings: doc.warnings ?? [],
     needsReview: rechecked ? rechecked.needsReview : doc.needsReview,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { evaluateRuleset, type DealAnalysis, type Evaluation } from '@ledgerlens/underwriting';
+import { evaluateRuleset, type Evaluation, type StoredDealAnalysis, type ReportRecommendation } from '@ledgerlens/underwriting';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
 import { Scope, scopeFields } from '../../../platform/database/tenant';
@@ -18,18 +18,6 @@ import { RulesetsService } from '../../rulesets/rulesets.service';
 
 /** A stored recommendation is served again (`cached: true`) for this long. */
 export const RECOMMENDATION_CACHE_MS = 30_000;
-
-/** The deal report's `recommendation` section (spec: Deal report), plus ruleset_id and grade. */
-export interface ReportRecommendation {
-  decision: string;
-  total_score: number;
-  max_advance: number | null;
-  cfcr: number;
-  ruleset_name: string;
-  ruleset_id: number;
-  grade: string;
-  reasons: string[];
-}
 
 @Injectable()
 export class RecommendationsService {
@@ -96,7 +84,8 @@ export class RecommendationsService {
       grade: result.grade,
       reasons: result.reasons,
     };
-    deal.report = { ...(deal.report ?? {}), recommendation: section };
+    // a deal with an analysis has its report (both are written by the scoring)
+    if (deal.report) deal.report = { ...deal.report, recommendation: section };
     deal.recommendation = result.decision;
     recordEvent(tx, scope, 'recommendation.generated', {
       dealId: deal.id,
@@ -138,9 +127,9 @@ function assertReady(deal: Deal): void {
   }
 }
 
-function analysisOf(deal: Deal): DealAnalysis {
+function analysisOf(deal: Deal): StoredDealAnalysis {
   if (!deal.analysis) throw ApiError.conflict(`Deal ${deal.id} has no stored analysis: reprocess its documents`);
-  return deal.analysis as unknown as DealAnalysis;
+  return deal.analysis;
 }
 
 function snapshot(r: Ruleset): Record<string, unknown> {
