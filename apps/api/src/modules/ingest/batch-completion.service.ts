@@ -100,7 +100,7 @@ export class BatchCompletion implements OnModuleInit {
     return {
       decision: rec.result.decision ?? null,
       health_score: deal.healthScore,
-      grade: (rec.result.grade as string | undefined) ?? deal.healthGrade,
+      grade: rec.result.grade ?? deal.healthGrade,
       ruleset_id: rec.rulesetId,
       ruleset_name: rec.rulesetName,
       factor_scores: rec.result.factor_scores ?? null,

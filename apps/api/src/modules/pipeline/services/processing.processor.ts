@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { join, dirname } from 'node:path';
 import { fieldSourcesToApiJson, ParseResult, readingsToApiJson, ParserPool, ParseStep, StatementError } from '@ledgerlens/statements';
-import { computeStatementMetrics, screenTransactions, type ScreenedTransaction, type StatementInput } from '@ledgerlens/underwriting';
+import { categorizeTransaction, type StatementTransactionInput } from '@ledgerlens/underwriting';
 import { APP_CONFIG, AppConfig } from '../../../platform/config/config';
 import { Database } from '../../../platform/database/database.service';
 import { Scope } from '../../../platform/database/tenant';
@@ -55,16 +55,28 @@ function applyReading(doc: Document, parsed: ParseResult, now: Date): void {
   });
 }
 
+/** A row's screening before the deal's analysis: nothing flagged. */
+const UNSCREENED = {
+  isNsfFee: false,
+  isOverdraftFee: false,
+  isLargeDeposit: false,
+  isLargeStrange: false,
+  isRepeatCharge: false,
+  isSuspicious: false,
+  screeningBucket: null,
+  flagReason: null,
+} as const;
+
 /** What `insertReading` stores of one row. */
 type NewTransactionRow = Parameters<TransactionRepository['insertReading']>[1][number];
 
-/** One stored row: the screened transaction at `position` of the reading, with the reading's provenance. */
+/** One stored row: the transaction at `position` of the reading, with the reading's provenance, not yet screened. */
 function transactionRow(
   scope: Scope,
   doc: Document,
   parsed: ParseResult,
   position: number,
-  t: ScreenedTransaction,
+  t: StatementTransactionInput,
   correctedCategory: string | undefined,
 ): NewTransactionRow {
   return {
@@ -74,20 +86,13 @@ function transactionRow(
     documentId: doc.id,
     position,
     date: t.date,
-    description: t.description,
+    description: t.description ?? '',
     amount: t.amount,
-    balance: t.balance,
-    transactionType: t.transaction_type,
-    category: correctedCategory ?? t.category,
-    isNsfFee: t.is_nsf_fee,
-    isOverdraftFee: t.is_overdraft_fee,
-    isLargeDeposit: t.is_large_deposit,
-    isLargeStrange: t.is_large_strange,
-    isRepeatCharge: t.is_repeat_charge,
-    isSuspicious: t.is_suspicious,
-    screeningBucket: t.screening_bucket,
-    flagReason: t.flag_reason,
-    // the reading's own rows, in the same order as the screened ones
+    balance: t.balance ?? null,
+    transactionType: t.amount < 0 ? 'debit' : t.amount > 0 ? 'credit' : (t.transactionType ?? 'credit'),
+    category: correctedCategory ?? categorizeTransaction(t).category,
+    ...UNSCREENED,
+    // the reading's own rows, in the same order
     source: parsed.transactions[position]?.source ?? null,
     rowWarnings: parsed.transactions[position]?.rowWarnings ?? null,
   };
@@ -111,7 +116,7 @@ const STATEMENTS_WORKER = join(dirname(require.resolve('@ledgerlens/statements/p
 class StaleJob extends Error {}
 
 /**
- * The consumer side of the documents queue. Runs the steps of packages/statements and packages/underwriting for one document, writing each
+ * The consumer side of the documents queue. Runs the reading of packages/statements for one document (screening is the deal's), writing each
  * status change, then rebuilds the deal's state. Every write checks the document's `attempt`, so a
  * cancelled or reprocessed document never receives a stale job's results. Parsing runs in a pool
  * of child processes with hard time and memory limits (never on this event loop). After the
@@ -339,8 +344,10 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /**
-   * A bank statement's rows (corrections of the earlier reading carried over) and its figures.
-   * Returns the corrected rows of the earlier reading this one has no row for.
+   * A bank statement's rows as read (corrections of the earlier reading carried over), each with
+   * the category its own description gives. Screening, flags and figures are the deal's: its
+   * analysis writes them onto these rows and the document (deal-report.ts) once every document of
+   * the deal is done. Returns the corrected rows of the earlier reading this one has no row for.
    */
   private async storeStatement(
     tx: UnitOfWork,
@@ -351,26 +358,15 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
     now: Date,
   ): Promise<Transaction[]> {
     const carried = carryCorrections(parsed.transactions, corrected);
-    const statement: StatementInput = {
-      id: doc.id,
-      bankName: parsed.bankName,
-      accountNumberLast4: parsed.accountNumberLast4,
-      accountHolder: parsed.accountHolder,
-      periodStart: parsed.periodStart,
-      periodEnd: parsed.periodEnd,
-      openingBalance: parsed.openingBalance,
-      closingBalance: parsed.closingBalance,
-      transactions: carried.transactions,
-    };
-    const screened = screenTransactions(statement.transactions);
-    const { daily_balances: _series, ...metrics } = computeStatementMetrics(statement, { screened });
-    const rows = screened.map((t, position) => transactionRow(scope, doc, parsed, position, t, carried.categories.get(position)));
+    const rows = carried.transactions.map((t, position) =>
+      transactionRow(scope, doc, parsed, position, t, carried.categories.get(position)),
+    );
     for (const [position, row] of carried.kept) Object.assign(row, rows[position]);
     const fresh = rows.filter((_, position) => !carried.kept.has(position));
     await this.transactions.insertReading(tx, fresh);
-    doc.analysis = metrics;
+    doc.analysis = null;
     doc.transactionCount = rows.length;
-    doc.screeningFlags = metrics.screening_flags;
+    doc.screeningFlags = 0;
     doc.analyzedAt = now;
     return carried.unmatched;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { evaluateRuleset, type Evaluation, type StoredDealAnalysis, type ReportRecommendation } from '@ledgerlens/underwriting';
+import { evaluateRuleset, type StoredDealAnalysis, type ReportRecommendation } from '@ledgerlens/underwriting';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
 import { Scope, scopeFields } from '../../../platform/database/tenant';
@@ -71,7 +71,7 @@ export class RecommendationsService {
       rulesetKind: ruleset.kind,
       rulesetVersion: ruleset.version,
       rulesetSnapshot: snapshot(ruleset),
-      result: result as unknown as Record<string, unknown>,
+      result,
       generatedAt: this.clock.now(),
     });
     const section: ReportRecommendation = {
@@ -137,6 +137,5 @@ function snapshot(r: Ruleset): Record<string, unknown> {
 }
 
 function toDto(record: RecommendationRecord, cached: boolean): RecommendationDto {
-  const result = record.result as unknown as Evaluation;
-  return { ...result, deal_id: record.dealId, generated_at: record.generatedAt.toISOString(), cached };
+  return { ...record.result, deal_id: record.dealId, generated_at: record.generatedAt.toISOString(), cached };
 }
