@@ -148,6 +148,11 @@ export class DealRepository {
     return (await entityManagerOf(uow).count(Deal, { id })) > 0;
   }
 
+  /** The deals of the scope with one of these external references. */
+  findByReferences(uow: UnitOfWork, refs: string[]): Promise<Deal[]> {
+    return entityManagerOf(uow).find(Deal, { externalReference: { $in: refs } });
+  }
+
   /** A new deal, written with the unit of work (flush it for the id). */
   create(uow: UnitOfWork, fields: RequiredEntityData<Deal>): Deal {
     return entityManagerOf(uow).create(Deal, fields);

@@ -48,6 +48,9 @@ const FIELD_MAP = {
   source_type: 'sourceType',
 } as const;
 
+/** The fields of a new deal. */
+type NewDeal = Parameters<DealRepository['create']>[1];
+
 @Injectable()
 export class DealsService {
   constructor(
@@ -68,6 +71,19 @@ export class DealsService {
   /** The deal of the unit of work's scope, or null (other modules, in their own unit of work). */
   findById(uow: UnitOfWork, id: number): Promise<Deal | null> {
     return this.deals.findById(uow, id);
+  }
+
+  /** The deals of the unit of work's scope with one of these external references (other modules, in their own unit of work). */
+  findByReferences(uow: UnitOfWork, refs: string[]): Promise<Deal[]> {
+    return refs.length ? this.deals.findByReferences(uow, refs) : Promise.resolve([]);
+  }
+
+  /**
+   * A new deal in the unit of work (other modules, in their own transaction: they record its
+   * `deal.created` once it has its id).
+   */
+  newDeal(uow: UnitOfWork, fields: NewDeal): Deal {
+    return this.deals.create(uow, fields);
   }
 
   /** Those of these deals the caller's scope can see. */

@@ -30,6 +30,11 @@ export class RecommendationsService {
     private readonly clock: Clock,
   ) {}
 
+  /** The deal's newest stored recommendation in the scope, or null (other modules, in their own unit of work). */
+  latestRecord(uow: UnitOfWork, scope: Scope, dealId: number): Promise<RecommendationRecord | null> {
+    return this.recommendations.latestForDeal(uow, scope, dealId);
+  }
+
   /**
    * The deal's recommendation with the default ruleset. A stored one is served again for 30 s
    * while the default is still that ruleset: an edit of the ruleset within those 30 s does not
