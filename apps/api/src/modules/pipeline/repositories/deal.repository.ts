@@ -153,6 +153,34 @@ export class DealRepository {
     return entityManagerOf(uow).find(Deal, { externalReference: { $in: refs } });
   }
 
+  /** The deal of the scope with this external reference, or null. */
+  findByReference(uow: UnitOfWork, externalReference: string): Promise<Deal | null> {
+    return entityManagerOf(uow).findOne(Deal, { externalReference });
+  }
+
+  /** The newest deal with this EIN (`withoutReference`: only among deals with no external reference), or null. */
+  findNewestByEin(uow: UnitOfWork, ein: string, withoutReference: boolean): Promise<Deal | null> {
+    return entityManagerOf(uow).findOne(
+      Deal,
+      { ein, ...(withoutReference ? { externalReference: null } : {}) },
+      { orderBy: { createdAt: 'desc', id: 'desc' } },
+    );
+  }
+
+  /** Up to `limit` deals, newest first, whose business name contains `word` (case-insensitive): the ids and names only. */
+  findNamesContaining(
+    uow: UnitOfWork,
+    word: string,
+    withoutReference: boolean,
+    limit: number,
+  ): Promise<Pick<Deal, 'id' | 'businessName'>[]> {
+    return entityManagerOf(uow).find(
+      Deal,
+      { businessName: { $ilike: `%${escapeLike(word)}%` }, ...(withoutReference ? { externalReference: null } : {}) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, fields: ['id', 'businessName'] },
+    );
+  }
+
   /** A new deal, written with the unit of work (flush it for the id). */
   create(uow: UnitOfWork, fields: RequiredEntityData<Deal>): Deal {
     return entityManagerOf(uow).create(Deal, fields);

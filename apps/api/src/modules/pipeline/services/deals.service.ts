@@ -78,6 +78,26 @@ export class DealsService {
     return refs.length ? this.deals.findByReferences(uow, refs) : Promise.resolve([]);
   }
 
+  /** The deal with this external reference, or null (other modules, in their own unit of work). */
+  findByReference(uow: UnitOfWork, externalReference: string): Promise<Deal | null> {
+    return this.deals.findByReference(uow, externalReference);
+  }
+
+  /** The newest deal with this EIN, or null; `withoutReference`: among deals with no external reference only. */
+  findNewestByEin(uow: UnitOfWork, ein: string, withoutReference: boolean): Promise<Deal | null> {
+    return this.deals.findNewestByEin(uow, ein, withoutReference);
+  }
+
+  /** Up to `limit` deals, newest first, whose business name contains `word`: ids and names (matching by name). */
+  findNamesContaining(
+    uow: UnitOfWork,
+    word: string,
+    withoutReference: boolean,
+    limit: number,
+  ): Promise<Pick<Deal, 'id' | 'businessName'>[]> {
+    return this.deals.findNamesContaining(uow, word, withoutReference, limit);
+  }
+
   /**
    * A new deal in the unit of work (other modules, in their own transaction: they record its
    * `deal.created` once it has its id).
