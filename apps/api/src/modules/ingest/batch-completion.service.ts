@@ -5,7 +5,7 @@ import { Scope } from '../../platform/database/tenant';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, DomainEventType, recordEvent } from '../../platform/events/events';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
-import { Deal } from '../pipeline/entities/deal.entities';
+import type { Deal } from '../pipeline/entities/deal.entities';
 import { isInFlight } from '../pipeline/entities/document.entities';
 import { DealsService } from '../pipeline/services/deals.service';
 import { DocumentsService } from '../pipeline/services/documents.service';

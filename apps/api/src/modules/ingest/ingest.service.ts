@@ -12,7 +12,7 @@ import { flatten } from '../../platform/validation/validation.pipe';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { DealsService } from '../pipeline/services/deals.service';
 import { DocumentsService } from '../pipeline/services/documents.service';
-import { Document } from '../pipeline/entities/document.entities';
+import type { Document } from '../pipeline/entities/document.entities';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { DEFAULT_INGEST_FUNDING } from './deal-matcher';
 import {

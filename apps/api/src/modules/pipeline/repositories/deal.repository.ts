@@ -153,6 +153,16 @@ export class DealRepository {
     return entityManagerOf(uow).find(Deal, { externalReference: { $in: refs } });
   }
 
+  /** How many deals the scope has. */
+  countAll(uow: UnitOfWork): Promise<number> {
+    return entityManagerOf(uow).count(Deal, {});
+  }
+
+  /** Every deal of the scope, by id. */
+  findAll(uow: UnitOfWork): Promise<Deal[]> {
+    return entityManagerOf(uow).find(Deal, {}, { orderBy: { id: 'asc' } });
+  }
+
   /** The deal of the scope with this external reference, or null. */
   findByReference(uow: UnitOfWork, externalReference: string): Promise<Deal | null> {
     return entityManagerOf(uow).findOne(Deal, { externalReference });

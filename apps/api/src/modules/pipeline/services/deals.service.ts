@@ -78,6 +78,16 @@ export class DealsService {
     return refs.length ? this.deals.findByReferences(uow, refs) : Promise.resolve([]);
   }
 
+  /** How many deals the unit of work's scope has (other modules, in their own unit of work). */
+  count(uow: UnitOfWork): Promise<number> {
+    return this.deals.countAll(uow);
+  }
+
+  /** Every deal of the unit of work's scope, by id (a CRM's full sync). */
+  listAll(uow: UnitOfWork): Promise<Deal[]> {
+    return this.deals.findAll(uow);
+  }
+
   /** The deal with this external reference, or null (other modules, in their own unit of work). */
   findByReference(uow: UnitOfWork, externalReference: string): Promise<Deal | null> {
     return this.deals.findByReference(uow, externalReference);
