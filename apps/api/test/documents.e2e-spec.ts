@@ -628,6 +628,44 @@ describe('documents, the pipeline and transactions', () => {
     });
   });
 
+  describe("one screening, the deal's", () => {
+    type Row = { id: number; category: string; screening_bucket: string | null };
+    const rowsOf = async (docId: number) =>
+      (await app.request('GET', `/v1/documents/${docId}/transactions?per_page=200`, { key })).body.data as Row[];
+
+    it("writes the rows' flags and categories and the document's counts; a category a person corrected stays through a rescore and a new reading", async () => {
+      const dealId = await newDeal();
+      const docId = (await upload(dealId, second)).body.id;
+      await app.settle();
+      const deal = (await app.request('GET', `/v1/deals/${dealId}`, { key })).body;
+      const doc = (await app.request('GET', `/v1/documents/${docId}`, { key })).body;
+      const rows = await rowsOf(docId);
+      const flagged = rows.filter((r) => r.screening_bucket !== null).length;
+      expect(doc.prescreen.flagged_transactions).toBe(flagged);
+      expect(doc.analysis.screening_flags).toBe(flagged);
+      expect(deal.screening.total_flags).toBe(flagged);
+      const debit = rows.find((r) => r.category !== 'transfer')!;
+      const res = await app.request('PATCH', `/v1/documents/${docId}/transactions/${debit.id}`, {
+        key,
+        body: { category: 'transfer', correction_reason: "Between the merchant's own accounts" },
+      });
+      expect(res.status).toBe(200);
+      await app.settle();
+      const others = (rows: Row[]) => rows.filter((r) => r.id !== debit.id).map((r) => [r.category, r.screening_bucket]);
+      const rescored = await rowsOf(docId);
+      expect(rescored.find((r) => r.id === debit.id)!.category).toBe('transfer');
+      expect(others(rescored)).toEqual(others(rows));
+      expect((await app.request('POST', `/v1/documents/${docId}/reclassify?document_type=bank_statement`, { key })).status).toBe(202);
+      await app.settle();
+      const reread = await rowsOf(docId);
+      expect(reread.find((r) => r.id === debit.id)!.category).toBe('transfer');
+      expect(others(reread)).toEqual(others(rows));
+      expect((await app.request('GET', `/v1/documents/${docId}`, { key })).body.prescreen.flagged_transactions).toBe(
+        reread.filter((r) => r.screening_bucket !== null).length,
+      );
+    });
+  });
+
   describe('correct, then rescore, without losing the correction', () => {
     const eventCount = (type: string, dealId: number) => app.get(Database).system().count(DomainEventRecord, { type, dealId });
     const dealOf = async (dealId: number) => (await app.request('GET', `/v1/deals/${dealId}`, { key })).body;

@@ -98,12 +98,19 @@ describe('workbench review: add, delete, fix a date, mark reviewed, the review q
           date: after.date,
           description: 'MOBILE DEPOSIT 0042',
           amount: 1234.56,
+          category: 'non_revenue',
           after_transaction_id: after.id,
           correction_reason: 'missed: printed across the page fold',
         },
       });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ amount: 1234.56, transaction_type: 'credit', category: 'revenue', origin: 'added', source: null });
+      expect(res.body).toMatchObject({
+        amount: 1234.56,
+        transaction_type: 'credit',
+        category: 'non_revenue',
+        origin: 'added',
+        source: null,
+      });
       const now = await rows(docId);
       // listed by date, then by place on the statement: right after the row it follows
       expect(now).toHaveLength(before.length + 1);
@@ -165,7 +172,12 @@ describe('workbench review: add, delete, fix a date, mark reviewed, the review q
       expect(reread.map(shape)).toEqual(current.map(shape));
       const corrected = current.filter((r) => r.origin === 'added' || r.id === before[3].id).map((r) => r.id);
       expect(reread.filter((r) => corrected.includes(r.id))).toHaveLength(2);
-      expect(reread.find((r) => r.origin === 'added')).toMatchObject({ description: 'MOBILE DEPOSIT 0042', source: null });
+      // the category the person gave it stays through the deal's screening
+      expect(reread.find((r) => r.origin === 'added')).toMatchObject({
+        description: 'MOBILE DEPOSIT 0042',
+        source: null,
+        category: 'non_revenue',
+      });
       expect(reread.filter((r) => r.origin === 'read').every((r) => r.source !== null)).toBe(true);
       expect((await dealOf(dealId)).financials.total_deposits).toBeCloseTo(totals, 2);
     });

@@ -66,8 +66,24 @@ export interface CrossDocInput {
  * reporting currency and named (currency_unstated, no deduction). Score = clamp(100 - sum of deductions, 0, 100).
  */
 export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams): CrossDocResult {
+  const byAccount = datedByAccount(input.statements);
+  const findings: CrossDocFinding[] = [
+    ...reconciliationFindings(input.statements, p),
+    ...[...byAccount.values()].flatMap((group) => sequenceFindings(group, p)),
+    ...(byAccount.size > 1 ? coverageGaps(input.statements, p) : []),
+    ...(input.reportingCurrency ? currencyFindings(input.statements, input.reportingCurrency, p) : []),
+    ...informationalFindings(input),
+  ];
+  const idOf = new Map(input.statements.map((s) => [s.index, s.id ?? null]));
+  for (const f of findings) f.statement_ids = f.statements.map((i) => idOf.get(i) ?? null);
+  const deductions = findings.reduce((a, f) => a + f.deduction, 0);
+  return { score: clamp(100 - deductions), findings };
+}
+
+/** Inside each statement: opening + transactions != closing. */
+function reconciliationFindings(statements: CrossDocStatement[], p: UnderwritingParams): CrossDocFinding[] {
   const findings: CrossDocFinding[] = [];
-  for (const s of input.statements) {
+  for (const s of statements) {
     if (s.reconciliationDifference !== null && Math.abs(s.reconciliationDifference) > p.balanceTolerance) {
       findings.push({
         statement_ids: [],
@@ -79,86 +95,110 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
       });
     }
   }
+  return findings;
+}
+
+/** The dated statements per account, in input order. */
+function datedByAccount(statements: CrossDocStatement[]): Map<string, CrossDocStatement[]> {
   const byAccount = new Map<string, CrossDocStatement[]>();
-  for (const s of input.statements) {
+  for (const s of statements) {
     if (!s.start || !s.end) continue;
     const g = byAccount.get(s.account);
     if (g) g.push(s);
     else byAccount.set(s.account, [s]);
   }
-  for (const group of byAccount.values()) {
-    group.sort((a, b) => dayNumber(a.start!) - dayNumber(b.start!) || a.index - b.index);
-    let prev = group[0];
-    for (let k = 1; k < group.length; k++) {
-      const cur = group[k];
-      const prevEnd = dayNumber(prev.end!);
-      const curStart = dayNumber(cur.start!);
-      const overlap = prevEnd - curStart + 1;
-      if (overlap > 0) {
-        findings.push({
-          statement_ids: [],
-          type: 'overlap',
-          severity: 'warning',
-          message: `${prev.label} and ${cur.label} overlap by ${overlap} day${overlap === 1 ? '' : 's'}`,
-          statements: [prev.index, cur.index],
-          deduction: p.crossDocOverlapPenalty,
-        });
-      } else {
-        const gap = -overlap;
-        if (gap > p.gapToleranceDays) {
-          findings.push({
-            statement_ids: [],
-            type: 'gap',
-            severity: 'warning',
-            message: `${gap} day${gap === 1 ? '' : 's'} missing between ${prev.label} and ${cur.label}`,
-            statements: [prev.index, cur.index],
-            deduction: p.crossDocGapPenalty,
-          });
-        }
-        if (prev.closingBalance !== null && cur.openingBalance !== null) {
-          const diff = round2(cur.openingBalance - prev.closingBalance);
-          if (Math.abs(diff) > p.balanceTolerance) {
-            findings.push({
-              statement_ids: [],
-              type: 'balance_mismatch',
-              severity: 'error',
-              message: `${cur.label} opens at ${formatMoney(cur.openingBalance)} but ${prev.label} closed at ${formatMoney(prev.closingBalance)} (difference ${formatMoney(diff)})`,
-              statements: [prev.index, cur.index],
-              deduction: p.crossDocBalanceMismatchPenalty,
-            });
-          }
-        }
-      }
-      if (dayNumber(cur.end!) >= prevEnd) prev = cur;
-    }
+  return byAccount;
+}
+
+/** One account's statements by period start, each compared with the furthest-reaching earlier one. */
+function sequenceFindings(group: CrossDocStatement[], p: UnderwritingParams): CrossDocFinding[] {
+  const findings: CrossDocFinding[] = [];
+  group.sort((a, b) => dayNumber(a.start!) - dayNumber(b.start!) || a.index - b.index);
+  let prev = group[0];
+  for (let k = 1; k < group.length; k++) {
+    const cur = group[k];
+    findings.push(...pairFindings(prev, cur, p));
+    if (dayNumber(cur.end!) >= dayNumber(prev.end!)) prev = cur;
   }
-  if (byAccount.size > 1) findings.push(...coverageGaps(input.statements, p));
-  if (input.reportingCurrency) {
-    // a statement naming no currency is counted in the reporting one: said aloud when another statement names it
-    const named = input.statements.some((s) => s.currency);
-    for (const s of input.statements) {
-      if (!s.currency && named) {
-        findings.push({
-          statement_ids: [],
-          type: 'currency_unstated',
-          severity: 'warning',
-          message: `${s.label} names no currency and none was declared at upload: its amounts are counted in ${input.reportingCurrency}, the currency the deal's other statements name; check it`,
-          statements: [s.index],
-          deduction: 0,
-        });
-        continue;
-      }
-      if (!s.currency || s.currency === input.reportingCurrency) continue;
+  return findings;
+}
+
+/** Overlap, or gap and balance mismatch, between an earlier statement of an account and the next. */
+function pairFindings(prev: CrossDocStatement, cur: CrossDocStatement, p: UnderwritingParams): CrossDocFinding[] {
+  const overlap = dayNumber(prev.end!) - dayNumber(cur.start!) + 1;
+  if (overlap > 0) {
+    return [
+      {
+        statement_ids: [],
+        type: 'overlap',
+        severity: 'warning',
+        message: `${prev.label} and ${cur.label} overlap by ${overlap} day${overlap === 1 ? '' : 's'}`,
+        statements: [prev.index, cur.index],
+        deduction: p.crossDocOverlapPenalty,
+      },
+    ];
+  }
+  const findings: CrossDocFinding[] = [];
+  const gap = -overlap;
+  if (gap > p.gapToleranceDays) {
+    findings.push({
+      statement_ids: [],
+      type: 'gap',
+      severity: 'warning',
+      message: `${gap} day${gap === 1 ? '' : 's'} missing between ${prev.label} and ${cur.label}`,
+      statements: [prev.index, cur.index],
+      deduction: p.crossDocGapPenalty,
+    });
+  }
+  if (prev.closingBalance !== null && cur.openingBalance !== null) {
+    const diff = round2(cur.openingBalance - prev.closingBalance);
+    if (Math.abs(diff) > p.balanceTolerance) {
       findings.push({
         statement_ids: [],
-        type: 'currency_mismatch',
+        type: 'balance_mismatch',
         severity: 'error',
-        message: `${s.label} is in ${s.currency}, the deal is reported in ${input.reportingCurrency}: its amounts are not added to the deal's figures`,
-        statements: [s.index],
-        deduction: p.crossDocCurrencyPenalty,
+        message: `${cur.label} opens at ${formatMoney(cur.openingBalance)} but ${prev.label} closed at ${formatMoney(prev.closingBalance)} (difference ${formatMoney(diff)})`,
+        statements: [prev.index, cur.index],
+        deduction: p.crossDocBalanceMismatchPenalty,
       });
     }
   }
+  return findings;
+}
+
+/** Statements in another currency than the reporting one, and those naming none beside some that do. */
+function currencyFindings(statements: CrossDocStatement[], reportingCurrency: string, p: UnderwritingParams): CrossDocFinding[] {
+  const findings: CrossDocFinding[] = [];
+  // a statement naming no currency is counted in the reporting one: said aloud when another statement names it
+  const named = statements.some((s) => s.currency);
+  for (const s of statements) {
+    if (!s.currency && named) {
+      findings.push({
+        statement_ids: [],
+        type: 'currency_unstated',
+        severity: 'warning',
+        message: `${s.label} names no currency and none was declared at upload: its amounts are counted in ${reportingCurrency}, the currency the deal's other statements name; check it`,
+        statements: [s.index],
+        deduction: 0,
+      });
+      continue;
+    }
+    if (!s.currency || s.currency === reportingCurrency) continue;
+    findings.push({
+      statement_ids: [],
+      type: 'currency_mismatch',
+      severity: 'error',
+      message: `${s.label} is in ${s.currency}, the deal is reported in ${reportingCurrency}: its amounts are not added to the deal's figures`,
+      statements: [s.index],
+      deduction: p.crossDocCurrencyPenalty,
+    });
+  }
+  return findings;
+}
+
+/** Transactions counted once across overlapping statements, and own-account transfers (no deduction). */
+function informationalFindings(input: CrossDocInput): CrossDocFinding[] {
+  const findings: CrossDocFinding[] = [];
   for (const d of input.duplicates) {
     if (d.count === 0) continue;
     const kept = input.statements.find((s) => s.index === d.kept)!;
@@ -182,10 +222,7 @@ export function crossDocumentCheck(input: CrossDocInput, p: UnderwritingParams):
       deduction: 0,
     });
   }
-  const idOf = new Map(input.statements.map((s) => [s.index, s.id ?? null]));
-  for (const f of findings) f.statement_ids = f.statements.map((i) => idOf.get(i) ?? null);
-  const deductions = findings.reduce((a, f) => a + f.deduction, 0);
-  return { score: clamp(100 - deductions), findings };
+  return findings;
 }
 
 /** Days missing between the merged periods of every statement, whatever the account. */

@@ -1,6 +1,6 @@
 import { type DescriptionFeatures, descriptionFeatures } from './categorize';
 import { type CrossDocResult, type CrossDocStatement, crossDocumentCheck } from './crossdoc';
-import { chronologicalOrder, computeStatementMetrics, dailyBalanceSeries } from './metrics';
+import { chronologicalOrder, computeStatementMetrics, dailyBalanceSeries, type DailyBalanceSeries } from './metrics';
 import { type UnderwritingParams, resolveParams } from './params';
 import type { Authenticity, Reliability } from './report';
 import { type LenderPositionSummary, detectLenderPositions } from './positions';
@@ -150,6 +150,18 @@ export interface DealAnalysis {
   reliability?: Reliability;
 }
 
+/** What the evaluations read of an analysis: everything but its per-transaction and per-statement detail. */
+export type ScoredDeal = Omit<DealAnalysis, 'transactions' | 'statements'>;
+
+/** The analysis as a server stores it: without the per-transaction rows and the per-statement daily series. */
+export type StoredDealAnalysis = ScoredDeal & { statements: Omit<StatementMetrics, 'daily_balances'>[] };
+
+/** An analysis without what a server does not store. */
+export function storedAnalysis(analysis: DealAnalysis): StoredDealAnalysis {
+  const { transactions: _transactions, statements, ...rest } = analysis;
+  return { ...rest, statements: statements.map(({ daily_balances: _daily, ...s }) => s) };
+}
+
 /** Same account = same last 4 digits (bank names are printed inconsistently); without them, same bank name. */
 const accountKey = (s: StatementInput) => {
   const last4 = (s.accountNumberLast4 ?? '').trim();
@@ -180,12 +192,136 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   if (!(typeof funding === 'number' && Number.isFinite(funding) && funding > 0)) {
     throw new RangeError('fundingAmountRequested must be a number greater than 0');
   }
-  const currency = reportingCurrency(input.statements);
-  const inCurrency = (s: StatementInput) => !s.currency || s.currency === currency;
-  const statements = input.statements.filter(inCurrency);
-  const excluded = input.statements.filter((s) => !inCurrency(s));
+  const { currency, statements, excluded } = splitByCurrency(input.statements);
+  const { shapes, dups, flat, ownTransfers, screened, transactions, statementMetrics } = screenStatements(statements, p);
+  const coverage = coverageOf(shapes.series);
+  const asOf = input.asOf ? dayNumber(input.asOf) : (coverage.periodEnd ?? lastTransactionDay(flat.txs));
+  const dealDay = dealDailyBalance(shapes);
+  const balances = balanceFigures(dealDay, p);
+  const ending = endingBalance(statements, shapes, statementMetrics);
+  const grid = monthGrid(coverage.coveredDays, flat.days);
+  const totals = dealTotals(screened, flat.days, grid, asOf, p);
+  const days = depositDayCounts(grid, totals.dayFlags);
+  const dailyBalances = [...dealDay.entries()].sort((a, b) => a[0] - b[0]);
+  const monthly = finishMonthly(grid, dailyBalances);
+  const weeks = weekBlockCounts(coverage.coveredDays, grid, totals.dayFlags);
+  const avgMonthlyDeposits = div(totals.deposits, coverage.months);
+  const avgMonthlyRevenue = div(totals.revenue, coverage.months);
+  const positionOptions = { asOf: asOf ?? 0, monthsCovered: coverage.months, avgMonthlyDeposits, positionActiveDays: p.positionActiveDays };
+  const positions = detectLenderPositions(screened, positionOptions);
+  const crossDoc = crossDocumentCheck(
+    {
+      statements: crossDocStatements(statements, excluded, shapes, statementMetrics),
+      duplicates: [...dups.dupPairs.values()],
+      ownTransfers,
+      reportingCurrency: currency,
+    },
+    p,
+  );
+  const cashFlow = cashFlowOf(totals, coverage.months, funding, avgMonthlyRevenue, p);
+  const scores = computeScores(
+    {
+      fundingRequested: funding,
+      monthsCovered: coverage.months,
+      daysCovered: dealDay.size,
+      avgMonthlyDeposits,
+      avgMonthlyRevenue,
+      avgDailyBalance: balances.adb,
+      endingBalance: ending,
+      lowBalanceDays: balances.lowDays,
+      negativeBalanceDays: balances.negDays,
+      nsfOverdraftEvents: totals.nsfCount + totals.odCount,
+      recentNsfOverdraft: totals.recentFee,
+      revenueDepositDays: days.revenueDays,
+      monthlyRevenueRates: revenueRates(monthly),
+      monthlyDebtService: cashFlow.monthlyDebt,
+      transactionCount: screened.length,
+      flaggedCount: totals.flagged,
+      weekBlocks: weeks.blocks,
+      weekBlocksWithDeposit: weeks.withDeposit,
+      crossDocScore: crossDoc.score,
+    } satisfies FactorInputs,
+    p,
+  );
+  return {
+    as_of: asOf !== null ? dayToDate(asOf) : null,
+    funding_amount_requested: funding,
+    coverage: coverageSection(coverage, statements.length),
+    financials: financialsOf({ totals, balances, ending, days, months: coverage.months, dealDays: dealDay.size, p }),
+    nsf_overdraft: nsfOverdraftOf(totals, grid),
+    screening: screeningSection(totals, screened.length),
+    monthly,
+    daily_balances: dailyBalances.map(([d, b]) => ({ date: dayToDate(d), balance: round2(b) })),
+    nsf_events: feeEvents(screened),
+    revenue_sources: revenueSources(screened, totals.revenue),
+    currency: currencySummary(currency, input.statements, excluded),
+    lender_positions: positions,
+    cross_doc: crossDoc,
+    cash_flow: cashFlow.section,
+    health: scores.health,
+    factor_scores: scores.factors,
+    form_b_scores: scores.form_b,
+    statements: statementMetrics,
+    transactions,
+  };
+}
 
-  // --- statement periods and accounts
+/**
+ * The counted transactions of the deal (copies across statements of one account left out, own-account
+ * transfers matched), screened together, and each statement's figures from that one screening.
+ */
+function screenStatements(statements: StatementInput[], p: UnderwritingParams) {
+  const shapes = statementShapes(statements);
+  const dups = crossFileDuplicates(statements, shapes);
+  const flat = flattenCounted(statements, shapes.txDays, dups.twinOf);
+  const { features, categories } = initialCategories(flat.txs);
+  const ownTransfers = matchOwnTransfers(flat, features, categories, shapes.accounts, p);
+  const screened = screenTransactions(flat.txs, p, {
+    groups: flat.st,
+    categories,
+    days: flat.days,
+    features,
+    deal: { statementIndex: flat.st, statementId: flat.id, statementTxIndex: flat.tx, index: flat.pos },
+  }) as DealTransaction[];
+  const { transactions, perStatement } = statementRows(statements, flat, dups.twinOf, screened);
+  const statementMetrics = statements.map((s, si) =>
+    computeStatementMetrics(s, { params: p, screened: perStatement[si], series: shapes.series[si] }),
+  );
+  return { shapes, dups, flat, ownTransfers, screened, transactions, statementMetrics };
+}
+
+/** The last day with a transaction; null without any. */
+function lastTransactionDay(txs: StatementTransactionInput[]): number | null {
+  return txs.length ? Math.max(...txs.map((t) => dayNumber(t.date))) : null;
+}
+
+function screeningSection(totals: DealTotals, transactionCount: number): DealAnalysis['screening'] {
+  return {
+    total_flags: totals.flagged,
+    buckets: totals.buckets,
+    transaction_count: transactionCount,
+    flagged_ratio: transactionCount ? Math.round((totals.flagged / transactionCount) * 10000) / 10000 : 0,
+  };
+}
+
+/** The reporting currency, the statements in it (analysed) and the others (named, left out of every figure). */
+function splitByCurrency(all: StatementInput[]): { currency: string; statements: StatementInput[]; excluded: StatementInput[] } {
+  const currency = reportingCurrency(all);
+  const inCurrency = (s: StatementInput) => !s.currency || s.currency === currency;
+  return { currency, statements: all.filter(inCurrency), excluded: all.filter((s) => !inCurrency(s)) };
+}
+
+/** Per statement: its transactions' day numbers, its daily balance series, account and label. */
+interface StatementShapes {
+  txDays: Int32Array[];
+  series: DailyBalanceSeries[];
+  accounts: string[];
+  labels: string[];
+  /** statement indexes in order of period start */
+  byStart: number[];
+}
+
+function statementShapes(statements: StatementInput[]): StatementShapes {
   const txDays = statements.map((s) => {
     const a = new Int32Array(s.transactions.length);
     for (let i = 0; i < a.length; i++) a[i] = dayNumber(s.transactions[i].date);
@@ -193,80 +329,127 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   });
   const orders = statements.map((s, si) => chronologicalOrder(s, txDays[si]));
   const series = statements.map((s, si) => dailyBalanceSeries(s, orders[si], txDays[si]));
-  const accounts = statements.map(accountKey);
   const labels = statements.map((s, i) => {
     const sr = series[i];
     const period = sr.start !== null ? `${dayToDate(sr.start)}..${dayToDate(sr.end!)}` : 'undated';
     return `statement ${s.id ?? i + 1} (${period})`;
   });
-
-  // --- cross-file duplicates: the k-th copy of a (day, amount, description) in a statement is a
-  // duplicate when an earlier statement of the same account (by period start) holds at least k copies.
-  // Only days inside an earlier statement's period can repeat, and only such days are indexed.
   const byStart = statements.map((_, i) => i).sort((a, b) => (series[a].start ?? 0) - (series[b].start ?? 0) || a - b);
-  const twinOf: ({ st: number; tx: number } | null)[][] = statements.map((s) => new Array(s.transactions.length).fill(null));
-  const dupPairs = new Map<string, { kept: number; dropped: number; count: number }>();
-  const accountOrder = new Map<string, number[]>();
-  for (const si of byStart) {
-    const g = accountOrder.get(accounts[si]);
-    if (g) g.push(si);
-    else accountOrder.set(accounts[si], [si]);
-  }
-  for (const group of accountOrder.values()) {
-    if (group.length < 2) continue;
-    const seen = new Map<string, { st: number; tx: number }[]>();
-    let earlierMin = Infinity;
-    let earlierMax = -Infinity;
-    group.forEach((si, pos) => {
-      // days a later statement of this account can reach: from the next statement's start on
-      let laterMin = Infinity;
-      for (let q = pos + 1; q < group.length; q++) laterMin = Math.min(laterMin, series[group[q]].start ?? Infinity);
-      const counts = new Map<string, number>();
-      const extra: [string, { st: number; tx: number }][] = [];
-      const days = txDays[si];
-      statements[si].transactions.forEach((t, ti) => {
-        const day = days[ti];
-        const lookup = day >= earlierMin && day <= earlierMax;
-        if (!lookup && day < laterMin) return;
-        const key = txKey(t);
-        const k = (counts.get(key) ?? 0) + 1;
-        counts.set(key, k);
-        const pool = lookup ? seen.get(key) : undefined;
-        if (pool && k <= pool.length) {
-          const twin = pool[k - 1];
-          twinOf[si][ti] = twin;
-          const pk = `${twin.st}|${si}`;
-          const d = dupPairs.get(pk) ?? { kept: twin.st, dropped: si, count: 0 };
-          d.count++;
-          dupPairs.set(pk, d);
-        } else if (day >= laterMin) extra.push([key, { st: si, tx: ti }]);
-      });
-      for (const [key, ref] of extra) {
-        const pool = seen.get(key);
-        if (pool) pool.push(ref);
-        else seen.set(key, [ref]);
-      }
-      const sr = series[si];
-      if (sr.start !== null) {
-        earlierMin = Math.min(earlierMin, sr.start);
-        earlierMax = Math.max(earlierMax, sr.end!);
-      }
-    });
-  }
+  return { txDays, series, accounts: statements.map(accountKey), labels, byStart };
+}
 
-  // --- flatten counted transactions
+type TxRef = { st: number; tx: number };
+interface CrossFileDuplicates {
+  /** per statement, per transaction: the transaction of an earlier statement it copies, or null */
+  twinOf: (TxRef | null)[][];
+  dupPairs: Map<string, { kept: number; dropped: number; count: number }>;
+}
+
+/**
+ * Cross-file duplicates: the k-th copy of a (day, amount, description) in a statement is a
+ * duplicate when an earlier statement of the same account (by period start) holds at least k copies.
+ * Only days inside an earlier statement's period can repeat, and only such days are indexed.
+ */
+function crossFileDuplicates(statements: StatementInput[], shapes: StatementShapes): CrossFileDuplicates {
+  const found: CrossFileDuplicates = {
+    twinOf: statements.map((s) => new Array<TxRef | null>(s.transactions.length).fill(null)),
+    dupPairs: new Map(),
+  };
+  const accountOrder = new Map<string, number[]>();
+  for (const si of shapes.byStart) {
+    const g = accountOrder.get(shapes.accounts[si]);
+    if (g) g.push(si);
+    else accountOrder.set(shapes.accounts[si], [si]);
+  }
+  for (const group of accountOrder.values()) if (group.length >= 2) accountDuplicates(statements, shapes, group, found);
+  return found;
+}
+
+/** One account's statements, in order of period start. */
+function accountDuplicates(statements: StatementInput[], shapes: StatementShapes, group: number[], found: CrossFileDuplicates): void {
+  const seen = new Map<string, TxRef[]>();
+  let earlierMin = Infinity;
+  let earlierMax = -Infinity;
+  group.forEach((si, pos) => {
+    // days a later statement of this account can reach: from the next statement's start on
+    let laterMin = Infinity;
+    for (let q = pos + 1; q < group.length; q++) laterMin = Math.min(laterMin, shapes.series[group[q]].start ?? Infinity);
+    const extra = matchTwins(statements[si], si, shapes.txDays[si], { earlierMin, earlierMax, laterMin }, seen, found);
+    for (const [key, ref] of extra) {
+      const pool = seen.get(key);
+      if (pool) pool.push(ref);
+      else seen.set(key, [ref]);
+    }
+    const sr = shapes.series[si];
+    if (sr.start !== null) {
+      earlierMin = Math.min(earlierMin, sr.start);
+      earlierMax = Math.max(earlierMax, sr.end!);
+    }
+  });
+}
+
+/** Marks a statement's copies of earlier transactions; returns the keys a later statement may copy. */
+function matchTwins(
+  statement: StatementInput,
+  si: number,
+  days: Int32Array,
+  bounds: { earlierMin: number; earlierMax: number; laterMin: number },
+  seen: Map<string, TxRef[]>,
+  found: CrossFileDuplicates,
+): [string, TxRef][] {
+  const counts = new Map<string, number>();
+  const extra: [string, TxRef][] = [];
+  statement.transactions.forEach((t, ti) => {
+    const day = days[ti];
+    const lookup = day >= bounds.earlierMin && day <= bounds.earlierMax;
+    if (!lookup && day < bounds.laterMin) return;
+    const key = txKey(t);
+    const k = (counts.get(key) ?? 0) + 1;
+    counts.set(key, k);
+    const pool = lookup ? seen.get(key) : undefined;
+    if (pool && k <= pool.length) {
+      const twin = pool[k - 1];
+      found.twinOf[si][ti] = twin;
+      const pk = `${twin.st}|${si}`;
+      const d = found.dupPairs.get(pk) ?? { kept: twin.st, dropped: si, count: 0 };
+      d.count++;
+      found.dupPairs.set(pk, d);
+    } else if (day >= bounds.laterMin) extra.push([key, { st: si, tx: ti }]);
+  });
+  return extra;
+}
+
+/** The counted transactions of the deal (copies left out), flat, with where each came from. */
+interface FlatTransactions {
+  txs: StatementTransactionInput[];
+  st: Int32Array;
+  tx: Int32Array;
+  /** position among all the deal's transactions, copies included */
+  pos: Int32Array;
+  id: (string | number | null)[];
+  days: number[];
+  /** per statement, per transaction: its index in the flat list, -1 for a copy */
+  index: Int32Array[];
+  /** the deal's transactions, copies included */
+  total: number;
+}
+
+function flattenCounted(statements: StatementInput[], txDays: Int32Array[], twinOf: (TxRef | null)[][]): FlatTransactions {
   let total = 0;
   for (let si = 0; si < statements.length; si++) {
     const twins = twinOf[si];
     for (let ti = 0; ti < twins.length; ti++) if (!twins[ti]) total++;
   }
-  const flat: StatementTransactionInput[] = new Array(total);
-  const flatSt = new Int32Array(total);
-  const flatTx = new Int32Array(total);
-  const flatPos = new Int32Array(total);
-  const flatId: (string | number | null)[] = new Array(total);
-  const flatDays: number[] = new Array(total);
-  const flatIndex: Int32Array[] = [];
+  const flat: FlatTransactions = {
+    txs: new Array<StatementTransactionInput>(total),
+    st: new Int32Array(total),
+    tx: new Int32Array(total),
+    pos: new Int32Array(total),
+    id: new Array<string | number | null>(total),
+    days: new Array<number>(total),
+    index: [],
+    total: 0,
+  };
   let w = 0;
   let pos = 0;
   for (let si = 0; si < statements.length; si++) {
@@ -280,75 +463,89 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
         fi[ti] = -1;
         continue;
       }
-      flatPos[w] = pos;
+      flat.pos[w] = pos;
       fi[ti] = w;
-      flat[w] = txs[ti];
-      flatSt[w] = si;
-      flatTx[w] = ti;
-      flatId[w] = id;
-      flatDays[w] = days[ti];
+      flat.txs[w] = txs[ti];
+      flat.st[w] = si;
+      flat.tx[w] = ti;
+      flat.id[w] = id;
+      flat.days[w] = days[ti];
       w++;
     }
-    flatIndex.push(fi);
+    flat.index.push(fi);
   }
-  const features: DescriptionFeatures[] = new Array(flat.length);
-  const categories: TransactionCategory[] = new Array(flat.length);
-  for (let i = 0; i < flat.length; i++) {
-    const t = flat[i];
+  flat.total = pos;
+  return flat;
+}
+
+function initialCategories(txs: StatementTransactionInput[]): { features: DescriptionFeatures[]; categories: TransactionCategory[] } {
+  const features: DescriptionFeatures[] = new Array(txs.length);
+  const categories: TransactionCategory[] = new Array(txs.length);
+  for (let i = 0; i < txs.length; i++) {
+    const t = txs[i];
     const f = (features[i] = descriptionFeatures(t.description ?? ''));
     categories[i] = t.amount > 0 ? f.creditCategory.category : t.amount < 0 ? f.debitCategory.category : 'other';
   }
+  return { features, categories };
+}
 
-  // --- own-account transfers: a debit in one account and a credit of the same amount in another,
-  // within transferMatchDays days, where at least one side reads as a transfer
-  let ownCount = 0;
-  let ownTotal = 0;
-  if (new Set(accounts).size > 1) {
-    const debitsByCents = new Map<number, number[]>();
-    flat.forEach((t, i) => {
-      if (t.amount < 0 && categories[i] !== 'debt_service') {
-        const k = -cents(t.amount);
-        const g = debitsByCents.get(k);
-        if (g) g.push(i);
-        else debitsByCents.set(k, [i]);
-      }
-    });
-    const used = new Set<number>();
-    flat.forEach((t, i) => {
-      if (t.amount <= 0 || features[i].knownRevenue) return;
-      const cands = debitsByCents.get(cents(t.amount));
-      if (!cands) return;
-      const day = flatDays[i];
-      for (const j of cands) {
-        if (used.has(j) || accounts[flatSt[j]] === accounts[flatSt[i]]) continue;
-        if (Math.abs(flatDays[j] - day) > p.transferMatchDays) continue;
-        if (categories[i] !== 'transfer' && categories[j] !== 'transfer') continue;
-        used.add(j);
-        categories[i] = 'transfer';
-        categories[j] = 'transfer';
-        ownCount++;
-        ownTotal += t.amount;
-        break;
-      }
-    });
-  }
+/**
+ * Own-account transfers: a debit in one account and a credit of the same amount in another,
+ * within transferMatchDays days, where at least one side reads as a transfer. Both become transfers.
+ */
+function matchOwnTransfers(
+  flat: FlatTransactions,
+  features: DescriptionFeatures[],
+  categories: TransactionCategory[],
+  accounts: string[],
+  p: UnderwritingParams,
+): { count: number; total: number } {
+  const own = { count: 0, total: 0 };
+  if (new Set(accounts).size <= 1) return own;
+  const debitsByCents = new Map<number, number[]>();
+  flat.txs.forEach((t, i) => {
+    if (t.amount < 0 && categories[i] !== 'debt_service') {
+      const k = -cents(t.amount);
+      const g = debitsByCents.get(k);
+      if (g) g.push(i);
+      else debitsByCents.set(k, [i]);
+    }
+  });
+  const used = new Set<number>();
+  flat.txs.forEach((t, i) => {
+    if (t.amount <= 0 || features[i].knownRevenue) return;
+    const cands = debitsByCents.get(cents(t.amount));
+    if (!cands) return;
+    const day = flat.days[i];
+    for (const j of cands) {
+      if (used.has(j) || accounts[flat.st[j]] === accounts[flat.st[i]]) continue;
+      if (Math.abs(flat.days[j] - day) > p.transferMatchDays) continue;
+      if (categories[i] !== 'transfer' && categories[j] !== 'transfer') continue;
+      used.add(j);
+      categories[i] = 'transfer';
+      categories[j] = 'transfer';
+      own.count++;
+      own.total += t.amount;
+      break;
+    }
+  });
+  return own;
+}
 
-  // --- screening over the counted transactions of the whole deal
-  const screened = screenTransactions(flat, p, {
-    groups: flatSt,
-    categories,
-    days: flatDays,
-    features,
-    deal: { statementIndex: flatSt, statementId: flatId, statementTxIndex: flatTx, index: flatPos },
-  }) as DealTransaction[];
-
-  const transactions: DealTransaction[] = new Array(pos);
+/** Every transaction of each statement; a copy takes the screening of the transaction it copies, uncounted. */
+function statementRows(
+  statements: StatementInput[],
+  flat: FlatTransactions,
+  twinOf: (TxRef | null)[][],
+  screened: DealTransaction[],
+): { transactions: DealTransaction[]; perStatement: DealTransaction[][] } {
+  const transactions: DealTransaction[] = new Array(flat.total);
   const perStatement: DealTransaction[][] = [];
   let at = 0;
   for (let si = 0; si < statements.length; si++) {
     const txs = statements[si].transactions;
     const rows: DealTransaction[] = new Array(txs.length);
-    const fis = flatIndex[si];
+    const fis = flat.index[si];
     for (let ti = 0; ti < txs.length; ti++, at++) {
       const fi = fis[ti];
       let row: DealTransaction;
@@ -357,7 +554,7 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
         const twin = twinOf[si][ti]!;
         const t = txs[ti];
         row = {
-          ...screened[flatIndex[twin.st][twin.tx]],
+          ...screened[flat.index[twin.st][twin.tx]],
           index: at,
           date: t.date,
           description: t.description,
@@ -374,11 +571,18 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
     }
     perStatement.push(rows);
   }
-  const statementMetrics = statements.map((s, si) =>
-    computeStatementMetrics(s, { params: p, screened: perStatement[si], series: series[si] }),
-  );
+  return { transactions, perStatement };
+}
 
-  // --- coverage: union of statement periods
+/** The union of the statement periods. */
+interface Coverage {
+  coveredDays: number[];
+  months: number;
+  periodStart: number | null;
+  periodEnd: number | null;
+}
+
+function coverageOf(series: DailyBalanceSeries[]): Coverage {
   const ranges = series.filter((s) => s.start !== null).map((s) => [s.start!, s.end!] as [number, number]);
   ranges.sort((a, b) => a[0] - b[0]);
   const coveredDays: number[] = [];
@@ -387,20 +591,36 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
     for (let d = Math.max(a, lastDay + 1); d <= b; d++) coveredDays.push(d);
     if (b > lastDay) lastDay = b;
   }
-  const daysCovered = coveredDays.length;
-  const months = monthsFromDays(daysCovered);
-  const periodStart = daysCovered ? coveredDays[0] : null;
-  const periodEnd = daysCovered ? coveredDays[daysCovered - 1] : null;
-  const asOf = input.asOf ? dayNumber(input.asOf) : (periodEnd ?? (flat.length ? Math.max(...flat.map((t) => dayNumber(t.date))) : null));
+  const n = coveredDays.length;
+  return {
+    coveredDays,
+    months: monthsFromDays(n),
+    periodStart: n ? coveredDays[0] : null,
+    periodEnd: n ? coveredDays[n - 1] : null,
+  };
+}
 
-  // --- deal daily balance: per account, the first statement (by period start) covering a day wins;
-  // the deal's balance on a day is the sum over accounts covering that day
+function coverageSection(c: Coverage, statementCount: number): DealAnalysis['coverage'] {
+  return {
+    months_covered: c.months,
+    days_covered: c.coveredDays.length,
+    statement_count: statementCount,
+    period_start: c.periodStart !== null ? dayToDate(c.periodStart) : null,
+    period_end: c.periodEnd !== null ? dayToDate(c.periodEnd) : null,
+  };
+}
+
+/**
+ * The deal's daily balance: per account, the first statement (by period start) covering a day
+ * wins; the deal's balance on a day is the sum over the accounts covering that day.
+ */
+function dealDailyBalance(shapes: StatementShapes): Map<number, number> {
   const perAccountDay = new Map<string, Map<number, number>>();
-  for (const si of byStart) {
-    const sr = series[si];
+  for (const si of shapes.byStart) {
+    const sr = shapes.series[si];
     if (sr.start === null) continue;
-    let m = perAccountDay.get(accounts[si]);
-    if (!m) perAccountDay.set(accounts[si], (m = new Map()));
+    let m = perAccountDay.get(shapes.accounts[si]);
+    if (!m) perAccountDay.set(shapes.accounts[si], (m = new Map()));
     sr.balances.forEach((b, k) => {
       const d = sr.start! + k;
       if (!m!.has(d)) m!.set(d, b);
@@ -408,146 +628,205 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   }
   const dealDay = new Map<number, number>();
   for (const m of perAccountDay.values()) for (const [d, b] of m) dealDay.set(d, (dealDay.get(d) ?? 0) + b);
-  let balSum = 0;
-  let balMin = Infinity;
-  let balMax = -Infinity;
-  let negDays = 0;
-  let lowDays = 0;
+  return dealDay;
+}
+
+interface BalanceFigures {
+  adb: number;
+  min: number;
+  max: number;
+  negDays: number;
+  lowDays: number;
+  known: boolean;
+}
+
+function balanceFigures(dealDay: Map<number, number>, p: UnderwritingParams): BalanceFigures {
+  let sum = 0;
+  const f: BalanceFigures = { adb: 0, min: Infinity, max: -Infinity, negDays: 0, lowDays: 0, known: dealDay.size > 0 };
   for (const b of dealDay.values()) {
-    balSum += b;
-    if (b < balMin) balMin = b;
-    if (b > balMax) balMax = b;
-    if (b < 0) negDays++;
-    if (b < p.lowBalanceThreshold) lowDays++;
+    sum += b;
+    if (b < f.min) f.min = b;
+    if (b > f.max) f.max = b;
+    if (b < 0) f.negDays++;
+    if (b < p.lowBalanceThreshold) f.lowDays++;
   }
-  const adb = div(balSum, dealDay.size);
-  // ending balance: per account, the statement with the latest period end
+  f.adb = div(sum, dealDay.size);
+  return f;
+}
+
+/** Ending balance: per account, the statement with the latest period end, summed. */
+function endingBalance(statements: StatementInput[], shapes: StatementShapes, metrics: StatementMetrics[]): number {
+  const { accounts, series } = shapes;
   const latestByAccount = new Map<string, number>();
   statements.forEach((_, si) => {
     const cur = latestByAccount.get(accounts[si]);
     if (cur === undefined || (series[si].end ?? -Infinity) >= (series[cur].end ?? -Infinity)) latestByAccount.set(accounts[si], si);
   });
   let ending = 0;
-  for (const si of latestByAccount.values()) ending += statementMetrics[si].ending_balance ?? 0;
+  for (const si of latestByAccount.values()) ending += metrics[si].ending_balance ?? 0;
+  return ending;
+}
 
-  // --- totals over counted transactions
-  let deposits = 0,
-    withdrawals = 0,
-    revenue = 0,
-    opex = 0,
-    debt = 0,
-    largest = 0;
-  let depositCount = 0,
-    withdrawalCount = 0,
-    nsfCount = 0,
-    odCount = 0,
-    flagged = 0;
-  let nsfAmount = 0,
-    odAmount = 0;
-  let recentFee = false;
-  const buckets = emptyBucketCounts();
-  // calendar-month lookup by day number over the span of covered and transaction days
-  let spanStart = daysCovered ? coveredDays[0] : Infinity;
-  let spanEnd = daysCovered ? coveredDays[daysCovered - 1] : -Infinity;
+/** Calendar months over the span of covered and transaction days, looked up by day number. */
+interface MonthGrid {
+  spanStart: number;
+  spanEnd: number;
+  spanLen: number;
+  /** month of each day of the span */
+  monthIdx: Int32Array;
+  months: MonthSummary[];
+  /** per month, bit 1: has a covered day or a transaction, 2: an NSF fee, 4: an overdraft fee */
+  has: Uint8Array;
+}
+
+function monthGrid(coveredDays: number[], flatDays: number[]): MonthGrid {
+  let spanStart = coveredDays.length ? coveredDays[0] : Infinity;
+  let spanEnd = coveredDays.length ? coveredDays[coveredDays.length - 1] : -Infinity;
   for (const d of flatDays) {
     if (d < spanStart) spanStart = d;
     if (d > spanEnd) spanEnd = d;
   }
   const spanLen = spanEnd >= spanStart ? spanEnd - spanStart + 1 : 0;
   const monthIdx = new Int32Array(spanLen);
-  const months_: MonthSummary[] = [];
+  const months: MonthSummary[] = [];
   for (let k = 0; k < spanLen; k++) {
     const key = dayToDate(spanStart + k).slice(0, 7);
-    if (!months_.length || months_[months_.length - 1].month !== key) {
-      months_.push({
-        month: key,
-        days_covered: 0,
-        deposits: 0,
-        revenue: 0,
-        revenue_rate: 0,
-        deposit_count: 0,
-        revenue_deposit_days: 0,
-        nsf_count: 0,
-        overdraft_count: 0,
-        withdrawals: 0,
-        ending_balance: null,
-        avg_daily_balance: null,
-      });
-    }
-    monthIdx[k] = months_.length - 1;
+    if (!months.length || months[months.length - 1].month !== key) months.push(emptyMonth(key));
+    monthIdx[k] = months.length - 1;
   }
-  const monthHas = new Uint8Array(months_.length); // bit 1: has a transaction, 2: NSF, 4: overdraft
+  const has = new Uint8Array(months.length);
   for (const d of coveredDays) {
-    months_[monthIdx[d - spanStart]].days_covered++;
-    monthHas[monthIdx[d - spanStart]] |= 1;
+    months[monthIdx[d - spanStart]].days_covered++;
+    has[monthIdx[d - spanStart]] |= 1;
   }
-  const dayFlags = new Uint8Array(spanLen); // bit 1: deposit, 2: revenue deposit
+  return { spanStart, spanEnd, spanLen, monthIdx, months, has };
+}
+
+function emptyMonth(month: string): MonthSummary {
+  return {
+    month,
+    days_covered: 0,
+    deposits: 0,
+    revenue: 0,
+    revenue_rate: 0,
+    deposit_count: 0,
+    revenue_deposit_days: 0,
+    nsf_count: 0,
+    overdraft_count: 0,
+    withdrawals: 0,
+    ending_balance: null,
+    avg_daily_balance: null,
+  };
+}
+
+/** Sums over the counted transactions (money not yet rounded). */
+interface DealTotals {
+  deposits: number;
+  withdrawals: number;
+  revenue: number;
+  opex: number;
+  debt: number;
+  largest: number;
+  depositCount: number;
+  withdrawalCount: number;
+  nsfCount: number;
+  odCount: number;
+  flagged: number;
+  nsfAmount: number;
+  odAmount: number;
+  /** an NSF or overdraft fee within nsfRecentDays of the as-of day */
+  recentFee: boolean;
+  buckets: BucketCounts;
+  /** per day of the span, bit 1: a deposit, 2: a revenue deposit */
+  dayFlags: Uint8Array;
+}
+
+/** Adds up the counted transactions, into the deal's totals and its months. */
+function dealTotals(
+  screened: DealTransaction[],
+  flatDays: number[],
+  grid: MonthGrid,
+  asOf: number | null,
+  p: UnderwritingParams,
+): DealTotals {
+  const r: DealTotals = {
+    ...{ deposits: 0, withdrawals: 0, revenue: 0, opex: 0, debt: 0, largest: 0, depositCount: 0, withdrawalCount: 0 },
+    ...{ nsfCount: 0, odCount: 0, flagged: 0, nsfAmount: 0, odAmount: 0, recentFee: false },
+    buckets: emptyBucketCounts(),
+    dayFlags: new Uint8Array(grid.spanLen),
+  };
   for (let i = 0; i < screened.length; i++) {
     const t = screened[i];
-    const rel = flatDays[i] - spanStart;
-    const mi = monthIdx[rel];
-    const m = months_[mi];
-    monthHas[mi] |= 1;
+    const rel = flatDays[i] - grid.spanStart;
+    const mi = grid.monthIdx[rel];
+    const m = grid.months[mi];
+    grid.has[mi] |= 1;
     if (t.amount > 0) {
-      deposits += t.amount;
-      depositCount++;
-      dayFlags[rel] |= 1;
+      r.deposits += t.amount;
+      r.depositCount++;
+      r.dayFlags[rel] |= 1;
       m.deposits += t.amount;
       m.deposit_count++;
-      if (t.amount > largest) largest = t.amount;
+      if (t.amount > r.largest) r.largest = t.amount;
       if (t.category === 'revenue') {
-        revenue += t.amount;
+        r.revenue += t.amount;
         m.revenue += t.amount;
-        dayFlags[rel] |= 2;
+        r.dayFlags[rel] |= 2;
       }
     } else if (t.amount < 0) {
-      withdrawals += -t.amount;
-      withdrawalCount++;
+      r.withdrawals += -t.amount;
+      r.withdrawalCount++;
       m.withdrawals += -t.amount;
-      if (t.category === 'operating_expense') opex += -t.amount;
-      else if (t.category === 'debt_service') debt += -t.amount;
+      if (t.category === 'operating_expense') r.opex += -t.amount;
+      else if (t.category === 'debt_service') r.debt += -t.amount;
     }
     if (t.is_nsf_fee || t.is_overdraft_fee) {
-      if (t.is_nsf_fee) {
-        nsfCount++;
-        nsfAmount += -t.amount;
-        monthHas[mi] |= 2;
-        m.nsf_count++;
-      } else {
-        odCount++;
-        odAmount += -t.amount;
-        monthHas[mi] |= 4;
-        m.overdraft_count++;
-      }
-      if (asOf !== null && asOf - flatDays[i] < p.nsfRecentDays) recentFee = true;
+      countFee(r, t, grid, mi);
+      if (asOf !== null && asOf - flatDays[i] < p.nsfRecentDays) r.recentFee = true;
     }
     if (t.screening_bucket !== null) {
-      flagged++;
-      buckets[t.screening_bucket]++;
+      r.flagged++;
+      r.buckets[t.screening_bucket]++;
     }
   }
-  let depositDayCount = 0;
-  let revenueDayCount = 0;
-  for (let k = 0; k < spanLen; k++) {
-    if (dayFlags[k] & 1) depositDayCount++;
+  return r;
+}
+
+function countFee(r: DealTotals, t: DealTransaction, grid: MonthGrid, mi: number): void {
+  const m = grid.months[mi];
+  if (t.is_nsf_fee) {
+    r.nsfCount++;
+    r.nsfAmount += -t.amount;
+    grid.has[mi] |= 2;
+    m.nsf_count++;
+  } else {
+    r.odCount++;
+    r.odAmount += -t.amount;
+    grid.has[mi] |= 4;
+    m.overdraft_count++;
+  }
+}
+
+/** Days with a deposit and with a revenue deposit (also per month). */
+function depositDayCounts(grid: MonthGrid, dayFlags: Uint8Array): { depositDays: number; revenueDays: number } {
+  let depositDays = 0;
+  let revenueDays = 0;
+  for (let k = 0; k < grid.spanLen; k++) {
+    if (dayFlags[k] & 1) depositDays++;
     if (dayFlags[k] & 2) {
-      revenueDayCount++;
-      months_[monthIdx[k]].revenue_deposit_days++;
+      revenueDays++;
+      grid.months[grid.monthIdx[k]].revenue_deposit_days++;
     }
   }
-  let nsfMonthCount = 0;
-  let odMonthCount = 0;
-  for (const h of monthHas) {
-    if (h & 2) nsfMonthCount++;
-    if (h & 4) odMonthCount++;
-  }
-  const revenueDays = { has: (d: number) => d >= spanStart && d <= spanEnd && (dayFlags[d - spanStart] & 2) !== 0 };
-  // month balances from the deal's daily series, walked in day order
-  const dailyBalances = [...dealDay.entries()].sort((a, b) => a[0] - b[0]);
+  return { depositDays, revenueDays };
+}
+
+/** The months with a covered day or a transaction, with their balances (from the deal's daily series) and rates, rounded. */
+function finishMonthly(grid: MonthGrid, dailyBalances: [number, number][]): MonthSummary[] {
   const monthBalance = new Map<number, { sum: number; n: number; last: number }>();
   for (const [d, b] of dailyBalances) {
-    if (d < spanStart || d > spanEnd) continue;
-    const mi = monthIdx[d - spanStart];
+    if (d < grid.spanStart || d > grid.spanEnd) continue;
+    const mi = grid.monthIdx[d - grid.spanStart];
     const acc = monthBalance.get(mi) ?? { sum: 0, n: 0, last: 0 };
     acc.sum += b;
     acc.n++;
@@ -555,60 +834,68 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
     monthBalance.set(mi, acc);
   }
   for (const [mi, acc] of monthBalance) {
-    months_[mi].ending_balance = round2(acc.last);
-    months_[mi].avg_daily_balance = round2(acc.sum / acc.n);
+    grid.months[mi].ending_balance = round2(acc.last);
+    grid.months[mi].avg_daily_balance = round2(acc.sum / acc.n);
   }
-  const monthly = months_.filter((_, k) => monthHas[k] & 1);
+  const monthly = grid.months.filter((_, k) => grid.has[k] & 1);
   for (const m of monthly) {
     m.revenue_rate = round2(m.days_covered > 0 ? (m.revenue / m.days_covered) * DAYS_PER_MONTH : 0);
     m.deposits = round2(m.deposits);
     m.revenue = round2(m.revenue);
     m.withdrawals = round2(m.withdrawals);
   }
-  const rates = monthly
+  return monthly;
+}
+
+/** The revenue rate of each month covered for 15 days or more (the revenue trend's input). */
+function revenueRates(monthly: MonthSummary[]): FactorInputs['monthlyRevenueRates'] {
+  return monthly
     .filter((m) => m.days_covered >= 15)
     .map((m) => ({ ordinal: Number(m.month.slice(0, 4)) * 12 + Number(m.month.slice(5, 7)) - 1, rate: m.revenue_rate }));
+}
 
-  // 7-day blocks of covered days holding a revenue deposit
-  let weekBlocks = 0;
-  let weekWithDeposit = 0;
+/** 7-day blocks of covered days, and those holding a revenue deposit. */
+function weekBlockCounts(coveredDays: number[], grid: MonthGrid, dayFlags: Uint8Array): { blocks: number; withDeposit: number } {
+  const isRevenueDay = (d: number) => d >= grid.spanStart && d <= grid.spanEnd && (dayFlags[d - grid.spanStart] & 2) !== 0;
+  let blocks = 0;
+  let withDeposit = 0;
   for (let k = 0; k < coveredDays.length; k += 7) {
-    weekBlocks++;
+    blocks++;
     for (let j = k; j < Math.min(k + 7, coveredDays.length); j++) {
-      if (revenueDays.has(coveredDays[j])) {
-        weekWithDeposit++;
+      if (isRevenueDay(coveredDays[j])) {
+        withDeposit++;
         break;
       }
     }
   }
+  return { blocks, withDeposit };
+}
 
-  const avgMonthlyDeposits = div(deposits, months);
-  const avgMonthlyRevenue = div(revenue, months);
-  const positions = detectLenderPositions(screened, {
-    asOf: asOf ?? 0,
-    monthsCovered: months,
-    avgMonthlyDeposits,
-    positionActiveDays: p.positionActiveDays,
-  });
-
-  const crossDocStatements: CrossDocStatement[] = statements.map((s, si) => ({
+/** What the cross-document check reads of each statement, those in another currency after the others. */
+function crossDocStatements(
+  statements: StatementInput[],
+  excluded: StatementInput[],
+  shapes: StatementShapes,
+  metrics: StatementMetrics[],
+): CrossDocStatement[] {
+  const { series } = shapes;
+  const out: CrossDocStatement[] = statements.map((s, si) => ({
     index: si,
     id: s.id ?? null,
-    label: labels[si],
-    account: accounts[si],
+    label: shapes.labels[si],
+    account: shapes.accounts[si],
     start: series[si].start !== null ? dayToDate(series[si].start!) : null,
     end: series[si].end !== null ? dayToDate(series[si].end!) : null,
     openingBalance: s.openingBalance ?? null,
     closingBalance: s.closingBalance ?? null,
-    reconciliationDifference: statementMetrics[si].reconciliation_difference,
+    reconciliationDifference: metrics[si].reconciliation_difference,
     currency: s.currency ?? null,
   }));
   excluded.forEach((s, k) => {
-    const o = chronologicalOrder(s);
-    const sr = dailyBalanceSeries(s, o);
+    const sr = dailyBalanceSeries(s, chronologicalOrder(s));
     const start = sr.start !== null ? dayToDate(sr.start) : null;
     const end = sr.end !== null ? dayToDate(sr.end!) : null;
-    crossDocStatements.push({
+    out.push({
       index: statements.length + k,
       id: s.id ?? null,
       label: `statement ${s.id ?? statements.length + k + 1} (${start ? `${start}..${end}` : 'undated'})`,
@@ -621,106 +908,25 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
       currency: s.currency ?? null,
     });
   });
-  const crossDoc = crossDocumentCheck(
-    {
-      statements: crossDocStatements,
-      duplicates: [...dupPairs.values()],
-      ownTransfers: { count: ownCount, total: ownTotal },
-      reportingCurrency: currency,
-    },
-    p,
-  );
+  return out;
+}
 
-  const monthlyDebt = div(debt, months);
-  const monthlyOpex = div(opex, months);
+/** Cash flow coverage: revenue less operating expenses over existing plus proposed monthly debt service. */
+function cashFlowOf(
+  totals: DealTotals,
+  months: number,
+  funding: number,
+  avgMonthlyRevenue: number,
+  p: UnderwritingParams,
+): { monthlyDebt: number; section: DealAnalysis['cash_flow'] } {
+  const monthlyDebt = div(totals.debt, months);
+  const monthlyOpex = div(totals.opex, months);
   const proposed = (funding * p.proposedFactorRate) / p.proposedTermMonths;
   const cfa = avgMonthlyRevenue - monthlyOpex;
   const cfcr = cfa / (monthlyDebt + proposed);
-
-  const inputs: FactorInputs = {
-    fundingRequested: funding,
-    monthsCovered: months,
-    daysCovered: dealDay.size,
-    avgMonthlyDeposits,
-    avgMonthlyRevenue,
-    avgDailyBalance: adb,
-    endingBalance: ending,
-    lowBalanceDays: lowDays,
-    negativeBalanceDays: negDays,
-    nsfOverdraftEvents: nsfCount + odCount,
-    recentNsfOverdraft: recentFee,
-    revenueDepositDays: revenueDayCount,
-    monthlyRevenueRates: rates,
-    monthlyDebtService: monthlyDebt,
-    transactionCount: screened.length,
-    flaggedCount: flagged,
-    weekBlocks,
-    weekBlocksWithDeposit: weekWithDeposit,
-    crossDocScore: crossDoc.score,
-  };
-  const scores = computeScores(inputs, p);
-
   return {
-    as_of: asOf !== null ? dayToDate(asOf) : null,
-    funding_amount_requested: funding,
-    coverage: {
-      months_covered: months,
-      days_covered: daysCovered,
-      statement_count: statements.length,
-      period_start: periodStart !== null ? dayToDate(periodStart) : null,
-      period_end: periodEnd !== null ? dayToDate(periodEnd) : null,
-    },
-    financials: {
-      avg_monthly_deposits: round2(avgMonthlyDeposits),
-      avg_monthly_revenue: round2(avgMonthlyRevenue),
-      avg_daily_balance: round2(adb),
-      min_daily_balance: dealDay.size ? round2(balMin) : 0,
-      max_daily_balance: dealDay.size ? round2(balMax) : 0,
-      ending_balance: round2(ending),
-      total_deposits: round2(deposits),
-      total_withdrawals: round2(withdrawals),
-      total_revenue: round2(revenue),
-      net_cash_flow: round2(deposits - withdrawals),
-      deposit_count: depositCount,
-      withdrawal_count: withdrawalCount,
-      deposit_frequency_per_month: round2(div(depositCount, months)),
-      avg_deposit_amount: round2(div(deposits, depositCount)),
-      largest_deposit: round2(largest),
-      deposit_days: depositDayCount,
-      revenue_deposit_days: revenueDayCount,
-      negative_balance_days: negDays,
-      low_balance_days: lowDays,
-      low_balance_threshold: p.lowBalanceThreshold,
-      total_operating_expenses: round2(opex),
-      total_debt_service: round2(debt),
-    },
-    nsf_overdraft: {
-      total_nsf_fees: nsfCount,
-      total_overdraft_fees: odCount,
-      nsf_months: nsfMonthCount,
-      overdraft_months: odMonthCount,
-      nsf_fee_amount: round2(nsfAmount),
-      overdraft_fee_amount: round2(odAmount),
-    },
-    screening: {
-      total_flags: flagged,
-      buckets,
-      transaction_count: screened.length,
-      flagged_ratio: screened.length ? Math.round((flagged / screened.length) * 10000) / 10000 : 0,
-    },
-    monthly,
-    daily_balances: dailyBalances.map(([d, b]) => ({ date: dayToDate(d), balance: round2(b) })),
-    nsf_events: feeEvents(screened),
-    revenue_sources: revenueSources(screened, revenue),
-    currency: {
-      reporting_currency: currency,
-      currencies: [...new Set([currency, ...input.statements.map((s) => s.currency).filter((c): c is string => !!c)])].sort(),
-      excluded_statement_ids: excluded.map((s) => s.id ?? null),
-      unstated_statement_ids: input.statements.filter((s) => !s.currency).map((s) => s.id ?? null),
-    },
-    lender_positions: positions,
-    cross_doc: crossDoc,
-    cash_flow: {
+    monthlyDebt,
+    section: {
       monthly_revenue: round2(avgMonthlyRevenue),
       monthly_operating_expenses: round2(monthlyOpex),
       cash_flow_available: round2(cfa),
@@ -728,11 +934,68 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
       proposed_monthly_payment: round2(proposed),
       cfcr: round2(cfcr),
     },
-    health: scores.health,
-    factor_scores: scores.factors,
-    form_b_scores: scores.form_b,
-    statements: statementMetrics,
-    transactions,
+  };
+}
+
+function financialsOf(f: {
+  totals: DealTotals;
+  balances: BalanceFigures;
+  ending: number;
+  days: { depositDays: number; revenueDays: number };
+  months: number;
+  dealDays: number;
+  p: UnderwritingParams;
+}): DealAnalysis['financials'] {
+  const { totals: t, balances: b } = f;
+  return {
+    avg_monthly_deposits: round2(div(t.deposits, f.months)),
+    avg_monthly_revenue: round2(div(t.revenue, f.months)),
+    avg_daily_balance: round2(b.adb),
+    min_daily_balance: f.dealDays ? round2(b.min) : 0,
+    max_daily_balance: f.dealDays ? round2(b.max) : 0,
+    ending_balance: round2(f.ending),
+    total_deposits: round2(t.deposits),
+    total_withdrawals: round2(t.withdrawals),
+    total_revenue: round2(t.revenue),
+    net_cash_flow: round2(t.deposits - t.withdrawals),
+    deposit_count: t.depositCount,
+    withdrawal_count: t.withdrawalCount,
+    deposit_frequency_per_month: round2(div(t.depositCount, f.months)),
+    avg_deposit_amount: round2(div(t.deposits, t.depositCount)),
+    largest_deposit: round2(t.largest),
+    deposit_days: f.days.depositDays,
+    revenue_deposit_days: f.days.revenueDays,
+    negative_balance_days: b.negDays,
+    low_balance_days: b.lowDays,
+    low_balance_threshold: f.p.lowBalanceThreshold,
+    total_operating_expenses: round2(t.opex),
+    total_debt_service: round2(t.debt),
+  };
+}
+
+function nsfOverdraftOf(t: DealTotals, grid: MonthGrid): DealAnalysis['nsf_overdraft'] {
+  let nsfMonths = 0;
+  let odMonths = 0;
+  for (const h of grid.has) {
+    if (h & 2) nsfMonths++;
+    if (h & 4) odMonths++;
+  }
+  return {
+    total_nsf_fees: t.nsfCount,
+    total_overdraft_fees: t.odCount,
+    nsf_months: nsfMonths,
+    overdraft_months: odMonths,
+    nsf_fee_amount: round2(t.nsfAmount),
+    overdraft_fee_amount: round2(t.odAmount),
+  };
+}
+
+function currencySummary(currency: string, all: StatementInput[], excluded: StatementInput[]): CurrencySummary {
+  return {
+    reporting_currency: currency,
+    currencies: [...new Set([currency, ...all.map((s) => s.currency).filter((c): c is string => !!c)])].sort(),
+    excluded_statement_ids: excluded.map((s) => s.id ?? null),
+    unstated_statement_ids: all.filter((s) => !s.currency).map((s) => s.id ?? null),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { DealAnalysis } from './deal';
+import type { DealAnalysis, ScoredDeal } from './deal';
 import { cfcrShortfall, DEFAULT_RULESET, evaluateFactorRuleset, type FactorRuleset, type FlatRuleset, recommend } from './ruleset';
 import { gradeFor } from './scores';
 import { formatMoney, round2 } from './util';
@@ -37,11 +37,11 @@ export interface Evaluation {
  * carries a max advance and its grade reads like any other. Then the holds apply (`withHolds`):
  * unreliable statements, tampering risk and the cash-flow minima.
  */
-export function evaluateRuleset(analysis: DealAnalysis, ruleset: RulesetDefinition): Evaluation {
+export function evaluateRuleset(analysis: ScoredDeal, ruleset: RulesetDefinition): Evaluation {
   return withHolds(scoreRuleset(analysis, ruleset), analysis);
 }
 
-function scoreRuleset(analysis: DealAnalysis, ruleset: RulesetDefinition): Evaluation {
+function scoreRuleset(analysis: ScoredDeal, ruleset: RulesetDefinition): Evaluation {
   if (ruleset.kind === 'flat') {
     const r = recommend(analysis, { ...(ruleset.definition as unknown as FlatRuleset), name: ruleset.name });
     return {

@@ -55,6 +55,9 @@ export {
   type FeeEvent,
   type MonthSummary,
   type RevenueSource,
+  type ScoredDeal,
+  type StoredDealAnalysis,
+  storedAnalysis,
 } from './deal';
 export {
   buildDealReport,
@@ -94,6 +97,14 @@ export {
   type RulesetDefinition,
   type RulesetKind,
 } from './evaluation';
+export {
+  REPORT_VERSION,
+  storedReport,
+  upgradeStoredReport,
+  type AiSummaryMeta,
+  type ReportRecommendation,
+  type StoredDealReport,
+} from './stored-report';
 export { summaryFacts, templateSummary, ungroundedNumbers, type SummaryDeal, type SummaryFacts } from './summary';
 export {
   DEFAULT_RULESET,

@@ -1,6 +1,6 @@
 import { type UnderwritingParams } from './params';
 import { emptyBucketCounts, screenTransactions } from './screening';
-import type { ScreenedTransaction, StatementInput, StatementMetrics } from './types';
+import type { BucketCounts, ScreenedTransaction, StatementInput, StatementMetrics } from './types';
 import { cents, dayNumber, dayToDate, monthsFromDays, round2 } from './util';
 
 export interface DailyBalanceSeries {
@@ -91,75 +91,107 @@ export interface StatementMetricsOptions {
   series?: DailyBalanceSeries;
 }
 
+/** Sums over a statement's screened transactions (money not yet rounded). */
+interface TransactionTotals {
+  deposits: number;
+  withdrawals: number;
+  depositCount: number;
+  withdrawalCount: number;
+  largest: number;
+  revenue: number;
+  nsfCount: number;
+  nsfFees: number;
+  odCount: number;
+  odFees: number;
+  flags: number;
+  amountCents: number;
+  depositDays: number;
+  buckets: BucketCounts;
+}
+
+function transactionTotals(screened: ScreenedTransaction[]): TransactionTotals {
+  const r: TransactionTotals = {
+    deposits: 0,
+    withdrawals: 0,
+    depositCount: 0,
+    withdrawalCount: 0,
+    largest: 0,
+    revenue: 0,
+    nsfCount: 0,
+    nsfFees: 0,
+    odCount: 0,
+    odFees: 0,
+    flags: 0,
+    amountCents: 0,
+    depositDays: 0,
+    buckets: emptyBucketCounts(),
+  };
+  const depositDays = new Set<string>();
+  let lastDepositDate = '';
+  for (const t of screened) {
+    r.amountCents += cents(t.amount);
+    if (t.amount > 0) {
+      r.deposits += t.amount;
+      r.depositCount++;
+      if (t.date !== lastDepositDate) {
+        depositDays.add(t.date);
+        lastDepositDate = t.date;
+      }
+      if (t.amount > r.largest) r.largest = t.amount;
+      if (t.category === 'revenue') r.revenue += t.amount;
+    } else if (t.amount < 0) {
+      r.withdrawals += -t.amount;
+      r.withdrawalCount++;
+    }
+    if (t.is_nsf_fee) {
+      r.nsfCount++;
+      r.nsfFees += -t.amount;
+    }
+    if (t.is_overdraft_fee) {
+      r.odCount++;
+      r.odFees += -t.amount;
+    }
+    if (t.screening_bucket) {
+      r.flags++;
+      r.buckets[t.screening_bucket]++;
+    }
+  }
+  r.depositDays = depositDays.size;
+  return r;
+}
+
+/** Mean, lowest, highest and negative days of a daily balance series. */
+function balanceStats(balances: number[]): { sum: number; min: number; max: number; negativeDays: number } {
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  let negativeDays = 0;
+  for (const b of balances) {
+    sum += b;
+    if (b < min) min = b;
+    if (b > max) max = b;
+    if (b < 0) negativeDays++;
+  }
+  return { sum, min, max, negativeDays };
+}
+
+/** opening + sum(amounts) - closing, null when either balance is missing. */
+function reconciliationDifference(statement: StatementInput, amountCents: number): number | null {
+  const { openingBalance, closingBalance } = statement;
+  if (openingBalance === null || openingBalance === undefined || closingBalance === null || closingBalance === undefined) return null;
+  return round2((cents(openingBalance) + amountCents - cents(closingBalance)) / 100);
+}
+
 /** Per-statement analysis. Money rounded to cents, counts exact. See README "Per statement". */
 export function computeStatementMetrics(statement: StatementInput, opts: StatementMetricsOptions = {}): StatementMetrics {
   const screened = opts.screened ?? screenTransactions(statement.transactions, opts.params);
   const series = opts.series ?? dailyBalanceSeries(statement);
   const days = series.balances.length;
   const months = monthsFromDays(days);
-
-  let deposits = 0;
-  let withdrawals = 0;
-  let depositCount = 0;
-  let withdrawalCount = 0;
-  let largest = 0;
-  let revenue = 0;
-  let nsfCount = 0;
-  let nsfFees = 0;
-  let odCount = 0;
-  let odFees = 0;
-  let flags = 0;
-  let amountCents = 0;
-  const depositDays = new Set<string>();
-  let lastDepositDate = '';
-  const buckets = emptyBucketCounts();
-  for (const t of screened) {
-    amountCents += cents(t.amount);
-    if (t.amount > 0) {
-      deposits += t.amount;
-      depositCount++;
-      if (t.date !== lastDepositDate) {
-        depositDays.add(t.date);
-        lastDepositDate = t.date;
-      }
-      if (t.amount > largest) largest = t.amount;
-      if (t.category === 'revenue') revenue += t.amount;
-    } else if (t.amount < 0) {
-      withdrawals += -t.amount;
-      withdrawalCount++;
-    }
-    if (t.is_nsf_fee) {
-      nsfCount++;
-      nsfFees += -t.amount;
-    }
-    if (t.is_overdraft_fee) {
-      odCount++;
-      odFees += -t.amount;
-    }
-    if (t.screening_bucket) {
-      flags++;
-      buckets[t.screening_bucket]++;
-    }
-  }
-  let sumBal = 0;
-  let minBal = Infinity;
-  let maxBal = -Infinity;
-  let negDays = 0;
-  for (const b of series.balances) {
-    sumBal += b;
-    if (b < minBal) minBal = b;
-    if (b > maxBal) maxBal = b;
-    if (b < 0) negDays++;
-  }
+  const t = transactionTotals(screened);
+  const bal = balanceStats(series.balances);
   const lastEod = days ? series.balances[days - 1] : null;
   const ending = statement.closingBalance ?? lastEod ?? (series.known ? series.opening : null);
-  const recon =
-    statement.openingBalance !== null &&
-    statement.openingBalance !== undefined &&
-    statement.closingBalance !== null &&
-    statement.closingBalance !== undefined
-      ? round2((cents(statement.openingBalance) + amountCents - cents(statement.closingBalance)) / 100)
-      : null;
   return {
     statement_id: statement.id ?? null,
     period_start: series.start !== null ? dayToDate(series.start) : null,
@@ -167,31 +199,31 @@ export function computeStatementMetrics(statement: StatementInput, opts: Stateme
     days_covered: days,
     months_covered: months,
     transaction_count: screened.length,
-    total_deposits: round2(deposits),
-    total_withdrawals: round2(withdrawals),
-    total_credits: round2(deposits),
-    total_debits: round2(withdrawals),
-    net_cash_flow: round2(deposits - withdrawals),
+    total_deposits: round2(t.deposits),
+    total_withdrawals: round2(t.withdrawals),
+    total_credits: round2(t.deposits),
+    total_debits: round2(t.withdrawals),
+    net_cash_flow: round2(t.deposits - t.withdrawals),
     opening_balance: series.known ? round2(series.opening) : null,
-    avg_daily_balance: days ? round2(sumBal / days) : null,
-    min_daily_balance: days ? round2(minBal) : null,
-    max_daily_balance: days ? round2(maxBal) : null,
+    avg_daily_balance: days ? round2(bal.sum / days) : null,
+    min_daily_balance: days ? round2(bal.min) : null,
+    max_daily_balance: days ? round2(bal.max) : null,
     ending_balance: ending === null ? null : round2(ending),
-    negative_balance_days: negDays,
-    deposit_count: depositCount,
-    withdrawal_count: withdrawalCount,
-    deposit_days: depositDays.size,
-    deposit_frequency_per_month: months ? round2(depositCount / months) : 0,
-    avg_deposit_amount: depositCount ? round2(deposits / depositCount) : 0,
-    largest_deposit: round2(largest),
-    revenue_deposits: round2(revenue),
-    nsf_count: nsfCount,
-    nsf_total_fees: round2(nsfFees),
-    overdraft_count: odCount,
-    overdraft_total_fees: round2(odFees),
-    screening_flags: flags,
-    screening_buckets: buckets,
-    reconciliation_difference: recon,
+    negative_balance_days: bal.negativeDays,
+    deposit_count: t.depositCount,
+    withdrawal_count: t.withdrawalCount,
+    deposit_days: t.depositDays,
+    deposit_frequency_per_month: months ? round2(t.depositCount / months) : 0,
+    avg_deposit_amount: t.depositCount ? round2(t.deposits / t.depositCount) : 0,
+    largest_deposit: round2(t.largest),
+    revenue_deposits: round2(t.revenue),
+    nsf_count: t.nsfCount,
+    nsf_total_fees: round2(t.nsfFees),
+    overdraft_count: t.odCount,
+    overdraft_total_fees: round2(t.odFees),
+    screening_flags: t.flags,
+    screening_buckets: t.buckets,
+    reconciliation_difference: reconciliationDifference(statement, t.amountCents),
     daily_balances: series.balances.map((b, i) => ({ date: dayToDate((series.start as number) + i), balance: round2(b) })),
   };
 }

@@ -2,6 +2,7 @@ import { statement, tx } from './__fixtures__/helpers';
 import { analyzeDeal, type DealAnalysis } from './deal';
 import {
   DEFAULT_RULESET,
+  describeFactor,
   type FactorRuleset,
   type FlatRuleset,
   evaluateFactorRuleset,
@@ -30,6 +31,20 @@ const june = analyzeDeal({
 function withScores(scores: Partial<DealAnalysis['factor_scores']>, base: DealAnalysis = june): DealAnalysis {
   return { ...base, factor_scores: { ...base.factor_scores, ...scores } };
 }
+
+describe('describeFactor', () => {
+  it('says day and transaction in the singular for one, days and transactions otherwise', () => {
+    expect(describeFactor(june, 'deposit_frequency')).toBe('revenue deposits on 1 day per month on average');
+    expect(describeFactor(june, 'transaction_screening')).toBe('0 of 1 transaction flagged in screening');
+    const twice: DealAnalysis = {
+      ...june,
+      financials: { ...june.financials, revenue_deposit_days: 2 },
+      screening: { ...june.screening, transaction_count: 2 },
+    };
+    expect(describeFactor(twice, 'deposit_frequency')).toBe('revenue deposits on 2 days per month on average');
+    expect(describeFactor(twice, 'transaction_screening')).toBe('0 of 2 transactions flagged in screening');
+  });
+});
 
 describe('DEFAULT_RULESET', () => {
   it('is valid and its nine weights sum to 100', () => {
@@ -102,9 +117,9 @@ describe('recommend (flat ruleset)', () => {
       'Approve: total score 63.64 is at or above the approval threshold 60',
       'Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 1 month (score 100)',
       'Strength - Debt service: existing debt service $0.00 a month (0% of revenue), 0 lender positions, up to 0 at once (score 100)',
-      'Concern - Deposit frequency: revenue deposits on 1 days per month on average (score 8.33)',
+      'Concern - Deposit frequency: revenue deposits on 1 day per month on average (score 8.33)',
       'Concern - Revenue: average monthly revenue of $4,000.00 is 0.5x the requested $8,000.00 (score 33.33)',
-      'Strength - Screening: 0 of 1 transactions flagged in screening (score 100)',
+      'Strength - Screening: 0 of 1 transaction flagged in screening (score 100)',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { DealAnalysis } from './deal';
+import type { DealAnalysis, ScoredDeal } from './deal';
 import { FORM_B_FACTORS, type FormBFactor, RULESET_FACTORS, type RulesetFactor, gradeFor } from './scores';
 import { formatMoney, round2 } from './util';
 
@@ -236,7 +236,7 @@ function pct(x: number): string {
 }
 
 /** Plain-words explanation of one factor's value (used for reasons). */
-export function describeFactor(a: DealAnalysis, f: RulesetFactor | FormBFactor): string {
+export function describeFactor(a: ScoredDeal, f: RulesetFactor | FormBFactor): string {
   const fin = a.financials;
   const months = a.coverage.months_covered;
   switch (f) {
@@ -250,8 +250,10 @@ export function describeFactor(a: DealAnalysis, f: RulesetFactor | FormBFactor):
       const n = a.nsf_overdraft;
       return `${n.total_nsf_fees} NSF and ${n.total_overdraft_fees} overdraft fee${n.total_overdraft_fees === 1 ? '' : 's'} over ${months} month${months === 1 ? '' : 's'}`;
     }
-    case 'deposit_frequency':
-      return `revenue deposits on ${round2(months ? fin.revenue_deposit_days / months : 0)} days per month on average`;
+    case 'deposit_frequency': {
+      const perMonth = round2(months ? fin.revenue_deposit_days / months : 0);
+      return `revenue deposits on ${perMonth} day${perMonth === 1 ? '' : 's'} per month on average`;
+    }
     case 'deposit_consistency':
       return `revenue deposits in ${a.form_b_scores.deposit_consistency}% of the weeks covered`;
     case 'revenue_trend':
@@ -267,7 +269,7 @@ export function describeFactor(a: DealAnalysis, f: RulesetFactor | FormBFactor):
     }
     case 'transaction_screening':
     case 'high_risk_transactions':
-      return `${a.screening.total_flags} of ${a.screening.transaction_count} transactions flagged in screening`;
+      return `${a.screening.total_flags} of ${a.screening.transaction_count} transaction${a.screening.transaction_count === 1 ? '' : 's'} flagged in screening`;
     case 'health_score':
       return `health score ${a.health.score} (grade ${a.health.grade})`;
     case 'cross_doc': {
@@ -301,7 +303,7 @@ const LABEL: Record<string, string> = {
  * Reasons ordered by influence: impact = weight x (score - 50), i.e. how far the factor pulled the
  * total away from a neutral 50. Positive impact reads as a strength, negative as a concern.
  */
-function reasonsFor(a: DealAnalysis, items: { factor: RulesetFactor | FormBFactor; score: number; weight: number }[], limit = 5): string[] {
+function reasonsFor(a: ScoredDeal, items: { factor: RulesetFactor | FormBFactor; score: number; weight: number }[], limit = 5): string[] {
   return items
     .filter((x) => x.weight > 0)
     .map((x, order) => ({ ...x, impact: x.weight * (x.score - 50), order }))
@@ -320,7 +322,7 @@ export function cfcrShortfall(analysis: Pick<DealAnalysis, 'cash_flow'>, target:
  * Recommendation of a flat ruleset. weighted = score x weight / 100 (2 decimals);
  * total_score = sum of the unrounded weighted values, rounded to 2 decimals.
  */
-export function recommend(analysis: DealAnalysis, ruleset: FlatRuleset = DEFAULT_RULESET): Recommendation {
+export function recommend(analysis: ScoredDeal, ruleset: FlatRuleset = DEFAULT_RULESET): Recommendation {
   const fs = {} as Record<RulesetFactor, FactorScore>;
   let total = 0;
   for (const f of RULESET_FACTORS) {
@@ -373,7 +375,7 @@ export interface FactorRulesetEvaluation {
  * A factor below its own threshold fails; an approve with a failed factor becomes review.
  * Throws a TypeError for an invalid ruleset (validate first).
  */
-export function evaluateFactorRuleset(analysis: DealAnalysis, ruleset: FactorRuleset): FactorRulesetEvaluation {
+export function evaluateFactorRuleset(analysis: ScoredDeal, ruleset: FactorRuleset): FactorRulesetEvaluation {
   const v = validateFactorRuleset(ruleset);
   if (!v.valid) throw new TypeError(`invalid factor ruleset: ${v.errors.map((e) => e.message).join('; ')}`);
   const fs: FactorRulesetEvaluation['factor_scores'] = {};

@@ -28,6 +28,30 @@ const SUSPICIOUS_MASK = (
   ['returned_item', 'duplicate_transaction', 'gambling', 'large_unusual_deposit', 'round_number_deposit', 'cash_withdrawal'] as const
 ).reduce((a, b) => a | (1 << BUCKET_BIT[b]), 0);
 
+/** The buckets matched so far: bit k of mask[i] = SCREENING_BUCKETS[k], with its reason text. */
+interface Matches {
+  mask: Uint16Array;
+  /** reason text per matched bucket, built only for flagged transactions */
+  reasons: (string[] | undefined)[];
+}
+
+function flag(m: Matches, i: number, bucket: ScreeningBucket, reason: string): void {
+  const bit = BUCKET_BIT[bucket];
+  if (m.mask[i] & (1 << bit)) return;
+  m.mask[i] |= 1 << bit;
+  (m.reasons[i] ??= new Array(SCREENING_BUCKETS.length))[bit] = reason;
+}
+
+/** What the steps of one screening share. */
+interface Screen {
+  p: UnderwritingParams;
+  out: ScreenedTransaction[];
+  feats: DescriptionFeatures[];
+  matches: Matches;
+  dayOf: ArrayLike<number>;
+  centsOf: number[];
+}
+
 /**
  * Categorise and screen a list of transactions together (the median deposit and recurring series
  * are computed over the whole list). Pure and deterministic; output order = input order.
@@ -39,93 +63,115 @@ export function screenTransactions(
 ): ScreenedTransaction[] {
   const p = resolveParams(params);
   const n = transactions.length;
-  const out: ScreenedTransaction[] = new Array(n);
-  /** bit k set = bucket SCREENING_BUCKETS[k] matched */
-  const mask = new Uint16Array(n);
-  /** reason text per matched bucket, built only for flagged transactions */
-  const reasons: (string[] | undefined)[] = new Array(n);
-  const flag = (i: number, bucket: ScreeningBucket, reason: string) => {
-    const bit = BUCKET_BIT[bucket];
-    if (mask[i] & (1 << bit)) return;
-    mask[i] |= 1 << bit;
-    (reasons[i] ??= new Array(SCREENING_BUCKETS.length))[bit] = reason;
-  };
+  const matches: Matches = { mask: new Uint16Array(n), reasons: new Array(n) };
+  const { out, feats } = categorizeRows(transactions, ctx, matches);
+  flagDepositsAndKeywords(out, feats, p, matches);
+  const s: Screen = { p, out, feats, matches, dayOf: ctx.days ?? dayNumbers(transactions), centsOf: out.map((t) => cents(t.amount)) };
+  flagDuplicates(s, ctx.groups);
+  const cpGroups = debitsByCounterparty(out);
+  flagRepeatCharges(s, cpGroups);
+  flagLenderPayments(s, cpGroups);
+  settleBuckets(out, matches);
+  return out;
+}
 
+function dayNumbers(transactions: StatementTransactionInput[]): Int32Array {
+  const a = new Int32Array(transactions.length);
+  for (let i = 0; i < transactions.length; i++) a[i] = dayNumber(transactions[i].date);
+  return a;
+}
+
+/** Step 1: category, counterparty and fee flags of each transaction. */
+function categorizeRows(
+  transactions: StatementTransactionInput[],
+  ctx: ScreenContext,
+  matches: Matches,
+): { out: ScreenedTransaction[]; feats: DescriptionFeatures[] } {
+  const n = transactions.length;
+  const out: ScreenedTransaction[] = new Array(n);
   const feats: DescriptionFeatures[] = new Array(n);
-  const deal = ctx.deal;
-  // 1. category, counterparty, fee flags
   for (let i = 0; i < n; i++) {
     const tx = transactions[i];
     const amount = tx.amount;
-    const d = tx.description ?? '';
-    const f = ctx.features?.[i] ?? descriptionFeatures(d);
+    const f = ctx.features?.[i] ?? descriptionFeatures(tx.description ?? '');
     feats[i] = f;
     const category = ctx.categories?.[i] ?? (amount > 0 ? f.creditCategory.category : amount < 0 ? f.debitCategory.category : 'other');
-    const isDebit = amount < 0;
-    const isNsf = isDebit && f.nsf;
-    const isOd = isDebit && f.overdraft;
-    const transactionType = amount < 0 ? 'debit' : amount > 0 ? 'credit' : (tx.transactionType ?? 'credit');
-    const balance = tx.balance ?? null;
-    // Two literal shapes on purpose: building one from the other with a spread made analyzeDeal
-    // ten times slower (bench:underwriting, 12 x 2,000 transactions: ~40 ms -> ~520 ms).
-    out[i] = deal
-      ? ({
-          index: deal.index ? deal.index[i] : i,
-          date: tx.date,
-          description: d,
-          amount,
-          balance,
-          transaction_type: transactionType,
-          category,
-          counterparty: f.counterparty,
-          is_nsf_fee: isNsf,
-          is_overdraft_fee: isOd,
-          is_large_deposit: false,
-          is_large_strange: false,
-          is_repeat_charge: false,
-          is_suspicious: false,
-          is_lender_payment: false,
-          screening_bucket: null,
-          flag_reason: null,
-          statement_index: deal.statementIndex[i],
-          statement_id: deal.statementId[i],
-          statement_tx_index: deal.statementTxIndex[i],
-          counted: true,
-        } satisfies DealTransaction as ScreenedTransaction)
-      : {
-          index: i,
-          date: tx.date,
-          description: d,
-          amount,
-          balance,
-          transaction_type: transactionType,
-          category,
-          counterparty: f.counterparty,
-          is_nsf_fee: isNsf,
-          is_overdraft_fee: isOd,
-          is_large_deposit: false,
-          is_large_strange: false,
-          is_repeat_charge: false,
-          is_suspicious: false,
-          is_lender_payment: false,
-          screening_bucket: null,
-          flag_reason: null,
-        };
-    if (isNsf) {
-      flag(i, 'nsf_fee', `NSF (insufficient funds) fee of ${formatMoney(-amount)}`);
-    }
-    if (isOd) {
-      flag(i, 'overdraft_fee', `Overdraft fee of ${formatMoney(-amount)}`);
-    }
+    out[i] = newRow(tx, i, category, f, ctx.deal);
+    if (out[i].is_nsf_fee) flag(matches, i, 'nsf_fee', `NSF (insufficient funds) fee of ${formatMoney(-amount)}`);
+    if (out[i].is_overdraft_fee) flag(matches, i, 'overdraft_fee', `Overdraft fee of ${formatMoney(-amount)}`);
   }
+  return { out, feats };
+}
 
-  // 2. large deposits relative to the median deposit (transfers excluded)
+/** One unscreened row: a DealTransaction when the deal fields are given. */
+function newRow(
+  tx: StatementTransactionInput,
+  i: number,
+  category: TransactionCategory,
+  f: DescriptionFeatures,
+  deal: ScreenContext['deal'],
+): ScreenedTransaction {
+  const amount = tx.amount;
+  const d = tx.description ?? '';
+  const isDebit = amount < 0;
+  const isNsf = isDebit && f.nsf;
+  const isOd = isDebit && f.overdraft;
+  const transactionType = amount < 0 ? 'debit' : amount > 0 ? 'credit' : (tx.transactionType ?? 'credit');
+  const balance = tx.balance ?? null;
+  // Two literal shapes on purpose: building one from the other with a spread made analyzeDeal
+  // ten times slower (bench:underwriting, 12 x 2,000 transactions: ~40 ms -> ~520 ms).
+  return deal
+    ? ({
+        index: deal.index ? deal.index[i] : i,
+        date: tx.date,
+        description: d,
+        amount,
+        balance,
+        transaction_type: transactionType,
+        category,
+        counterparty: f.counterparty,
+        is_nsf_fee: isNsf,
+        is_overdraft_fee: isOd,
+        is_large_deposit: false,
+        is_large_strange: false,
+        is_repeat_charge: false,
+        is_suspicious: false,
+        is_lender_payment: false,
+        screening_bucket: null,
+        flag_reason: null,
+        statement_index: deal.statementIndex[i],
+        statement_id: deal.statementId[i],
+        statement_tx_index: deal.statementTxIndex[i],
+        counted: true,
+      } satisfies DealTransaction as ScreenedTransaction)
+    : {
+        index: i,
+        date: tx.date,
+        description: d,
+        amount,
+        balance,
+        transaction_type: transactionType,
+        category,
+        counterparty: f.counterparty,
+        is_nsf_fee: isNsf,
+        is_overdraft_fee: isOd,
+        is_large_deposit: false,
+        is_large_strange: false,
+        is_repeat_charge: false,
+        is_suspicious: false,
+        is_lender_payment: false,
+        screening_bucket: null,
+        flag_reason: null,
+      };
+}
+
+/** Step 2: large and round deposits (relative to the median deposit, transfers excluded), returned items, gambling, cash. */
+function flagDepositsAndKeywords(out: ScreenedTransaction[], feats: DescriptionFeatures[], p: UnderwritingParams, matches: Matches): void {
   const deposits: number[] = [];
   for (const t of out) if (t.amount > 0 && t.category !== 'transfer') deposits.push(t.amount);
   const med = deposits.length >= p.largeDepositMinSample ? median(deposits) : 0;
   const roundUnit = cents(p.roundDepositMultiple);
-
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < out.length; i++) {
     const t = out[i];
     if (t.amount > 0 && t.category !== 'transfer') {
       const known = feats[i].knownRevenue;
@@ -134,6 +180,7 @@ export function screenTransactions(
         if (!known) {
           t.is_large_strange = true;
           flag(
+            matches,
             i,
             'large_unusual_deposit',
             `Deposit of ${formatMoney(t.amount)} is ${(t.amount / med).toFixed(1)}x the median deposit (${formatMoney(med)}) and not from a known revenue source`,
@@ -141,101 +188,91 @@ export function screenTransactions(
         }
       }
       if (!known && t.amount >= p.roundDepositMinAmount && roundUnit > 0 && cents(t.amount) % roundUnit === 0) {
-        flag(i, 'round_number_deposit', `Round-number deposit of ${formatMoney(t.amount)} from an unidentified source`);
+        flag(matches, i, 'round_number_deposit', `Round-number deposit of ${formatMoney(t.amount)} from an unidentified source`);
       }
     }
     if (!t.is_nsf_fee && !t.is_overdraft_fee && feats[i].returned) {
-      flag(i, 'returned_item', t.amount < 0 ? 'Returned item: a deposited item came back unpaid' : 'Returned or reversed item');
+      flag(matches, i, 'returned_item', t.amount < 0 ? 'Returned item: a deposited item came back unpaid' : 'Returned or reversed item');
     }
     if (feats[i].gambling) {
-      flag(i, 'gambling', 'Gambling-related transaction');
+      flag(matches, i, 'gambling', 'Gambling-related transaction');
     }
     if (t.amount < 0 && -t.amount >= p.cashWithdrawalMinAmount && feats[i].cashWithdrawal) {
-      flag(i, 'cash_withdrawal', `Cash withdrawal of ${formatMoney(-t.amount)}`);
+      flag(matches, i, 'cash_withdrawal', `Cash withdrawal of ${formatMoney(-t.amount)}`);
     }
   }
+}
 
-  // per-transaction day numbers and cents, computed once
-  let dayOf = ctx.days;
-  if (!dayOf) {
-    const a = new Int32Array(n);
-    for (let i = 0; i < n; i++) a[i] = dayNumber(transactions[i].date);
-    dayOf = a;
-  }
-  const centsOf: number[] = new Array(n).fill(0);
-  for (let i = 0; i < n; i++) centsOf[i] = cents(out[i].amount);
-
-  // 3. duplicates: same group, day, amount and description; the 2nd and later copies are flagged.
-  // Candidates are ordered by (group, day, input position) and compared within each day.
-  const groups = ctx.groups;
+/**
+ * Step 3: duplicates: same group, day, amount and description; the 2nd and later copies are flagged.
+ * Candidates are ordered by (group, day, input position) and compared within each day.
+ */
+function flagDuplicates(s: Screen, groups: ArrayLike<number> | undefined): void {
+  const { out, dayOf, p } = s;
+  const groupOf = (i: number) => (groups ? groups[i] : 0);
   const cand: number[] = [];
   let ordered = true;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < out.length; i++) {
     if (Math.abs(out[i].amount) < p.duplicateMinAmount) continue;
     if (cand.length) {
       const j = cand[cand.length - 1];
-      const gi = groups ? groups[i] : 0;
-      const gj = groups ? groups[j] : 0;
-      if (gi < gj || (gi === gj && dayOf[i] < dayOf[j])) ordered = false;
+      if (groupOf(i) < groupOf(j) || (groupOf(i) === groupOf(j) && dayOf[i] < dayOf[j])) ordered = false;
     }
     cand.push(i);
   }
-  if (!ordered) {
-    cand.sort((a, b) => (groups ? groups[a] - groups[b] : 0) || dayOf[a] - dayOf[b] || a - b);
-  }
+  if (!ordered) cand.sort((a, b) => groupOf(a) - groupOf(b) || dayOf[a] - dayOf[b] || a - b);
   for (let r = 0; r < cand.length;) {
     let e = r + 1;
-    const g0 = groups ? groups[cand[r]] : 0;
-    while (e < cand.length && dayOf[cand[e]] === dayOf[cand[r]] && (groups ? groups[cand[e]] : 0) === g0) e++;
-    const same = e - r < 2 ? null : repeatedCents(cand, r, e, centsOf);
-    if (same) {
-      // for each amount seen twice or more that day: a copy of an earlier description is a duplicate
-      for (const c of same) {
-        const members: number[] = [];
-        for (let x = r; x < e; x++) if (centsOf[cand[x]] === c) members.push(cand[x]);
-        members.sort((a, b) => a - b);
-        for (let x = 1; x < members.length; x++) {
-          for (let y = 0; y < x; y++) {
-            if (sameText(out[members[y]].description, out[members[x]].description)) {
-              flag(members[x], 'duplicate_transaction', 'Possible duplicate: same day, amount and description as an earlier transaction');
-              break;
-            }
-          }
+    const g0 = groupOf(cand[r]);
+    while (e < cand.length && dayOf[cand[e]] === dayOf[cand[r]] && groupOf(cand[e]) === g0) e++;
+    const same = e - r < 2 ? null : repeatedCents(cand, r, e, s.centsOf);
+    if (same) flagSameDayCopies(s, cand, r, e, same);
+    r = e;
+  }
+}
+
+/** For each amount seen twice or more in one day's candidates: a copy of an earlier description is a duplicate. */
+function flagSameDayCopies(s: Screen, cand: number[], r: number, e: number, same: number[]): void {
+  for (const c of same) {
+    const members: number[] = [];
+    for (let x = r; x < e; x++) if (s.centsOf[cand[x]] === c) members.push(cand[x]);
+    members.sort((a, b) => a - b);
+    for (let x = 1; x < members.length; x++) {
+      for (let y = 0; y < x; y++) {
+        if (sameText(s.out[members[y]].description, s.out[members[x]].description)) {
+          flag(
+            s.matches,
+            members[x],
+            'duplicate_transaction',
+            'Possible duplicate: same day, amount and description as an earlier transaction',
+          );
+          break;
         }
       }
     }
-    r = e;
   }
+}
 
-  // 4. repeat charges: same counterparty and amount (to the cent), at least repeatChargeMinOccurrences debits
+/** Debits (fees and transfers left out) grouped by counterparty, in input order. */
+function debitsByCounterparty(out: ScreenedTransaction[]): Map<string, number[]> {
   const cpGroups = new Map<string, number[]>();
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < out.length; i++) {
     const t = out[i];
     if (t.amount >= 0 || t.is_nsf_fee || t.is_overdraft_fee || t.category === 'transfer') continue;
-    const cp = t.counterparty;
-    const g = cpGroups.get(cp);
+    const g = cpGroups.get(t.counterparty);
     if (g) g.push(i);
-    else cpGroups.set(cp, [i]);
+    else cpGroups.set(t.counterparty, [i]);
   }
+  return cpGroups;
+}
+
+/** Step 4: repeat charges: same counterparty and amount (to the cent), at least repeatChargeMinOccurrences debits. */
+function flagRepeatCharges(s: Screen, cpGroups: Map<string, number[]>): void {
+  const { out, centsOf, p } = s;
   for (const idx of cpGroups.values()) {
     if (idx.length < p.repeatChargeMinOccurrences) continue;
-    // sort (cents, position) packed in one float: -cents < 2^32, position < 2^21
-    const m = idx.length;
-    const packed = new Float64Array(m);
-    let packable = m < 2 ** 21;
-    for (let k = 0; k < m && packable; k++) {
-      const c = -centsOf[idx[k]];
-      if (c >= 2 ** 32) packable = false;
-      packed[k] = c * 2 ** 21 + k;
-    }
-    const order: number[] = new Array(m);
-    if (packable) {
-      packed.sort();
-      for (let k = 0; k < m; k++) order[k] = idx[packed[k] % 2 ** 21];
-    } else {
-      for (let k = 0; k < m; k++) order[k] = idx[k];
-      order.sort((a, b) => centsOf[b] - centsOf[a] || a - b);
-    }
+    const order = byAmountThenPosition(idx, centsOf);
+    const m = order.length;
     for (let r = 0; r < m;) {
       let e = r + 1;
       while (e < m && centsOf[order[e]] === centsOf[order[r]]) e++;
@@ -245,61 +282,86 @@ export function screenTransactions(
         const reason = `Repeated charge: ${count} debits of ${formatMoney(-t0.amount)} to '${t0.counterparty}'`;
         for (let k = r; k < e; k++) {
           out[order[k]].is_repeat_charge = true;
-          flag(order[k], 'repeat_charge', reason);
+          flag(s.matches, order[k], 'repeat_charge', reason);
         }
       }
       r = e;
     }
   }
+}
 
-  // 5. lender (MCA / loan) payments: per counterparty, by lender name or by the recurrence itself
+/** Debit positions by amount (largest debit first), then position. */
+function byAmountThenPosition(idx: number[], centsOf: number[]): number[] {
+  // sort (cents, position) packed in one float: -cents < 2^32, position < 2^21
+  const m = idx.length;
+  const packed = new Float64Array(m);
+  let packable = m < 2 ** 21;
+  for (let k = 0; k < m && packable; k++) {
+    const c = -centsOf[idx[k]];
+    if (c >= 2 ** 32) packable = false;
+    packed[k] = c * 2 ** 21 + k;
+  }
+  const order: number[] = new Array(m);
+  if (packable) {
+    packed.sort();
+    for (let k = 0; k < m; k++) order[k] = idx[packed[k] % 2 ** 21];
+  } else {
+    for (let k = 0; k < m; k++) order[k] = idx[k];
+    order.sort((a, b) => centsOf[b] - centsOf[a] || a - b);
+  }
+  return order;
+}
+
+/** Step 5: lender (MCA / loan) payments: per counterparty, by lender name or by the recurrence itself. */
+function flagLenderPayments(s: Screen, cpGroups: Map<string, number[]>): void {
   for (const idx of cpGroups.values()) {
-    const cp = out[idx[0]].counterparty;
-    const named = idx.some((i) => feats[i].lender !== null);
-    let why = '';
-    if (named) why = 'known lender';
-    else if (idx.length >= 2 && idx.some((i) => feats[i].genericLender)) why = 'loan or advance payments';
-    else if (idx.length >= p.mcaMinOccurrences && !feats[idx[0]].opex && cp !== 'unknown') {
-      // cheap pre-check: a steady series has max - min <= 2 x tolerance x median <= 2 x tolerance x max
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (const i of idx) {
-        const a = -out[i].amount;
-        if (a < lo) lo = a;
-        if (a > hi) hi = a;
-      }
-      if (hi - lo <= 2 * p.mcaAmountTolerance * hi) {
-        const amounts = idx.map((i) => -out[i].amount);
-        const m = median(amounts);
-        const steady = amounts.every((a) => Math.abs(a - m) <= p.mcaAmountTolerance * m);
-        if (steady) {
-          const days = [...new Set(idx.map((i) => dayOf[i]))].sort((a, b) => a - b);
-          const freq = classifyFrequency(days);
-          if (freq === 'daily' || freq === 'weekly') why = `${freq} recurring debits of a steady amount`;
-        }
-      }
-    }
+    const cp = s.out[idx[0]].counterparty;
+    const why = lenderEvidence(s, idx, cp);
     if (!why) continue;
     for (const i of idx) {
-      const t = out[i];
+      const t = s.out[i];
       t.is_lender_payment = true;
       t.category = 'debt_service';
-      flag(i, 'mca_payment', `Payment to lender '${cp}' (${why})`);
+      flag(s.matches, i, 'mca_payment', `Payment to lender '${cp}' (${why})`);
     }
   }
+}
 
-  // 6. bucket = highest-priority match; suspicious = any of the risk buckets; reasons in priority order
-  for (let i = 0; i < n; i++) {
-    const m = mask[i];
+/** Why one counterparty's debits are lender payments; '' when they are not. */
+function lenderEvidence(s: Screen, idx: number[], cp: string): string {
+  const { out, feats, p } = s;
+  if (idx.some((i) => feats[i].lender !== null)) return 'known lender';
+  if (idx.length >= 2 && idx.some((i) => feats[i].genericLender)) return 'loan or advance payments';
+  if (idx.length < p.mcaMinOccurrences || feats[idx[0]].opex || cp === 'unknown') return '';
+  // cheap pre-check: a steady series has max - min <= 2 x tolerance x median <= 2 x tolerance x max
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const i of idx) {
+    const a = -out[i].amount;
+    if (a < lo) lo = a;
+    if (a > hi) hi = a;
+  }
+  if (hi - lo > 2 * p.mcaAmountTolerance * hi) return '';
+  const amounts = idx.map((i) => -out[i].amount);
+  const m = median(amounts);
+  if (!amounts.every((a) => Math.abs(a - m) <= p.mcaAmountTolerance * m)) return '';
+  const days = [...new Set(idx.map((i) => s.dayOf[i]))].sort((a, b) => a - b);
+  const freq = classifyFrequency(days);
+  return freq === 'daily' || freq === 'weekly' ? `${freq} recurring debits of a steady amount` : '';
+}
+
+/** Step 6: bucket = highest-priority match; suspicious = any of the risk buckets; reasons in priority order. */
+function settleBuckets(out: ScreenedTransaction[], matches: Matches): void {
+  for (let i = 0; i < out.length; i++) {
+    const m = matches.mask[i];
     if (m === 0) continue;
     const t = out[i];
     let k = 0;
     while (!(m & (1 << k))) k++;
     t.screening_bucket = SCREENING_BUCKETS[k];
     t.is_suspicious = (m & SUSPICIOUS_MASK) !== 0;
-    t.flag_reason = (reasons[i] as string[]).filter((r) => r !== undefined).join('; ');
+    t.flag_reason = (matches.reasons[i] as string[]).filter((r) => r !== undefined).join('; ');
   }
-  return out;
 }
 
 let scratch = new Float64Array(64);

@@ -1,4 +1,4 @@
-import type { DealAnalysis } from './deal';
+import type { DealAnalysis, ScoredDeal } from './deal';
 
 /** The deal figures a summary may speak of: the prompt carries exactly this JSON. */
 export interface SummaryFacts {
@@ -30,19 +30,64 @@ export interface SummaryDeal {
   funding_amount_requested: number;
 }
 
+/** Revenue figures and the last twelve months. */
+function revenueFacts(
+  financials: Record<string, unknown> | null,
+  monthly: DealAnalysis['monthly'] | undefined,
+): Record<string, unknown> | null {
+  if (!financials) return null;
+  return {
+    ...pick(financials, [
+      'avg_monthly_deposits',
+      'avg_monthly_revenue',
+      'total_deposits',
+      'total_withdrawals',
+      'total_revenue',
+      'deposit_frequency_per_month',
+    ]),
+    monthly: (monthly ?? []).slice(-12).map((m) => ({ month: m.month, deposits: m.deposits, revenue: m.revenue })),
+  };
+}
+
+/** The flag counts, with only the buckets that matched. */
+function screeningFacts(screening: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!screening) return null;
+  const buckets = obj(screening.buckets);
+  return {
+    ...pick(screening, ['total_flags', 'transaction_count']),
+    buckets: buckets ? Object.fromEntries(Object.entries(buckets).filter(([, n]) => typeof n === 'number' && n > 0)) : {},
+  };
+}
+
+/** The lender positions, the first five named. */
+function lenderFacts(positions: DealAnalysis['lender_positions'] | undefined): Record<string, unknown> | null {
+  if (!positions) return null;
+  return {
+    position_count: positions.position_count,
+    active_count: positions.active_count,
+    stacking_count: positions.stacking_count,
+    estimated_monthly_total: positions.estimated_monthly_total,
+    positions: positions.positions.slice(0, 5).map((p) => ({
+      counterparty: p.counterparty,
+      frequency: p.frequency,
+      payment_amount: p.payment_amount,
+      estimated_monthly_total: p.estimated_monthly_total,
+      is_active: p.is_active,
+    })),
+  };
+}
+
 /** The figures of the report and analysis that the narrative covers. */
 export function summaryFacts(
   deal: SummaryDeal,
   storedReport: Record<string, unknown> | null,
-  analysis: Partial<DealAnalysis> | null,
+  analysis: Partial<ScoredDeal> | null,
 ): SummaryFacts {
   const report = storedReport ?? {};
   const a = analysis;
   const auth = obj(report.authenticity);
   const financials = obj(a?.financials) ?? obj(report.financials);
-  const positions = a?.lender_positions;
   const screening = obj(a?.screening) ?? obj(report.screening);
-  const buckets = obj(screening?.buckets);
   return {
     business_name: deal.business_name,
     industry: deal.industry,
@@ -60,19 +105,7 @@ export function summaryFacts(
       'period_start',
       'period_end',
     ]),
-    revenue: financials
-      ? {
-          ...pick(financials, [
-            'avg_monthly_deposits',
-            'avg_monthly_revenue',
-            'total_deposits',
-            'total_withdrawals',
-            'total_revenue',
-            'deposit_frequency_per_month',
-          ]),
-          monthly: (a?.monthly ?? []).slice(-12).map((m) => ({ month: m.month, deposits: m.deposits, revenue: m.revenue })),
-        }
-      : null,
+    revenue: revenueFacts(financials, a?.monthly),
     balances: pick(financials, [
       'avg_daily_balance',
       'ending_balance',
@@ -89,27 +122,8 @@ export function summaryFacts(
       'nsf_fee_amount',
       'overdraft_fee_amount',
     ]),
-    screening: screening
-      ? {
-          ...pick(screening, ['total_flags', 'transaction_count']),
-          buckets: buckets ? Object.fromEntries(Object.entries(buckets).filter(([, n]) => typeof n === 'number' && n > 0)) : {},
-        }
-      : null,
-    lender_positions: positions
-      ? {
-          position_count: positions.position_count,
-          active_count: positions.active_count,
-          stacking_count: positions.stacking_count,
-          estimated_monthly_total: positions.estimated_monthly_total,
-          positions: positions.positions.slice(0, 5).map((p) => ({
-            counterparty: p.counterparty,
-            frequency: p.frequency,
-            payment_amount: p.payment_amount,
-            estimated_monthly_total: p.estimated_monthly_total,
-            is_active: p.is_active,
-          })),
-        }
-      : null,
+    screening: screeningFacts(screening),
+    lender_positions: lenderFacts(a?.lender_positions),
     cash_flow: pick(obj(a?.cash_flow), ['cfcr', 'cash_flow_available', 'existing_monthly_debt_service', 'proposed_monthly_payment']),
     health: pick(obj(a?.health) ?? obj(report.health), ['score', 'grade']),
     recommendation: pick(obj(report.recommendation), ['decision', 'total_score', 'max_advance', 'cfcr', 'ruleset_name', 'grade']),

@@ -83,6 +83,26 @@ describe('pipeline repositories (medium)', () => {
       expect(await deals.takenReferences(uow(b.scope), ['ref-Alpha'])).toEqual([]);
     });
 
+    it('finds the deals ingest matches and CRM sync pushes: by reference, EIN, a word of the name, all; inside the scope', async () => {
+      const delta = (await a.deal({ businessName: 'Delta Deli LLC', ein: '123456789' })).id;
+      await b.deal({ businessName: 'Delta Elsewhere', ein: '123456789', externalReference: 'ref-Alpha' });
+      const inA = uow(a.scope);
+      expect((await deals.findByReference(inA, 'ref-Alpha'))?.id).toBe(ids[0]);
+      expect(await deals.findByReference(inA, 'ref-Zeta')).toBeNull();
+      expect((await deals.findByReferences(inA, ['ref-Beta', 'ref-Gamma', 'ref-Zeta'])).map((d) => d.id).sort()).toEqual(
+        [ids[1], ids[2]].sort(),
+      );
+      expect((await deals.findNewestByEin(inA, '123456789', true))?.id).toBe(delta);
+      expect(await deals.findNewestByEin(uow({ ...a.scope, livemode: false }), '123456789', false)).toBeNull();
+      expect((await deals.findNamesContaining(inA, 'delta', false, 10)).map((d) => d.id)).toEqual([delta]);
+      expect(await deals.findNamesContaining(inA, '%', false, 10)).toEqual([]);
+      // without a reference only: Alpha Bakery has one
+      expect(await deals.findNamesContaining(inA, 'alpha', true, 10)).toEqual([]);
+      expect((await deals.findNamesContaining(inA, 'alpha', false, 10)).map((d) => d.id)).toEqual([ids[0]]);
+      expect(await deals.countAll(inA)).toBe(4);
+      expect((await deals.findAll(inA)).map((d) => d.id)).toEqual([...ids, delta]);
+    });
+
     it('writes nothing of a unit of work whose transaction throws', async () => {
       const before = await deals.countMatching(a.scope, {});
       await expect(
@@ -112,6 +132,10 @@ describe('pipeline repositories (medium)', () => {
       expect((await documents.listForDeal(uow(a.scope), deal.id)).map((d) => d.id)).toEqual([failed.id, queued.id, cancelled.id]);
       expect((await documents.findPageForDeal(uow(a.scope), deal.id, 1, 1)).map((d) => d.id)).toEqual([queued.id]);
       expect(await documents.countForDeal(uow(a.scope), deal.id)).toBe(3);
+      // in flight, other than those named: the queued one only (failed and cancelled are terminal)
+      expect(await documents.countInFlightForDeal(uow(a.scope), deal.id, [])).toBe(1);
+      expect(await documents.countInFlightForDeal(uow(a.scope), deal.id, [queued.id])).toBe(0);
+      expect(await documents.countInFlightForDeal(uow(b.scope), deal.id, [])).toBe(0);
       expect((await documents.findRetryableForDeal(uow(a.scope), deal.id)).map((d) => d.id)).toEqual([failed.id, cancelled.id]);
       expect(await documents.findById(uow(a.scope), foreign.id)).toBeNull();
       expect((await documents.findMany(uow(a.scope), [foreign.id, queued.id])).map((d) => d.id)).toEqual([queued.id]);
@@ -187,6 +211,9 @@ describe('pipeline repositories (medium)', () => {
       expect(await transactions.countCorrectionsForDocuments(uow(a.scope), [doc.id])).toBe(1);
       expect(await transactions.countCorrectionsForDocuments(uow(b.scope), [doc.id])).toBe(0);
       expect((await transactions.trailOf(uow(a.scope), row.id)).map((c) => c.newValue)).toEqual(['CORRECTED']);
+      // a description correction is not a category one: the deal's screening may set this row's category
+      const rows = await transactions.findForDocuments(uow(a.scope), [doc.id]);
+      expect(await transactions.categoryCorrected(uow(a.scope), rows)).toEqual(new Set());
       expect(await transactions.trailOf(uow(b.scope), row.id)).toEqual([]);
 
       const system = app.get(Database).systemUnitOfWork();
@@ -203,6 +230,23 @@ describe('pipeline repositories (medium)', () => {
       expect((await transactions.findPageForDocument(uow(a.scope), doc.id, {}, 0, 1000)).map((t: Transaction) => t.id)).toEqual([row.id]);
       expect(await transactions.exists(uow(a.scope), row.id)).toBe(true);
       expect(await transactions.exists(uow(b.scope), row.id)).toBe(false);
+      // a category correction is: the deal's screening leaves that row's category alone
+      await uow(a.scope).transaction(async (tx) => {
+        transactions.addCorrection(tx, {
+          ...scopeFields(a.scope),
+          transactionId: row.id,
+          dealId: deal.id,
+          documentId: doc.id,
+          field: 'category',
+          oldValue: row.category,
+          newValue: 'transfer',
+          correctionReason: 'medium test',
+          correctedBy: 'test:medium',
+          correctedAt: new Date('2026-01-01T00:00:00Z'),
+        });
+      });
+      expect(await transactions.categoryCorrected(uow(a.scope), rows)).toEqual(new Set([row.id]));
+      expect(await transactions.categoryCorrected(uow(b.scope), rows)).toEqual(new Set());
     });
   });
 });

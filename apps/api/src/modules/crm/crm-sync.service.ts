@@ -12,7 +12,7 @@ import { DomainEvent, DomainEventType } from '../../platform/events/events';
 import { JobQueue, QUEUES } from '../../platform/queue/job-queue';
 import { flatten } from '../../platform/validation/validation.pipe';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
-import { Deal } from '../pipeline/entities/deal.entities';
+import type { Deal } from '../pipeline/entities/deal.entities';
 import { DealsService } from '../pipeline/services/deals.service';
 import { UpdateDealDto } from '../pipeline/dto/deal.dto';
 import { CrmError, CrmRecord, DealSnapshot, dealIdOfRef, dealRef } from './adapters/crm-provider';
@@ -148,7 +148,7 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
   private async runJob(job: CrmJob): Promise<void> {
     const scope = { organizationId: job.organizationId, livemode: job.livemode };
     if (job.kind === 'run') return this.executeRun(scope, job.runId);
-    const deal = await this.db.forScope(scope).findOne(Deal, { id: job.dealId });
+    const deal = await this.deals.findById(this.db.unitOfWork(scope), job.dealId);
     if (!deal) return;
     const run = await this.createRun(scope, { trigger: 'event', dealId: deal.id, direction: 'to_crm' });
     await this.executeRun(scope, run.id);
@@ -190,7 +190,7 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
   private async createRun(scope: Scope, opts: RunOptions): Promise<CrmSyncRun> {
     const em = this.db.forScope(scope);
     const configs = (await this.configs.enabledConfigs(scope, opts.provider)).filter((c) => c.provider !== opts.exclude);
-    const deals = opts.dealId ? 1 : await em.count(Deal, {});
+    const deals = opts.dealId ? 1 : await this.deals.count(UnitOfWork.of(em));
     const run = em.create(CrmSyncRun, {
       ...scopeFields(scope),
       status: 'running',
@@ -237,7 +237,8 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
         }
       }
       if (outbound(run.direction)) {
-        const deals = run.dealId ? await em.find(Deal, { id: run.dealId }) : await this.dealsToPush(scope, config);
+        const one = run.dealId ? await this.deals.findById(UnitOfWork.of(em), run.dealId) : null;
+        const deals = run.dealId ? (one ? [one] : []) : await this.dealsToPush(scope, config);
         for (const deal of deals) {
           const outcome = await this.push(scope, config, deal, run.id, mappings);
           if (outcome.status === 'success') {
@@ -256,7 +257,7 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
             });
           }
         }
-        if (!run.dealId) details.skipped += Math.max(0, (await em.count(Deal, {})) - deals.length);
+        if (!run.dealId) details.skipped += Math.max(0, (await this.deals.count(UnitOfWork.of(em))) - deals.length);
       }
       await em.nativeUpdate(
         CrmConfig,
@@ -280,7 +281,7 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
   private async dealsToPush(scope: Scope, config: CrmConfig): Promise<Deal[]> {
     const em = this.db.forScope(scope);
     const links = new Map((await em.find(CrmLink, { provider: config.provider })).map((l) => [l.dealId, l]));
-    const deals = await em.find(Deal, {}, { orderBy: { id: 'asc' } });
+    const deals = await this.deals.listAll(UnitOfWork.of(em));
     return deals.filter((d) => {
       const link = links.get(d.id);
       return !link || !link.syncedAt || d.updatedAt.getTime() > link.syncedAt.getTime();
@@ -422,7 +423,7 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
         ? await em.findOne(CrmLink, { provider, dealId: dealIdOfRef(record.ref, scope.livemode)! })
         : null);
     const dealId = link?.dealId ?? dealIdOfRef(record.ref, scope.livemode);
-    const deal = dealId ? await em.findOne(Deal, { id: dealId }) : null;
+    const deal = dealId ? await this.deals.findById(UnitOfWork.of(em), dealId) : null;
     if (!deal) return { action: 'ignored', dealId: null, fields: [], field: null };
     if (record.modifiedAt.getTime() <= deal.updatedAt.getTime()) return { action: 'skipped', dealId: deal.id, fields: [], field: null };
     const values = dealValues(deal);
@@ -457,7 +458,7 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
       return { action: 'error', dealId: deal.id, fields: [], error, field: entries[0]?.field ?? null };
     }
     await this.deals.update(systemAuth(scope, provider), deal.id, dto);
-    const updated = await em.findOneOrFail(Deal, { id: deal.id }, { refresh: true });
+    const updated = await this.deals.findOr404(UnitOfWork.of(em), deal.id, { refresh: true });
     await this.saveLink(scope, provider, updated, record, link);
     await em.persistAndFlush(
       this.log(em, scope, { deal, provider, direction: 'from_crm', status: 'success', externalId: record.externalId, runId, syncedAt }),

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { emptyBucketCounts } from '@ledgerlens/underwriting';
+import { emptyBucketCounts, SCREENING_BUCKETS } from '@ledgerlens/underwriting';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { Clock } from '../../platform/clock/clock';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
@@ -85,8 +85,11 @@ export class ExportsService {
       this.transactions.countForDocument(auth, doc.id),
       this.transactions.flaggedForDocument(auth, doc.id),
     ]);
-    const buckets = emptyBucketCounts() as Record<string, number>;
-    for (const t of flagged) buckets[t.screeningBucket!] = (buckets[t.screeningBucket!] ?? 0) + 1;
+    const buckets = emptyBucketCounts();
+    for (const t of flagged) {
+      const bucket = SCREENING_BUCKETS.find((b) => b === t.screeningBucket);
+      if (bucket) buckets[bucket]++;
+    }
     const isAnalysed = doc.status === 'completed' && doc.documentType === 'bank_statement';
     const exportedAt = this.clock.now().toISOString();
     await this.recordExport(auth, doc.dealId, { document_id: doc.id, format: 'json', filename: `document-${doc.id}.json` });
@@ -96,7 +99,7 @@ export class ExportsService {
       analysis: isAnalysed ? mapAnalysis(doc) : null,
       screening: {
         total_flags: flagged.length,
-        buckets: buckets as unknown as DocumentExportDto['screening']['buckets'],
+        buckets,
         flagged_transactions: flagged.map(mapFlagged),
       },
       transactions: { total, included: false, download_url: `${this.config.publicUrl}/v1/documents/${doc.id}/export/csv` },

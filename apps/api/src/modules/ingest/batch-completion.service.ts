@@ -1,13 +1,15 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { LockMode } from '@mikro-orm/core';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { Database } from '../../platform/database/database.service';
 import { Scope } from '../../platform/database/tenant';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, DomainEventType, recordEvent } from '../../platform/events/events';
-import { Deal } from '../pipeline/entities/deal.entities';
-import { Document, isInFlight } from '../pipeline/entities/document.entities';
-import { RecommendationRecord } from '../pipeline/entities/recommendation.entity';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import type { Deal } from '../pipeline/entities/deal.entities';
+import { isInFlight } from '../pipeline/entities/document.entities';
+import { DealsService } from '../pipeline/services/deals.service';
+import { DocumentsService } from '../pipeline/services/documents.service';
+import { RecommendationsService } from '../pipeline/services/recommendations.service';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { IngestBatch, IngestBatchDocument } from './ingest.entities';
 
@@ -34,6 +36,9 @@ export class BatchCompletion implements OnModuleInit {
     private readonly db: Database,
     private readonly events: EventDispatcher,
     private readonly webhooks: WebhookDeliveryService,
+    private readonly deals: DealsService,
+    private readonly documents: DocumentsService,
+    private readonly recommendations: RecommendationsService,
   ) {}
 
   onModuleInit(): void {
@@ -60,22 +65,20 @@ export class BatchCompletion implements OnModuleInit {
       const batch = await tx.findOne(IngestBatch, { id: batchId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!batch || batch.completedAt) return false;
       const links = await tx.find(IngestBatchDocument, { batchId });
-      const docs = await tx.find(Document, { id: { $in: links.map((l) => l.documentId) } });
+      const ids = links.map((l) => l.documentId);
+      const uow = UnitOfWork.of(tx);
+      const docs = await this.documents.findMany(uow, ids);
       if (docs.some((d) => isInFlight(d.status))) return false;
-      const deal = await tx.findOne(Deal, { id: batch.dealId });
+      const deal = await this.deals.findById(uow, batch.dealId);
       if (!deal) return false;
-      const othersInFlight = await tx.count(Document, {
-        dealId: deal.id,
-        id: { $nin: links.map((l) => l.documentId) },
-        status: { $nin: ['completed', 'failed', 'cancelled'] },
-      });
+      const othersInFlight = await this.documents.countInFlightForDeal(uow, deal.id, ids);
       // Wait for the lifecycle to write the deal's outcome, unless other uploads keep the deal busy.
       if (othersInFlight === 0 && (deal.status === 'processing' || deal.status === 'under_review')) return false;
       const completed = docs.filter((d) => d.status === 'completed').length;
       Object.assign(batch, {
         completed,
         failed: docs.length - completed,
-        recommendation: completed > 0 && deal.status === 'ready' ? await this.recommendation(tx, deal) : null,
+        recommendation: completed > 0 && deal.status === 'ready' ? await this.recommendation(uow, scope, deal) : null,
         completedAt: new Date(),
       });
       recordEvent(tx, scope, 'batch.completed', {
@@ -94,13 +97,13 @@ export class BatchCompletion implements OnModuleInit {
     });
   }
 
-  private async recommendation(tx: EntityManager, deal: Deal): Promise<Record<string, unknown> | null> {
-    const rec = await tx.findOne(RecommendationRecord, { dealId: deal.id }, { orderBy: { generatedAt: 'desc', id: 'desc' } });
+  private async recommendation(uow: UnitOfWork, scope: Scope, deal: Deal): Promise<Record<string, unknown> | null> {
+    const rec = await this.recommendations.latestRecord(uow, scope, deal.id);
     if (!rec) return null;
     return {
       decision: rec.result.decision ?? null,
       health_score: deal.healthScore,
-      grade: (rec.result.grade as string | undefined) ?? deal.healthGrade,
+      grade: rec.result.grade ?? deal.healthGrade,
       ruleset_id: rec.rulesetId,
       ruleset_name: rec.rulesetName,
       factor_scores: rec.result.factor_scores ?? null,

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { Database } from '../../platform/database/database.service';
 import { Scope, scopeFields } from '../../platform/database/tenant';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
@@ -8,7 +7,7 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { DealsService } from '../pipeline/services/deals.service';
-import { Deal } from '../pipeline/entities/deal.entities';
+import type { Deal } from '../pipeline/entities/deal.entities';
 import { MatchMethod } from './ingest.entities';
 
 /**
@@ -72,8 +71,6 @@ export function normalizeBusinessName(name: string): string {
   return words.join(' ');
 }
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * Finds the deal of an ingest, in the spec's order: `deal_id` (attach), external reference, EIN,
  * normalised business name; otherwise creates one (with `deal.created`). A deal that carries a
@@ -94,7 +91,7 @@ export class DealMatcher {
     } catch (err) {
       if (!(err instanceof UniqueConstraintViolationException)) throw err;
       // Another request created the deal with this reference meanwhile: it is now a match.
-      const again = await this.find(this.db.forScope(scope), criteria);
+      const again = await this.find(this.db.unitOfWork(scope), criteria);
       if (again) return again;
       throw new ApiError(ErrorCode.DUPLICATE_RESOURCE, `A deal with external_reference "${criteria.externalReference}" already exists`);
     }
@@ -102,10 +99,10 @@ export class DealMatcher {
 
   /** `deal_id`: that deal; an external reference naming another deal contradicts it (409). */
   private async attach(scope: Scope, dealId: number, externalReference: string | null): Promise<DealMatch> {
-    const em = this.db.forScope(scope);
-    const deal = await this.deals.findOr404(UnitOfWork.of(em), dealId);
+    const uow = this.db.unitOfWork(scope);
+    const deal = await this.deals.findOr404(uow, dealId);
     if (externalReference !== null) {
-      const holder = await em.findOne(Deal, { externalReference });
+      const holder = await this.deals.findByReference(uow, externalReference);
       if (holder && holder.id !== deal.id)
         throw new ApiError(
           ErrorCode.DUPLICATE_RESOURCE,
@@ -116,7 +113,7 @@ export class DealMatcher {
   }
 
   private async findOrCreate(scope: Scope & { actor: string }, criteria: DealCriteria): Promise<DealMatch> {
-    const result = await this.db.forScope(scope).transactional(async (tx) => {
+    const result = await this.db.unitOfWork(scope).transaction(async (tx) => {
       const found = await this.find(tx, criteria);
       if (found) return found;
       if (!criteria.businessName) {
@@ -130,7 +127,7 @@ export class DealMatcher {
         ]);
       }
       const now = new Date();
-      const deal = tx.create(Deal, {
+      const deal = this.deals.newDeal(tx, {
         ...scopeFields(scope),
         businessName: criteria.businessName,
         ein: criteria.ein,
@@ -152,28 +149,24 @@ export class DealMatcher {
     return result;
   }
 
-  private async find(em: EntityManager, c: DealCriteria): Promise<DealMatch | null> {
+  private async find(uow: UnitOfWork, c: DealCriteria): Promise<DealMatch | null> {
     if (c.externalReference !== null) {
-      const deal = await em.findOne(Deal, { externalReference: c.externalReference });
+      const deal = await this.deals.findByReference(uow, c.externalReference);
       if (deal) return { deal, matched: true, method: 'external_reference' };
     }
     // A deal with another external reference is a different business, whatever its EIN or name.
-    const compatible = c.externalReference === null ? {} : { externalReference: null };
+    const withoutReference = c.externalReference !== null;
     if (c.ein !== null) {
-      const deal = await em.findOne(Deal, { ein: c.ein, ...compatible }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+      const deal = await this.deals.findNewestByEin(uow, c.ein, withoutReference);
       if (deal) return { deal, matched: true, method: 'ein' };
     }
     if (c.businessName !== null) {
       const key = normalizeBusinessName(c.businessName);
       const first = key.split(' ')[0];
       if (!first) return null;
-      const candidates = await em.find(
-        Deal,
-        { businessName: { $ilike: `%${escapeLike(first)}%` }, ...compatible },
-        { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 500, fields: ['id', 'businessName'] },
-      );
+      const candidates = await this.deals.findNamesContaining(uow, first, withoutReference, 500);
       const hit = candidates.find((d) => normalizeBusinessName(d.businessName) === key);
-      if (hit) return { deal: await em.findOneOrFail(Deal, { id: hit.id }, { refresh: true }), matched: true, method: 'business_name' };
+      if (hit) return { deal: await this.deals.findOr404(uow, hit.id, { refresh: true }), matched: true, method: 'business_name' };
     }
     return null;
   }

@@ -9,8 +9,10 @@ import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
 import { flatten } from '../../platform/validation/validation.pipe';
-import { Deal } from '../pipeline/entities/deal.entities';
-import { Document } from '../pipeline/entities/document.entities';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { DealsService } from '../pipeline/services/deals.service';
+import { DocumentsService } from '../pipeline/services/documents.service';
+import type { Document } from '../pipeline/entities/document.entities';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { DEFAULT_INGEST_FUNDING } from './deal-matcher';
 import {
@@ -40,6 +42,8 @@ export class IngestService {
     private readonly db: Database,
     private readonly events: EventDispatcher,
     private readonly webhooks: WebhookDeliveryService,
+    private readonly deals: DealsService,
+    private readonly documents: DocumentsService,
   ) {}
 
   private async load(auth: AuthContext, batchId: string): Promise<{ batch: IngestBatch; docs: Document[] }> {
@@ -47,7 +51,11 @@ export class IngestService {
     const batch = BATCH_ID.test(batchId) ? await em.findOne(IngestBatch, { id: batchId }) : null;
     if (!batch) throw ApiError.notFound('Ingest batch');
     const links = await em.find(IngestBatchDocument, { batchId }, { orderBy: { position: 'asc' } });
-    const byId = new Map((await em.find(Document, { id: { $in: links.map((l) => l.documentId) } })).map((d) => [d.id, d]));
+    const found = await this.documents.findMany(
+      UnitOfWork.of(em),
+      links.map((l) => l.documentId),
+    );
+    const byId = new Map(found.map((d) => [d.id, d]));
     return { batch, docs: links.map((l) => byId.get(l.documentId)).filter((d): d is Document => !!d) };
   }
 
@@ -140,14 +148,13 @@ export class IngestService {
     try {
       const results = await this.db.forScope(auth).transactional(async (tx) => {
         const refs = apps.map((a) => a.ref).filter((r): r is string => r !== null);
-        const existing = new Map(
-          (refs.length ? await tx.find(Deal, { externalReference: { $in: refs } }) : []).map((d) => [d.externalReference!, d]),
-        );
+        const uow = UnitOfWork.of(tx);
+        const existing = new Map((await this.deals.findByReferences(uow, refs)).map((d) => [d.externalReference!, d]));
         const now = new Date();
         const out = apps.map(({ index, app, ref }) => {
           const known = ref !== null ? existing.get(ref) : undefined;
           if (known) return { index, deal: known, result: 'skipped' as const };
-          const deal = tx.create(Deal, {
+          const deal = this.deals.newDeal(uow, {
             ...scopeFields(auth),
             businessName: app.business_name.trim(),
             externalReference: ref,

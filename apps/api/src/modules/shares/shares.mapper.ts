@@ -1,4 +1,4 @@
-import { reliabilityWarnings, type DealAnalysis } from '@ledgerlens/underwriting';
+import { reliabilityWarnings } from '@ledgerlens/underwriting';
 import type { Deal } from '../pipeline/entities/deal.entities';
 import { mapDealDetail } from '../pipeline/mappers/deals.mapper';
 import { isActive, ShareLink } from './shares.entities';
@@ -46,7 +46,7 @@ export function mapSharedDeal(deal: Deal): SharedDealDto {
     paper_grade: detail.health?.grade ?? deal.healthGrade,
     decision: deal.decision,
     recommendation: rec?.decision ?? null,
-    warnings: deal.status === 'ready' ? reliabilityWarnings(deal.analysis as Pick<DealAnalysis, 'reliability'> | null) : [],
+    warnings: deal.status === 'ready' ? reliabilityWarnings(deal.analysis) : [],
     avg_monthly_deposits: detail.financials?.avg_monthly_deposits ?? deal.avgMonthlyDeposits,
     avg_daily_balance: detail.financials?.avg_daily_balance ?? deal.avgDailyBalance,
     ending_balance: detail.financials?.ending_balance ?? null,

@@ -17,6 +17,7 @@ import {
   type LenderPositionSummary,
   type MonthSummary,
   type RelatedDealFinding,
+  type ReportRecommendation,
   type RevenueSource,
   type ReviewSection,
   type StatementRow,
@@ -24,9 +25,14 @@ import {
 
 /**
  * The typed deal report: one class per object, each implementing the type of
- * @ledgerlens/underwriting it mirrors, so the compiler keeps the contract and the math in step.
- * Document ids are integers here (the underwriting types accept any id).
+ * @ledgerlens/underwriting it mirrors, so the compiler keeps the contract and the math in step
+ * (`report-drift.spec.ts` checks both directions, and the documented properties against a real
+ * report). Document ids are documented as integers (the server's ids); their TypeScript type is the
+ * underwriting one, which accepts any id, so a report is served without a cast.
  */
+
+/** A document id as the underwriting types carry it: the server's integer ids. */
+type DocumentId = DocumentAuthenticity['document_id'];
 
 type Coverage = DealAnalysis['coverage'];
 type Financials = DealAnalysis['financials'];
@@ -146,19 +152,19 @@ export class HealthDto implements Health {
 }
 
 /** The report's `recommendation` section: the stored default recommendation. */
-export class ReportRecommendationDto {
-  @ApiProperty({ enum: ['approve', 'review', 'decline'] }) decision: string;
+export class ReportRecommendationDto implements ReportRecommendation {
+  @ApiProperty({ enum: ['approve', 'review', 'decline'] }) decision: ReportRecommendation['decision'];
   @ApiProperty() total_score: number;
   @ApiProperty(NULLABLE_NUMBER) max_advance: number | null;
   @ApiProperty() cfcr: number;
   @ApiProperty() ruleset_name: string;
   @ApiProperty(INT) ruleset_id: number;
-  @ApiProperty({ enum: GRADES }) grade: string;
+  @ApiProperty({ enum: GRADES }) grade: ReportRecommendation['grade'];
   @ApiProperty({ type: [String], description: 'Decision sentence first; a high-risk document is always named' }) reasons: string[];
 }
 
 export class DocumentAuthenticityDto implements DocumentAuthenticity {
-  @ApiProperty(INT) document_id: number;
+  @ApiProperty(INT) document_id: DocumentId;
   @ApiProperty() filename: string;
   @ApiProperty({ enum: DEAL_RISK_LEVELS, description: 'pdf_risk_level of the document' }) risk_level: (typeof DEAL_RISK_LEVELS)[number];
   @ApiProperty({ type: [String] }) reasons: string[];
@@ -168,12 +174,12 @@ export class AuthenticityDto implements Authenticity {
   @ApiProperty({ enum: DEAL_RISK_LEVELS, description: 'The highest risk of any processed document; `high` makes every approve a review' })
   risk_level: (typeof DEAL_RISK_LEVELS)[number];
   @ApiProperty({ type: [String] }) reasons: string[];
-  @ApiProperty({ type: [Number] }) high_risk_document_ids: number[];
+  @ApiProperty({ type: [Number] }) high_risk_document_ids: DocumentId[];
   @ApiProperty({ type: [DocumentAuthenticityDto] }) documents: DocumentAuthenticityDto[];
 }
 
 export class DocumentReviewDto implements DocumentReview {
-  @ApiProperty(INT) document_id: number;
+  @ApiProperty(INT) document_id: DocumentId;
   @ApiProperty() filename: string;
   @ApiProperty() status: string;
   @ApiProperty({ type: [String] }) reasons: string[];
@@ -189,17 +195,17 @@ export class CurrencySummaryDto implements CurrencySummary {
   @ApiProperty({ example: 'USD' }) reporting_currency: string;
   @ApiProperty({ type: [String] }) currencies: string[];
   @ApiProperty({ type: [Number], description: 'Statements in another currency: left out of every figure' })
-  excluded_statement_ids: number[];
+  excluded_statement_ids: CurrencySummary['excluded_statement_ids'];
   @ApiProperty({
     type: [Number],
     description:
       'Statements naming no currency (none printed, none declared at upload): counted in the reporting currency; beside statements that name one, a `currency_unstated` cross_doc finding names each',
   })
-  unstated_statement_ids: number[];
+  unstated_statement_ids: CurrencySummary['unstated_statement_ids'];
 }
 
 export class StatementRowDto implements StatementRow {
-  @ApiProperty(INT) document_id: number;
+  @ApiProperty(INT) document_id: DocumentId;
   @ApiProperty() filename: string;
   @ApiProperty(NULLABLE_STRING) bank_name: string | null;
   @ApiProperty(NULLABLE_STRING) account_number_last4: string | null;
@@ -267,7 +273,7 @@ export class FeeEventDto implements FeeEvent {
   @ApiProperty() description: string;
   @ApiProperty() amount: number;
   @ApiProperty({ enum: ['nsf', 'overdraft'] }) type: 'nsf' | 'overdraft';
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Document id' }) statement_id: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Document id' }) statement_id: FeeEvent['statement_id'];
 }
 
 export class RevenueSourceDto implements RevenueSource {
@@ -284,7 +290,7 @@ export class CrossDocFindingDto implements CrossDocFinding {
   @ApiProperty({ enum: ['info', 'warning', 'error'] }) severity: 'info' | 'warning' | 'error';
   @ApiProperty() message: string;
   @ApiProperty({ type: [Number], description: "Positions in the deal's statement list" }) statements: number[];
-  @ApiProperty({ type: [Number], description: 'Document ids' }) statement_ids: number[];
+  @ApiProperty({ type: [Number], description: 'Document ids' }) statement_ids: CrossDocFinding['statement_ids'];
   @ApiProperty({ description: 'Points taken off the cross_doc score' }) deduction: number;
 }
 
@@ -297,8 +303,8 @@ export class RelatedDealFindingDto implements RelatedDealFinding {
   @ApiProperty({ enum: ['same_account', 'same_file'] }) type: 'same_account' | 'same_file';
   @ApiProperty({ enum: ['warning', 'error'] }) severity: 'warning' | 'error';
   @ApiProperty() message: string;
-  @ApiProperty(INT) document_id: number;
+  @ApiProperty(INT) document_id: DocumentId;
   @ApiProperty(INT) other_deal_id: number;
   @ApiProperty() other_business_name: string;
-  @ApiProperty(INT) other_document_id: number;
+  @ApiProperty(INT) other_document_id: DocumentId;
 }

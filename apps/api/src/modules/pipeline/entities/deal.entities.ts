@@ -1,6 +1,7 @@
 import { Entity, OptionalProps, Index, PrimaryKey } from '@mikro-orm/core';
 import { Double, Int, Json, Money, Text, Timestamp, Bool } from '../../../platform/database/columns';
 import { TenantScoped } from '../../../platform/database/tenant';
+import type { StoredDealAnalysis, StoredDealReport } from '@ledgerlens/underwriting';
 
 /** `failed`: every document of the deal failed (none completed); reprocessing moves it on. */
 export const DEAL_STATUSES = ['new', 'processing', 'under_review', 'ready', 'failed'] as const;
@@ -59,13 +60,16 @@ export class Deal {
   @Money({ nullable: true }) avgMonthlyDeposits: number | null = null;
   @Money({ nullable: true }) avgDailyBalance: number | null = null;
   @Int({ default: 0 }) screeningFlags: number = 0;
-  /** The stored deal report (sections of spec "Deal report"), written when the deal becomes ready. */
-  @Json({ nullable: true }) report: Record<string, unknown> | null = null;
+  /**
+   * The stored deal report (sections of spec "Deal report"), written when the deal becomes ready;
+   * versioned (`report_version`): read a stored one through `upgradeStoredReport`.
+   */
+  @Json({ nullable: true }) report: StoredDealReport | null = null;
   /**
    * The underwriting analysis behind the report (`DealAnalysis` of @ledgerlens/underwriting,
    * without its per-transaction arrays), written with the report; rulesets are evaluated on it.
    */
-  @Json({ nullable: true }) analysis: Record<string, unknown> | null = null;
+  @Json({ nullable: true }) analysis: StoredDealAnalysis | null = null;
   /** The current recommendation's decision (approve, decline, review), for the deal list; null until one is generated. */
   @Text({ length: 16, nullable: true }) recommendation: 'approve' | 'decline' | 'review' | null = null;
   @Text({ length: 16, nullable: true }) decision: Decision | null = null;

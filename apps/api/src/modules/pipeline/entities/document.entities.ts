@@ -1,6 +1,7 @@
 import { Entity, Index, OptionalProps, PrimaryKey } from '@mikro-orm/core';
 import { Bool, Double, Int, Json, Money, Text, Timestamp } from '../../../platform/database/columns';
 import { TenantScoped } from '../../../platform/database/tenant';
+import type { Reconciliation } from '@ledgerlens/statements';
 
 export const DOCUMENT_TYPES = ['bank_statement', 'tax_return', 'profit_and_loss', 'other'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -116,7 +117,8 @@ export class Document {
   @Text({ nullable: true }) parserFallbackReason: string | null = null;
   @Text({ length: 8, nullable: true }) pdfRiskLevel: string | null = null;
   @Json({ nullable: true }) riskReasons: string[] | null = null;
-  @Json({ nullable: true }) reconciliation: Record<string, unknown> | null = null;
+  /** the reader's `Reconciliation` (stored JSON: an older reading may lack fields) */
+  @Json({ nullable: true }) reconciliation: Partial<Reconciliation> | null = null;
   @Int({ nullable: true }) rawTextPages: number | null = null;
   @Json({ nullable: true }) warnings: string[] | null = null;
   /** The parser's verdict: a person should look at this document (reasons in reviewReasons). */

@@ -2,6 +2,7 @@ import { Entity, Index, PrimaryKey } from '@mikro-orm/core';
 import { Int, Json, Text, Timestamp, Bool } from '../../../platform/database/columns';
 import { TenantScoped } from '../../../platform/database/tenant';
 import type { RulesetKind } from '../../rulesets/rulesets.entities';
+import type { Evaluation } from '@ledgerlens/underwriting';
 
 /**
  * A generated recommendation with a snapshot of the ruleset used: later edits or deletion of the
@@ -23,6 +24,6 @@ export class RecommendationRecord {
   /** the ruleset as it was: {name, description, kind, ...definition} */
   @Json() rulesetSnapshot: Record<string, unknown>;
   /** the evaluation result (decision, total_score, factor_scores, ...) without deal_id/cached */
-  @Json() result: Record<string, unknown>;
+  @Json() result: Evaluation;
   @Timestamp() generatedAt: Date;
 }

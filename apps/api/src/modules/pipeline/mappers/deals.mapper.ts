@@ -1,16 +1,6 @@
 import { Deal, DecisionOffer } from '../entities/deal.entities';
-import type { DealReport } from '@ledgerlens/underwriting';
+import { upgradeStoredReport } from '@ledgerlens/underwriting';
 import { DealDetailDto, DealSummaryDto } from '../dto/deal.dto';
-import {
-  AuthenticityDto,
-  CrossDocDto,
-  CurrencySummaryDto,
-  FeeEventDto,
-  RelatedDealFindingDto,
-  ReportRecommendationDto,
-  ReviewDto,
-  StatementRowDto,
-} from '../dto/report.dto';
 
 export function mapDealSummary(deal: Omit<Deal, 'report' | 'analysis'>): DealSummaryDto {
   return {
@@ -43,16 +33,6 @@ export function mapDealSummary(deal: Omit<Deal, 'report' | 'analysis'>): DealSum
   };
 }
 
-/** The report as stored on the deal: the underwriting package's report plus the recommendation. */
-export type StoredReport = Omit<DealReport, 'statements'> & {
-  statements: StatementRowDto[];
-  recommendation?: ReportRecommendationDto | null;
-  ai_summary_meta?: Record<string, unknown>;
-};
-
-/** Fields a report stored before they existed lack. */
-const withDefaults = <T extends object>(stored: T, defaults: Partial<T>): T => Object.assign({}, defaults, stored); // (not a spread: see mapDealDetail)
-
 /**
  * The report sections are served only when the deal is ready (spec: Deal report).
  * Object.assign, not `{ ...summary, ... }`: V8 builds a literal that spreads an object and then
@@ -60,10 +40,10 @@ const withDefaults = <T extends object>(stored: T, defaults: Partial<T>): T => O
  * this way, measured on Node 20; it was a tenth of GET /v1/deals/{id}'s CPU, docs/performance.md).
  */
 export function mapDealDetail(deal: Omit<Deal, 'analysis'>): DealDetailDto {
-  // Reports are stored JSON written by buildDealReport; older ones may lack the newer sections.
-  const report: Partial<StoredReport> = deal.status === 'ready' ? ((deal.report ?? {}) as Partial<StoredReport>) : {};
+  // every stored version is read through the one upgrade (older reports lack newer sections)
+  const report = deal.status === 'ready' ? upgradeStoredReport(deal.report) : null;
   return Object.assign(mapDealSummary(deal), {
-    report_date: report.report_date ?? null,
+    report_date: report?.report_date ?? null,
     business: {
       id: deal.id,
       business_name: deal.businessName,
@@ -75,24 +55,24 @@ export function mapDealDetail(deal: Omit<Deal, 'analysis'>): DealDetailDto {
       industry: deal.industry,
       source_type: deal.sourceType,
     },
-    ai_summary: report.ai_summary ?? null,
-    coverage: report.coverage ? withDefaults(report.coverage, { period_start: null, period_end: null }) : null,
-    financials: report.financials ?? null,
-    nsf_overdraft: report.nsf_overdraft ?? null,
-    screening: report.screening ?? null,
-    health: report.health ?? null,
-    recommendation: report.recommendation ? withDefaults(report.recommendation, { reasons: [] }) : null,
-    authenticity: (report.authenticity as AuthenticityDto | undefined) ?? null,
-    review: (report.review as ReviewDto | undefined) ?? null,
-    currency: (report.currency as CurrencySummaryDto | undefined) ?? null,
-    cross_doc: (report.cross_doc as CrossDocDto | undefined) ?? null,
-    lender_positions: report.lender_positions ?? null,
-    statements: report.statements ?? [],
-    monthly: report.monthly ?? [],
-    daily_balances: report.daily_balances ?? [],
-    nsf_events: (report.nsf_events as FeeEventDto[] | undefined) ?? [],
-    revenue_sources: report.revenue_sources ?? [],
-    related_deals: (report.related_deals as RelatedDealFindingDto[] | undefined) ?? [],
+    ai_summary: report?.ai_summary ?? null,
+    coverage: report?.coverage ?? null,
+    financials: report?.financials ?? null,
+    nsf_overdraft: report?.nsf_overdraft ?? null,
+    screening: report?.screening ?? null,
+    health: report?.health ?? null,
+    recommendation: report?.recommendation ?? null,
+    authenticity: report?.authenticity ?? null,
+    review: report?.review ?? null,
+    currency: report?.currency ?? null,
+    cross_doc: report?.cross_doc ?? null,
+    lender_positions: report?.lender_positions ?? null,
+    statements: report?.statements ?? [],
+    monthly: report?.monthly ?? [],
+    daily_balances: report?.daily_balances ?? [],
+    nsf_events: report?.nsf_events ?? [],
+    revenue_sources: report?.revenue_sources ?? [],
+    related_deals: report?.related_deals ?? [],
   });
 }
 

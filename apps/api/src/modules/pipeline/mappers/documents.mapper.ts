@@ -28,9 +28,9 @@ function bucketsOf(stored: unknown): ScreeningBucketsDto {
 }
 
 /** The stored packages/statements `Reconciliation` (camelCase) in the API's snake_case. */
-export function mapReconciliation(stored: Record<string, unknown> | null): ReconciliationDto | null {
+export function mapReconciliation(stored: Partial<Reconciliation> | null): ReconciliationDto | null {
   if (!stored) return null;
-  const r = stored as unknown as Partial<Reconciliation>;
+  const r = stored;
   return {
     reconciled: r.reconciled === true,
     first_broken_row: r.firstBrokenRow ?? null,

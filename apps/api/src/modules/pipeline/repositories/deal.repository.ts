@@ -1,5 +1,6 @@
 import { LockMode, RequiredEntityData } from '@mikro-orm/core';
 import { Injectable } from '@nestjs/common';
+import type { AiSummaryMeta } from '@ledgerlens/underwriting';
 import { Database } from '../../../platform/database/database.service';
 import { ApiError, ErrorCode } from '../../../platform/errors/api-error';
 import { Scope } from '../../../platform/database/tenant';
@@ -147,6 +148,49 @@ export class DealRepository {
     return (await entityManagerOf(uow).count(Deal, { id })) > 0;
   }
 
+  /** The deals of the scope with one of these external references. */
+  findByReferences(uow: UnitOfWork, refs: string[]): Promise<Deal[]> {
+    return entityManagerOf(uow).find(Deal, { externalReference: { $in: refs } });
+  }
+
+  /** How many deals the scope has. */
+  countAll(uow: UnitOfWork): Promise<number> {
+    return entityManagerOf(uow).count(Deal, {});
+  }
+
+  /** Every deal of the scope, by id. */
+  findAll(uow: UnitOfWork): Promise<Deal[]> {
+    return entityManagerOf(uow).find(Deal, {}, { orderBy: { id: 'asc' } });
+  }
+
+  /** The deal of the scope with this external reference, or null. */
+  findByReference(uow: UnitOfWork, externalReference: string): Promise<Deal | null> {
+    return entityManagerOf(uow).findOne(Deal, { externalReference });
+  }
+
+  /** The newest deal with this EIN (`withoutReference`: only among deals with no external reference), or null. */
+  findNewestByEin(uow: UnitOfWork, ein: string, withoutReference: boolean): Promise<Deal | null> {
+    return entityManagerOf(uow).findOne(
+      Deal,
+      { ein, ...(withoutReference ? { externalReference: null } : {}) },
+      { orderBy: { createdAt: 'desc', id: 'desc' } },
+    );
+  }
+
+  /** Up to `limit` deals, newest first, whose business name contains `word` (case-insensitive): the ids and names only. */
+  findNamesContaining(
+    uow: UnitOfWork,
+    word: string,
+    withoutReference: boolean,
+    limit: number,
+  ): Promise<Pick<Deal, 'id' | 'businessName'>[]> {
+    return entityManagerOf(uow).find(
+      Deal,
+      { businessName: { $ilike: `%${escapeLike(word)}%` }, ...(withoutReference ? { externalReference: null } : {}) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, fields: ['id', 'businessName'] },
+    );
+  }
+
   /** A new deal, written with the unit of work (flush it for the id). */
   create(uow: UnitOfWork, fields: RequiredEntityData<Deal>): Deal {
     return entityManagerOf(uow).create(Deal, fields);
@@ -183,13 +227,7 @@ export class DealRepository {
    * summary is there already; only the two keys change, so a report written meanwhile keeps its
    * other sections.
    */
-  async writeSummary(
-    uow: UnitOfWork,
-    scope: Scope,
-    dealId: number,
-    text: string,
-    meta: Record<string, unknown> & { event_id: string },
-  ): Promise<void> {
+  async writeSummary(uow: UnitOfWork, scope: Scope, dealId: number, text: string, meta: AiSummaryMeta): Promise<void> {
     await entityManagerOf(uow).execute(
       `update "deals" set "report" = jsonb_set(jsonb_set("report", '{ai_summary}', ?::jsonb), '{ai_summary_meta}', ?::jsonb)
        where "id" = ? and "organization_id" = ? and "livemode" = ? and "status" = 'ready' and "report" is not null

@@ -30,6 +30,11 @@ export class DocumentRepository {
     return entityManagerOf(uow).find(Document, { id: { $in: ids } });
   }
 
+  /** How many documents of the deal, other than these, are still in flight. */
+  countInFlightForDeal(uow: UnitOfWork, dealId: number, except: number[]): Promise<number> {
+    return entityManagerOf(uow).count(Document, { dealId, id: { $nin: except }, status: { $nin: [...TERMINAL_STATUSES] } });
+  }
+
   /** The document, its row locked until the transaction ends, or null. */
   lockById(tx: UnitOfWork, id: number): Promise<Document | null> {
     return entityManagerOf(tx).findOne(Document, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });

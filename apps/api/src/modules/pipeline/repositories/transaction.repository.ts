@@ -234,6 +234,19 @@ export class TransactionRepository {
     return entityManagerOf(uow).count(TransactionCorrection, { documentId: { $in: documentIds } });
   }
 
+  /** Of these rows, those whose category a person corrected (the screening does not override it). */
+  async categoryCorrected(uow: UnitOfWork, rows: Transaction[]): Promise<Set<number>> {
+    const corrected = rows.filter((r) => r.correctionCount > 0).map((r) => r.id);
+    if (!corrected.length) return new Set();
+    const entries = await entityManagerOf(uow).find(
+      TransactionCorrection,
+      // a row a person added (field `row`) has the category the person gave it
+      { transactionId: { $in: corrected }, field: { $in: ['category', 'row'] } },
+      { fields: ['transactionId'] },
+    );
+    return new Set(entries.map((e) => e.transactionId));
+  }
+
   // ---- a document's reading (the processor, unscoped) ----------------------------------------
 
   /** The corrected rows of a document's current reading, with their audit trails (oldest first). */

@@ -207,7 +207,7 @@ export class DealLifecycleService implements OnModuleInit {
       docs,
       new Date().toISOString().slice(0, 10),
     );
-    deal.report = { ...deal.report, inputs_key: key };
+    if (deal.report) deal.report = { ...deal.report, inputs_key: key };
     if (deal.analysis) await this.recommendations.generateDefault(tx, scope, deal, actor);
     await this.summary.requestSummary(tx, scope, deal.id, actor);
     deal.status = 'ready';

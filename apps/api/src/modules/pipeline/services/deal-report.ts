@@ -1,13 +1,18 @@
 import { reconcile } from '@ledgerlens/statements';
 import {
   buildDealReport,
-  emptyBucketCounts,
+  categorizeTransaction,
+  computeStatementMetrics,
+  statementInputOf,
+  storedAnalysis,
+  storedReport,
   type DealAnalysis,
   type DealReport,
   type DealTransaction,
   type RelatedDocumentSighting,
   type ReportDocumentInput,
   type RiskLevel,
+  type ScreenedTransaction,
 } from '@ledgerlens/underwriting';
 import { Document, TERMINAL_STATUSES } from '../entities/document.entities';
 import { Transaction } from '../entities/transaction.entities';
@@ -24,12 +29,6 @@ export interface ReportSources {
   transactions: TransactionRepository;
 }
 
-/** The analysis as stored on the deal: without the per-transaction arrays and per-statement daily series. */
-export function storedAnalysis(analysis: DealAnalysis): Record<string, unknown> {
-  const { transactions: _transactions, statements, ...rest } = analysis;
-  return { ...rest, statements: statements.map(({ daily_balances: _daily, ...s }) => s) };
-}
-
 /**
  * Writes a built report onto the deal: the stored report (the recommendation and the AI summary
  * are added by their own services) and the summary columns.
@@ -42,7 +41,7 @@ export function applyReport(deal: Deal, built: { report: DealReport; analysis: D
   deal.avgDailyBalance = analysis?.financials.avg_daily_balance ?? null;
   deal.screeningFlags = analysis?.screening.total_flags ?? 0;
   deal.analysis = analysis ? storedAnalysis(analysis) : null;
-  deal.report = { ...report, recommendation: null } as unknown as Record<string, unknown>;
+  deal.report = storedReport(report);
   deal.recommendation = null;
 }
 
@@ -95,7 +94,8 @@ function recheckCorrected(
 
 /** A document row as the report builder reads it. */
 export function reportDocument(doc: Document, transactions?: Transaction[]): ReportDocumentInput {
-  const reconciliation = doc.reconciliation as { reconciled?: unknown; needsReview?: unknown } | null;
+  // stored JSON: a reading of an older version may lack the verdict
+  const reconciled: unknown = doc.reconciliation?.reconciled;
   const rechecked = transactions ? recheckCorrected(doc, transactions) : null;
   return {
     id: doc.id,
@@ -113,7 +113,7 @@ export function reportDocument(doc: Document, transactions?: Transaction[]): Rep
     currency: doc.currency,
     riskLevel: riskLevel(doc.pdfRiskLevel),
     riskReasons: doc.riskReasons ?? [],
-    reconciled: rechecked ? rechecked.reconciled : typeof reconciliation?.reconciled === 'boolean' ? reconciliation.reconciled : null,
+    reconciled: rechecked ? rechecked.reconciled : typeof reconciled === 'boolean' ? reconciled : null,
     extractionConfidence: doc.extractionConfidence,
     warnings: doc.warnings ?? [],
     // a person who marked the reading reviewed has cleared its flag (an unreconciled statement still counts as one)
@@ -172,7 +172,7 @@ export async function findSightings(
   return sightings;
 }
 
-type Flags = Pick<
+type Screening = Pick<
   Transaction,
   | 'category'
   | 'isNsfFee'
@@ -185,7 +185,9 @@ type Flags = Pick<
   | 'flagReason'
 >;
 
-const flagsOf = (t: DealTransaction | null): Omit<Flags, 'category'> => ({
+/** A row's screening: the deal's, or none (a statement left out of the deal); its category the reading's when unscreened. */
+const screeningOf = (row: Transaction, t: DealTransaction | null): Screening => ({
+  category: t?.category ?? categorizeTransaction(row).category,
   isNsfFee: t?.is_nsf_fee ?? false,
   isOverdraftFee: t?.is_overdraft_fee ?? false,
   isLargeDeposit: t?.is_large_deposit ?? false,
@@ -196,13 +198,43 @@ const flagsOf = (t: DealTransaction | null): Omit<Flags, 'category'> => ({
   flagReason: t?.flag_reason ?? null,
 });
 
+/** A statement's figures from its rows alone, nothing screened: a statement left out of the deal (another currency). */
+function unscreenedFigures(doc: Document, rows: Transaction[]): Record<string, unknown> {
+  const screened: ScreenedTransaction[] = rows.map((row, index) => ({
+    index,
+    date: row.date,
+    description: row.description,
+    amount: row.amount,
+    balance: row.balance,
+    transaction_type: row.transactionType,
+    category: row.category as ScreenedTransaction['category'],
+    counterparty: '',
+    is_nsf_fee: false,
+    is_overdraft_fee: false,
+    is_large_deposit: false,
+    is_large_strange: false,
+    is_repeat_charge: false,
+    is_suspicious: false,
+    is_lender_payment: false,
+    screening_bucket: null,
+    flag_reason: null,
+  }));
+  const { daily_balances: _series, ...figures } = computeStatementMetrics(statementInputOf(reportDocument(doc, rows)), { screened });
+  return figures;
+}
+
 /**
- * One screening result: the deal-level screening is written onto the transaction rows and the
- * documents' flag counts, so `transactions?flagged=true` and the report's counts always agree.
- * Statements left out of the deal (another currency) lose their flags with their figures.
- * Categories keep manual corrections: only the flags are the screening's.
+ * The deal's screening, the only one: written onto the transaction rows (flags and category) and
+ * the documents (their figures and flag counts), so `transactions?flagged=true`, the documents and
+ * the report's counts always agree. Statements left out of the deal (another currency) are not
+ * screened: no flags, their figures from their rows alone. A category a person corrected stays.
  */
-function applyScreening(analysis: DealAnalysis | null, statementDocs: Document[], rows: Map<number, Transaction[]>): void {
+function applyScreening(
+  analysis: DealAnalysis | null,
+  statementDocs: Document[],
+  rows: Map<number, Transaction[]>,
+  categoryCorrected: Set<number>,
+): void {
   const byDoc = new Map<number, (DealTransaction | null)[]>();
   for (const t of analysis?.transactions ?? []) {
     const list = byDoc.get(Number(t.statement_id)) ?? [];
@@ -212,16 +244,20 @@ function applyScreening(analysis: DealAnalysis | null, statementDocs: Document[]
   const metrics = new Map((analysis?.statements ?? []).map((m) => [Number(m.statement_id), m]));
   for (const doc of statementDocs) {
     const screened = byDoc.get(doc.id) ?? [];
+    const docRows = rows.get(doc.id) ?? [];
     let flagged = 0;
-    (rows.get(doc.id) ?? []).forEach((row, i) => {
-      const flags = flagsOf(screened[i] ?? null);
+    docRows.forEach((row, i) => {
+      const { category, ...flags } = screeningOf(row, screened[i] ?? null);
       if (flags.screeningBucket !== null) flagged++;
       for (const [k, v] of Object.entries(flags) as [keyof typeof flags, never][]) if (row[k] !== v) row[k] = v;
+      if (!categoryCorrected.has(row.id) && row.category !== category) row.category = category;
     });
     doc.screeningFlags = flagged;
     const m = metrics.get(doc.id);
-    if (doc.analysis)
-      doc.analysis = { ...doc.analysis, screening_flags: flagged, screening_buckets: m?.screening_buckets ?? emptyBucketCounts() };
+    if (m) {
+      const { daily_balances: _series, ...figures } = m;
+      doc.analysis = figures;
+    } else doc.analysis = unscreenedFigures(doc, docRows);
   }
 }
 
@@ -258,6 +294,7 @@ export async function writeDealReport(
       terminal.filter((d) => d.status === 'completed'),
     ),
   });
-  applyScreening(built.analysis, statementDocs, rows);
+  const all = [...rows.values()].flat();
+  applyScreening(built.analysis, statementDocs, rows, await sources.transactions.categoryCorrected(tx, all));
   applyReport(deal, built);
 }

@@ -49,6 +49,9 @@ const FIELD_MAP = {
   source_type: 'sourceType',
 } as const;
 
+/** The fields of a new deal. */
+type NewDeal = Parameters<DealRepository['create']>[1];
+
 @Injectable()
 export class DealsService {
   constructor(
@@ -69,6 +72,49 @@ export class DealsService {
   /** The deal of the unit of work's scope, or null (other modules, in their own unit of work). */
   findById(uow: UnitOfWork, id: number): Promise<Deal | null> {
     return this.deals.findById(uow, id);
+  }
+
+  /** The deals of the unit of work's scope with one of these external references (other modules, in their own unit of work). */
+  findByReferences(uow: UnitOfWork, refs: string[]): Promise<Deal[]> {
+    return refs.length ? this.deals.findByReferences(uow, refs) : Promise.resolve([]);
+  }
+
+  /** How many deals the unit of work's scope has (other modules, in their own unit of work). */
+  count(uow: UnitOfWork): Promise<number> {
+    return this.deals.countAll(uow);
+  }
+
+  /** Every deal of the unit of work's scope, by id (a CRM's full sync). */
+  listAll(uow: UnitOfWork): Promise<Deal[]> {
+    return this.deals.findAll(uow);
+  }
+
+  /** The deal with this external reference, or null (other modules, in their own unit of work). */
+  findByReference(uow: UnitOfWork, externalReference: string): Promise<Deal | null> {
+    return this.deals.findByReference(uow, externalReference);
+  }
+
+  /** The newest deal with this EIN, or null; `withoutReference`: among deals with no external reference only. */
+  findNewestByEin(uow: UnitOfWork, ein: string, withoutReference: boolean): Promise<Deal | null> {
+    return this.deals.findNewestByEin(uow, ein, withoutReference);
+  }
+
+  /** Up to `limit` deals, newest first, whose business name contains `word`: ids and names (matching by name). */
+  findNamesContaining(
+    uow: UnitOfWork,
+    word: string,
+    withoutReference: boolean,
+    limit: number,
+  ): Promise<Pick<Deal, 'id' | 'businessName'>[]> {
+    return this.deals.findNamesContaining(uow, word, withoutReference, limit);
+  }
+
+  /**
+   * A new deal in the unit of work (other modules, in their own transaction: they record its
+   * `deal.created` once it has its id).
+   */
+  newDeal(uow: UnitOfWork, fields: NewDeal): Deal {
+    return this.deals.create(uow, fields);
   }
 
   /** Those of these deals the caller's scope can see. */

@@ -74,6 +74,16 @@ export class DocumentsService {
     private readonly events: EventDispatcher,
   ) {}
 
+  /** Those of these documents the unit of work's scope can see (other modules, in their own unit of work). */
+  findMany(uow: UnitOfWork, ids: number[]): Promise<Document[]> {
+    return this.documents.findMany(uow, ids);
+  }
+
+  /** How many documents of the deal, other than these, are still in flight (other modules, in their own unit of work). */
+  countInFlightForDeal(uow: UnitOfWork, dealId: number, except: number[]): Promise<number> {
+    return this.documents.countInFlightForDeal(uow, dealId, except);
+  }
+
   // ---- uploads -----------------------------------------------------------------------------
 
   /** 404 before the body is read. */

@@ -1,7 +1,15 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { join, dirname } from 'node:path';
-import { fieldSourcesToApiJson, ParseResult, readingsToApiJson, ParserPool, ParseStep, StatementError } from '@ledgerlens/statements';
-import { computeStatementMetrics, screenTransactions, StatementInput } from '@ledgerlens/underwriting';
+import {
+  fieldSourcesToApiJson,
+  ParseResult,
+  readingsToApiJson,
+  ParserPool,
+  ParseStep,
+  StatementError,
+  type StatementTransaction,
+} from '@ledgerlens/statements';
+import { categorizeTransaction } from '@ledgerlens/underwriting';
 import { APP_CONFIG, AppConfig } from '../../../platform/config/config';
 import { Database } from '../../../platform/database/database.service';
 import { Scope } from '../../../platform/database/tenant';
@@ -15,7 +23,102 @@ import { DealLifecycleService } from './deal-lifecycle.service';
 import { carryCorrections, unmatchedWarning } from './carry-corrections';
 import { Document, DocumentStatus, isInFlight } from '../entities/document.entities';
 import { DocumentRepository } from '../repositories/document.repository';
-import { TransactionRepository } from '../repositories/transaction.repository';
+import { CorrectedRows, TransactionRepository } from '../repositories/transaction.repository';
+import { Transaction } from '../entities/transaction.entities';
+
+/** The document's fields from what the reader found. */
+function applyReading(doc: Document, parsed: ParseResult, now: Date): void {
+  Object.assign(doc, {
+    documentType: parsed.documentType,
+    classificationConfidence: parsed.classificationConfidence,
+    pageCount: parsed.pageCount,
+    mimeType: doc.mimeType,
+    bankName: parsed.bankName,
+    accountNumberLast4: parsed.accountNumberLast4,
+    accountType: parsed.accountType,
+    accountHolder: parsed.accountHolder,
+    statementStartDate: parsed.periodStart,
+    statementEndDate: parsed.periodEnd,
+    openingBalance: parsed.openingBalance,
+    closingBalance: parsed.closingBalance,
+    // a currency the statement prints wins over the one declared with the upload, which wins over
+    // the default for the bank's country
+    currency: parsed.currencyFrom === 'printed' ? parsed.currency : (doc.currency ?? parsed.currency),
+    extractionMethod: parsed.extractionMethod,
+    extractionConfidence: parsed.extractionConfidence,
+    extractionModel: parsed.parser.model,
+    parserFallbackReason: parsed.parser.fallbackReason,
+    pdfRiskLevel: parsed.pdfRiskLevel,
+    riskReasons: parsed.riskReasons,
+    reconciliation: parsed.reconciliation,
+    rawTextPages: parsed.rawTextPages,
+    warnings: parsed.warnings,
+    needsReview: parsed.needsReview,
+    reviewReasons: parsed.reviewReasons,
+    // a new reading is reviewed anew
+    reviewedAt: null,
+    reviewedBy: null,
+    fieldSources: fieldSourcesToApiJson(
+      parsed.currencyFrom === 'bank_country' && doc.currency ? { ...parsed.fieldSources, currency: undefined } : parsed.fieldSources,
+    ),
+    readings: readingsToApiJson(parsed.readings ?? []),
+    extractedAt: now,
+  });
+}
+
+/** A row's screening before the deal's analysis: nothing flagged. */
+const UNSCREENED = {
+  isNsfFee: false,
+  isOverdraftFee: false,
+  isLargeDeposit: false,
+  isLargeStrange: false,
+  isRepeatCharge: false,
+  isSuspicious: false,
+  screeningBucket: null,
+  flagReason: null,
+} as const;
+
+/** What `insertReading` stores of one row. */
+type NewTransactionRow = Parameters<TransactionRepository['insertReading']>[1][number];
+
+/** One stored row: the transaction at `position` of the reading, with the reading's provenance, not yet screened. */
+function transactionRow(
+  scope: Scope,
+  doc: Document,
+  position: number,
+  t: StatementTransaction,
+  correctedCategory: string | undefined,
+): NewTransactionRow {
+  return {
+    organizationId: scope.organizationId,
+    livemode: scope.livemode,
+    dealId: doc.dealId,
+    documentId: doc.id,
+    position,
+    date: t.date,
+    description: t.description ?? '',
+    amount: t.amount,
+    balance: t.balance ?? null,
+    transactionType: t.amount < 0 ? 'debit' : t.amount > 0 ? 'credit' : (t.transactionType ?? 'credit'),
+    category: correctedCategory ?? categorizeTransaction(t).category,
+    ...UNSCREENED,
+    // where the reader found the row (none for a row a person added)
+    source: t.source ?? null,
+    rowWarnings: t.rowWarnings ?? null,
+  };
+}
+
+/** Closes the open step and adds `completed`; returns the steps. */
+function markCompleted(doc: Document, now: Date): RecordedStep[] {
+  doc.steps = [
+    ...doc.steps.map((s) => (s.completed_at ? s : { ...s, completed_at: now.toISOString() })),
+    { name: 'completed', started_at: now.toISOString(), completed_at: now.toISOString() },
+  ];
+  doc.status = 'completed';
+  doc.processingCompletedAt = now;
+  doc.updatedAt = now;
+  return doc.steps;
+}
 
 /** The compiled worker of @ledgerlens/statements (built with the server). */
 const STATEMENTS_WORKER = join(dirname(require.resolve('@ledgerlens/statements/package.json')), 'dist', 'worker.js');
@@ -23,7 +126,7 @@ const STATEMENTS_WORKER = join(dirname(require.resolve('@ledgerlens/statements/p
 class StaleJob extends Error {}
 
 /**
- * The consumer side of the documents queue. Runs the steps of packages/statements and packages/underwriting for one document, writing each
+ * The consumer side of the documents queue. Runs the reading of packages/statements for one document (screening is the deal's), writing each
  * status change, then rebuilds the deal's state. Every write checks the document's `attempt`, so a
  * cancelled or reprocessed document never receives a stale job's results. Parsing runs in a pool
  * of child processes with hard time and memory limits (never on this event loop). After the
@@ -209,6 +312,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
     return doc;
   }
 
+  /** The reading's result, in one transaction: the document's fields, its rows, its completion and `document.completed`. */
   private async complete(id: number, scope: Scope, attempt: number, parsed: ParseResult): Promise<void> {
     let steps: RecordedStep[] = [];
     await this.db.systemUnitOfWork().transaction(async (tx) => {
@@ -221,90 +325,10 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         doc.id,
         corrected.rows.map((r) => r.id),
       );
-      Object.assign(doc, {
-        documentType: parsed.documentType,
-        classificationConfidence: parsed.classificationConfidence,
-        pageCount: parsed.pageCount,
-        mimeType: doc.mimeType,
-        bankName: parsed.bankName,
-        accountNumberLast4: parsed.accountNumberLast4,
-        accountType: parsed.accountType,
-        accountHolder: parsed.accountHolder,
-        statementStartDate: parsed.periodStart,
-        statementEndDate: parsed.periodEnd,
-        openingBalance: parsed.openingBalance,
-        closingBalance: parsed.closingBalance,
-        // a currency the statement prints wins over the one declared with the upload, which wins over
-        // the default for the bank's country
-        currency: parsed.currencyFrom === 'printed' ? parsed.currency : (doc.currency ?? parsed.currency),
-        extractionMethod: parsed.extractionMethod,
-        extractionConfidence: parsed.extractionConfidence,
-        extractionModel: parsed.parser.model,
-        parserFallbackReason: parsed.parser.fallbackReason,
-        pdfRiskLevel: parsed.pdfRiskLevel,
-        riskReasons: parsed.riskReasons,
-        reconciliation: parsed.reconciliation as unknown as Record<string, unknown>,
-        rawTextPages: parsed.rawTextPages,
-        warnings: parsed.warnings,
-        needsReview: parsed.needsReview,
-        reviewReasons: parsed.reviewReasons,
-        // a new reading is reviewed anew
-        reviewedAt: null,
-        reviewedBy: null,
-        fieldSources: fieldSourcesToApiJson(
-          parsed.currencyFrom === 'bank_country' && doc.currency ? { ...parsed.fieldSources, currency: undefined } : parsed.fieldSources,
-        ),
-        readings: readingsToApiJson(parsed.readings ?? []),
-        extractedAt: now,
-      });
+      applyReading(doc, parsed, now);
       let unmatched = corrected.rows;
       if (parsed.documentType === 'bank_statement') {
-        const carried = carryCorrections(parsed.transactions, corrected);
-        unmatched = carried.unmatched;
-        const statement: StatementInput = {
-          id: doc.id,
-          bankName: parsed.bankName,
-          accountNumberLast4: parsed.accountNumberLast4,
-          accountHolder: parsed.accountHolder,
-          periodStart: parsed.periodStart,
-          periodEnd: parsed.periodEnd,
-          openingBalance: parsed.openingBalance,
-          closingBalance: parsed.closingBalance,
-          transactions: carried.transactions,
-        };
-        const screened = screenTransactions(statement.transactions);
-        const { daily_balances: _series, ...metrics } = computeStatementMetrics(statement, { screened });
-        const rows = screened.map((t, position) => ({
-          organizationId: scope.organizationId,
-          livemode: scope.livemode,
-          dealId: doc.dealId,
-          documentId: doc.id,
-          position,
-          date: t.date,
-          description: t.description,
-          amount: t.amount,
-          balance: t.balance,
-          transactionType: t.transaction_type,
-          category: carried.categories.get(position) ?? t.category,
-          isNsfFee: t.is_nsf_fee,
-          isOverdraftFee: t.is_overdraft_fee,
-          isLargeDeposit: t.is_large_deposit,
-          isLargeStrange: t.is_large_strange,
-          isRepeatCharge: t.is_repeat_charge,
-          isSuspicious: t.is_suspicious,
-          screeningBucket: t.screening_bucket,
-          flagReason: t.flag_reason,
-          // the reading's own rows, in the same order as the screened ones
-          source: carried.transactions[position]?.source ?? null,
-          rowWarnings: carried.transactions[position]?.rowWarnings ?? null,
-        }));
-        for (const [position, row] of carried.kept) Object.assign(row, rows[position]);
-        const fresh = rows.filter((_, position) => !carried.kept.has(position));
-        await this.transactions.insertReading(tx, fresh);
-        doc.analysis = metrics as unknown as Record<string, unknown>;
-        doc.transactionCount = rows.length;
-        doc.screeningFlags = metrics.screening_flags;
-        doc.analyzedAt = now;
+        unmatched = await this.storeStatement(tx, scope, doc, parsed, corrected, now);
       } else {
         doc.analysis = null;
         doc.transactionCount = 0;
@@ -314,14 +338,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         this.transactions.remove(tx, unmatched);
         doc.warnings = [...(doc.warnings ?? []), ...unmatched.map(unmatchedWarning)];
       }
-      doc.steps = [
-        ...doc.steps.map((s) => (s.completed_at ? s : { ...s, completed_at: now.toISOString() })),
-        { name: 'completed', started_at: now.toISOString(), completed_at: now.toISOString() },
-      ];
-      doc.status = 'completed';
-      doc.processingCompletedAt = now;
-      doc.updatedAt = now;
-      steps = doc.steps;
+      steps = markCompleted(doc, now);
       recordEvent(tx, scope, 'document.completed', {
         dealId: doc.dealId,
         actor: 'system:pipeline',
@@ -334,6 +351,32 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
       needsReview: parsed.needsReview,
     });
     this.events.notify();
+  }
+
+  /**
+   * A bank statement's rows as read (corrections of the earlier reading carried over), each with
+   * the category its own description gives. Screening, flags and figures are the deal's: its
+   * analysis writes them onto these rows and the document (deal-report.ts) once every document of
+   * the deal is done. Returns the corrected rows of the earlier reading this one has no row for.
+   */
+  private async storeStatement(
+    tx: UnitOfWork,
+    scope: Scope,
+    doc: Document,
+    parsed: ParseResult,
+    corrected: CorrectedRows,
+    now: Date,
+  ): Promise<Transaction[]> {
+    const carried = carryCorrections(parsed.transactions, corrected);
+    const rows = carried.transactions.map((t, position) => transactionRow(scope, doc, position, t, carried.categories.get(position)));
+    for (const [position, row] of carried.kept) Object.assign(row, rows[position]);
+    const fresh = rows.filter((_, position) => !carried.kept.has(position));
+    await this.transactions.insertReading(tx, fresh);
+    doc.analysis = null;
+    doc.transactionCount = rows.length;
+    doc.screeningFlags = 0;
+    doc.analyzedAt = now;
+    return carried.unmatched;
   }
 
   /** `unchangedSince`: fail only if the document made no progress after that time (the sweeper). */

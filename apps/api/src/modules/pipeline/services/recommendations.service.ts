@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { evaluateRuleset, type DealAnalysis, type Evaluation } from '@ledgerlens/underwriting';
+import { evaluateRuleset, type StoredDealAnalysis, type ReportRecommendation } from '@ledgerlens/underwriting';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
 import { Scope, scopeFields } from '../../../platform/database/tenant';
@@ -19,18 +19,6 @@ import { RulesetsService } from '../../rulesets/rulesets.service';
 /** A stored recommendation is served again (`cached: true`) for this long. */
 export const RECOMMENDATION_CACHE_MS = 30_000;
 
-/** The deal report's `recommendation` section (spec: Deal report), plus ruleset_id and grade. */
-export interface ReportRecommendation {
-  decision: string;
-  total_score: number;
-  max_advance: number | null;
-  cfcr: number;
-  ruleset_name: string;
-  ruleset_id: number;
-  grade: string;
-  reasons: string[];
-}
-
 @Injectable()
 export class RecommendationsService {
   constructor(
@@ -41,6 +29,11 @@ export class RecommendationsService {
     private readonly rulesets: RulesetsService,
     private readonly clock: Clock,
   ) {}
+
+  /** The deal's newest stored recommendation in the scope, or null (other modules, in their own unit of work). */
+  latestRecord(uow: UnitOfWork, scope: Scope, dealId: number): Promise<RecommendationRecord | null> {
+    return this.recommendations.latestForDeal(uow, scope, dealId);
+  }
 
   /**
    * The deal's recommendation with the default ruleset. A stored one is served again for 30 s
@@ -83,7 +76,7 @@ export class RecommendationsService {
       rulesetKind: ruleset.kind,
       rulesetVersion: ruleset.version,
       rulesetSnapshot: snapshot(ruleset),
-      result: result as unknown as Record<string, unknown>,
+      result,
       generatedAt: this.clock.now(),
     });
     const section: ReportRecommendation = {
@@ -96,7 +89,8 @@ export class RecommendationsService {
       grade: result.grade,
       reasons: result.reasons,
     };
-    deal.report = { ...(deal.report ?? {}), recommendation: section };
+    // a deal with an analysis has its report (both are written by the scoring)
+    if (deal.report) deal.report = { ...deal.report, recommendation: section };
     deal.recommendation = result.decision;
     recordEvent(tx, scope, 'recommendation.generated', {
       dealId: deal.id,
@@ -138,9 +132,9 @@ function assertReady(deal: Deal): void {
   }
 }
 
-function analysisOf(deal: Deal): DealAnalysis {
+function analysisOf(deal: Deal): StoredDealAnalysis {
   if (!deal.analysis) throw ApiError.conflict(`Deal ${deal.id} has no stored analysis: reprocess its documents`);
-  return deal.analysis as unknown as DealAnalysis;
+  return deal.analysis;
 }
 
 function snapshot(r: Ruleset): Record<string, unknown> {
@@ -148,6 +142,5 @@ function snapshot(r: Ruleset): Record<string, unknown> {
 }
 
 function toDto(record: RecommendationRecord, cached: boolean): RecommendationDto {
-  const result = record.result as unknown as Evaluation;
-  return { ...result, deal_id: record.dealId, generated_at: record.generatedAt.toISOString(), cached };
+  return { ...record.result, deal_id: record.dealId, generated_at: record.generatedAt.toISOString(), cached };
 }

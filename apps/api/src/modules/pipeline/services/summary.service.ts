@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import Groq from 'groq-sdk';
-import { summaryFacts, templateSummary, ungroundedNumbers, type DealAnalysis, type SummaryFacts } from '@ledgerlens/underwriting';
+import { summaryFacts, templateSummary, ungroundedNumbers, type AiSummaryMeta, type SummaryFacts } from '@ledgerlens/underwriting';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { APP_CONFIG, AppConfig } from '../../../platform/config/config';
 import { Database } from '../../../platform/database/database.service';
@@ -61,7 +61,7 @@ export class SummaryService implements OnModuleInit {
     const facts = summaryFacts(
       { business_name: deal.businessName, industry: deal.industry, funding_amount_requested: deal.fundingAmountRequested },
       deal.report,
-      deal.analysis as Partial<DealAnalysis> | null,
+      deal.analysis,
     );
     if (this.groq) {
       try {
@@ -103,9 +103,14 @@ export class SummaryService implements OnModuleInit {
     const uow = this.db.unitOfWork(scope);
     const deal = await this.deals.findById(uow, event.dealId);
     if (!deal || deal.status !== 'ready' || !deal.report) return;
-    if ((deal.report.ai_summary_meta as { event_id?: string } | undefined)?.event_id === event.id) return;
+    if (deal.report.ai_summary_meta?.event_id === event.id) return;
     const summary = await this.summarize(deal);
-    const meta = { event_id: event.id, source: summary.source, model: summary.model, generated_at: this.clock.now().toISOString() };
+    const meta: AiSummaryMeta = {
+      event_id: event.id,
+      source: summary.source,
+      model: summary.model,
+      generated_at: this.clock.now().toISOString(),
+    };
     await this.deals.writeSummary(uow, scope, deal.id, summary.text, meta);
   }
 
