@@ -6,6 +6,8 @@ import { parseWithLlm, pageText } from './llm';
 import { openDocument } from './open';
 import { reconcile } from './reconcile';
 import { assessTamperRisk, parsePdfDate } from './tamper';
+import { contentFindings } from './tamper-content';
+import { combineRisk } from './tamper-risk';
 import {
   BankStatementFields,
   FieldSources,
@@ -35,6 +37,12 @@ export type { StatementHeader } from './header';
 export { findPeriod } from './period';
 export { assessTamperRisk, parsePdfDate } from './tamper';
 export type { TamperAssessment, TamperInput } from './tamper';
+export { contentFindings, tokensOf, isMoney } from './tamper-content';
+export type { ContentInput, InkToken } from './tamper-content';
+export { readPageInk } from './ink';
+export type { Glyph, PageInk, Cover } from './ink';
+export { combineRisk } from './tamper-risk';
+export type { DocumentRisk } from './tamper-risk';
 export { parseWithLlm, validateLlmJson, LlmOutputError, LLM_SYSTEM_PROMPT, pageText, pageTextWithColumns } from './llm';
 export { shutdownOcr, warmOcr, OCR_WORKERS, tesseractLangPath, cleanOcrWord } from './ocr';
 export { parseAmount, parseDateToken, resolveYear, isValidDate } from './tokens';
@@ -123,12 +131,22 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
         );
       }
     }
-    const risk = assessTamperRisk({
+    const metaRisk = assessTamperRisk({
       info: opened.info,
       pages: layout.pages,
       amountCells: parsed?.amountCells ?? [],
       reconciliation: parsed ? reconciliation : null,
     });
+    const tamperFindings = opened.info.isPdf
+      ? await contentFindings({
+          opened,
+          pages: layout.pages,
+          transactions: parsed?.transactions ?? [],
+          reconciliation: parsed ? reconciliation : null,
+          misprints: parsed?.misprints.length ?? 0,
+        })
+      : [];
+    const risk = combineRisk(metaRisk, tamperFindings);
     return {
       documentType: cls.documentType,
       classificationConfidence: cls.confidence,
@@ -151,6 +169,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       reconciliation,
       pdfRiskLevel: risk.level,
       riskReasons: risk.reasons,
+      tamperFindings,
       parser,
       rawTextPages: layout.rawTextPages,
       ocrPages: layout.ocrPages,

@@ -1,0 +1,255 @@
+/**
+ * The ink of a text page in drawing order: every glyph (its font, size, colour, render mode,
+ * position and whether a later shape, a clip or the page edge hides it) and every opaque shape or
+ * image that could cover text. Read with a mupdf device, so the order is the content stream's.
+ * Used by the content tamper checks (tamper-content.ts); see docs/tamper.md.
+ */
+import { loadMupdf } from './mupdf';
+import type { OpenedDocument } from './open';
+
+export type Box = [number, number, number, number];
+
+export interface Glyph {
+  ch: string;
+  x0: number;
+  x1: number;
+  /** baseline */
+  base: number;
+  y0: number;
+  y1: number;
+  size: number;
+  /** font name without the subset prefix (ABCDEF+) */
+  font: string;
+  bold: boolean;
+  /** approximate sRGB hex of the fill colour */
+  color: string;
+  /** fill or stroke: painted; invisible: render mode 3 (ignored by a renderer); clip: only a clip */
+  mode: 'fill' | 'stroke' | 'invisible' | 'clip';
+  /** draw order on the page */
+  seq: number;
+  /** outside the clip in force, or outside the page */
+  clipped: boolean;
+  offPage: boolean;
+  /** the seq of the opaque shape or image drawn later that hides it; null when none does */
+  coveredBy: number | null;
+}
+
+export interface Cover {
+  box: Box;
+  seq: number;
+  kind: 'shape' | 'image';
+  color: string | null;
+}
+
+export interface PageInk {
+  /** 0-based */
+  index: number;
+  width: number;
+  height: number;
+  glyphs: Glyph[];
+  covers: Cover[];
+  /** true when the page held more glyphs than read (the rest ignored) */
+  truncated: boolean;
+}
+
+type M = [number, number, number, number, number, number];
+
+const concat = (a: M, b: M): M => [
+  a[0] * b[0] + a[1] * b[2],
+  a[0] * b[1] + a[1] * b[3],
+  a[2] * b[0] + a[3] * b[2],
+  a[2] * b[1] + a[3] * b[3],
+  a[4] * b[0] + a[5] * b[2] + b[4],
+  a[4] * b[1] + a[5] * b[3] + b[5],
+];
+
+const hex = (v: number) =>
+  Math.round(Math.max(0, Math.min(1, v)) * 255)
+    .toString(16)
+    .padStart(2, '0');
+
+function rgbOf(color: ArrayLike<number> | null | undefined): string {
+  if (!color || !color.length) return '#000000';
+  const c = Array.from(color);
+  if (c.length === 1) return `#${hex(c[0])}${hex(c[0])}${hex(c[0])}`;
+  if (c.length === 3) return `#${hex(c[0])}${hex(c[1])}${hex(c[2])}`;
+  if (c.length === 4) {
+    const k = c[3];
+    return `#${hex((1 - c[0]) * (1 - k))}${hex((1 - c[1]) * (1 - k))}${hex((1 - c[2]) * (1 - k))}`;
+  }
+  return '#000000';
+}
+
+export const area = (b: Box) => Math.max(0, b[2] - b[0]) * Math.max(0, b[3] - b[1]);
+export const intersection = (a: Box, b: Box): Box => [
+  Math.max(a[0], b[0]),
+  Math.max(a[1], b[1]),
+  Math.min(a[2], b[2]),
+  Math.min(a[3], b[3]),
+];
+/** Share of `a` that lies inside `b`. */
+export const shareInside = (a: Box, b: Box) => {
+  const ar = area(a);
+  return ar > 0 ? area(intersection(a, b)) / ar : 0;
+};
+
+const boxOf = (r: ArrayLike<number>): Box => [r[0], r[1], r[2], r[3]];
+
+/** Reads the glyphs and covering shapes of one page (0-based). `maxGlyphs` bounds the work on a hostile page. */
+export async function readPageInk(opened: OpenedDocument, index: number, maxGlyphs = 60_000): Promise<PageInk> {
+  const mupdf = await loadMupdf();
+  const page = opened.doc.loadPage(index);
+  try {
+    const b = page.getBounds() as number[];
+    const pageBox: Box = [b[0], b[1], b[2], b[3]];
+    const glyphs: Glyph[] = [];
+    const covers: Cover[] = [];
+    const clips: Array<Box | null> = [];
+    const fonts = new Map<unknown, { name: string; bold: boolean }>();
+    let seq = 0;
+    let truncated = false;
+    const clipBox = (): Box | null => {
+      let c: Box | null = null;
+      for (const k of clips) if (k) c = c ? intersection(c, k) : k;
+      return c;
+    };
+    const fontOf = (font: any) => {
+      const key = font.pointer ?? font;
+      let f = fonts.get(key);
+      if (!f) {
+        const name = String(font.getName()).replace(/^[A-Z]{6}\+/, '');
+        f = { name, bold: !!font.isBold() || /bold|black|heavy|semibold/i.test(name) };
+        fonts.set(key, f);
+      }
+      return f;
+    };
+    const readText = (text: any, ctm: M, mode: Glyph['mode'], color: string) => {
+      const s = ++seq;
+      const clip = clipBox();
+      text.walk({
+        showGlyph(font: any, trm: number[], gid: number, uni: number) {
+          if (glyphs.length >= maxGlyphs) {
+            truncated = true;
+            return;
+          }
+          const m = concat(trm as M, ctm);
+          const size = Math.hypot(m[2], m[3]);
+          // horizontal text only: rotated glyphs (watermarks, vertical footers) are not table cells
+          if (!(size > 0.5) || Math.abs(m[1]) > 0.05 * Math.abs(m[0]) || m[0] <= 0) return;
+          const f = fontOf(font);
+          let adv = 0.5;
+          try {
+            adv = font.advanceGlyph(gid);
+          } catch {
+            /* no metrics: half an em */
+          }
+          const x0 = m[4];
+          const base = m[5];
+          const g: Glyph = {
+            ch: uni > 0 ? String.fromCodePoint(uni) : '\uFFFD',
+            x0,
+            x1: x0 + adv * m[0],
+            base,
+            y0: base - 0.75 * size,
+            y1: base + 0.2 * size,
+            size,
+            font: f.name,
+            bold: f.bold,
+            color,
+            mode,
+            seq: s,
+            clipped: false,
+            offPage: false,
+            coveredBy: null,
+          };
+          const gb: Box = [g.x0, g.y0, g.x1, g.y1];
+          g.offPage = shareInside(gb, pageBox) < 0.3;
+          g.clipped = !!clip && shareInside(gb, clip) < 0.3;
+          glyphs.push(g);
+        },
+      });
+    };
+    const pushClip = (bounds: ArrayLike<number> | null) => clips.push(bounds ? boxOf(bounds) : null);
+    const dev = new mupdf.Device({
+      fillText(text: any, ctm: any, _cs: any, color: number[], alpha: number) {
+        readText(text, ctm as M, alpha < 0.05 ? 'invisible' : 'fill', rgbOf(color));
+      },
+      strokeText(text: any, _st: any, ctm: any, _cs: any, color: number[]) {
+        readText(text, ctm as M, 'stroke', rgbOf(color));
+      },
+      ignoreText(text: any, ctm: any) {
+        readText(text, ctm as M, 'invisible', '#000000');
+      },
+      clipText(text: any, ctm: any) {
+        readText(text, ctm as M, 'clip', '#000000');
+        pushClip(text.getBounds(null, ctm));
+      },
+      clipStrokeText(text: any, _st: any, ctm: any) {
+        pushClip(text.getBounds(null, ctm));
+      },
+      fillPath(path: any, _eo: boolean, ctm: any, _cs: any, color: number[], alpha: number) {
+        seq++;
+        if (alpha < 0.95) return;
+        const box = boxOf(path.getBounds(null, ctm));
+        if (box[2] - box[0] < 2 || box[3] - box[1] < 2) return;
+        covers.push({ box, seq, kind: 'shape', color: rgbOf(color) });
+      },
+      fillImage(_img: any, ctm: any, alpha: number) {
+        seq++;
+        if (alpha < 0.95) return;
+        const m = ctm as M;
+        const xs = [m[4], m[4] + m[0], m[4] + m[2], m[4] + m[0] + m[2]];
+        const ys = [m[5], m[5] + m[1], m[5] + m[3], m[5] + m[1] + m[3]];
+        const box: Box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+        if (box[2] - box[0] < 2 || box[3] - box[1] < 2) return;
+        covers.push({ box, seq, kind: 'image', color: null });
+      },
+      clipPath(path: any, _eo: boolean, ctm: any) {
+        pushClip(path.getBounds(null, ctm));
+      },
+      clipStrokePath(path: any, _st: any, ctm: any) {
+        pushClip(path.getBounds(null, ctm));
+      },
+      clipImageMask(_img: any, ctm: any) {
+        const m = ctm as M;
+        const xs = [m[4], m[4] + m[0], m[4] + m[2], m[4] + m[0] + m[2]];
+        const ys = [m[5], m[5] + m[1], m[5] + m[3], m[5] + m[1] + m[3]];
+        clips.push([Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)]);
+      },
+      beginMask() {
+        clips.push(null);
+      },
+      popClip() {
+        clips.pop();
+      },
+    } as any);
+    try {
+      page.run(dev, mupdf.Matrix.identity);
+      dev.close();
+    } finally {
+      dev.destroy?.();
+    }
+    markCovered(glyphs, covers);
+    return { index, width: b[2] - b[0], height: b[3] - b[1], glyphs, covers, truncated };
+  } finally {
+    page.destroy?.();
+  }
+}
+
+/** A glyph is covered when an opaque shape or image drawn after it holds most of its box. */
+function markCovered(glyphs: Glyph[], covers: Cover[]): void {
+  if (!covers.length) return;
+  // a cover of the whole page drawn after the text is a scan's image under an OCR layer's ordering quirk: ignore
+  for (const g of glyphs) {
+    if (g.mode === 'clip') continue;
+    const gb: Box = [g.x0, g.y0, g.x1, g.y1];
+    for (const c of covers) {
+      if (c.seq <= g.seq) continue;
+      if (c.box[0] > g.x1 || c.box[2] < g.x0 || c.box[1] > g.y1 || c.box[3] < g.y0) continue;
+      if (shareInside(gb, c.box) >= 0.7) {
+        g.coveredBy = c.seq;
+        break;
+      }
+    }
+  }
+}
