@@ -135,7 +135,7 @@ async function coverAndRedraw(ctx: EditContext, redraws: Redraw[], erase: Array<
     const p = toPdf(page, b[0] - pad, b[3] + pad);
     page.drawRectangle({ x: p.x, y: p.y, width: b[2] - b[0] + 2 * pad, height: b[3] - b[1] + 2 * pad, color: rgb(1, 1, 1) });
   };
-  for (const e of erase) white(pdf.getPage(e.page - 1), e.box, 1);
+  for (const e of erase) white(pdf.getPage(e.page - 1), e.box, 2.5);
   for (const r of redraws) {
     const page = pdf.getPage(r.tok.page - 1);
     const g = r.tok.glyphs[0];
@@ -156,7 +156,8 @@ async function redactAndRedraw(ctx: EditContext, tok: InkToken, text: string): P
   try {
     const page = doc.loadPage(tok.page - 1) as InstanceType<typeof mupdf.PDFPage>;
     const annot = page.createAnnotation('Redact');
-    annot.setRect([tok.box[0] - 0.3, tok.box[1], tok.box[2] + 0.3, tok.box[3]]);
+    // a thin band through the middle of the glyphs: neighbouring lines stay untouched
+    annot.setRect([tok.box[0] + 0.2, tok.base - 0.5 * tok.size, tok.box[2] - 0.2, tok.base - 0.15 * tok.size]);
     annot.update();
     page.applyRedactions(false, mupdf.PDFPage.REDACT_IMAGE_NONE, mupdf.PDFPage.REDACT_LINE_ART_NONE, mupdf.PDFPage.REDACT_TEXT_REMOVE);
     const font = doc.addSimpleFont(new mupdf.Font('Helvetica'));

@@ -26,6 +26,8 @@ export interface KindScore {
   kind: EditKind;
   made: number;
   notApplicable: number;
+  /** edits that broke the page's reading beyond the edited row (rows lost or gained): not counted, listed */
+  damaged: string[];
   /** level medium or high */
   flagged: number;
   /** level medium or high and a finding whose box is on the edited row */
@@ -53,6 +55,14 @@ export function namingFinding(res: ParseResult, edit: Edit): TamperFinding | nul
   return null;
 }
 
+/** Every kind of finding that names the edited row (a detection often rests on more than one). */
+function namingKinds(res: ParseResult, edit: Edit): string[] {
+  const kinds = new Set<string>();
+  for (const f of res.tamperFindings ?? [])
+    if (f.page === edit.page && f.boxes.some((b) => edit.boxes.some((e) => overlaps(b, e)))) kinds.add(f.kind);
+  return [...kinds];
+}
+
 const read = (bytes: Uint8Array) => parseStatementFile(bytes, { ocr: false, receivedAt: new Date(Date.UTC(2026, 0, 1)) });
 
 export async function runTamperBench(
@@ -62,7 +72,7 @@ export async function runTamperBench(
   const kinds = opts.kinds ?? EDIT_KINDS;
   const log = opts.log ?? (() => undefined);
   const scores = new Map<EditKind, KindScore>(
-    kinds.map((k) => [k, { kind: k, made: 0, notApplicable: 0, flagged: 0, named: 0, misses: [], by: {} }]),
+    kinds.map((k) => [k, { kind: k, made: 0, notApplicable: 0, damaged: [], flagged: 0, named: 0, misses: [], by: {} }]),
   );
   const result: TamperBenchResult = { originals: 0, contentAlarms: [], metadataOnly: [], kinds: [...scores.values()] };
   for (const o of originals) {
@@ -96,24 +106,26 @@ export async function runTamperBench(
         s.notApplicable++;
         continue;
       }
-      s.made++;
       let res: ParseResult;
       try {
         res = await read(edit.bytes);
       } catch (e) {
-        // an edit that makes the file unreadable is caught (it reaches a person as a failed document)
-        s.flagged++;
-        s.named++;
-        s.by.unreadable = (s.by.unreadable ?? 0) + 1;
-        log(`${o.name} ${kind}: edited file not read (${(e as Error).message})`);
+        s.damaged.push(`${o.name}: edited file not read (${(e as Error).message})`);
         continue;
       }
+      if (Math.abs(res.transactions.length - parsed.transactions.length) > 1) {
+        s.damaged.push(
+          `${o.name} row ${edit.row + 1}: ${parsed.transactions.length} rows read before the edit, ${res.transactions.length} after`,
+        );
+        continue;
+      }
+      s.made++;
       const flagged = res.pdfRiskLevel !== 'low';
       const f = namingFinding(res, edit);
       if (flagged) s.flagged++;
-      if (flagged && f && f.severity !== undefined) {
+      if (flagged && f) {
         s.named++;
-        s.by[f.kind] = (s.by[f.kind] ?? 0) + 1;
+        for (const k of namingKinds(res, edit)) s.by[k] = (s.by[k] ?? 0) + 1;
       } else {
         s.misses.push(
           `${o.name} row ${edit.row + 1} p${edit.page} (${edit.note}): level ${res.pdfRiskLevel}; ${(res.tamperFindings ?? []).map((x) => x.kind).join(', ') || 'no content finding'}`,
@@ -165,13 +177,13 @@ async function main() {
   const t0 = Date.now();
   const res = await runTamperBench(originals, { seed, kinds, verbose, log: (s) => console.log(`  ${s}`) });
   console.log(`\ntamper bench: ${res.originals} unedited originals (text PDFs), seed ${seed}, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  console.log('kind                  made  n/a  flagged(>=medium)  named-row  by finding');
+  console.log('kind                  made  n/a  damaged  flagged(>=medium)  named-row  findings naming the row (an edit may have several)');
   let fail = false;
   for (const k of res.kinds) {
     const rate = k.made ? k.named / k.made : 0;
     if (k.made && rate < TARGETS.detection) fail = true;
     console.log(
-      `${k.kind.padEnd(21)} ${String(k.made).padStart(4)} ${String(k.notApplicable).padStart(4)}  ${pct(k.flagged, k.made).padStart(17)}  ${pct(k.named, k.made).padStart(9)}  ${Object.entries(
+      `${k.kind.padEnd(21)} ${String(k.made).padStart(4)} ${String(k.notApplicable).padStart(4)} ${String(k.damaged.length).padStart(8)}  ${pct(k.flagged, k.made).padStart(17)}  ${pct(k.named, k.made).padStart(9)}  ${Object.entries(
         k.by,
       )
         .map(([a, b]) => `${a} ${b}`)
@@ -186,6 +198,11 @@ async function main() {
   for (const a of res.contentAlarms) console.log(`  ${a.name}: ${a.findings.slice(0, 3).join(' | ')}`);
   console.log(`metadata reasons on unedited originals (counted apart): ${res.metadataOnly.length}/${res.originals}`);
   for (const m of res.metadataOnly) console.log(`  ${m.name}: ${m.reasons.join(' | ')}`);
+  const damaged = res.kinds.flatMap((k) => k.damaged.map((m) => `${k.kind}: ${m}`));
+  if (damaged.length) {
+    console.log(`\nedits that broke the reading of other rows (not counted; a fraudster would redo them):`);
+    for (const m of damaged) console.log(`  ${m}`);
+  }
   const misses = res.kinds.flatMap((k) => k.misses.map((m) => `${k.kind}: ${m}`));
   if (misses.length) {
     console.log(`\nmissed edits (${misses.length}):`);

@@ -25,7 +25,7 @@ export interface Glyph {
   color: string;
   /** fill or stroke: painted; invisible: render mode 3 (ignored by a renderer); clip: only a clip */
   mode: 'fill' | 'stroke' | 'invisible' | 'clip';
-  /** draw order on the page */
+  /** draw order on the page (each glyph, shape and image has its own) */
   seq: number;
   /** outside the clip in force, or outside the page */
   clipped: boolean;
@@ -124,7 +124,6 @@ export async function readPageInk(opened: OpenedDocument, index: number, maxGlyp
       return f;
     };
     const readText = (text: any, ctm: M, mode: Glyph['mode'], color: string) => {
-      const s = ++seq;
       const clip = clipBox();
       text.walk({
         showGlyph(font: any, trm: number[], gid: number, uni: number) {
@@ -157,7 +156,7 @@ export async function readPageInk(opened: OpenedDocument, index: number, maxGlyp
             bold: f.bold,
             color,
             mode,
-            seq: s,
+            seq: ++seq,
             clipped: false,
             offPage: false,
             coveredBy: null,

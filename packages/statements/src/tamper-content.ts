@@ -277,6 +277,34 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
   return findings;
 }
 
+const seqOf = (t: InkToken) => Math.min(...t.glyphs.map((g) => g.seq));
+
+/**
+ * Values of a column drawn out of its order: a generator writes a column top to bottom (or bottom
+ * up); a value written into a finished page comes after all of them. At most two such values per
+ * column, each drawn after every other value of the column, and the rest in order.
+ */
+function drawnLate(col: InkToken[]): InkToken[] {
+  if (col.length < 5) return [];
+  const byY = [...col].sort((a, b) => a.base - b.base || a.box[0] - b.box[0]);
+  let inc = 0;
+  for (let i = 1; i < byY.length; i++) if (seqOf(byY[i]) > seqOf(byY[i - 1])) inc++;
+  const up = inc * 2 >= byY.length - 1;
+  const ordered = (xs: InkToken[]) => xs.every((t, i) => i === 0 || (up ? seqOf(t) > seqOf(xs[i - 1]) : seqOf(t) < seqOf(xs[i - 1])));
+  if (ordered(byY)) return [];
+  const late: InkToken[] = [];
+  let rest = byY;
+  while (!ordered(rest)) {
+    if (late.length === 2) return [];
+    const last = rest.reduce((a, b) => (seqOf(b) > seqOf(a) ? b : a));
+    const without = rest.filter((t) => t !== last);
+    late.push(last);
+    rest = without;
+  }
+  // the late values must not be where the order would put them anyway (the end of the column)
+  return late.filter((t) => (up ? t.base < rest[rest.length - 1].base : t.base > rest[0].base));
+}
+
 /** Font, size and colour outliers, and amounts off their column's edge or their row's baseline. */
 function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransaction[]): TamperFinding[] {
   const out: TamperFinding[] = [];
@@ -358,6 +386,17 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
       }
     }
     for (const span of spans) {
+      for (const t of drawnLate(span)) {
+        out.push({
+          kind: 'draw_order',
+          category: 'structure',
+          severity: 'medium',
+          page: t.page,
+          boxes: [rbox(t.box)],
+          row: t.row,
+          message: `page ${t.page}: the amount ${t.text} was drawn after the rest of its column, out of the order the page's other amounts were written in (as text added to a finished page is)${rowLabel(txs, t.row)}`,
+        });
+      }
       const byEnd = new Map<string, InkToken[]>();
       for (const t of span) byEnd.set(edgeClass(t), [...(byEnd.get(edgeClass(t)) ?? []), t]);
       for (const group of byEnd.values()) {
@@ -372,7 +411,8 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
         if (widths[widths.length - 1] - widths[0] < 1) continue;
         for (const t of group) {
           const off = edgeOf(t) - med;
-          if (Math.abs(off) <= 0.6 || flagged.has(t)) continue;
+          // beyond an em it is another column's value, not a misplaced one
+          if (Math.abs(off) <= 0.6 || Math.abs(off) > t.size || flagged.has(t)) continue;
           flagged.add(t);
           out.push({
             kind: 'alignment',

@@ -65,7 +65,7 @@ export interface TamperFinding {
     | 'hidden_text'
     | 'balance_chain'
     | 'totals'
-    | 'partial_embedding';
+    | 'draw_order';
   /** content: the printed glyphs; arithmetic: the figures; structure: how the file is built */
   category: 'content' | 'arithmetic' | 'structure';
   severity: 'medium' | 'high';
