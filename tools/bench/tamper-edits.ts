@@ -34,12 +34,12 @@ export interface Edit {
 }
 
 /** Money text with a new value, written the way the original was ("$1,234.56", "1234.56-", "(12.00)"). */
-export function reformat(orig: string, value: number): string {
+export function reformat(orig: string, value: number, docSeparator = ''): string {
   const m = /\d[\d,.' ]*[.,]\d{2}/.exec(orig);
   if (!m) return value.toFixed(2);
   const num = m[0];
   const dec = num[num.length - 3];
-  const thou = /\d([,.' ])\d{3}/.exec(num.slice(0, -3))?.[1] ?? (dec === '.' && Math.abs(value) >= 1000 && /,/.test(orig) ? ',' : '');
+  const thou = /\d([,.' ])\d{3}/.exec(num.slice(0, -3))?.[1] ?? docSeparator;
   const [int, frac] = Math.abs(value).toFixed(2).split('.');
   const grouped = thou ? int.replace(/\B(?=(\d{3})+(?!\d))/g, thou) : int;
   return orig.slice(0, m.index) + grouped + dec + frac + orig.slice(m.index + num.length);
@@ -57,6 +57,8 @@ export interface EditContext {
   /** visible money tokens per 1-based page */
   money: Map<number, InkToken[]>;
   rotated: Set<number>;
+  /** the thousands separator the document's amounts use ('' when none is printed) */
+  separator: string;
 }
 
 async function context(original: Uint8Array, parsed: ParseResult): Promise<EditContext> {
@@ -77,7 +79,13 @@ async function context(original: Uint8Array, parsed: ParseResult): Promise<EditC
   } finally {
     opened.close();
   }
-  return { original, parsed, money, rotated };
+  let separator = '';
+  for (const toks of money.values())
+    for (const t of toks) {
+      const m = /\d([,.' ])\d{3}[.,]\d{2}/.exec(t.text);
+      if (m) separator ||= m[1];
+    }
+  return { original, parsed, money, rotated, separator };
 }
 
 const inBoxes = (t: InkToken, boxes: Box[]) => {
@@ -183,10 +191,9 @@ async function redactAndRedraw(ctx: EditContext, tok: InkToken, text: string): P
     const x = tok.box[2] - em * size + x0;
     const y = y1 - tok.base;
     const esc = text.replace(/[()\\]/g, (c) => `\\${c}`);
-    const stream = doc.addStream(
-      `q BT /LLTamper ${size.toFixed(2)} Tf ${x.toFixed(2)} ${y.toFixed(2)} Td (${esc}) Tj ET Q\n`,
-      doc.newDictionary(),
-    );
+    // a simple font's string is WinAnsi bytes (the pound sign is one byte, 0xA3)
+    const ops = Buffer.from(`q BT /LLTamper ${size.toFixed(2)} Tf ${x.toFixed(2)} ${y.toFixed(2)} Td (${esc}) Tj ET Q\n`, 'latin1');
+    const stream = doc.addStream(ops, doc.newDictionary());
     const contents = pageObj.get('Contents');
     if (contents.isArray()) contents.push(stream);
     else {
@@ -239,7 +246,7 @@ export async function makeEdit(
     if (!pool.length) return null;
     const row = r.pick(pool);
     const tok = tokenOf(ctx, row, 'amount')!;
-    const text = reformat(tok.text, lift(Math.abs(txs[row].amount)));
+    const text = reformat(tok.text, lift(Math.abs(txs[row].amount)), ctx.separator);
     const bytes = await coverAndRedraw(ctx, [{ tok, text, font: font(tok), ...extra }]);
     return { kind, bytes, page: tok.page, row, boxes: [tok.box], note: `${tok.text} -> ${text}` };
   };
@@ -257,7 +264,7 @@ export async function makeEdit(
       if (!pool.length) return null;
       const row = r.pick(pool);
       const tok = tokenOf(ctx, row, 'amount')!;
-      const text = reformat(tok.text, lift(Math.abs(txs[row].amount)));
+      const text = reformat(tok.text, lift(Math.abs(txs[row].amount)), ctx.separator);
       return { kind, bytes: await redactAndRedraw(ctx, tok, text), page: tok.page, row, boxes: [tok.box], note: `${tok.text} -> ${text}` };
     }
     case 'balance_chain': {
@@ -267,12 +274,14 @@ export async function makeEdit(
       const tok = tokenOf(ctx, row, 'amount')!;
       const newAmount = lift(txs[row].amount);
       const delta = Math.round((newAmount - txs[row].amount) * 100) / 100;
-      const redraws: Redraw[] = [{ tok, text: reformat(tok.text, newAmount) }];
+      const redraws: Redraw[] = [{ tok, text: reformat(tok.text, newAmount, ctx.separator) }];
       for (const j of chainAfter(parsed, row)) {
         const b = tokenOf(ctx, j, 'balance');
-        if (b && txs[j].balance !== null) redraws.push({ tok: b, text: reformat(b.text, Math.abs(txs[j].balance! + delta)) });
+        if (b && txs[j].balance !== null)
+          redraws.push({ tok: b, text: reformat(b.text, Math.abs(txs[j].balance! + delta), ctx.separator) });
       }
-      for (const c of closingTokens(ctx)) redraws.push({ tok: c, text: reformat(c.text, Math.abs(parsed.closingBalance! + delta)) });
+      for (const c of closingTokens(ctx))
+        redraws.push({ tok: c, text: reformat(c.text, Math.abs(parsed.closingBalance! + delta), ctx.separator) });
       const bytes = await coverAndRedraw(ctx, redraws);
       return {
         kind,
@@ -292,9 +301,11 @@ export async function makeEdit(
       for (const j of chainAfter(parsed, row)) {
         if (j === row) continue;
         const b = tokenOf(ctx, j, 'balance');
-        if (b && txs[j].balance !== null) redraws.push({ tok: b, text: reformat(b.text, Math.abs(txs[j].balance! + delta)) });
+        if (b && txs[j].balance !== null)
+          redraws.push({ tok: b, text: reformat(b.text, Math.abs(txs[j].balance! + delta), ctx.separator) });
       }
-      for (const c of closingTokens(ctx)) redraws.push({ tok: c, text: reformat(c.text, Math.abs(parsed.closingBalance! + delta)) });
+      for (const c of closingTokens(ctx))
+        redraws.push({ tok: c, text: reformat(c.text, Math.abs(parsed.closingBalance! + delta), ctx.separator) });
       const erase = t.source!.boxes.map((box) => ({ page: t.source!.page, box }));
       const bytes = await coverAndRedraw(ctx, redraws, erase);
       return {

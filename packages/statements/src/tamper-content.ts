@@ -368,6 +368,31 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
     }
   }
 
+  // the document: its row amounts are set in one font; a font at most two amounts of the whole
+  // document use (summary included) stands out even in a column too short to compare
+  const fontOf = (t: InkToken) => tokenStyle(t).split('|')[0];
+  const docFonts = new Map<string, number>();
+  for (const t of money) docFonts.set(fontOf(t), (docFonts.get(fontOf(t)) ?? 0) + 1);
+  const rowFonts = new Map<string, number>();
+  for (const t of inRows) rowFonts.set(fontOf(t), (rowFonts.get(fontOf(t)) ?? 0) + 1);
+  const [mainFont, mainN] = [...rowFonts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  if (inRows.length >= 5 && mainN / inRows.length >= 0.8) {
+    for (const t of inRows) {
+      const f = fontOf(t);
+      if (f === mainFont || flagged.has(t) || (docFonts.get(f) ?? 0) > 2) continue;
+      flagged.add(t);
+      out.push({
+        kind: 'glyph_style',
+        category: 'content',
+        severity: 'high',
+        page: t.page,
+        boxes: [rbox(t.box)],
+        row: t.row,
+        message: `page ${t.page}: the amount ${t.text} is set in ${f}, a font no more than two amounts of the document use; ${mainN} of its ${inRows.length} row amounts are in ${mainFont}${rowLabel(txs, t.row)}`,
+      });
+    }
+  }
+
   // right edges: a generator puts a right-aligned column's values on one x; a hand-placed value lands
   // a little off. Columns here are the values of a page whose boxes overlap across (a left-aligned
   // column has ragged right edges and is not checked), grouped by the kind of their last glyph.
@@ -411,8 +436,11 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
         if (widths[widths.length - 1] - widths[0] < 1) continue;
         for (const t of group) {
           const off = edgeOf(t) - med;
-          // beyond an em it is another column's value, not a misplaced one
-          if (Math.abs(off) <= 0.6 || Math.abs(off) > t.size || flagged.has(t)) continue;
+          // beyond about half a digit it is another table's column (a section of its own), not a
+          // misplaced value: a shift that large shows on the page and a forger would redo it
+          if (Math.abs(off) <= 0.6 || Math.abs(off) > 0.3 * t.size || flagged.has(t)) continue;
+          // another value on the same off edge: a second column (a section's own), not a misplaced value
+          if (group.some((o) => o !== t && Math.abs(edgeOf(o) - edgeOf(t)) <= 0.25)) continue;
           flagged.add(t);
           out.push({
             kind: 'alignment',
