@@ -2825,6 +2825,8 @@ export interface components {
             statement_start_date: string | null;
             /** @enum {string} */
             status: "uploaded" | "classifying" | "extracting_text" | "running_ocr" | "parsing_with_llm" | "computing_metrics" | "completed" | "failed" | "cancelled";
+            /** @description The content findings behind pdf_risk_level (their sentences are also among risk_reasons), each with its page and boxes; empty when there are none or the document was read before they were kept */
+            tamper_findings: components["schemas"]["TamperFindingDto"][];
             transaction_count: number | null;
             /** Format: date-time */
             updated_at: string;
@@ -3883,6 +3885,25 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        TamperFindingDto: {
+            /** @description Boxes [x0, y0, x1, y1] of the evidence on `page`, in PDF points from its top-left corner (as transaction sources); empty when about the whole document */
+            boxes: number[][];
+            /** @enum {string} */
+            category: "content" | "arithmetic" | "structure";
+            /**
+             * @description glyph_style: an amount in a font, size or colour its column or document does not use; alignment / baseline: an amount off its column edge or its row baseline; covered_text: an amount under an opaque box drawn after it (with another amount on top: a white-box overlay); overlapping_text: two amounts printed over each other; hidden_text: invisible, clipped or off-page text contradicting the visible amount; draw_order: an amount written after the rest of its column; balance_chain / totals: the arithmetic
+             * @enum {string}
+             */
+            kind: "glyph_style" | "alignment" | "baseline" | "covered_text" | "overlapping_text" | "hidden_text" | "draw_order" | "balance_chain" | "totals";
+            /** @description The finding in a sentence a person can check on the page */
+            message: string;
+            /** @description 1-based page; null when about the whole document */
+            page: number | null;
+            /** @description 0-based index of the row it concerns among the document's transactions in reading order (as reconciliation.first_broken_row); null when it concerns no row */
+            row: number | null;
+            /** @enum {string} */
+            severity: "medium" | "high";
+        };
         TimelineEntryDto: {
             /** @description Who caused it: a user name or email, an API key, or system */
             actor: string;
@@ -4208,7 +4229,7 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T08:05:00.000Z",
+                     *       "period_end": "2026-11-30T06:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
@@ -5127,7 +5148,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "CATAd1-d3Fi852HyKH2QRcZjZTRYci7CmM0sf_-KKPU",
+                     *       "csrf_token": "clX4H15qnHLRj-tHTMXo0Zp-kUASPKEuRJDxku6LUg4",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5208,7 +5229,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "rdT8htfWpyxsfm2rahWgCo3wb613psihutKKVMDLfC8",
+                     *       "csrf_token": "veTqUo6TNuXAtSGF4TSF3HqS0JRIItsfIeP_6o_fIlQ",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -11608,7 +11629,7 @@ export interface operations {
                      *           "description": "Mobile Deposit",
                      *           "document_id": 2,
                      *           "flag_reason": null,
-                     *           "id": 61,
+                     *           "id": 1,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -11644,7 +11665,7 @@ export interface operations {
                      *           "description": "Remote Online Deposit",
                      *           "document_id": 2,
                      *           "flag_reason": null,
-                     *           "id": 62,
+                     *           "id": 2,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -11680,7 +11701,7 @@ export interface operations {
                      *           "description": "Wire Transfer Out To Sysco Foods Fed Ref 648281",
                      *           "document_id": 2,
                      *           "flag_reason": null,
-                     *           "id": 105,
+                     *           "id": 45,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -12278,6 +12299,7 @@ export interface operations {
                      *       "statement_period_start": "2025-12-01",
                      *       "statement_start_date": "2025-12-01",
                      *       "status": "completed",
+                     *       "tamper_findings": [],
                      *       "transaction_count": 60,
                      *       "updated_at": "2026-11-26T14:05:12.000Z",
                      *       "uploaded_at": "2026-11-26T14:05:09.000Z"
@@ -12744,7 +12766,7 @@ export interface operations {
                      *             "date": "2025-12-01",
                      *             "description": "ACH Debit Pearl Capital Daily Payment 782992",
                      *             "flag_reason": "Payment to lender 'pearl capital' (known lender)",
-                     *             "id": 3,
+                     *             "id": 58,
                      *             "screening_bucket": "mca_payment"
                      *           }
                      *         ],
@@ -13387,7 +13409,7 @@ export interface operations {
                      *           "description": "Card Purchase Staples 703 Office Supplies",
                      *           "document_id": 1,
                      *           "flag_reason": null,
-                     *           "id": 1,
+                     *           "id": 56,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -13423,7 +13445,7 @@ export interface operations {
                      *           "description": "Online Transfer To Savings XXXXXX3082",
                      *           "document_id": 1,
                      *           "flag_reason": null,
-                     *           "id": 2,
+                     *           "id": 57,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -13459,7 +13481,7 @@ export interface operations {
                      *           "description": "ACH Debit Pearl Capital Daily Payment 782992",
                      *           "document_id": 1,
                      *           "flag_reason": "Payment to lender 'pearl capital' (known lender)",
-                     *           "id": 3,
+                     *           "id": 58,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -13600,7 +13622,7 @@ export interface operations {
                      *       "description": "Card Purchase Staples 703 Office Supplies",
                      *       "document_id": 1,
                      *       "flag_reason": null,
-                     *       "id": 1,
+                     *       "id": 56,
                      *       "is_large_deposit": false,
                      *       "is_large_strange": false,
                      *       "is_nsf_fee": false,
@@ -16281,7 +16303,7 @@ export interface operations {
                      *       "corrections": [],
                      *       "total": 0,
                      *       "total_corrections": 0,
-                     *       "transaction_id": 1
+                     *       "transaction_id": 56
                      *     }
                      */
                     "application/json": components["schemas"]["CorrectionTrailDto"];
@@ -16360,7 +16382,7 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T08:05:00.000Z",
+                     *       "period_end": "2026-11-30T06:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,

@@ -17,6 +17,7 @@ import {
   ReadingChoice,
   Reconciliation,
   StatementError,
+  TamperFinding,
 } from './types';
 
 export * from './types';
@@ -283,6 +284,7 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     },
     pdf_risk_level: r.pdfRiskLevel,
     risk_reasons: r.riskReasons,
+    tamper_findings: tamperFindingsToApiJson(r.tamperFindings ?? []),
     parser: { method: r.parser.method, model: r.parser.model, fallback_reason: r.parser.fallbackReason },
     raw_text_pages: r.rawTextPages,
     readings: readingsToApiJson(r.readings ?? []),
@@ -290,6 +292,30 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     needs_review: r.needsReview,
     review_reasons: r.reviewReasons,
   };
+}
+
+/** A content tamper finding in the API's words (docs/tamper.md). */
+export interface TamperFindingJson {
+  kind: TamperFinding['kind'];
+  category: TamperFinding['category'];
+  severity: TamperFinding['severity'];
+  page: number | null;
+  boxes: Array<[number, number, number, number]>;
+  /** 0-based index into the document's transactions in reading order; null when it concerns no row */
+  row: number | null;
+  message: string;
+}
+
+export function tamperFindingsToApiJson(findings: TamperFinding[]): TamperFindingJson[] {
+  return findings.map((f) => ({
+    kind: f.kind,
+    category: f.category,
+    severity: f.severity,
+    page: f.page,
+    boxes: f.boxes,
+    row: f.row,
+    message: f.message,
+  }));
 }
 
 /** A reading the parser chose, in the API's words. */

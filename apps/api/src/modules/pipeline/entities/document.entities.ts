@@ -78,7 +78,8 @@ export class Document {
     | 'needsReview'
     | 'reviewReasons'
     | 'fieldSources'
-    | 'readings';
+    | 'readings'
+    | 'tamperFindings';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -124,6 +125,8 @@ export class Document {
   @Json({ nullable: true }) fieldSources: Record<string, unknown> | null = null;
   /** What the parser inferred (date order, year, column roles, sign convention) with confidence and evidence (packages/statements `ReadingChoice`). */
   @Json({ nullable: true }) readings: Array<Record<string, unknown>> | null = null;
+  /** The content tamper findings behind `pdfRiskLevel` (packages/statements `TamperFinding`, snake_case; docs/tamper.md). */
+  @Json({ nullable: true }) tamperFindings: Array<Record<string, unknown>> | null = null;
   /** Per-statement metrics (StatementMetrics of @ledgerlens/underwriting, snake_case, without the daily series). */
   @Json({ nullable: true }) analysis: Record<string, unknown> | null = null;
   @Int({ nullable: true }) transactionCount: number | null = null;

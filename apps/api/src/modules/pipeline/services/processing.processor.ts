@@ -1,6 +1,14 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { join, dirname } from 'node:path';
-import { fieldSourcesToApiJson, ParseResult, readingsToApiJson, ParserPool, ParseStep, StatementError } from '@ledgerlens/statements';
+import {
+  fieldSourcesToApiJson,
+  ParseResult,
+  readingsToApiJson,
+  ParserPool,
+  ParseStep,
+  StatementError,
+  tamperFindingsToApiJson,
+} from '@ledgerlens/statements';
 import { computeStatementMetrics, screenTransactions, StatementInput } from '@ledgerlens/underwriting';
 import { APP_CONFIG, AppConfig } from '../../../platform/config/config';
 import { Database } from '../../../platform/database/database.service';
@@ -243,6 +251,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, BeforeApplicat
         parserFallbackReason: parsed.parser.fallbackReason,
         pdfRiskLevel: parsed.pdfRiskLevel,
         riskReasons: parsed.riskReasons,
+        tamperFindings: tamperFindingsToApiJson(parsed.tamperFindings ?? []) as unknown as Array<Record<string, unknown>>,
         reconciliation: parsed.reconciliation as unknown as Record<string, unknown>,
         rawTextPages: parsed.rawTextPages,
         warnings: parsed.warnings,
