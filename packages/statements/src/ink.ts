@@ -54,15 +54,6 @@ export interface PageInk {
 
 type M = [number, number, number, number, number, number];
 
-const concat = (a: M, b: M): M => [
-  a[0] * b[0] + a[1] * b[2],
-  a[0] * b[1] + a[1] * b[3],
-  a[2] * b[0] + a[3] * b[2],
-  a[2] * b[1] + a[3] * b[3],
-  a[4] * b[0] + a[5] * b[2] + b[4],
-  a[4] * b[1] + a[5] * b[3] + b[5],
-];
-
 const hex = (v: number) =>
   Math.round(Math.max(0, Math.min(1, v)) * 255)
     .toString(16)
@@ -95,8 +86,32 @@ export const shareInside = (a: Box, b: Box) => {
 
 const boxOf = (r: ArrayLike<number>): Box => [r[0], r[1], r[2], r[3]];
 
-/** Reads the glyphs and covering shapes of one page (0-based). `maxGlyphs` bounds the work on a hostile page. */
-export async function readPageInk(opened: OpenedDocument, index: number, maxGlyphs = 60_000): Promise<PageInk> {
+/** Band height (points) of the focus index. */
+const BAND = 12;
+
+/** Boxes bucketed by horizontal bands, to ask "does this box touch any of them" without a scan of all. */
+function focusIndex(boxes: Box[]): (b: ArrayLike<number>) => boolean {
+  const bands = new Map<number, Box[]>();
+  for (const f of boxes)
+    for (let k = Math.floor(f[1] / BAND); k <= Math.floor(f[3] / BAND); k++) {
+      const l = bands.get(k);
+      if (l) l.push(f);
+      else bands.set(k, [f]);
+    }
+  return (b) => {
+    for (let k = Math.floor(b[1] / BAND); k <= Math.floor(b[3] / BAND); k++)
+      for (const f of bands.get(k) ?? []) if (f[0] <= b[2] && b[0] <= f[2] && f[1] <= b[3] && b[1] <= f[3]) return true;
+    return false;
+  };
+}
+
+/**
+ * Reads the glyphs and covering shapes of one page (0-based). `maxGlyphs` bounds the work on a
+ * hostile page. With `focus`, only text objects that touch one of its boxes are read glyph by glyph
+ * (the others cost one bounds query): the callers pass the boxes of the words holding a digit.
+ */
+export async function readPageInk(opened: OpenedDocument, index: number, maxGlyphs = 60_000, focus?: Box[]): Promise<PageInk> {
+  const near = focus ? focusIndex(focus) : null;
   const mupdf = await loadMupdf();
   const page = opened.doc.loadPage(index);
   try {
@@ -105,7 +120,7 @@ export async function readPageInk(opened: OpenedDocument, index: number, maxGlyp
     const glyphs: Glyph[] = [];
     const covers: Cover[] = [];
     const clips: Array<Box | null> = [];
-    const fonts = new Map<unknown, { name: string; bold: boolean }>();
+    const fonts = new Map<unknown, { name: string; bold: boolean; adv: Map<number, number> }>();
     let seq = 0;
     let truncated = false;
     const clipBox = (): Box | null => {
@@ -118,83 +133,129 @@ export async function readPageInk(opened: OpenedDocument, index: number, maxGlyp
       let f = fonts.get(key);
       if (!f) {
         const name = String(font.getName()).replace(/^[A-Z]{6}\+/, '');
-        f = { name, bold: !!font.isBold() || /bold|black|heavy|semibold/i.test(name) };
+        f = { name, bold: !!font.isBold() || /bold|black|heavy|semibold/i.test(name), adv: new Map() };
         fonts.set(key, f);
       }
       return f;
     };
+    const [px0, py0, px1, py1] = pageBox;
+    // the hot path (every glyph of the page): advances cached per font
     const readText = (text: any, ctm: M, mode: Glyph['mode'], color: string) => {
+      if (near && !near(text.getBounds(null, ctm))) return;
       const clip = clipBox();
+      const [A, B, C, D, E, F] = ctm;
+      // glyphs are kept by runs (no space, no jump): only the runs holding a digit (amounts, dates,
+      // balances) are kept, the words of descriptions and headings are dropped at once
+      let run: Glyph[] = [];
+      let digit = false;
+      const endRun = () => {
+        if (digit) for (const g of run) glyphs.push(g);
+        run = [];
+        digit = false;
+      };
       text.walk({
         showGlyph(font: any, trm: number[], gid: number, uni: number) {
+          if (uni === 32 || uni === 160 || uni === 9) {
+            endRun(); // spaces: the gaps split the tokens
+            return;
+          }
           if (glyphs.length >= maxGlyphs) {
             truncated = true;
             return;
           }
-          const m = concat(trm as M, ctm);
-          const size = Math.hypot(m[2], m[3]);
+          const a = trm[0] * A + trm[1] * C;
+          const b = trm[0] * B + trm[1] * D;
+          const c = trm[2] * A + trm[3] * C;
+          const d = trm[2] * B + trm[3] * D;
+          const size = Math.sqrt(c * c + d * d);
           // horizontal text only: rotated glyphs (watermarks, vertical footers) are not table cells
-          if (!(size > 0.5) || Math.abs(m[1]) > 0.05 * Math.abs(m[0]) || m[0] <= 0) return;
+          if (!(size > 0.5) || Math.abs(b) > 0.05 * Math.abs(a) || a <= 0) return;
           const f = fontOf(font);
-          let adv = 0.5;
-          try {
-            adv = font.advanceGlyph(gid);
-          } catch {
-            /* no metrics: half an em */
+          let adv = f.adv.get(gid);
+          if (adv === undefined) {
+            try {
+              adv = font.advanceGlyph(gid) as number;
+            } catch {
+              adv = 0.5; // no metrics: half an em
+            }
+            f.adv.set(gid, adv);
           }
-          const x0 = m[4];
-          const base = m[5];
-          const g: Glyph = {
+          const x0 = trm[4] * A + trm[5] * C + E;
+          const base = trm[4] * B + trm[5] * D + F;
+          const x1 = x0 + adv * a;
+          const y0 = base - 0.75 * size;
+          const y1 = base + 0.2 * size;
+          const cx = (x0 + x1) / 2;
+          const cy = (y0 + y1) / 2;
+          const prev = run[run.length - 1];
+          if (prev) {
+            const em = Math.max(size, prev.size);
+            const gap = x0 - prev.x1;
+            if (Math.abs(base - prev.base) > 0.25 * em || gap > 0.2 * em || gap < -0.3 * em) endRun();
+          }
+          if (uni >= 48 && uni <= 57) digit = true;
+          run.push({
             ch: uni > 0 ? String.fromCodePoint(uni) : '\uFFFD',
             x0,
-            x1: x0 + adv * m[0],
+            x1,
             base,
-            y0: base - 0.75 * size,
-            y1: base + 0.2 * size,
+            y0,
+            y1,
             size,
             font: f.name,
             bold: f.bold,
             color,
             mode,
             seq: ++seq,
-            clipped: false,
-            offPage: false,
+            clipped: !!clip && (cx < clip[0] || cx > clip[2] || cy < clip[1] || cy > clip[3]),
+            offPage: cx < px0 || cx > px1 || cy < py0 || cy > py1,
             coveredBy: null,
-          };
-          const gb: Box = [g.x0, g.y0, g.x1, g.y1];
-          g.offPage = shareInside(gb, pageBox) < 0.3;
-          g.clipped = !!clip && shareInside(gb, clip) < 0.3;
-          glyphs.push(g);
+          });
         },
       });
+      endRun();
     };
     const pushClip = (bounds: ArrayLike<number> | null) => clips.push(bounds ? boxOf(bounds) : null);
+    // every callback gets fresh wrappers of mupdf objects: dropped at once, not left to the finalizers
+    const drop = (...objs: any[]) => {
+      for (const o of objs) o?.destroy?.();
+    };
     const dev = new mupdf.Device({
-      fillText(text: any, ctm: any, _cs: any, color: number[], alpha: number) {
+      fillText(text: any, ctm: any, cs: any, color: number[], alpha: number) {
         readText(text, ctm as M, alpha < 0.05 ? 'invisible' : 'fill', rgbOf(color));
+        drop(text, cs);
       },
-      strokeText(text: any, _st: any, ctm: any, _cs: any, color: number[]) {
+      strokeText(text: any, st: any, ctm: any, cs: any, color: number[]) {
         readText(text, ctm as M, 'stroke', rgbOf(color));
+        drop(text, st, cs);
       },
       ignoreText(text: any, ctm: any) {
         readText(text, ctm as M, 'invisible', '#000000');
+        drop(text);
       },
       clipText(text: any, ctm: any) {
         readText(text, ctm as M, 'clip', '#000000');
         pushClip(text.getBounds(null, ctm));
+        drop(text);
       },
-      clipStrokeText(text: any, _st: any, ctm: any) {
+      clipStrokeText(text: any, st: any, ctm: any) {
         pushClip(text.getBounds(null, ctm));
+        drop(text, st);
       },
-      fillPath(path: any, _eo: boolean, ctm: any, _cs: any, color: number[], alpha: number) {
+      fillPath(path: any, _eo: boolean, ctm: any, cs: any, color: number[], alpha: number) {
         seq++;
-        if (alpha < 0.95) return;
-        const box = boxOf(path.getBounds(null, ctm));
-        if (box[2] - box[0] < 2 || box[3] - box[1] < 2) return;
-        covers.push({ box, seq, kind: 'shape', color: rgbOf(color) });
+        if (alpha >= 0.95) {
+          const box = boxOf(path.getBounds(null, ctm));
+          if (box[2] - box[0] >= 2 && box[3] - box[1] >= 2) covers.push({ box, seq, kind: 'shape', color: rgbOf(color) });
+        }
+        drop(path, cs);
       },
-      fillImage(_img: any, ctm: any, alpha: number) {
+      strokePath(path: any, st: any, _ctm: any, cs: any) {
+        drop(path, st, cs);
+      },
+      fillImage(img: any, ctm: any, alpha: number) {
         seq++;
+        drop(img);
         if (alpha < 0.95) return;
         const m = ctm as M;
         const xs = [m[4], m[4] + m[0], m[4] + m[2], m[4] + m[0] + m[2]];
@@ -203,20 +264,33 @@ export async function readPageInk(opened: OpenedDocument, index: number, maxGlyp
         if (box[2] - box[0] < 2 || box[3] - box[1] < 2) return;
         covers.push({ box, seq, kind: 'image', color: null });
       },
+      fillImageMask(img: any, _ctm: any, cs: any) {
+        drop(img, cs);
+      },
+      fillShade(shade: any) {
+        drop(shade);
+      },
       clipPath(path: any, _eo: boolean, ctm: any) {
         pushClip(path.getBounds(null, ctm));
+        drop(path);
       },
-      clipStrokePath(path: any, _st: any, ctm: any) {
+      clipStrokePath(path: any, st: any, ctm: any) {
         pushClip(path.getBounds(null, ctm));
+        drop(path, st);
       },
-      clipImageMask(_img: any, ctm: any) {
+      clipImageMask(img: any, ctm: any) {
         const m = ctm as M;
         const xs = [m[4], m[4] + m[0], m[4] + m[2], m[4] + m[0] + m[2]];
         const ys = [m[5], m[5] + m[1], m[5] + m[3], m[5] + m[1] + m[3]];
         clips.push([Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)]);
+        drop(img);
       },
-      beginMask() {
+      beginMask(_area: any, _lum: boolean, cs: any) {
         clips.push(null);
+        drop(cs);
+      },
+      beginGroup(_area: any, cs: any) {
+        drop(cs);
       },
       popClip() {
         clips.pop();

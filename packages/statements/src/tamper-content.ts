@@ -24,31 +24,39 @@ export const isMoney = (s: string) => MONEY.test(s) && /\d[.,]\d{2}\D{0,3}$/.tes
 
 const money2 = (s: string) => s.replace(/[^\d.,-]/g, '');
 
-/** Groups glyphs into tokens: same baseline, no gap wider than a quarter em, no space, no overprint. */
+/**
+ * Groups glyphs into tokens in drawing order: a glyph joins the previous one on the same baseline
+ * with no gap wider than a fifth of an em (a word space is wider; spaces themselves are not kept).
+ * Text drawn later at the same place (an overlay) starts a token of its own.
+ */
 export function tokensOf(glyphs: Glyph[], page: number): InkToken[] {
-  const sorted = [...glyphs].sort((a, b) => a.base - b.base || a.x0 - b.x0);
   const out: InkToken[] = [];
   let cur: Glyph[] = [];
   const flush = () => {
-    const gs = cur.filter((g) => g.ch.trim());
+    const gs = cur;
     cur = [];
     if (!gs.length) return;
-    const box: Box = [
-      Math.min(...gs.map((g) => g.x0)),
-      Math.min(...gs.map((g) => g.y0)),
-      Math.max(...gs.map((g) => g.x1)),
-      Math.max(...gs.map((g) => g.y1)),
-    ];
-    const sizes = gs.map((g) => g.size).sort((a, b) => a - b);
-    out.push({ text: gs.map((g) => g.ch).join(''), page, glyphs: gs, box, base: gs[0].base, size: sizes[sizes.length >> 1], row: null });
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    let text = '';
+    for (const g of gs) {
+      if (g.x0 < x0) x0 = g.x0;
+      if (g.y0 < y0) y0 = g.y0;
+      if (g.x1 > x1) x1 = g.x1;
+      if (g.y1 > y1) y1 = g.y1;
+      text += g.ch;
+    }
+    const sizes = gs.map((g) => g.size).sort((p, q) => p - q);
+    out.push({ text, page, glyphs: gs, box: [x0, y0, x1, y1], base: gs[0].base, size: sizes[sizes.length >> 1], row: null });
   };
-  for (const g of sorted) {
+  for (const g of glyphs) {
     const prev = cur[cur.length - 1];
     if (prev) {
-      const sameLine = Math.abs(g.base - prev.base) <= 0.25 * Math.max(g.size, prev.size);
-      const gap = g.x0 - prev.x1;
       const em = Math.max(g.size, prev.size);
-      if (!sameLine || gap > 0.25 * em || gap < -0.3 * em || !g.ch.trim() || !prev.ch.trim()) flush();
+      const gap = g.x0 - prev.x1;
+      if (Math.abs(g.base - prev.base) > 0.25 * em || gap > 0.2 * em || gap < -0.3 * em) flush();
     }
     if (g.ch.trim()) cur.push(g);
     else flush();
@@ -58,7 +66,18 @@ export function tokensOf(glyphs: Glyph[], page: number): InkToken[] {
 }
 
 /** Colours a reader would call the same (near-black greys of one generator) fall in one bucket. */
+const buckets = new Map<string, string>();
+
 function colorBucket(hex: string): string {
+  let b = buckets.get(hex);
+  if (b === undefined) {
+    b = bucketOf(hex);
+    buckets.set(hex, b);
+  }
+  return b;
+}
+
+function bucketOf(hex: string): string {
   const v = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
   if (Math.max(...v) < 0.3) return '#000000';
   return `#${v.map((c) => (Math.round(c * 4) * 63).toString(16).padStart(2, '0')).join('')}`;
@@ -73,11 +92,21 @@ const edgeClass = (t: InkToken) => {
   return /\d/.test(ch) ? 'digit' : ch;
 };
 
+const styles = new WeakMap<InkToken, string>();
+
+/** The style most of a value's digits are set in (memoised: every check asks it). */
 function tokenStyle(t: InkToken): string {
+  const known = styles.get(t);
+  if (known) return known;
   const digits = t.glyphs.filter((g) => /\d/.test(g.ch));
   const counts = new Map<string, number>();
-  for (const g of digits.length ? digits : t.glyphs) counts.set(styleOf(g), (counts.get(styleOf(g)) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1])[0][0];
+  for (const g of digits.length ? digits : t.glyphs) {
+    const k = styleOf(g);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const style = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+  styles.set(t, style);
+  return style;
 }
 
 const rowLabel = (txs: StatementTransaction[], row: number | null) => {
@@ -153,7 +182,10 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
   let used = 0;
   for (const p of pages) {
     if (p.method !== 'text' || used >= budget) continue;
-    const ink = await readPageInk(opened, p.index, Math.min(60_000, budget - used));
+    // only the text that holds a digit (amounts, dates, balances) is read glyph by glyph
+    const focus: Box[] = [];
+    for (const l of p.lines) for (const w of l.words) if (/\d/.test(w.text)) focus.push([w.x0 - 1, w.y0 - 1, w.x1 + 1, w.y1 + 1]);
+    const ink = await readPageInk(opened, p.index, Math.min(60_000, budget - used), focus);
     used += ink.glyphs.length;
     inks.push(ink);
   }
@@ -226,11 +258,13 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
   }
 
   // 2. visible amounts printed over each other
-  for (let i = 0; i < moneyVisible.length; i++) {
-    for (let j = i + 1; j < moneyVisible.length; j++) {
-      const a = moneyVisible[i];
-      const b = moneyVisible[j];
-      if (a.page !== b.page || money2(a.text) === money2(b.text)) continue;
+  const byTop = [...moneyVisible].sort((a, b) => a.page - b.page || a.box[1] - b.box[1]);
+  for (let i = 0; i < byTop.length; i++) {
+    for (let j = i + 1; j < byTop.length; j++) {
+      const a = byTop[i];
+      const b = byTop[j];
+      if (b.page !== a.page || b.box[1] >= a.box[3]) break;
+      if (money2(a.text) === money2(b.text)) continue;
       if (area(intersection(a.box, b.box)) <= 0.3 * Math.min(area(a.box), area(b.box))) continue;
       findings.push({
         kind: 'overlapping_text',
@@ -316,12 +350,19 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
 
   // a value whose digits are not all in one font/size/colour
   for (const t of inRows) {
-    const digits = t.glyphs.filter((g) => /\d/.test(g.ch));
-    const styles = new Set(digits.map(styleOf));
+    let first: Glyph | null = null;
+    let mixed = false;
+    for (const g of t.glyphs) {
+      if (g.ch < '0' || g.ch > '9') continue;
+      if (!first) first = g;
+      else if (g.font !== first.font || Math.abs(g.size - first.size) >= 0.25 || g.color !== first.color) {
+        mixed = true;
+        break;
+      }
+    }
+    if (!mixed) continue;
+    const styles = new Set(t.glyphs.filter((g) => g.ch >= '0' && g.ch <= '9').map(styleOf));
     if (styles.size < 2) continue;
-    const fonts = new Set(digits.map((g) => g.font));
-    const sizes = digits.map((g) => g.size);
-    if (fonts.size < 2 && Math.max(...sizes) - Math.min(...sizes) < 0.25 && new Set(digits.map((g) => g.color)).size < 2) continue;
     flagged.add(t);
     out.push({
       kind: 'glyph_style',
@@ -423,7 +464,12 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
         });
       }
       const byEnd = new Map<string, InkToken[]>();
-      for (const t of span) byEnd.set(edgeClass(t), [...(byEnd.get(edgeClass(t)) ?? []), t]);
+      for (const t of span) {
+        const k = edgeClass(t);
+        const l = byEnd.get(k);
+        if (l) l.push(t);
+        else byEnd.set(k, [t]);
+      }
       for (const group of byEnd.values()) {
         if (group.length < 4) continue;
         const edges = group.map(edgeOf).sort((a, b) => a - b);
@@ -457,9 +503,17 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
   }
 
   // baseline: the other values of the row's line share one baseline; an amount off it was placed by hand
+  const byRow = new Map<string, InkToken[]>();
+  for (const o of all) {
+    if (o.row === null) continue;
+    const k = `${o.page}|${o.row}`;
+    const l = byRow.get(k);
+    if (l) l.push(o);
+    else byRow.set(k, [o]);
+  }
   for (const t of inRows) {
     if (flagged.has(t)) continue;
-    const line = all.filter((o) => o !== t && o.page === t.page && o.row === t.row && Math.abs(o.base - t.base) < 0.6 * t.size);
+    const line = (byRow.get(`${t.page}|${t.row}`) ?? []).filter((o) => o !== t && Math.abs(o.base - t.base) < 0.6 * t.size);
     if (line.length < 2) continue;
     const bases = line.map((o) => o.base).sort((a, b) => a - b);
     const med = bases[bases.length >> 1];
