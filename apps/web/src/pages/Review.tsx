@@ -11,6 +11,7 @@ import type { PDFDocumentProxy } from '../review/pdf';
 const route = getRouteApi('/deals/$dealId/documents/$documentId');
 
 type Transaction = Schemas['TransactionDto'];
+type TamperFinding = Schemas['TamperFindingDto'];
 type Category = Transaction['category'];
 const CATEGORIES: Category[] = ['revenue', 'non_revenue', 'debt_service', 'operating_expense', 'transfer', 'other'];
 
@@ -77,6 +78,7 @@ export function ReviewPage() {
   const [selected, setSelected] = useState<number | null>(null);
   const [editing, setEditing] = useState(false);
   const [page, setPage] = useState(1);
+  const [evidence, setEvidence] = useState<number | null>(null);
   const region = useRef<HTMLDivElement>(null);
   const stopEditing = () => {
     setEditing(false);
@@ -117,6 +119,13 @@ export function ReviewPage() {
   const pageCount = d.page_count ?? 1;
   const breaks = chainBreaks(list, d.opening_balance);
   const warningsOf = (t: Transaction) => [...t.row_warnings, ...(breaks.has(t.id) ? [breaks.get(t.id)!] : [])];
+  // the signs of editing read from the content: each names its page and boxes, shown over the page
+  const findings: TamperFinding[] = d.tamper_findings ?? [];
+  const showFinding = (i: number) => {
+    setEvidence(i);
+    const p = findings[i].page;
+    if (p) setPage(p);
+  };
 
   return (
     <article aria-labelledby="review-title" className="review">
@@ -146,6 +155,25 @@ export function ReviewPage() {
           ))}
         </ul>
       )}
+      {findings.length > 0 && (
+        <section className="notice notice-warn tamper-findings" aria-labelledby="tamper-title">
+          <h2 id="tamper-title">Signs of editing ({d.pdf_risk_level ?? 'unknown'} risk): each is boxed on its page</h2>
+          <ul>
+            {findings.map((f, i) => (
+              <li key={`f-${i}`}>
+                <span className={`badge ${f.severity === 'high' ? 'decision-decline' : 'decision-review'}`}>{f.severity}</span>{' '}
+                {f.page ? (
+                  <button type="button" className="link" aria-pressed={evidence === i} onClick={() => showFinding(i)}>
+                    {f.message}
+                  </button>
+                ) : (
+                  f.message
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <div className="review-grid">
         <section className="panel review-page" aria-labelledby="page-title">
           <div className="pager">
@@ -170,6 +198,9 @@ export function ReviewPage() {
               warned={(t) => warningsOf(t).length > 0}
               selected={selected}
               onSelect={select}
+              evidence={findings.flatMap((f, i) =>
+                f.page === page ? f.boxes.map((box, k) => ({ key: `${i}-${k}`, box, selected: i === evidence, label: f.message })) : [],
+              )}
             />
           ) : (
             <p className="muted">Opening the statement…</p>
@@ -268,6 +299,7 @@ function PdfPage({
   warned,
   selected,
   onSelect,
+  evidence,
 }: {
   bytes: Uint8Array;
   page: number;
@@ -275,6 +307,8 @@ function PdfPage({
   warned: (t: Transaction) => boolean;
   selected: number | null;
   onSelect: (t: Transaction) => void;
+  /** the boxes of the tamper findings on this page */
+  evidence: Array<{ key: string; box: number[]; selected: boolean; label: string }>;
 }) {
   const holder = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -364,6 +398,16 @@ function PdfPage({
             />
           )),
         )}
+      {scale > 0 &&
+        evidence.map(({ key, box: [x0, y0, x1, y1], selected: on, label: title }) => (
+          <div
+            key={`e-${key}`}
+            data-evidence={key}
+            title={title}
+            className={`box box-evidence ${on ? 'box-evidence-selected' : ''}`}
+            style={{ left: x0 * scale, top: y0 * scale, width: (x1 - x0) * scale, height: (y1 - y0) * scale }}
+          />
+        ))}
       {!pdf ? <p className="muted">Drawing the page…</p> : null}
     </div>
   );
