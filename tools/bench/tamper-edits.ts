@@ -16,6 +16,7 @@ export const EDIT_KINDS = [
   'balance_chain',
   'row_delete',
   'mupdf_redact_redraw',
+  'stream_digit_swap',
 ] as const;
 export type EditKind = (typeof EDIT_KINDS)[number];
 
@@ -208,6 +209,47 @@ async function redactAndRedraw(ctx: EditContext, tok: InkToken, text: string): P
   }
 }
 
+/**
+ * The most careful edit: the amount's digits changed inside the page's own content stream (mupdf),
+ * same font, same size, same place, same drawing order; one digit raised so the width holds. Only
+ * where the stream holds the amount as literal text exactly once (fonts with a simple encoding);
+ * elsewhere not applicable.
+ */
+async function swapDigitInStream(ctx: EditContext, tok: InkToken, value: number): Promise<{ bytes: Uint8Array; text: string } | null> {
+  const m = /\d[\d,.' ]*[.,]\d{2}/.exec(tok.text);
+  if (!m) return null;
+  const digits = m[0];
+  const mupdf = await import('mupdf');
+  const doc = mupdf.Document.openDocument(ctx.original, 'application/pdf') as InstanceType<typeof mupdf.PDFDocument>;
+  try {
+    const page = doc.loadPage(tok.page - 1) as InstanceType<typeof mupdf.PDFPage>;
+    const contents = page.getObject().get('Contents');
+    const streams: Array<InstanceType<typeof mupdf.PDFObject>> = [];
+    if (contents.isArray()) for (let i = 0; i < contents.length; i++) streams.push(contents.get(i));
+    else if (contents.isStream()) streams.push(contents);
+    // the new digits: the leading digit raised (same count of digits, so the same width in tabular figures)
+    const lead = Number(digits[0]);
+    const raised = String(Math.min(9, lead + 1 + (Math.floor(value * 100) % Math.max(1, 8 - lead))));
+    if (raised === digits[0]) return null;
+    const next = raised + digits.slice(1);
+    let found: { s: InstanceType<typeof mupdf.PDFObject>; text: string } | null = null;
+    for (const st of streams) {
+      const text = Buffer.from(st.readStream().asUint8Array()).toString('latin1');
+      const hits = text.split(`(${digits}`).length - 1 + (text.split(`${digits})`).length - 1);
+      if (!hits) continue;
+      if (found || hits > 2) return null; // printed more than once: not sure which
+      found = { s: st, text };
+    }
+    if (!found) return null;
+    const edited = found.text.split(digits).length === 2 ? found.text.replace(digits, next) : null;
+    if (!edited) return null;
+    found.s.writeStream(Buffer.from(edited, 'latin1'));
+    return { bytes: doc.saveToBuffer('garbage=1').asUint8Array().slice(), text: tok.text.replace(digits, next) };
+  } finally {
+    doc.destroy?.();
+  }
+}
+
 /** Rows in the order the running balance runs (newest-first printouts run bottom-up). */
 function chainAfter(parsed: ParseResult, row: number): number[] {
   const newestFirst = (parsed.readings ?? []).some((r) => r.question === 'row_order' && /newest/i.test(r.chosen));
@@ -266,6 +308,23 @@ export async function makeEdit(
       const tok = tokenOf(ctx, row, 'amount')!;
       const text = reformat(tok.text, lift(Math.abs(txs[row].amount)), ctx.separator);
       return { kind, bytes: await redactAndRedraw(ctx, tok, text), page: tok.page, row, boxes: [tok.box], note: `${tok.text} -> ${text}` };
+    }
+    case 'stream_digit_swap': {
+      // deposits (or any amount) whose printed text the stream holds once
+      for (const row of [...(credits.length ? credits : debits)].sort(() => r.next() - 0.5).slice(0, 12)) {
+        const tok = tokenOf(ctx, row, 'amount')!;
+        const done = await swapDigitInStream(ctx, tok, Math.abs(txs[row].amount));
+        if (done)
+          return {
+            kind,
+            bytes: done.bytes,
+            page: tok.page,
+            row,
+            boxes: [tok.box],
+            note: `${tok.text} -> ${done.text} in the content stream`,
+          };
+      }
+      return null;
     }
     case 'balance_chain': {
       const pool = credits.filter((i) => tokenOf(ctx, i, 'balance'));

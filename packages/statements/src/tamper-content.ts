@@ -285,15 +285,21 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
   const rec = input.reconciliation;
   if (rec && txs.length && !input.misprints) {
     if (rec.firstBrokenRow !== null) {
-      const t = txs[rec.firstBrokenRow];
+      const k = rec.firstBrokenRow;
+      const t = txs[k];
+      // where balances are printed only at the end of a day, the row at fault is any since the last
+      // printed balance: those rows of the same page are boxed too
+      let from = k;
+      while (from > 0 && txs[from - 1].balance === null && txs[from - 1].source?.page === t.source?.page) from--;
+      const boxes = txs.slice(from, k + 1).flatMap((x) => x.source?.boxes.map(rbox) ?? []);
       findings.push({
         kind: 'balance_chain',
         category: 'arithmetic',
         severity: 'medium',
         page: t.source?.page ?? null,
-        boxes: t.source?.boxes.map(rbox) ?? [],
-        row: rec.firstBrokenRow,
-        message: `the running balance does not follow at row ${rec.firstBrokenRow + 1} (${t.date}, ${t.amount.toFixed(2)}, printed balance ${t.balance === null ? '-' : t.balance.toFixed(2)})`,
+        boxes,
+        row: k,
+        message: `the running balance does not follow at row ${k + 1} (${t.date}, ${t.amount.toFixed(2)}, printed balance ${t.balance === null ? '-' : t.balance.toFixed(2)})${from < k ? `: one of rows ${from + 1} to ${k + 1} (printed without a balance of their own) or its balance differs from what was printed` : ''}`,
       });
     }
     if (rec.totalsMatch === false && rec.difference !== null) {
@@ -451,8 +457,21 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
         right = t.box[2];
       }
     }
+    // the table as a whole too (a generator writing row by row): catches a value of a column too short to judge
+    const late = new Set<InkToken>(drawnLate(ts));
+    for (const t of late)
+      out.push({
+        kind: 'draw_order',
+        category: 'structure',
+        severity: 'medium',
+        page: t.page,
+        boxes: [rbox(t.box)],
+        row: t.row,
+        message: `page ${t.page}: the amount ${t.text} was drawn after the rest of the table, out of the row-by-row order the page's other amounts were written in (as text added to a finished page is)${rowLabel(txs, t.row)}`,
+      });
     for (const span of spans) {
       for (const t of drawnLate(span)) {
+        if (late.has(t)) continue;
         out.push({
           kind: 'draw_order',
           category: 'structure',
