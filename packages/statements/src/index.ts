@@ -138,15 +138,17 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       amountCells: parsed?.amountCells ?? [],
       reconciliation: parsed ? reconciliation : null,
     });
-    const tamperFindings = opened.info.isPdf
-      ? await contentFindings({
-          opened,
-          pages: layout.pages,
-          transactions: parsed?.transactions ?? [],
-          reconciliation: parsed ? reconciliation : null,
-          misprints: parsed?.misprints.length ?? 0,
-        })
-      : [];
+    // the content checks read the glyphs of a bank statement's rows: nothing to check elsewhere
+    const tamperFindings =
+      opened.info.isPdf && parsed?.transactions.length
+        ? await contentFindings({
+            opened,
+            pages: layout.pages,
+            transactions: parsed?.transactions ?? [],
+            reconciliation: parsed ? reconciliation : null,
+            misprints: parsed?.misprints.length ?? 0,
+          })
+        : [];
     const risk = combineRisk(metaRisk, tamperFindings);
     return {
       documentType: cls.documentType,

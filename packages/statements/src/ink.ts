@@ -86,6 +86,9 @@ export const shareInside = (a: Box, b: Box) => {
 
 const boxOf = (r: ArrayLike<number>): Box => [r[0], r[1], r[2], r[3]];
 
+/** Glyphs of one run held before it is known to hold a digit (a longer run is cut). */
+const RUN_MAX = 256;
+
 /** Band height (points) of the focus index. */
 const BAND = 12;
 
@@ -139,18 +142,55 @@ export async function readPageInk(opened: OpenedDocument, index: number, maxGlyp
       return f;
     };
     const [px0, py0, px1, py1] = pageBox;
+    const rX0 = new Float64Array(RUN_MAX);
+    const rX1 = new Float64Array(RUN_MAX);
+    const rBase = new Float64Array(RUN_MAX);
+    const rSize = new Float64Array(RUN_MAX);
+    const rUni = new Int32Array(RUN_MAX);
+    const rSeq = new Int32Array(RUN_MAX);
+    const rFont: Array<{ name: string; bold: boolean }> = new Array(RUN_MAX);
     // the hot path (every glyph of the page): advances cached per font
     const readText = (text: any, ctm: M, mode: Glyph['mode'], color: string) => {
       if (near && !near(text.getBounds(null, ctm))) return;
       const clip = clipBox();
       const [A, B, C, D, E, F] = ctm;
       // glyphs are kept by runs (no space, no jump): only the runs holding a digit (amounts, dates,
-      // balances) are kept, the words of descriptions and headings are dropped at once
-      let run: Glyph[] = [];
+      // balances) become Glyph objects, the words of descriptions and headings are dropped at once
+      // (their numbers are held in reused arrays: no garbage for the collector)
+      let n = 0;
       let digit = false;
       const endRun = () => {
-        if (digit) for (const g of run) glyphs.push(g);
-        run = [];
+        if (digit)
+          for (let i = 0; i < n; i++) {
+            const size = rSize[i];
+            const x0 = rX0[i];
+            const x1 = rX1[i];
+            const base = rBase[i];
+            const y0 = base - 0.75 * size;
+            const y1 = base + 0.2 * size;
+            const cx = (x0 + x1) / 2;
+            const cy = (y0 + y1) / 2;
+            const uni = rUni[i];
+            const f = rFont[i];
+            glyphs.push({
+              ch: uni > 0 ? String.fromCodePoint(uni) : '\uFFFD',
+              x0,
+              x1,
+              base,
+              y0,
+              y1,
+              size,
+              font: f.name,
+              bold: f.bold,
+              color,
+              mode,
+              seq: rSeq[i],
+              clipped: !!clip && (cx < clip[0] || cx > clip[2] || cy < clip[1] || cy > clip[3]),
+              offPage: cx < px0 || cx > px1 || cy < py0 || cy > py1,
+              coveredBy: null,
+            });
+          }
+        n = 0;
         digit = false;
       };
       text.walk({
@@ -182,35 +222,20 @@ export async function readPageInk(opened: OpenedDocument, index: number, maxGlyp
           }
           const x0 = trm[4] * A + trm[5] * C + E;
           const base = trm[4] * B + trm[5] * D + F;
-          const x1 = x0 + adv * a;
-          const y0 = base - 0.75 * size;
-          const y1 = base + 0.2 * size;
-          const cx = (x0 + x1) / 2;
-          const cy = (y0 + y1) / 2;
-          const prev = run[run.length - 1];
-          if (prev) {
-            const em = Math.max(size, prev.size);
-            const gap = x0 - prev.x1;
-            if (Math.abs(base - prev.base) > 0.25 * em || gap > 0.2 * em || gap < -0.3 * em) endRun();
+          if (n > 0) {
+            const em = Math.max(size, rSize[n - 1]);
+            const gap = x0 - rX1[n - 1];
+            if (Math.abs(base - rBase[n - 1]) > 0.25 * em || gap > 0.2 * em || gap < -0.3 * em || n >= RUN_MAX) endRun();
           }
           if (uni >= 48 && uni <= 57) digit = true;
-          run.push({
-            ch: uni > 0 ? String.fromCodePoint(uni) : '\uFFFD',
-            x0,
-            x1,
-            base,
-            y0,
-            y1,
-            size,
-            font: f.name,
-            bold: f.bold,
-            color,
-            mode,
-            seq: ++seq,
-            clipped: !!clip && (cx < clip[0] || cx > clip[2] || cy < clip[1] || cy > clip[3]),
-            offPage: cx < px0 || cx > px1 || cy < py0 || cy > py1,
-            coveredBy: null,
-          });
+          rX0[n] = x0;
+          rX1[n] = x0 + adv * a;
+          rBase[n] = base;
+          rSize[n] = size;
+          rUni[n] = uni;
+          rSeq[n] = ++seq;
+          rFont[n] = f;
+          n++;
         },
       });
       endRun();

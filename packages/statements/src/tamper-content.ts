@@ -98,7 +98,13 @@ const styles = new WeakMap<InkToken, string>();
 function tokenStyle(t: InkToken): string {
   const known = styles.get(t);
   if (known) return known;
-  const digits = t.glyphs.filter((g) => /\d/.test(g.ch));
+  const digits = t.glyphs.filter((g) => g.ch >= '0' && g.ch <= '9');
+  const d0 = digits[0];
+  if (d0 && digits.every((g) => g.font === d0.font && g.size === d0.size && g.color === d0.color)) {
+    const style = styleOf(d0); // the common case: one style, one string
+    styles.set(t, style);
+    return style;
+  }
   const counts = new Map<string, number>();
   for (const g of digits.length ? digits : t.glyphs) {
     const k = styleOf(g);
