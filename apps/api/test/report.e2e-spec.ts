@@ -1,4 +1,6 @@
+import { parseStatementFile } from '@ledgerlens/statements';
 import { counterpartyKey, screenTransactions } from '@ledgerlens/underwriting';
+import { makeEdit } from '../../../tools/bench/tamper-edits';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
 import { makeStatement, CorpusItem } from '../../../tools/corpus/corpus';
 import { withIncrementalEdit } from '../../../tools/corpus/others';
@@ -320,6 +322,24 @@ describe('deal report from corpus statements', () => {
       expect(r.related_deals).toContainEqual(
         expect.objectContaining({ type: 'same_account', other_deal_id: clean, other_business_name: 'Clean Copy LLC' }),
       );
+    });
+
+    it('one deposit raised under a white box, metadata untouched: high risk from the content, the finding on the row, review', async () => {
+      const parsed = await parseStatementFile(a.bytes, { ocr: false });
+      const edit = (await makeEdit(a.bytes, parsed, 'white_box', 32))!;
+      const dealId = await newDeal('Overlay Copy LLC', 1000);
+      const docId = await upload(dealId, a, 'overlay.pdf', {}, edit.bytes);
+      await app.settle();
+      const doc = (await app.request('GET', `/v1/documents/${docId}`, { key })).body;
+      expect(doc.pdf_risk_level).toBe('high');
+      const covered = doc.tamper_findings.find((f: { kind: string }) => f.kind === 'covered_text');
+      expect(covered).toMatchObject({ category: 'content', severity: 'high', page: edit.page, row: edit.row });
+      expect(covered.boxes[0]).toHaveLength(4);
+      expect(doc.risk_reasons).toContain(covered.message);
+      expect(doc.risk_reasons.join()).not.toMatch(/editing tool|incremental/);
+      const r = await report(dealId);
+      expect(r.authenticity).toMatchObject({ risk_level: 'high', high_risk_document_ids: [docId] });
+      expect(r.recommendation.decision).toBe('review');
     });
 
     it('the very same file in another deal is a finding naming that deal', async () => {

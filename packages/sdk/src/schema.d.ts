@@ -3157,6 +3157,8 @@ export interface components {
             statement_start_date: string | null;
             /** @enum {string} */
             status: "uploaded" | "classifying" | "extracting_text" | "running_ocr" | "parsing_with_llm" | "computing_metrics" | "completed" | "failed" | "cancelled";
+            /** @description The content findings behind pdf_risk_level (their sentences are also among risk_reasons), each with its page and boxes; empty when there are none or the document was read before they were kept */
+            tamper_findings: components["schemas"]["TamperFindingDto"][];
             transaction_count: number | null;
             /** Format: date-time */
             updated_at: string;
@@ -4408,6 +4410,25 @@ export interface components {
             status: "accepted";
             /** @enum {boolean} */
             success: true;
+        };
+        TamperFindingDto: {
+            /** @description Boxes [x0, y0, x1, y1] of the evidence on `page`, in PDF points from its top-left corner (as transaction sources); empty when about the whole document */
+            boxes: number[][];
+            /** @enum {string} */
+            category: "content" | "arithmetic" | "structure";
+            /**
+             * @description glyph_style: an amount in a font, size or colour its column or document does not use; alignment / baseline: an amount off its column edge or its row baseline; covered_text: an amount under an opaque box drawn after it (with another amount on top: a white-box overlay); overlapping_text: two amounts printed over each other; hidden_text: invisible, clipped or off-page text contradicting the visible amount; draw_order: an amount written after the rest of its column; balance_chain / totals: the arithmetic
+             * @enum {string}
+             */
+            kind: "glyph_style" | "alignment" | "baseline" | "covered_text" | "overlapping_text" | "hidden_text" | "draw_order" | "balance_chain" | "totals";
+            /** @description The finding in a sentence a person can check on the page */
+            message: string;
+            /** @description 1-based page; null when about the whole document */
+            page: number | null;
+            /** @description 0-based index of the row it concerns among the document's transactions in reading order (as reconciliation.first_broken_row); null when it concerns no row */
+            row: number | null;
+            /** @enum {string} */
+            severity: "medium" | "high";
         };
         TimelineEntryDto: {
             /** @description Who caused it: a user name or email, an API key, or system */
@@ -5781,7 +5802,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "6zeR1lTR1zy4Ci7P0cYu8PVw_b8m9vFR4ab3fAWDXVc",
+                     *       "csrf_token": "SvcKp_8LeaPJBrAJ1mQ3yGllYeJgznb8BNhr9UzYOaQ",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5862,7 +5883,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "CI0fWfyLv0eFmv8LtruTBIkXx-C-vLT3x50UTvVduHk",
+                     *       "csrf_token": "7QI1uE4zhExr7LaCbJk51CUaOa5QgXaazAvJMHuOeao",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -12979,6 +13000,7 @@ export interface operations {
                      *       "statement_period_start": "2025-12-01",
                      *       "statement_start_date": "2025-12-01",
                      *       "status": "completed",
+                     *       "tamper_findings": [],
                      *       "transaction_count": 60,
                      *       "updated_at": "2026-11-26T14:05:12.000Z",
                      *       "uploaded_at": "2026-11-26T14:05:09.000Z"
@@ -14226,6 +14248,7 @@ export interface operations {
                      *       "statement_period_start": "2025-12-01",
                      *       "statement_start_date": "2025-12-01",
                      *       "status": "completed",
+                     *       "tamper_findings": [],
                      *       "transaction_count": 60,
                      *       "updated_at": "2026-11-26T14:05:30.000Z",
                      *       "uploaded_at": "2026-11-26T14:05:09.000Z"

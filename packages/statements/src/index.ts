@@ -6,6 +6,8 @@ import { parseWithLlm, pageText } from './llm';
 import { openDocument } from './open';
 import { reconcile } from './reconcile';
 import { assessTamperRisk, parsePdfDate } from './tamper';
+import { contentFindings } from './tamper-content';
+import { combineRisk } from './tamper-risk';
 import {
   BankStatementFields,
   FieldSources,
@@ -15,6 +17,7 @@ import {
   ReadingChoice,
   Reconciliation,
   StatementError,
+  TamperFinding,
 } from './types';
 
 export * from './types';
@@ -35,6 +38,12 @@ export type { StatementHeader } from './header';
 export { findPeriod } from './period';
 export { assessTamperRisk, parsePdfDate } from './tamper';
 export type { TamperAssessment, TamperInput } from './tamper';
+export { contentFindings, tokensOf, isMoney } from './tamper-content';
+export type { ContentInput, InkToken } from './tamper-content';
+export { readPageInk } from './ink';
+export type { Glyph, PageInk, Cover } from './ink';
+export { combineRisk } from './tamper-risk';
+export type { DocumentRisk } from './tamper-risk';
 export { parseWithLlm, validateLlmJson, LlmOutputError, LLM_SYSTEM_PROMPT, pageText, pageTextWithColumns } from './llm';
 export { shutdownOcr, warmOcr, OCR_WORKERS, tesseractLangPath, cleanOcrWord } from './ocr';
 export { parseAmount, parseDateToken, resolveYear, isValidDate } from './tokens';
@@ -123,12 +132,24 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
         );
       }
     }
-    const risk = assessTamperRisk({
+    const metaRisk = assessTamperRisk({
       info: opened.info,
       pages: layout.pages,
       amountCells: parsed?.amountCells ?? [],
       reconciliation: parsed ? reconciliation : null,
     });
+    // the content checks read the glyphs of a bank statement's rows: nothing to check elsewhere
+    const tamperFindings =
+      opened.info.isPdf && parsed?.transactions.length
+        ? await contentFindings({
+            opened,
+            pages: layout.pages,
+            transactions: parsed?.transactions ?? [],
+            reconciliation: parsed ? reconciliation : null,
+            misprints: parsed?.misprints.length ?? 0,
+          })
+        : [];
+    const risk = combineRisk(metaRisk, tamperFindings);
     return {
       documentType: cls.documentType,
       classificationConfidence: cls.confidence,
@@ -151,6 +172,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       reconciliation,
       pdfRiskLevel: risk.level,
       riskReasons: risk.reasons,
+      tamperFindings,
       parser,
       rawTextPages: layout.rawTextPages,
       ocrPages: layout.ocrPages,
@@ -264,6 +286,7 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     },
     pdf_risk_level: r.pdfRiskLevel,
     risk_reasons: r.riskReasons,
+    tamper_findings: tamperFindingsToApiJson(r.tamperFindings ?? []),
     parser: { method: r.parser.method, model: r.parser.model, fallback_reason: r.parser.fallbackReason },
     raw_text_pages: r.rawTextPages,
     readings: readingsToApiJson(r.readings ?? []),
@@ -271,6 +294,30 @@ export function toApiJson(r: ParseResult): Record<string, unknown> {
     needs_review: r.needsReview,
     review_reasons: r.reviewReasons,
   };
+}
+
+/** A content tamper finding in the API's words (docs/tamper.md). */
+export interface TamperFindingJson {
+  kind: TamperFinding['kind'];
+  category: TamperFinding['category'];
+  severity: TamperFinding['severity'];
+  page: number | null;
+  boxes: Array<[number, number, number, number]>;
+  /** 0-based index into the document's transactions in reading order; null when it concerns no row */
+  row: number | null;
+  message: string;
+}
+
+export function tamperFindingsToApiJson(findings: TamperFinding[]): TamperFindingJson[] {
+  return findings.map((f) => ({
+    kind: f.kind,
+    category: f.category,
+    severity: f.severity,
+    page: f.page,
+    boxes: f.boxes,
+    row: f.row,
+    message: f.message,
+  }));
 }
 
 /** A reading the parser chose, in the API's words. */

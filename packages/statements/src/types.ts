@@ -51,6 +51,33 @@ export interface Reconciliation {
 
 export type RiskLevel = 'low' | 'medium' | 'high';
 
+/**
+ * A sign of editing read from the document's content (docs/tamper.md): where it is and a sentence a
+ * person can check on the page.
+ */
+export interface TamperFinding {
+  kind:
+    | 'glyph_style'
+    | 'alignment'
+    | 'baseline'
+    | 'covered_text'
+    | 'overlapping_text'
+    | 'hidden_text'
+    | 'balance_chain'
+    | 'totals'
+    | 'draw_order';
+  /** content: the printed glyphs; arithmetic: the figures; structure: how the file is built */
+  category: 'content' | 'arithmetic' | 'structure';
+  severity: 'medium' | 'high';
+  /** 1-based page; null when the finding is about the whole document */
+  page: number | null;
+  /** [x0, y0, x1, y1] in PDF points (origin top-left) on `page`, as the transactions' source boxes */
+  boxes: Array<[number, number, number, number]>;
+  /** index into transactions of the row it concerns; null when it concerns no row */
+  row: number | null;
+  message: string;
+}
+
 export interface ParserInfo {
   method: 'rule' | 'llm';
   model: string | null;
@@ -137,6 +164,8 @@ export interface ParseResult extends BankStatementFields {
   reconciliation: Reconciliation;
   pdfRiskLevel: RiskLevel;
   riskReasons: string[];
+  /** the content findings behind the risk (glyphs, covered or hidden text, arithmetic, structure) */
+  tamperFindings?: TamperFinding[];
   parser: ParserInfo;
   /** number of pages that carried a usable text layer */
   rawTextPages: number;

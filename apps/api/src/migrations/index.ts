@@ -19,6 +19,7 @@ import { Migration20261128090000_deal_read_indexes } from './Migration2026112809
 import { Migration20261128100000_transaction_source } from './Migration20261128100000_transaction_source';
 import { Migration20261128110000_deal_recommendation } from './Migration20261128110000_deal_recommendation';
 import { Migration20261128120000_workbench_review } from './Migration20261128120000_workbench_review';
+import { Migration20261128130000_tamper_findings } from './Migration20261128130000_tamper_findings';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128100000_transaction_source', class: Migration20261128100000_transaction_source },
   { name: 'Migration20261128110000_deal_recommendation', class: Migration20261128110000_deal_recommendation },
   { name: 'Migration20261128120000_workbench_review', class: Migration20261128120000_workbench_review },
+  { name: 'Migration20261128130000_tamper_findings', class: Migration20261128130000_tamper_findings },
 ];

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { can, keys, ll, queryClient } from '../api';
+import { can, keys, ll, queryClient, type Schemas } from '../api';
 import { Crumbs } from '../components/Crumbs';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useSession } from '../components/Root';
@@ -10,6 +10,8 @@ import type { PDFDocumentProxy } from '../review/pdf';
 import { AddRow, DeleteRow, FixRow, type Transaction } from '../review/RowForms';
 
 const route = getRouteApi('/deals/$dealId/documents/$documentId');
+
+type TamperFinding = Schemas['TamperFindingDto'];
 
 /** What the panel under the rows shows: nothing, or the form of one change. */
 type Mode = null | 'fix' | 'add' | 'delete';
@@ -79,6 +81,7 @@ export function ReviewPage() {
   const editing = mode !== null;
   const setEditing = (on: boolean) => setMode(on ? 'fix' : null);
   const [page, setPage] = useState(1);
+  const [evidence, setEvidence] = useState<number | null>(null);
   const region = useRef<HTMLDivElement>(null);
   const stopEditing = () => {
     setEditing(false);
@@ -129,6 +132,13 @@ export function ReviewPage() {
   const pageCount = d.page_count ?? 1;
   const breaks = chainBreaks(list, d.opening_balance);
   const warningsOf = (t: Transaction) => [...t.row_warnings, ...(breaks.has(t.id) ? [breaks.get(t.id)!] : [])];
+  // the signs of editing read from the content: each names its page and boxes, shown over the page
+  const findings: TamperFinding[] = d.tamper_findings ?? [];
+  const showFinding = (i: number) => {
+    setEvidence(i);
+    const p = findings[i].page;
+    if (p) setPage(p);
+  };
 
   return (
     <article aria-labelledby="review-title" className="review">
@@ -169,6 +179,25 @@ export function ReviewPage() {
           ))}
         </ul>
       )}
+      {findings.length > 0 && (
+        <section className="notice notice-warn tamper-findings" aria-labelledby="tamper-title">
+          <h2 id="tamper-title">Signs of editing ({d.pdf_risk_level ?? 'unknown'} risk): each is boxed on its page</h2>
+          <ul>
+            {findings.map((f, i) => (
+              <li key={`f-${i}`}>
+                <span className={`badge ${f.severity === 'high' ? 'decision-decline' : 'decision-review'}`}>{f.severity}</span>{' '}
+                {f.page ? (
+                  <button type="button" className="link" aria-pressed={evidence === i} onClick={() => showFinding(i)}>
+                    {f.message}
+                  </button>
+                ) : (
+                  f.message
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <div className="review-grid">
         <section className="panel review-page" aria-labelledby="page-title">
           <div className="pager">
@@ -193,6 +222,9 @@ export function ReviewPage() {
               warned={(t) => warningsOf(t).length > 0}
               selected={selected}
               onSelect={select}
+              evidence={findings.flatMap((f, i) =>
+                f.page === page ? f.boxes.map((box, k) => ({ key: `${i}-${k}`, box, selected: i === evidence, label: f.message })) : [],
+              )}
             />
           ) : (
             <p className="muted">Opening the statement…</p>
@@ -321,6 +353,7 @@ function PdfPage({
   warned,
   selected,
   onSelect,
+  evidence,
 }: {
   bytes: Uint8Array;
   page: number;
@@ -328,6 +361,8 @@ function PdfPage({
   warned: (t: Transaction) => boolean;
   selected: number | null;
   onSelect: (t: Transaction) => void;
+  /** the boxes of the tamper findings on this page */
+  evidence: Array<{ key: string; box: number[]; selected: boolean; label: string }>;
 }) {
   const holder = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -417,6 +452,16 @@ function PdfPage({
             />
           )),
         )}
+      {scale > 0 &&
+        evidence.map(({ key, box: [x0, y0, x1, y1], selected: on, label: title }) => (
+          <div
+            key={`e-${key}`}
+            data-evidence={key}
+            title={title}
+            className={`box box-evidence ${on ? 'box-evidence-selected' : ''}`}
+            style={{ left: x0 * scale, top: y0 * scale, width: (x1 - x0) * scale, height: (y1 - y0) * scale }}
+          />
+        ))}
       {!pdf ? <p className="muted">Drawing the page…</p> : null}
     </div>
   );

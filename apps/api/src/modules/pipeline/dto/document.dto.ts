@@ -145,6 +145,45 @@ export class ReadingDto {
   runner_up: RunnerUpDto | null;
 }
 
+export const TAMPER_FINDING_KINDS = [
+  'glyph_style',
+  'alignment',
+  'baseline',
+  'covered_text',
+  'overlapping_text',
+  'hidden_text',
+  'draw_order',
+  'balance_chain',
+  'totals',
+] as const;
+
+/** A sign of editing read from the document's content, with the evidence a person can check on the page (docs/tamper.md). */
+export class TamperFindingDto {
+  @ApiProperty({
+    enum: TAMPER_FINDING_KINDS,
+    description:
+      'glyph_style: an amount in a font, size or colour its column or document does not use; alignment / baseline: an amount off its column edge or its row baseline; covered_text: an amount under an opaque box drawn after it (with another amount on top: a white-box overlay); overlapping_text: two amounts printed over each other; hidden_text: invisible, clipped or off-page text contradicting the visible amount; draw_order: an amount written after the rest of its column; balance_chain / totals: the arithmetic',
+  })
+  kind: (typeof TAMPER_FINDING_KINDS)[number];
+  @ApiProperty({ enum: ['content', 'arithmetic', 'structure'] }) category: 'content' | 'arithmetic' | 'structure';
+  @ApiProperty({ enum: ['medium', 'high'] }) severity: 'medium' | 'high';
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 1, description: '1-based page; null when about the whole document' })
+  page: number | null;
+  @BoxesProperty(
+    'of the evidence on `page`, in PDF points from its top-left corner (as transaction sources); empty when about the whole document',
+  )
+  boxes: Array<[number, number, number, number]>;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    description:
+      "0-based index of the row it concerns among the document's transactions in reading order (as reconciliation.first_broken_row); null when it concerns no row",
+  })
+  row: number | null;
+  @ApiProperty({ description: 'The finding in a sentence a person can check on the page' }) message: string;
+}
+
 /** Document detail `analysis` (Form A and Form B fields together). */
 export class DocumentAnalysisDto {
   @ApiProperty() total_credits: number;
@@ -173,6 +212,12 @@ export class DocumentDetailDto extends DocumentSummaryDto {
   @ApiProperty({ ...NULLABLE_NUMBER }) extraction_confidence: number | null;
   @ApiProperty({ type: String, nullable: true, enum: ['low', 'medium', 'high', null] }) pdf_risk_level: string | null;
   @ApiProperty({ type: [String] }) risk_reasons: string[];
+  @ApiProperty({
+    type: [TamperFindingDto],
+    description:
+      'The content findings behind pdf_risk_level (their sentences are also among risk_reasons), each with its page and boxes; empty when there are none or the document was read before they were kept',
+  })
+  tamper_findings: TamperFindingDto[];
   @ApiProperty({
     type: Boolean,
     nullable: true,

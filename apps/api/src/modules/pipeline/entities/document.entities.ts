@@ -1,7 +1,7 @@
 import { Entity, Index, OptionalProps, PrimaryKey } from '@mikro-orm/core';
 import { Bool, Double, Int, Json, Money, Text, Timestamp } from '../../../platform/database/columns';
 import { TenantScoped } from '../../../platform/database/tenant';
-import type { Reconciliation } from '@ledgerlens/statements';
+import type { Reconciliation, TamperFindingJson } from '@ledgerlens/statements';
 
 export const DOCUMENT_TYPES = ['bank_statement', 'tax_return', 'profit_and_loss', 'other'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -81,7 +81,8 @@ export class Document {
     | 'fieldSources'
     | 'readings'
     | 'reviewedAt'
-    | 'reviewedBy';
+    | 'reviewedBy'
+    | 'tamperFindings';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -131,6 +132,8 @@ export class Document {
   @Json({ nullable: true }) fieldSources: Record<string, unknown> | null = null;
   /** What the parser inferred (date order, year, column roles, sign convention) with confidence and evidence (packages/statements `ReadingChoice`). */
   @Json({ nullable: true }) readings: Array<Record<string, unknown>> | null = null;
+  /** The content tamper findings behind `pdfRiskLevel` (packages/statements `TamperFinding`, snake_case; docs/tamper.md). */
+  @Json({ nullable: true }) tamperFindings: TamperFindingJson[] | null = null;
   /** Per-statement metrics (StatementMetrics of @ledgerlens/underwriting, snake_case, without the daily series). */
   @Json({ nullable: true }) analysis: Record<string, unknown> | null = null;
   @Int({ nullable: true }) transactionCount: number | null = null;

@@ -1,4 +1,4 @@
-import type { Reconciliation } from '@ledgerlens/statements';
+import type { Reconciliation, TamperFindingJson } from '@ledgerlens/statements';
 import { emptyBucketCounts, type BucketCounts } from '@ledgerlens/underwriting';
 import { ScreeningBucketsDto } from '../dto/report.dto';
 import { STEP_LABELS, STEP_PROGRESS } from '../services/processing.jobs';
@@ -14,6 +14,8 @@ import {
   FieldSourcesDto,
   READING_QUESTIONS,
   ReadingDto,
+  TAMPER_FINDING_KINDS,
+  TamperFindingDto,
 } from '../dto/document.dto';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -102,6 +104,28 @@ export function mapReadings(stored: Array<Record<string, unknown>> | null): Read
   return out;
 }
 
+const isBox = (b: unknown): b is [number, number, number, number] =>
+  Array.isArray(b) && b.length === 4 && b.every((v) => typeof v === 'number');
+
+/** The stored tamper findings ([] for documents read before they were kept); malformed entries are left out. */
+export function mapTamperFindings(stored: TamperFindingJson[] | null): TamperFindingDto[] {
+  const out: TamperFindingDto[] = [];
+  for (const f of stored ?? []) {
+    const kind = f.kind as TamperFindingDto['kind'];
+    if (!TAMPER_FINDING_KINDS.includes(kind)) continue;
+    out.push({
+      kind,
+      category: f.category === 'arithmetic' || f.category === 'structure' ? f.category : 'content',
+      severity: f.severity === 'high' ? 'high' : 'medium',
+      page: typeof f.page === 'number' ? f.page : null,
+      boxes: Array.isArray(f.boxes) ? f.boxes.filter(isBox) : [],
+      row: typeof f.row === 'number' ? f.row : null,
+      message: String(f.message ?? ''),
+    });
+  }
+  return out;
+}
+
 export function mapDocumentSummary(doc: Document): DocumentSummaryDto {
   return {
     id: doc.id,
@@ -142,6 +166,7 @@ export function mapDocumentDetail(doc: Document): DocumentDetailDto {
     extraction_confidence: doc.extractionConfidence,
     pdf_risk_level: doc.pdfRiskLevel,
     risk_reasons: doc.riskReasons ?? [],
+    tamper_findings: mapTamperFindings(doc.tamperFindings),
     needs_review: doc.needsReview,
     review_reasons: doc.reviewReasons ?? [],
     reviewed_at: doc.reviewedAt?.toISOString() ?? null,

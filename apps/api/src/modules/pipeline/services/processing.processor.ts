@@ -7,6 +7,7 @@ import {
   ParserPool,
   ParseStep,
   StatementError,
+  tamperFindingsToApiJson,
   type StatementTransaction,
 } from '@ledgerlens/statements';
 import { categorizeTransaction } from '@ledgerlens/underwriting';
@@ -50,6 +51,7 @@ function applyReading(doc: Document, parsed: ParseResult, now: Date): void {
     parserFallbackReason: parsed.parser.fallbackReason,
     pdfRiskLevel: parsed.pdfRiskLevel,
     riskReasons: parsed.riskReasons,
+    tamperFindings: tamperFindingsToApiJson(parsed.tamperFindings ?? []),
     reconciliation: parsed.reconciliation,
     rawTextPages: parsed.rawTextPages,
     warnings: parsed.warnings,

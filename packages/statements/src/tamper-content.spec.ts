@@ -1,0 +1,172 @@
+import {
+  PDFDocument,
+  rgb,
+  StandardFonts,
+  TextRenderingMode,
+  beginText,
+  endText,
+  moveText,
+  setFontAndSize,
+  setTextRenderingMode,
+  showText,
+} from 'pdf-lib';
+import { makePdf, rows, Txt } from './__fixtures__/make-pdf';
+import { parseStatementFile } from './index';
+import { combineRisk } from './tamper-risk';
+
+const H = 792;
+const X = [40, 110, -380, -460, -560];
+const ROWS = [
+  ['03/01/2025', 'Card purchase Grocer', '50.00', '', '950.00'],
+  ['05/01/2025', 'Payroll deposit', '', '1,200.00', '2,150.00'],
+  ['08/01/2025', 'Rent', '900.00', '', '1,250.00'],
+  ['11/01/2025', 'Card purchase Fuel', '45.10', '', '1,204.90'],
+  ['14/01/2025', 'Transfer in', '', '300.00', '1,504.90'],
+  ['18/01/2025', 'Utility bill', '120.35', '', '1,384.55'],
+  ['22/01/2025', 'Card purchase Cafe', '8.40', '', '1,376.15'],
+  ['27/01/2025', 'Customer payment', '', '640.00', '2,016.15'],
+];
+const Y0 = 125;
+const LH = 12;
+
+function page(): Txt[] {
+  return [
+    { x: 40, y: 40, text: 'Plover Savings Bank', size: 12, bold: true },
+    { x: 40, y: 58, text: 'Statement period 01/01/2025 to 31/01/2025' },
+    { x: 40, y: 70, text: 'Opening balance 1,000.00' },
+    { x: 40, y: 82, text: 'Closing balance 2,016.15' },
+    ...rows([['Date', 'Description', 'Withdrawals', 'Deposits', 'Balance']], X, 110),
+    ...rows(ROWS, X, Y0, LH),
+  ];
+}
+
+/** Top-left y of row i's baseline, as make-pdf draws it. */
+const baseOf = (i: number) => Y0 + i * LH;
+
+async function edited(edit: (p: ReturnType<PDFDocument['getPage']>, doc: PDFDocument) => Promise<void>): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await makePdf([page()]), { updateMetadata: false });
+  await edit(doc.getPage(0), doc);
+  return doc.save();
+}
+
+const read = (bytes: Uint8Array) => parseStatementFile(bytes, { ocr: false, receivedAt: new Date(Date.UTC(2025, 5, 1)) });
+
+describe('content tamper findings', () => {
+  it('an unedited statement has none and stays low', async () => {
+    const r = await read(await makePdf([page()]));
+    expect(r.transactions).toHaveLength(8);
+    expect(r.reconciliation.reconciled).toBe(true);
+    expect(r.tamperFindings).toEqual([]);
+    expect(r.pdfRiskLevel).toBe('low');
+  });
+
+  it('a white box over a deposit with a new amount drawn on it names the row', async () => {
+    const bytes = await edited(async (p, doc) => {
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      const w = font.widthOfTextAtSize('1,200.00', 9);
+      p.drawRectangle({ x: 460 - w - 1, y: H - baseOf(1) - 3, width: w + 2, height: 11, color: rgb(1, 1, 1) });
+      p.drawText('4,200.00', { x: 460 - font.widthOfTextAtSize('4,200.00', 9), y: H - baseOf(1), size: 9, font });
+    });
+    const r = await read(bytes);
+    const f = r.tamperFindings!.find((x) => x.kind === 'covered_text');
+    expect(f).toMatchObject({ severity: 'high', page: 1, row: 1 });
+    expect(f!.message).toMatch(/4,200\.00 is printed over another amount, 1,200\.00/);
+    expect(f!.boxes[0][0]).toBeGreaterThan(400);
+    expect(r.pdfRiskLevel).toBe('high');
+    expect(r.riskReasons.join('\n')).toContain(f!.message);
+  });
+
+  it('an amount set in another font is named, with both fonts', async () => {
+    const bytes = await edited(async (p, doc) => {
+      const courier = await doc.embedFont(StandardFonts.Courier);
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      // an added row whose amount is in another font: nothing covered, only the font gives it away
+      p.drawText('03/02/2025', { x: 40, y: H - baseOf(9), size: 9, font });
+      p.drawText('Bank fee', { x: 110, y: H - baseOf(9), size: 9, font });
+      p.drawText('9.99', { x: 380 - courier.widthOfTextAtSize('9.99', 9), y: H - baseOf(9), size: 9, font: courier });
+    });
+    const r = await read(bytes);
+    const f = r.tamperFindings!.find((x) => x.kind === 'glyph_style');
+    expect(f?.message).toMatch(/Courier 9\.0 pt, the other \d+ amounts of its column in Helvetica 9\.0 pt/);
+    expect(f?.severity).toBe('high');
+  });
+
+  it('an amount nudged off its column edge or its row baseline', async () => {
+    const shifted = await edited(async (p, doc) => {
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      p.drawText('2,222.22', { x: 560 - font.widthOfTextAtSize('2,222.22', 9) + 1.4, y: H - baseOf(9), size: 9, font });
+      p.drawText('03/02/2025', { x: 40, y: H - baseOf(9), size: 9, font });
+      p.drawText('Late fee', { x: 110, y: H - baseOf(9), size: 9, font });
+      p.drawText('5.00', { x: 380 - font.widthOfTextAtSize('5.00', 9), y: H - baseOf(9) - 0.8, size: 9, font });
+    });
+    const r = await read(shifted);
+    const kinds = r.tamperFindings!.map((f) => f.kind);
+    expect(kinds).toContain('alignment');
+    expect(kinds).toContain('baseline');
+    const base = r.tamperFindings!.find((f) => f.kind === 'baseline')!;
+    expect(base.message).toMatch(/5\.00 sits 0\.8 pt (above|below) the baseline/);
+  });
+
+  it('invisible text with another amount under a visible one', async () => {
+    const bytes = await edited(async (p, doc) => {
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      const key = p.node.newFontDictionary(font.name, font.ref);
+      const x = 460 - font.widthOfTextAtSize('300.00', 9);
+      p.pushOperators(
+        beginText(),
+        setFontAndSize(key, 9),
+        setTextRenderingMode(TextRenderingMode.Invisible),
+        moveText(x, H - baseOf(4)),
+        showText(font.encodeText('900.00')),
+        endText(),
+      );
+    });
+    const r = await read(bytes);
+    const f = r.tamperFindings!.find((x) => x.kind === 'hidden_text');
+    expect(f).toMatchObject({ severity: 'high', row: 4 });
+    expect(f!.message).toMatch(/visible amount 300\.00 has a different amount, 900\.00, in invisible text/);
+  });
+
+  it('a changed amount breaks the chain at its row (arithmetic finding with the row boxes)', async () => {
+    const bytes = await edited(async (p, doc) => {
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      // covered and redrawn (also a covered_text finding); the balances left as printed
+      const w = font.widthOfTextAtSize('300.00', 9);
+      p.drawRectangle({ x: 460 - w - 1, y: H - baseOf(4) - 3, width: w + 2, height: 11, color: rgb(1, 1, 1) });
+      p.drawText('900.00', { x: 460 - font.widthOfTextAtSize('900.00', 9), y: H - baseOf(4), size: 9, font });
+    });
+    const r = await read(bytes);
+    const chain = r.tamperFindings!.find((x) => x.kind === 'balance_chain');
+    expect(chain).toMatchObject({ category: 'arithmetic', page: 1, row: 4 });
+    expect(chain!.boxes.length).toBeGreaterThan(0);
+  });
+});
+
+describe('combined risk', () => {
+  const meta = { level: 'low' as const, reasons: [], score: 0 };
+  const f = (kind: 'alignment' | 'baseline', severity: 'medium' | 'high') => ({
+    kind,
+    category: 'content' as const,
+    severity,
+    page: 1,
+    boxes: [],
+    row: 0,
+    message: `${kind} finding`,
+  });
+
+  it('takes the strongest finding and names every one', () => {
+    expect(combineRisk(meta, [])).toEqual({ level: 'low', reasons: [] });
+    expect(combineRisk(meta, [f('alignment', 'medium')])).toEqual({ level: 'medium', reasons: ['alignment finding'] });
+    expect(combineRisk(meta, [f('alignment', 'high')]).level).toBe('high');
+  });
+
+  it('two kinds of evidence, or content with metadata at medium, make it high', () => {
+    expect(combineRisk(meta, [f('alignment', 'medium'), f('baseline', 'medium')]).level).toBe('high');
+    expect(
+      combineRisk({ level: 'medium', reasons: ['modification date is after the creation date'], score: 1 }, [f('alignment', 'medium')]),
+    ).toEqual({
+      level: 'high',
+      reasons: ['modification date is after the creation date', 'alignment finding'],
+    });
+  });
+});
