@@ -5,6 +5,7 @@ import { can, keys, ll, queryClient, type DealStatus, type DealSummary } from '.
 import { DecisionBadge, Score, StatusBadge } from '../components/Badges';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Pager } from '../components/Pager';
 import { TableWrap } from '../components/TableWrap';
 import { useSession } from '../components/Root';
 import { usd, when } from '../format';
@@ -170,19 +171,7 @@ export function PipelinePage() {
           </tbody>
         </table>
       </TableWrap>
-      {meta && meta.total_pages > 1 && (
-        <nav className="pager" aria-label="Pages">
-          <button type="button" disabled={page <= 1} onClick={() => setSearch({ page: page - 1 })}>
-            Previous
-          </button>
-          <span>
-            Page {page} of {meta.total_pages}
-          </span>
-          <button type="button" disabled={page >= meta.total_pages} onClick={() => setSearch({ page: page + 1 })}>
-            Next
-          </button>
-        </nav>
-      )}
+      <Pager page={page} totalPages={meta?.total_pages} onPage={(p) => setSearch({ page: p })} />
       <NewDealDialog open={creating} onClose={() => setCreating(false)} />
     </section>
   );

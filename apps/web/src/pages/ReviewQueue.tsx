@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ll } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Pager } from '../components/Pager';
 import { TableWrap } from '../components/TableWrap';
 import { period, when } from '../format';
 
@@ -89,19 +90,7 @@ export function ReviewQueuePage() {
           </tbody>
         </table>
       </TableWrap>
-      {meta && meta.total_pages > 1 && (
-        <nav className="pager" aria-label="Pages">
-          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span>
-            Page {page} of {meta.total_pages}
-          </span>
-          <button type="button" disabled={page >= meta.total_pages} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </nav>
-      )}
+      <Pager page={page} totalPages={meta?.total_pages} onPage={setPage} />
     </section>
   );
 }
