@@ -182,7 +182,11 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
     await page.keyboard.press('Enter');
     await form.waitFor();
     const corrected = Math.round((target.amount + 1000) * 100) / 100;
+    await expect(form.getByTestId('chain-check').innerText()).resolves.toMatch(/still breaks at 1 row\./);
     await form.getByLabel('Amount (USD)').fill(corrected.toFixed(2));
+    // the chain is checked on the amount being typed, before it is saved: the mark goes at once
+    await expect(form.getByTestId('chain-check').innerText()).resolves.toBe('With this amount the running balance holds.');
+    await expect(warned.count()).resolves.toBe(0);
     await expect(form.getByRole('button', { name: 'Save correction' }).isDisabled()).resolves.toBe(true);
     await form.getByLabel('Reason (required)').fill('Misread: the statement prints the larger amount');
     await web.expectAccessible(page, 'review (fixing)');

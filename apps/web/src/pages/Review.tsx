@@ -78,6 +78,7 @@ export function ReviewPage() {
 
   const [selected, setSelected] = useState<number | null>(null);
   const [mode, setMode] = useState<Mode>(null);
+  const [draft, setDraft] = useState<{ id: number; amount: number } | null>(null);
   const editing = mode !== null;
   const setEditing = (on: boolean) => setMode(on ? 'fix' : null);
   const [page, setPage] = useState(1);
@@ -130,7 +131,9 @@ export function ReviewPage() {
   const reasons = [...new Set([...(d.review_reasons ?? []), ...(review?.reasons ?? [])])];
   const warnings = review?.warnings ?? [];
   const pageCount = d.page_count ?? 1;
-  const breaks = chainBreaks(list, d.opening_balance);
+  // while a fix is typed, the chain is checked on the amount being typed (before it is saved)
+  const drafted = draft ? list.map((t) => (t.id === draft.id ? { ...t, amount: draft.amount } : t)) : list;
+  const breaks = chainBreaks(drafted, d.opening_balance);
   const warningsOf = (t: Transaction) => [...t.row_warnings, ...(breaks.has(t.id) ? [breaks.get(t.id)!] : [])];
   // the signs of editing read from the content: each names its page and boxes, shown over the page
   const findings: TamperFinding[] = d.tamper_findings ?? [];
@@ -253,7 +256,17 @@ export function ReviewPage() {
             </table>
           </div>
           {!corrector ? null : mode === 'fix' && current ? (
-            <FixRow key={current.id} t={current} dealId={dealId} onDone={stopEditing} />
+            <FixRow
+              key={current.id}
+              t={current}
+              dealId={dealId}
+              chain={breaks.size === 0 ? 'holds' : `still breaks at ${breaks.size} row${breaks.size === 1 ? '' : 's'}`}
+              onDraft={setDraft}
+              onDone={() => {
+                setDraft(null);
+                stopEditing();
+              }}
+            />
           ) : mode === 'delete' && current ? (
             <DeleteRow
               key={current.id}

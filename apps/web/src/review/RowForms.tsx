@@ -145,8 +145,24 @@ function Reason({ value, onChange, focus }: { value: string; onChange: (v: strin
   );
 }
 
-/** The correction of a row: only the fields changed are sent, with the reason the API requires. */
-export function FixRow({ t, dealId, onDone }: { t: Transaction; dealId: number; onDone: () => void }) {
+/**
+ * The correction of a row: only the fields changed are sent, with the reason the API requires. The
+ * amount being typed goes to `onDraft` at once, so the page checks the balance chain on it (`chain`
+ * says whether it holds) before anything is saved.
+ */
+export function FixRow({
+  t,
+  dealId,
+  chain,
+  onDraft,
+  onDone,
+}: {
+  t: Transaction;
+  dealId: number;
+  chain: string;
+  onDraft: (draft: { id: number; amount: number } | null) => void;
+  onDone: () => void;
+}) {
   const [v, setV] = useState<RowValues>({
     date: t.date,
     amount: Math.abs(t.amount).toFixed(2),
@@ -154,6 +170,12 @@ export function FixRow({ t, dealId, onDone }: { t: Transaction; dealId: number; 
     description: t.description,
     category: t.category,
   });
+  useEffect(() => {
+    const amount = signed(v);
+    onDraft(Number.isFinite(amount) && v.amount.trim() !== '' && amount !== t.amount ? { id: t.id, amount } : null);
+  }, [v.amount, v.type]);
+  // closed any way (saved, cancelled, another row selected): the chain is the stored rows' again
+  useEffect(() => () => onDraft(null), []);
   const [reason, setReason] = useState('');
   const save = useMutation({
     mutationFn: () => {
@@ -183,6 +205,9 @@ export function FixRow({ t, dealId, onDone }: { t: Transaction; dealId: number; 
       submitLabel="Save correction"
     >
       <RowFields v={v} set={(next) => setV({ ...v, ...next })} focus />
+      <p className="wide small chain-check" role="status" data-testid="chain-check">
+        With this amount the running balance {chain}.
+      </p>
       <Reason value={reason} onChange={setReason} />
     </RowForm>
   );
