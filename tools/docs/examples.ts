@@ -830,6 +830,11 @@ async function main(): Promise<void> {
     await call('listKeys', 'GET', '/v1/keys', '/v1/keys');
     await call('rotateKey', 'POST', '/v1/keys/{key_id}/rotate', `/v1/keys/${key.id}/rotate`);
     await call('revokeKey', 'DELETE', '/v1/keys/{key_id}', `/v1/keys/${key.id}`);
+    const invited = await call('inviteUser', 'POST', '/v1/users', '/v1/users', {
+      body: { email: 'maya.underwriter@florist-funding.example', name: 'Maya Chen', role: 'underwriter' },
+    });
+    await call('listUsers', 'GET', '/v1/users', '/v1/users');
+    await call('updateUser', 'PATCH', '/v1/users/{user_id}', `/v1/users/${invited.user.id}`, { body: { role: 'manager' } });
     await call('deleteDeal', 'DELETE', '/v1/deals/{deal_id}', `/v1/deals/${cancelDeal}`);
     await call('getUsage', 'GET', '/v1/usage/me', '/v1/usage/me');
     await call('getUsageAlias', 'GET', '/api/v1/usage/me', '/api/v1/usage/me');

@@ -73,6 +73,10 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Webhooks', description: 'Signed event deliveries to your endpoint, with a delivery log.' },
   { name: 'Event stream', description: 'The same events live, as server-sent events.' },
   { name: 'API keys', description: 'Create, rotate and revoke API keys (scope `keys:manage`).' },
+  {
+    name: 'Users',
+    description: "The organization's users for its admins: list, invite with a role (a first password shown once), change a role or name.",
+  },
   { name: 'Exports', description: 'The PDF underwriting report, transaction CSVs and the document JSON export, streamed as files.' },
   {
     name: 'Share links',

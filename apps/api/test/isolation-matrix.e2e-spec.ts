@@ -48,6 +48,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/documents/:document_id/transactions': { date: '2024-01-05', description: 'added', amount: 5, correction_reason: 'matrix' },
   'DELETE /v1/documents/:document_id/transactions/:transaction_id': { correction_reason: 'matrix' },
   'POST /v1/documents/:document_id/review': { note: 'matrix' },
+  'PATCH /v1/users/:user_id': { name: 'Renamed by the matrix' },
   'PUT /v1/rulesets/:ruleset_id': {
     name: 'Replaced',
     factors: [{ name: 'revenue_stability', weight: 1, threshold: 40 }],

@@ -362,6 +362,55 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     await context.close();
   }, 120_000);
 
+  it('settings (admin): invites a user who signs in with the first password, changes a role, creates and revokes an API key', async () => {
+    const { context, page, problems } = await open();
+    await signIn(page, admin.user.email, admin.password);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Users and roles' }).waitFor();
+    const invite = page.getByRole('form', { name: 'Invite a user' });
+    await invite.getByLabel('Email').fill('rosa.settings@example.test');
+    await invite.getByLabel('Name (optional)').fill('Rosa Diaz');
+    await invite.getByLabel('Role').selectOption('reviewer');
+    await invite.getByRole('button', { name: 'Invite' }).click();
+    const shown = page.getByRole('dialog', { name: 'First password' });
+    const password = (await shown.getByTestId('secret').innerText()).trim();
+    expect(password).toMatch(/^[\w-]{16}$/);
+    await expectAccessible(page, 'settings (first password)');
+    await shown.getByRole('button', { name: 'Done' }).click();
+    const row = page.locator('tr', { hasText: 'rosa.settings@example.test' });
+    await expect(row.getByRole('combobox').inputValue()).resolves.toBe('reviewer');
+
+    // the invited user signs in with it, as a reviewer: no settings, no writes
+    const second = await open(VIEWPORTS[1]);
+    await signIn(second.page, 'rosa.settings@example.test', password);
+    await expect(second.page.getByRole('link', { name: 'Settings' }).count()).resolves.toBe(0);
+    await expect(second.page.getByRole('button', { name: 'New deal' }).count()).resolves.toBe(0);
+    await second.context.close();
+
+    // promoted to underwriter from the table
+    const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/v1/users/'));
+    await row.getByRole('combobox').selectOption('underwriter');
+    expect((await saved).status()).toBe(200);
+    const users = (await app.request('GET', '/v1/users', { key: admin.api_key })).body.data as { email: string; role: string }[];
+    expect(users.find((u) => u.email === 'rosa.settings@example.test')!.role).toBe('underwriter');
+
+    // an API key, shown once, then revoked
+    const keys = page.getByRole('form', { name: 'Create an API key' });
+    await keys.getByLabel('Key name').fill('CRM bridge');
+    await keys.getByRole('button', { name: 'Create key' }).click();
+    const keyDialog = page.getByRole('dialog', { name: 'New API key' });
+    const key = (await keyDialog.getByTestId('secret').innerText()).trim();
+    await keyDialog.getByRole('button', { name: 'Done' }).click();
+    expect((await app.request('GET', '/v1/deals', { key })).status).toBe(200);
+    await shoot(page, 'settings');
+    await expectAccessible(page, 'settings');
+    await page.locator('tr', { hasText: 'CRM bridge' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.locator('tr', { hasText: 'CRM bridge' }).waitFor({ state: 'detached' });
+    expect((await app.request('GET', '/v1/deals', { key })).status).toBe(401);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it('signs out: the session ends on the server and the sign-in shows again', async () => {
     const { context, page, problems } = await open();
     await signIn(page, admin.user.email, admin.password);

@@ -4,6 +4,7 @@ import { PipelinePage, parsePipelineSearch } from './pages/Pipeline';
 import { DealPage } from './pages/Deal';
 import { ReviewPage } from './pages/Review';
 import { ReviewQueuePage } from './pages/ReviewQueue';
+import { SettingsPage } from './pages/Settings';
 import { NotFound } from './components/NotFound';
 
 const rootRoute = createRootRoute({ component: Root, notFoundComponent: NotFound });
@@ -33,8 +34,14 @@ export const reviewQueueRoute = createRoute({
   component: ReviewQueuePage,
 });
 
+export const settingsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/settings',
+  component: SettingsPage,
+});
+
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([pipelineRoute, dealRoute, reviewRoute, reviewQueueRoute]),
+  routeTree: rootRoute.addChildren([pipelineRoute, dealRoute, reviewRoute, reviewQueueRoute, settingsRoute]),
   // the API serves the app under /app (apps/api/src/platform/http/web-app.ts)
   basepath: '/app',
   defaultPreload: false,

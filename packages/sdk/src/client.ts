@@ -18,6 +18,7 @@ import {
   SharesResource,
   TransactionsResource,
   UsageResource,
+  UsersResource,
   WebhooksResource,
 } from './resources/index.js';
 
@@ -54,6 +55,7 @@ export class Ledgerlens extends LedgerlensCore {
   readonly keys: KeysResource;
   readonly crm: CrmResource;
   readonly usage: UsageResource;
+  readonly users: UsersResource;
   readonly assignments: AssignmentsResource;
   readonly comments: CommentsResource;
   readonly documentRequests: DocumentRequestsResource;
@@ -76,6 +78,7 @@ export class Ledgerlens extends LedgerlensCore {
     this.keys = new KeysResource(this);
     this.crm = new CrmResource(this);
     this.usage = new UsageResource(this);
+    this.users = new UsersResource(this);
     this.assignments = new AssignmentsResource(this);
     this.comments = new CommentsResource(this);
     this.documentRequests = new DocumentRequestsResource(this);

@@ -1764,6 +1764,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's users
+         * @description Admins only. Oldest first.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Invite a user
+         * @description Admins only. Creates the user with a role and answers a first password, shown this once; recorded as `user.invited`.
+         */
+        post: operations["inviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's role or name
+         * @description Admins only. Takes effect on the user’s next request; the last admin keeps the role. Recorded as `user.updated`.
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
     "/v1/webhooks/config": {
         parameters: {
             query?: never;
@@ -3770,6 +3814,20 @@ export interface components {
             /** @enum {string} */
             status: "queued";
         };
+        InviteUserDto: {
+            email: string;
+            name?: string;
+            /**
+             * @description What the user may do: admin (everything), manager and underwriter (read and write), reviewer (read)
+             * @enum {string}
+             */
+            role: "admin" | "manager" | "underwriter" | "reviewer";
+        };
+        InvitedUserDto: {
+            /** @description A first password for the user to sign in with, shown this once (it is stored only as a hash): pass it on safely */
+            temporary_password: string;
+            user: components["schemas"]["UserDto"];
+        };
         KeyDto: {
             /** Format: date-time */
             created_at: string;
@@ -4590,6 +4648,11 @@ export interface components {
             /** @description Form A: weight of transaction_screening, 0-100; the nine weights sum to exactly 100 */
             weight_transaction_screening?: number;
         };
+        UpdateUserDto: {
+            name?: string | null;
+            /** @enum {string} */
+            role?: "admin" | "manager" | "underwriter" | "reviewer";
+        };
         UploadedDocumentDto: {
             /** @description Same as account_number_last4 (Form B) */
             account_last_four: string | null;
@@ -4657,6 +4720,19 @@ export interface components {
             quota_exceeded: boolean;
             /** @description API requests made with live keys (and OAuth tokens) */
             requests: components["schemas"]["UsageCounterDto"];
+        };
+        UserDto: {
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            id: number;
+            name: string | null;
+            /** @enum {string} */
+            role: "admin" | "manager" | "underwriter" | "reviewer";
+        };
+        UserListDto: {
+            data: components["schemas"]["UserDto"][];
+            meta: components["schemas"]["PageMetaDto"];
         };
         ValidationEntryDto: {
             /** @example business_name */
@@ -4790,15 +4866,15 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T05:05:00.000Z",
+                     *       "period_end": "2026-11-30T04:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
                      *       "requests": {
                      *         "limit": 1000000,
                      *         "percent_used": 0.0001,
-                     *         "remaining": 999874,
-                     *         "used": 126
+                     *         "remaining": 999871,
+                     *         "used": 129
                      *       }
                      *     }
                      */
@@ -5802,7 +5878,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "SvcKp_8LeaPJBrAJ1mQ3yGllYeJgznb8BNhr9UzYOaQ",
+                     *       "csrf_token": "m8m2yDui-jChnRl8BwVztPhQ1QF8A00GiR5YN_YtQmI",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5883,7 +5959,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "7QI1uE4zhExr7LaCbJk51CUaOa5QgXaazAvJMHuOeao",
+                     *       "csrf_token": "knSVzh5dFqZrb9ePvotdqjR532YL4gRhZyrMdQsNggE",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -17720,15 +17796,15 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T05:05:00.000Z",
+                     *       "period_end": "2026-11-30T04:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
                      *       "requests": {
                      *         "limit": 1000000,
                      *         "percent_used": 0.0001,
-                     *         "remaining": 999874,
-                     *         "used": 126
+                     *         "remaining": 999871,
+                     *         "used": 129
                      *       }
                      *     }
                      */
@@ -17745,6 +17821,287 @@ export interface operations {
                      * @example {
                      *       "code": "AUTH_REQUIRED",
                      *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-26T14:05:00.000Z",
+                     *           "email": "dana@sunrise-funding.example",
+                     *           "id": 1,
+                     *           "name": "Dana Whitfield",
+                     *           "role": "admin"
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-26T14:05:00.000Z",
+                     *           "email": "jordan@sunrise-funding.example",
+                     *           "id": 2,
+                     *           "name": "Jordan Reyes",
+                     *           "role": "underwriter"
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-26T14:06:55.000Z",
+                     *           "email": "maya.underwriter@florist-funding.example",
+                     *           "id": 3,
+                     *           "name": "Maya Chen",
+                     *           "role": "underwriter"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 25,
+                     *         "total": 3,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope keys:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope keys:manage",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    inviteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "maya.underwriter@florist-funding.example",
+                 *       "name": "Maya Chen",
+                 *       "role": "underwriter"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InviteUserDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "temporary_password": "HWULynXhOtKrfz_m",
+                     *       "user": {
+                     *         "created_at": "2026-11-26T14:06:55.000Z",
+                     *         "email": "maya.underwriter@florist-funding.example",
+                     *         "id": 3,
+                     *         "name": "Maya Chen",
+                     *         "role": "underwriter"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvitedUserDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope keys:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope keys:manage",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The email is in use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "detail": "The email is in use",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "manager"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateUserDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-26T14:06:55.000Z",
+                     *       "email": "maya.underwriter@florist-funding.example",
+                     *       "id": 3,
+                     *       "name": "Maya Chen",
+                     *       "role": "manager"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope keys:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope keys:manage",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "Not found",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The last admin cannot lose the role */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "detail": "The last admin cannot lose the role",
                      *       "errors": []
                      *     }
                      */
@@ -18284,7 +18641,7 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_e0dcabd0ca399e3269d9569a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:06:57.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:07:00.000Z",
                      *         "redelivery_of": null,
                      *         "request": {
                      *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:47.000Z\",\"timestamp\":\"2026-11-26T14:06:47.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",

@@ -57,6 +57,7 @@ function Shell({ session }: { session: BrowserSession }) {
             Pipeline
           </Link>
           <Link to="/review">Review queue</Link>
+          {session.scopes.includes('keys:manage') ? <Link to="/settings">Settings</Link> : null}
         </nav>
         <span className={`live live-${live}`} title="Updates arrive as they happen (event stream)">
           {live === 'offline' ? 'Offline' : 'Live'}

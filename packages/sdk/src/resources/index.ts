@@ -13,6 +13,7 @@ export { SharesResource } from './shares.js';
 export { CrmResource } from './crm.js';
 export type { CrmProvider } from './crm.js';
 export { UsageResource } from './usage.js';
+export { UsersResource } from './users.js';
 export {
   ActivityResource,
   AssignmentsResource,

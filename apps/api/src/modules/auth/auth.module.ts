@@ -4,11 +4,13 @@ import { KeysModule } from '../keys/keys.module';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { ProvisioningService } from './provisioning.service';
+import { UsersController } from './users.controller';
+import { UsersService } from './users.service';
 
 @Module({
   imports: [KeysModule],
-  controllers: [AuthController],
-  providers: [AuthService, ProvisioningService, { provide: Authenticator, useExisting: AuthService }],
+  controllers: [AuthController, UsersController],
+  providers: [AuthService, ProvisioningService, UsersService, { provide: Authenticator, useExisting: AuthService }],
   exports: [Authenticator, ProvisioningService],
 })
 export class AuthModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { Database } from '../../platform/database/database.service';
 import { ApiError, ErrorCode, validationEntry } from '../../platform/errors/api-error';
-import { AuthContext, roleScopes } from '../../platform/auth/auth-context';
+import { AuthContext, limitToRole, roleScopes } from '../../platform/auth/auth-context';
 import { Authenticator, PresentedCredential } from '../../platform/auth/authenticator';
 import { CredentialCache } from '../../platform/auth/credential-cache';
 import { ApiKey } from '../keys/keys.entities';
@@ -68,7 +68,7 @@ export class AuthService extends Authenticator {
       userId: key.userId,
       role,
       credential: { type: 'api_key', id: key.id },
-      scopes: key.scopes,
+      scopes: role ? limitToRole(key.scopes, role) : key.scopes,
       actor: key.userId ? `user:${key.userId}` : `api_key:${key.id}`,
     };
     this.cache.set(hash, auth, key.expiresAt, touchedAt);

@@ -60,6 +60,15 @@ export function roleScopes(role: Role): string[] {
   }
 }
 
+/**
+ * A user's key can do no more than the user's role now allows: a key made by a manager who is now a
+ * reviewer only reads. Fine scopes (`deals:write`) go with their action; `keys:manage` with admin.
+ */
+export function limitToRole(scopes: string[], role: Role): string[] {
+  const allowed = roleScopes(role);
+  return scopes.filter((s) => allowed.includes(s) || (s !== 'keys:manage' && s.includes(':') && allowed.includes(s.split(':')[1])));
+}
+
 /** The auth context every authenticated request carries, attached by the hook. */
 declare module 'fastify' {
   interface FastifyRequest {

@@ -39,6 +39,11 @@ export class CredentialCache {
     this.entries.set(hash, { auth, until, touchedAt });
   }
 
+  /** Every cached credential of a user (their role changed: the scopes follow at once in this process). */
+  forgetUser(userId: number): void {
+    for (const [hash, entry] of this.entries) if (entry.auth.userId === userId) this.entries.delete(hash);
+  }
+
   forget(type: CredentialType, id: number): void {
     for (const [hash, entry] of this.entries)
       if (entry.auth.credential.type === type && entry.auth.credential.id === id) this.entries.delete(hash);

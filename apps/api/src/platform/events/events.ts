@@ -35,7 +35,9 @@ export type DomainEventType =
   | 'comment.deleted'
   | 'document_request.created'
   | 'document_request.updated'
-  | 'notification.created';
+  | 'notification.created'
+  | 'user.invited'
+  | 'user.updated';
 
 export interface DomainEvent {
   id: string;
