@@ -4,7 +4,7 @@
  * edits the tamper check catches at medium or high with a finding that names the edited row; and how
  * many unedited originals carry a content finding (a false alarm). Metadata reasons ("made with a word
  * processor") are counted and printed apart.
- * usage: node tools/dist/bench/tamper.js [--dir PATH] [--only NAME[,NAME...]] [--kinds K[,K...]] [--seed N] [--no-corpus] [--verbose]
+ * usage: node tools/dist/bench/tamper.js [--dir PATH] [--only NAME[,NAME...]] [--kinds K[,K...]] [--seed N] [--no-corpus] [--verbose] [--scans]
  * Exits 1 below target: every kind detected >= 95% naming the row, content false alarms <= 5% of originals.
  */
 import * as fs from 'fs';
@@ -14,6 +14,7 @@ import { makeStatement } from '../corpus/corpus';
 import { LAYOUTS } from '../corpus/layouts';
 import { hashSeed } from '../corpus/rng';
 import { Box, Edit, EDIT_KINDS, editContext, EditKind, makeEdit } from './tamper-edits';
+import { scanBenchMain } from './tamper-scan-edits';
 
 const TARGETS = { detection: 0.95, falseAlarms: 0.05 };
 
@@ -155,6 +156,8 @@ async function main() {
   const seed = Number(get('--seed') ?? 32);
   const kinds = (get('--kinds')?.split(',').filter(Boolean) as EditKind[] | undefined) ?? EDIT_KINDS;
   const dir = path.resolve(get('--dir') ?? path.join(projectRoot(), '..', 'shared', 'statements-devset'));
+  // scanned pages with a pasted patch (tamper-scan-edits.ts): read with OCR, so a handful apart
+  if (args.includes('--scans')) return scanBenchMain(dir, seed, verbose);
   const originals: Original[] = [];
   if (fs.existsSync(dir)) {
     for (const f of fs

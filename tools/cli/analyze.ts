@@ -124,6 +124,12 @@ function human(a: ReturnType<typeof analyzeDeal>, rec: Evaluation, files: FileRe
   lines.push(
     `coverage: ${a.coverage.statement_count} statement(s), ${a.coverage.days_covered} days, ${a.coverage.months_covered} month(s) (${a.coverage.period_start ?? '?'} .. ${a.coverage.period_end ?? '?'})`,
     `deposits ${money(f.total_deposits)} | withdrawals ${money(f.total_withdrawals)} | avg monthly deposits ${money(f.avg_monthly_deposits)} | avg monthly revenue ${money(f.avg_monthly_revenue)}`,
+    `true revenue ${money(a.revenue.totals.true_revenue)} of ${money(a.revenue.totals.gross_deposits)} deposits | excluded ${
+      Object.entries(a.revenue.totals.excluded)
+        .filter(([, v]) => v > 0)
+        .map(([k, v]) => `${k} ${money(v)}`)
+        .join(', ') || 'none'
+    } | cash deposits ${money(a.revenue.totals.cash_deposits)} (docs/revenue.md)`,
     `avg daily balance ${money(f.avg_daily_balance)} | ending ${money(f.ending_balance)} | negative days ${f.negative_balance_days} | deposits/month ${f.deposit_frequency_per_month}`,
     `NSF fees ${a.nsf_overdraft.total_nsf_fees} (${money(a.nsf_overdraft.nsf_fee_amount)}, ${a.nsf_overdraft.nsf_months} month(s)) | overdraft fees ${a.nsf_overdraft.total_overdraft_fees} (${money(a.nsf_overdraft.overdraft_fee_amount)})`,
     `screening: ${a.screening.total_flags} flag(s) ${Object.entries(a.screening.buckets)

@@ -512,6 +512,12 @@ async function main(): Promise<void> {
     await call('getDealReportPdf', 'GET', '/v1/deals/{deal_id}/report', `/v1/deals/${id}/report`);
     await call('exportDealCsv', 'GET', '/v1/deals/{deal_id}/export/csv', `/v1/deals/${id}/export/csv`);
     await call('exportDealTransactionsCsv', 'GET', '/v1/deals/{deal_id}/transactions/csv', `/v1/deals/${id}/transactions/csv`);
+    await call(
+      'exportDealUnderwritingCsv',
+      'GET',
+      '/v1/deals/{deal_id}/export/underwriting/csv',
+      `/v1/deals/${id}/export/underwriting/csv?table=revenue`,
+    );
     await call('exportDocumentCsv', 'GET', '/v1/documents/{document_id}/export/csv', `/v1/documents/${docId}/export/csv`);
     await call('exportDocument', 'GET', '/v1/documents/{document_id}/export', `/v1/documents/${docId}/export`);
 
@@ -528,6 +534,10 @@ async function main(): Promise<void> {
         ],
         approval_threshold: 72,
         decline_threshold: 45,
+        // affordability terms of this ruleset (optional; unset, the defaults 0.25, 1.35 and 6)
+        max_total_holdback: 0.2,
+        factor_rate: 1.3,
+        term_months: 8,
       },
     });
     await call('listRulesets', 'GET', '/v1/rulesets', '/v1/rulesets');
@@ -549,12 +559,27 @@ async function main(): Promise<void> {
         ],
         approval_threshold: 75,
         decline_threshold: 45,
+        max_total_holdback: 0.2,
+        factor_rate: 1.3,
+        term_months: 8,
       },
     });
     await call('evaluateDeal', 'POST', '/v1/deals/{deal_id}/evaluate', `/v1/deals/${id}/evaluate?ruleset_id=${rs.id}`);
     await call('setDefaultRuleset', 'POST', '/v1/rulesets/{ruleset_id}/set-default', `/v1/rulesets/${rs.id}/set-default`);
     await call('regenerateDealSummary', 'POST', '/v1/deals/{deal_id}/regenerate-summary', `/v1/deals/${id}/regenerate-summary`);
     await call('reprocessFailedDocuments', 'POST', '/v1/deals/{deal_id}/reprocess-failed', `/v1/deals/${id}/reprocess-failed`);
+
+    // ---------------------------------------------------------------- lenders
+    const lender = await call('createLender', 'POST', '/v1/lenders', '/v1/lenders', {
+      body: { name: 'Harbor Merchant Funding', aliases: ['HARBOR MERCH FUND', 'HMF CAPITAL LLC'], kind: 'mca' },
+    });
+    const notLender = await raw('POST', '/v1/lenders', { name: 'Sunrise Equipment Rental', kind: 'not_lender' });
+    await call('listLenders', 'GET', '/v1/lenders', '/v1/lenders');
+    await call('getLender', 'GET', '/v1/lenders/{lender_id}', `/v1/lenders/${lender.id}`);
+    await call('updateLender', 'PATCH', '/v1/lenders/{lender_id}', `/v1/lenders/${lender.id}`, {
+      body: { aliases: ['HARBOR MERCH FUND', 'HMF CAPITAL LLC', 'HARBOR MF'] },
+    });
+    await call('deleteLender', 'DELETE', '/v1/lenders/{lender_id}', `/v1/lenders/${notLender.id}`);
 
     // ---------------------------------------------------------------- collaboration
     const uwUser = uw.user.id as number;

@@ -48,9 +48,9 @@ describe('import boundaries (eslint-plugin-boundaries)', () => {
       await boundaryErrors('apps/api/src/platform/clock/new.ts', use('Deal', '../../modules/pipeline/entities/deal.entities')),
     ).toEqual([expect.stringContaining('apps/api/src/platform may not import apps/api/src/modules/pipeline/entities/deal.entities.ts')]);
     // a module imports another only along an allowed arrow: webhooks -> pipeline is not one
-    expect(await boundaryErrors('apps/api/src/modules/webhooks/new.ts', use('Deal', '../pipeline/entities/deal.entities'))).toEqual([
-      expect.stringContaining('apps/api/src/modules/webhooks may not import apps/api/src/modules/pipeline/entities/deal.entities.ts'),
-    ]);
+    expect(await boundaryErrors('apps/api/src/modules/webhooks/new.ts', use('DealsService', '../pipeline/services/deals.service'))).toEqual(
+      [expect.stringContaining('apps/api/src/modules/webhooks may not import apps/api/src/modules/pipeline/services/deals.service.ts')],
+    );
     // nor rulesets -> pipeline: the pipeline uses rulesets, so that arrow would make a cycle
     expect(await boundaryErrors('apps/api/src/modules/rulesets/new.ts', use('DealsService', '../pipeline/services/deals.service'))).toEqual(
       [expect.stringContaining('apps/api/src/modules/rulesets may not import apps/api/src/modules/pipeline/services/deals.service.ts')],
@@ -59,6 +59,11 @@ describe('import boundaries (eslint-plugin-boundaries)', () => {
     expect(
       await boundaryErrors('apps/api/src/modules/crm/new.ts', use('DealRepository', '../pipeline/repositories/deal.repository')),
     ).toEqual([expect.stringContaining("may not use the pipeline's repositories")]);
+    // nor its entities: other modules read its records through pipeline/records.ts
+    expect(await boundaryErrors('apps/api/src/modules/shares/new.ts', use('Deal', '../pipeline/entities/deal.entities'))).toEqual([
+      expect.stringContaining("may not use the pipeline's repositories or entities"),
+    ]);
+    expect(await boundaryErrors('apps/api/src/modules/shares/new.ts', use('DealRecord', '../pipeline/records'))).toEqual([]);
     // the platform no longer reaches the composition root (modules register their entities)
     expect(await boundaryErrors('apps/api/src/platform/database/new.ts', use('ENTITIES', '../../entities'))).toHaveLength(1);
     // packages/* never import apps/*, and the MIT packages never the AGPL ones, by path or by name

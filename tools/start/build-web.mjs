@@ -60,7 +60,16 @@ export async function buildWeb({ force = false } = {}) {
     return false;
   }
   process.stderr.write('building the web app ...\n');
-  await vite.build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  // React's production build whatever NODE_ENV the caller runs under (jest sets `test`, and Vite
+  // keeps a NODE_ENV it finds: the browser tests measured React's development build)
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await vite.build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   process.stderr.write(`web app built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   return true;
 }

@@ -4,6 +4,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';
 import { RulesetsModule } from './modules/rulesets/rulesets.module';
+import { LendersModule } from './modules/lenders/lenders.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { StreamModule } from './modules/stream/stream.module';
 import { SharesModule } from './modules/shares/shares.module';
@@ -23,6 +24,7 @@ export class AppModule {
         AuthModule,
         KeysModule,
         RulesetsModule,
+        LendersModule,
         PipelineModule,
         WebhooksModule,
         StreamModule,

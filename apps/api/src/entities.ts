@@ -5,6 +5,7 @@ import { INGEST_ENTITIES } from './modules/ingest/ingest.entities';
 import { KEYS_ENTITIES } from './modules/keys/keys.entities';
 import { PIPELINE_ENTITIES } from './modules/pipeline/entities';
 import { RULESETS_ENTITIES } from './modules/rulesets/rulesets.entities';
+import { LENDERS_ENTITIES } from './modules/lenders/lenders.entities';
 import { SHARES_ENTITIES } from './modules/shares/shares.entities';
 import { WEBHOOKS_ENTITIES } from './modules/webhooks/webhooks.entities';
 import { PLATFORM_ENTITIES } from './platform/database/platform-entities';
@@ -19,6 +20,7 @@ export const ENTITIES = [
   ...KEYS_ENTITIES,
   ...PIPELINE_ENTITIES,
   ...RULESETS_ENTITIES,
+  ...LENDERS_ENTITIES,
   ...WEBHOOKS_ENTITIES,
   ...SHARES_ENTITIES,
   ...CRM_ENTITIES,

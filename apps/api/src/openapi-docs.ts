@@ -69,6 +69,11 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Documents', description: 'Statements and other documents of a deal: upload, processing status, extraction and analysis.' },
   { name: 'Transactions', description: 'Transactions read from statements, with categories, screening flags and corrections.' },
   { name: 'Rulesets', description: "The funder's underwriting rules; deals are evaluated against them." },
+  {
+    name: 'Lenders',
+    description:
+      "The organization's own lender names on top of the shipped lender directory: they win where they match and reach every analysis and rescore of a deal after the change.",
+  },
   { name: 'Collaboration', description: 'Assignments, comments, document requests, the deal timeline and activity, notifications.' },
   { name: 'Webhooks', description: 'Signed event deliveries to your endpoint, with a delivery log.' },
   { name: 'Event stream', description: 'The same events live, as server-sent events.' },
@@ -208,6 +213,17 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
   replaceRuleset: ['Replace a ruleset', 'Replaces every field of the ruleset.'],
   deleteRuleset: ['Delete a ruleset', 'The default ruleset cannot be deleted (409).'],
   setDefaultRuleset: ['Make a ruleset the default', 'Recommendations and evaluations without a named ruleset use it.'],
+  listLenders: [
+    'List lenders',
+    'The organization’s own lender names, oldest first; with `include_directory=true` also the shipped directory (its version and every entry).',
+  ],
+  createLender: [
+    'Add a lender name',
+    'A funder the directory lacks, more descriptor forms of one it has, or a name marked as no lender (`not_lender`, `bank`, ...). It wins over the directory from the next analysis or rescore of a deal.',
+  ],
+  getLender: ['Get a lender name', 'One of the organization’s own entries.'],
+  updateLender: ['Update a lender name', 'Changes the given fields; `aliases` replaces the list.'],
+  deleteLender: ['Delete a lender name', 'Deals use the directory alone for it from their next analysis or rescore.'],
   getWebhookConfig: ['Get the webhook configuration', 'The endpoint, the subscribed events and whether it is enabled (never the secret).'],
   putWebhookConfig: [
     'Set the webhook configuration',
@@ -241,6 +257,10 @@ export const OPERATION_DOCS: Record<string, [string, string]> = {
     "Every transaction by date, then upload order, with the screening flags; streamed. Text that a spreadsheet would run as a formula is prefixed with `'`.",
   ],
   exportDealTransactionsCsv: ['Export transactions as CSV (Form B columns)', 'Snake-case columns with category and document_id; streamed.'],
+  exportDealUnderwritingCsv: [
+    "Export one of the report's underwriting tables as CSV",
+    '`table`: positions, revenue (true revenue per month, then a total row), transfers or affordability (each input and step); the same figures as the deal report. 409 until the deal is ready.',
+  ],
   exportDocumentCsv: ['Export a document’s transactions as CSV', 'The deal CSV’s columns for one completed document (409 otherwise).'],
   exportDocument: [
     'Export a document as JSON',

@@ -42,7 +42,7 @@ real('deals API query plans (PostgreSQL)', () => {
   let key: string;
   let orgId: number;
   let client: Client;
-  const sent: { sql: string; values: unknown[] }[] = [];
+  const sent: { sql: string; values: unknown[]; prepared: boolean }[] = [];
   /** The organization's live deals; as many again in test mode, five times as many in another organization. */
   const DEALS = 4000;
 
@@ -73,7 +73,7 @@ real('deals API query plans (PostgreSQL)', () => {
     const reader = (app.get(Database) as unknown as { reader: object }).reader;
     const execute = (reader as { execute: (sql: string, values: unknown[], prepare?: boolean) => Promise<unknown[]> }).execute;
     jest.spyOn(reader as { execute: typeof execute }, 'execute').mockImplementation(function (this: unknown, sql, values, prepare) {
-      sent.push({ sql, values });
+      sent.push({ sql, values, prepared: prepare !== false });
       return execute.call(this, sql, values, prepare);
     });
   }, 120_000);
@@ -82,21 +82,28 @@ real('deals API query plans (PostgreSQL)', () => {
     await app?.close();
   });
 
-  /** The statements one request sends, each with its custom and its generic plan. */
-  async function plansOf(path: string): Promise<{ sql: string; custom: PlanNode; generic: PlanNode }[]> {
+  /**
+   * The statements one request sends, each with its custom plan and, for a statement the reader
+   * prepares, its generic plan (a statement sent unprepared is always planned with its values).
+   */
+  async function plansOf(path: string): Promise<{ sql: string; values: unknown[]; custom: PlanNode; generic: PlanNode }[]> {
     sent.length = 0;
     const res = await app.request('GET', path, { key });
     expect(res.status).toBe(200);
     const plans = [];
-    for (const { sql, values } of sent.filter((s) => !s.sql.startsWith('explain'))) {
+    for (const { sql, values, prepared } of sent.filter((s) => !s.sql.startsWith('explain'))) {
       const custom = (await client.query({ text: `explain (format json) ${sql}`, values })).rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+      if (!prepared) {
+        plans.push({ sql, values, custom, generic: custom });
+        continue;
+      }
       await client.query('set plan_cache_mode = force_generic_plan');
       await client.query(`prepare plan_check as ${sql}`);
       const args = values.map((v) => (typeof v === 'string' ? client.escapeLiteral(v) : String(v))).join(', ');
       const generic = (await client.query(`explain (format json) execute plan_check(${args})`)).rows[0]['QUERY PLAN'][0].Plan as PlanNode;
       await client.query('deallocate plan_check');
       await client.query('reset plan_cache_mode');
-      plans.push({ sql, custom, generic });
+      plans.push({ sql, values, custom, generic });
     }
     expect(plans.length).toBeGreaterThan(0);
     return plans;
@@ -142,6 +149,21 @@ real('deals API query plans (PostgreSQL)', () => {
   it('a search goes through the trigram index and sorts only its matches', async () => {
     expectIndexed(await plansOf('/v1/deals?q=Owner%201234'), { index: /^deals_search_trgm_index$/, maxSorted: 100 });
     expectIndexed(await plansOf('/v1/deals?q=dba%20300&sort=business_name'), { index: /^deals_search_trgm_index$/, maxSorted: 100 });
+  });
+
+  it('a search reads the trigram index by its rarest word, and a word in every name along the list order', async () => {
+    // "Owner" is in every deal's name: the index is read by "1234", and the names matched against the whole search
+    const plans = await plansOf('/v1/deals?q=Owner%201234');
+    for (const { values } of plans) {
+      expect(values).toContain('%1234%');
+      expect(values).toContain('%Owner 1234%');
+      expect(values.filter((v) => v === '%Owner 1234%')).toHaveLength(3);
+    }
+    expectIndexed(plans, { index: /^deals_search_trgm_index$/, maxSorted: 100 });
+    const res = await app.request('GET', '/v1/deals?q=owner%201234', { key });
+    expect(res.body.data.map((d: { owner_name: string }) => d.owner_name)).toEqual(['Owner 1234']);
+    // one word in every name: the list's order index, filtered, not the posting list of every deal
+    expectIndexed(await plansOf('/v1/deals?q=Owner'), { index: /^deals_list_updated_at_index$/ });
   });
 
   it('a deal by id reads the primary key', async () => {

@@ -293,6 +293,8 @@ describe('deals', () => {
         ['approve', 'Strong deposits', offer],
         ['decline', 'A second position appeared', null],
       ]);
+      // the timeline is written from the events (delivered asynchronously over Redis)
+      await app.drainEvents();
       const timeline = JSON.stringify((await app.request('GET', `/v1/deals/${created.id}/timeline`, { key })).body);
       expect(timeline).toContain(
         'set the decision to approve with an offer of $42,000 at 1.38 over 7 months, 12% holdback: Strong deposits',

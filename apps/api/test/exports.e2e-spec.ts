@@ -19,9 +19,9 @@ import { TestApp } from './support/harness';
 import { makeStatements } from './support/ready-deal';
 
 const FORM_A =
-  'Statement,Date,Description,Amount,Balance,Type,NSF Fee,Overdraft Fee,Large Deposit,Large Strange,Repeat Charge,Suspicious,Screening Bucket,Flag Reason';
+  'Statement,Date,Description,Amount,Balance,Type,NSF Fee,Overdraft Fee,Large Deposit,Large Strange,Repeat Charge,Suspicious,Screening Bucket,Flag Reason,Revenue Class,Revenue Rule';
 const FORM_B =
-  'date,description,amount,balance,transaction_type,is_nsf_fee,is_overdraft_fee,screening_bucket,flag_reason,category,document_id';
+  'date,description,amount,balance,transaction_type,is_nsf_fee,is_overdraft_fee,screening_bucket,flag_reason,category,document_id,revenue_class,revenue_rule';
 
 /** RFC 4180 parser for the checks (quoted cells, doubled quotes, CRLF). */
 function parseCsv(text: string): string[][] {
@@ -139,6 +139,9 @@ describe('exports: CSV, document JSON and the PDF underwriting report', () => {
         [t.isNsfFee, t.isOverdraftFee, t.isLargeDeposit, t.isLargeStrange, t.isRepeatCharge, t.isSuspicious].map(String),
       );
       expect(r[12]).toBe(t.screeningBucket ?? '');
+      // appended after Flag Reason: a deposit's revenue class and the rule that decided it, empty for a debit
+      expect(r.slice(14)).toEqual([t.revenueClass ?? '', t.revenueRule ?? '']);
+      if (Number(t.amount) < 0) expect(r.slice(14)).toEqual(['', '']);
     });
     const dates = rows.slice(1).map((r) => r[1]);
     expect([...dates].sort()).toEqual(dates);
@@ -164,7 +167,7 @@ describe('exports: CSV, document JSON and the PDF underwriting report', () => {
     expect(cents(amounts.map(Number))).toBe(cents(txs.map((t) => Number(t.amount))));
   });
 
-  it('transactions CSV (Form B): its own columns, with category and document_id', async () => {
+  it('transactions CSV (Form B): its own columns, with category and document_id, then revenue_class and revenue_rule', async () => {
     const res = await app.request('GET', `/v1/deals/${ready.id}/transactions/csv`, { key });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="deal-\d+-transactions\.csv"/);
@@ -174,6 +177,27 @@ describe('exports: CSV, document JSON and the PDF underwriting report', () => {
     expect(rows.length - 1).toBe(txs.length);
     expect(rows.slice(1).map((r) => Number(r[10]))).toEqual(txs.map((t) => t.documentId));
     expect(rows.slice(1).map((r) => r[9])).toEqual(txs.map((t) => t.category));
+    // revenue_class and revenue_rule come last, as GET /v1/deals/{id}/transactions shows them
+    const api = (await app.request('GET', `/v1/deals/${ready.id}/transactions?type=credit&per_page=200`, { key })).body.data as Array<{
+      date: string;
+      description: string;
+      amount: number;
+      revenue_class: string | null;
+      revenue_rule: string | null;
+    }>;
+    const credits = rows.slice(1).filter((r) => Number(r[2]) > 0);
+    expect(api).toHaveLength(credits.length);
+    // (a formula-like description carries the apostrophe that neutralises it)
+    const byCells = (r: string[]) => `${r[0]}|${r[1].replace(/^'(?=[=+\-@])/, '')}|${Number(r[2]).toFixed(2)}`;
+    const classes = new Map(
+      api.map((t) => [`${t.date}|${t.description}|${t.amount.toFixed(2)}`, [t.revenue_class ?? '', t.revenue_rule ?? '']]),
+    );
+    for (const r of credits) expect(r.slice(11)).toEqual(classes.get(byCells(r)));
+    // a card payout is revenue by a named rule; the MCA's daily debit has no class
+    const payout = rows.find((r) => r[1] === 'STRIPE TRANSFER PAYOUT')!;
+    expect(payout.slice(11)).toEqual(['revenue', expect.stringMatching(/\w/)]);
+    const debit = rows.find((r) => r[1] === 'ONDECK CAPITAL DAILY PMT')!;
+    expect(debit.slice(11)).toEqual(['', '']);
   });
 
   it('document CSV: the Form A columns for one completed document; 409 for a document not completed', async () => {
@@ -327,11 +351,70 @@ describe('exports: CSV, document JSON and the PDF underwriting report', () => {
     expect(csvEvent.data.rows).toBe((await dbTransactions({ dealId: ready.id })).length);
   });
 
+  it("underwriting tables as CSV (positions, true revenue, transfers, affordability): the report's own figures; 422 for another table, 409 before ready", async () => {
+    const deal = (await app.request('GET', `/v1/deals/${ready.id}`, { key })).body;
+    const table = async (name: string) => {
+      const res = await app.request('GET', `/v1/deals/${ready.id}/export/underwriting/csv?table=${name}`, { key });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(res.headers.get('content-disposition')).toMatch(
+        new RegExp(`^attachment; filename="deal-\\d+-eastside-auto-repair-inc-${name}\\.csv"`),
+      );
+      return parseCsv(res.body as string).filter((r) => r.length > 1 || r[0] !== '');
+    };
+    const positions = await table('positions');
+    expect(positions[0].slice(0, 7)).toEqual([
+      'lender',
+      'lender_id',
+      'counterparty',
+      'sequence',
+      'start_reason',
+      'frequency',
+      'payment_amount',
+    ]);
+    expect(deal.lender_positions.positions.length).toBeGreaterThan(0);
+    expect(positions.length - 1).toBe(deal.lender_positions.positions.length);
+    deal.lender_positions.positions.forEach((p: { frequency: string; payment_amount: number; first_seen: string }, i: number) =>
+      expect([positions[i + 1][5], positions[i + 1][6], positions[i + 1][9]]).toEqual([
+        p.frequency,
+        p.payment_amount.toFixed(2),
+        p.first_seen,
+      ]),
+    );
+    const revenue = await table('revenue');
+    expect(revenue.length).toBe(deal.revenue.months.length + 2);
+    const t = deal.revenue.totals;
+    expect(revenue[revenue.length - 1]).toEqual([
+      'total',
+      t.gross_deposits.toFixed(2),
+      t.excluded.transfer.toFixed(2),
+      t.excluded.loan_proceeds.toFixed(2),
+      t.excluded.refund.toFixed(2),
+      t.excluded.owner_injection.toFixed(2),
+      t.excluded.other_non_revenue.toFixed(2),
+      t.excluded_total.toFixed(2),
+      t.true_revenue.toFixed(2),
+      t.cash_deposits.toFixed(2),
+    ]);
+    expect((await table('transfers')).length - 1).toBe(deal.own_transfers?.count ?? 0);
+    const affordability = Object.fromEntries((await table('affordability')).slice(1));
+    expect(affordability).toMatchObject({
+      max_advance: deal.affordability.max_advance.toFixed(2),
+      monthly_revenue: deal.affordability.monthly_revenue.toFixed(2),
+      step_1: deal.affordability.steps[0],
+    });
+    const wrong = await app.request('GET', `/v1/deals/${ready.id}/export/underwriting/csv?table=everything`, { key });
+    expect(wrong.status).toBe(422);
+    expect(JSON.stringify(wrong.body)).toContain('table must be one of: positions, revenue, transfers, affordability');
+    expect((await app.request('GET', `/v1/deals/${pending.id}/export/underwriting/csv?table=revenue`, { key })).status).toBe(409);
+  });
+
   it('a foreign deal or document is 404 on every export', async () => {
     const other = await Factories.forNewOrg(app, 'Other Org');
     for (const path of [
       `/v1/deals/${ready.id}/export/csv`,
       `/v1/deals/${ready.id}/transactions/csv`,
+      `/v1/deals/${ready.id}/export/underwriting/csv?table=positions`,
       `/v1/deals/${ready.id}/export/pdf`,
       `/v1/deals/${ready.id}/report`,
       `/v1/documents/${docs[0].id}/export/csv`,

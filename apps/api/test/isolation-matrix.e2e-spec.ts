@@ -39,6 +39,11 @@ const STREAMS = new Set(['GET /v1/events/deals/:deal_id']);
 const WEBHOOK_SECRET = 'whsec_c2VjcmV0LWZvci10ZXN0cy0xMjM0NTY3ODkw';
 
 /** Bodies that pass validation, so the check reaches the record lookup (a 422 would prove nothing). */
+/** Routes that need a query to reach their record (without it the request is refused before the lookup). */
+const QUERIES: Record<string, string> = {
+  'GET /v1/deals/:deal_id/export/underwriting/csv': '?table=revenue',
+};
+
 const BODIES: Record<string, unknown> = {
   'PATCH /v1/deals/:deal_id': { industry: 'bakery' },
   'POST /v1/deals/:deal_id/decision': { decision: 'approve' },
@@ -56,6 +61,7 @@ const BODIES: Record<string, unknown> = {
     decline_threshold: 40,
   },
   'PATCH /v1/rulesets/:ruleset_id': { description: 'edited' },
+  'PATCH /v1/lenders/:lender_id': { aliases: ['MATRIX ALIAS'] },
   'POST /v1/deals/:deal_id/comments': { body: 'matrix' },
   'PATCH /v1/deals/:deal_id/comments/:comment_id': { body: 'edited' },
   'PATCH /v1/comments/:comment_id': { content: 'edited' },
@@ -130,6 +136,9 @@ describe('isolation matrix over every route with an id', () => {
     ids.request_id = (
       await app.request('POST', `/v1/deals/${ids.deal_id}/doc-requests`, { key: a, body: { document_type: 'tax_return' } })
     ).body.id;
+    ids.lender_id = (
+      await app.request('POST', '/v1/lenders', { key: a, body: { name: 'Matrix Funding', aliases: ['MATRIX FUND'] } })
+    ).body.id;
     ids.key_id = (await app.request('POST', '/v1/keys', { key: a, body: { name: 'A spare key', scopes: ['read', 'write'] } })).body.id;
     expect(
       (
@@ -180,7 +189,7 @@ describe('isolation matrix over every route with an id', () => {
       return app.request(route.method, path, { key, form });
     }
     const body = BODIES[label(route)] ?? (['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined);
-    return app.request(route.method, path, { key, body });
+    return app.request(route.method, `${path}${QUERIES[label(route)] ?? ''}`, { key, body });
   };
 
   it('reads the route table from the running app, and Fastify serves nothing with an id beyond it', () => {

@@ -9,6 +9,19 @@ describe('openapi/openapi.json', () => {
     expect(emitted).toBe(committed);
   });
 
+  it('lists null among the values of every nullable enum (a validator reads enum before nullable: a null it does not list fails)', () => {
+    const doc = JSON.parse(readFileSync(resolve(__dirname, '../../../openapi/openapi.json'), 'utf8')) as unknown;
+    const missing: string[] = [];
+    const walk = (o: unknown, at: string): void => {
+      if (!o || typeof o !== 'object') return;
+      const s = o as { nullable?: boolean; enum?: unknown[] };
+      if (s.nullable === true && Array.isArray(s.enum) && !s.enum.includes(null)) missing.push(at);
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
+    };
+    walk(doc, '');
+    expect(missing).toEqual([]);
+  });
+
   it('names every operation after its handler, uniquely', async () => {
     const doc = (await emitOpenApi()) as unknown as { paths: Record<string, Record<string, { operationId: string }>> };
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));

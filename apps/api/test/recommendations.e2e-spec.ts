@@ -1,4 +1,11 @@
-import { DEFAULT_RULESET, evaluateFactorRuleset, evaluateRuleset, recommend, type FlatRuleset } from '@ledgerlens/underwriting';
+import {
+  DEFAULT_RULESET,
+  affordabilityReason,
+  evaluateFactorRuleset,
+  evaluateRuleset,
+  recommend,
+  type FlatRuleset,
+} from '@ledgerlens/underwriting';
 import { startFakeGroq, FakeGroq, FakeGroqRequest } from '../../../tools/fakes/groq';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
 import { makeStatement } from '../../../tools/corpus/corpus';
@@ -125,7 +132,8 @@ describe('recommendations and evaluation', () => {
         cfcr: expected.cfcr,
         cfcr_below_target: expected.cfcr_below_target,
         factor_scores: expected.factor_scores,
-        reasons: expected.reasons,
+        // the ruleset's reasons, then the affordability arithmetic
+        reasons: [...expected.reasons, affordabilityReason(deal.analysis.affordability)],
         cached: false,
       });
       expect(Object.keys(res.body.factor_scores).sort()).toEqual([

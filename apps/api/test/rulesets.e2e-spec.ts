@@ -170,6 +170,9 @@ describe('rulesets', () => {
       ['approve_threshold above 100', flat({ approve_threshold: 101 }), ['body', 'approve_threshold']],
       ['multiplier 0', flat({ max_advance_multiplier: 0 }), ['body', 'max_advance_multiplier']],
       ['negative cfcr target', flat({ cfcr_target: -1 }), ['body', 'cfcr_target']],
+      ['holdback above 1', flat({ max_total_holdback: 1.2 }), ['body', 'max_total_holdback']],
+      ['factor rate below 1', factorList({ factor_rate: 0.9 }), ['body', 'factor_rate']],
+      ['term of 0 months', flat({ term_months: 0 }), ['body', 'term_months']],
       ['unknown factor', factorList({ factors: [{ name: 'vibes', weight: 1, threshold: 10 }] }), ['body', 'factors', 0, 'name']],
       [
         'factor threshold above 100',
@@ -193,6 +196,29 @@ describe('rulesets', () => {
       expect(locs(res.body)).toContainEqual(loc);
       const entry = res.body.errors[0];
       expect(entry).toEqual({ loc: entry.loc, msg: entry.msg, type: entry.type, field: entry.field, message: entry.msg });
+    });
+
+    it('affordability terms: optional on either kind, served (null when unset), cleared by null, kept across a change of kind', async () => {
+      const created = await app.request('POST', '/v1/rulesets', {
+        key,
+        body: flat({ name: 'Tight holdback', max_total_holdback: 0.15, factor_rate: 1.4, term_months: 8 }),
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ max_total_holdback: 0.15, factor_rate: 1.4, term_months: 8 });
+      const plain = await app.request('POST', '/v1/rulesets', { key, body: factorList({ name: 'No terms' }) });
+      expect(plain.body).toMatchObject({ max_total_holdback: null, factor_rate: null, term_months: null });
+      const patched = await app.request('PATCH', `/v1/rulesets/${created.body.id}`, {
+        key,
+        body: { factor_rate: null, approve_threshold: 60 },
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.body).toMatchObject({ max_total_holdback: 0.15, factor_rate: null, term_months: 8, approve_threshold: 60 });
+      // converted to a factor list, the terms stay
+      const converted = await app.request('PATCH', `/v1/rulesets/${created.body.id}`, {
+        key,
+        body: { factors: factorList().factors, approval_threshold: 70, decline_threshold: 40 },
+      });
+      expect(converted.body).toMatchObject({ kind: 'factors', max_total_holdback: 0.15, term_months: 8 });
     });
 
     it('rejects a duplicate name (case-insensitive) with 409 DUPLICATE_RESOURCE', async () => {

@@ -7,12 +7,14 @@ import { Clock } from '../src/platform/clock/clock';
 import { Database } from '../src/platform/database/database.service';
 import { TestApp } from './support/harness';
 import { describeWith, systemTool } from './support/system-tools';
-import { newReadyDeal } from './support/ready-deal';
+import { newReadyDeal, underwritingStatements } from './support/ready-deal';
+import { ROOT } from './support/web-browser';
 import { unreconciledStatement } from './support/unreconciled-statement';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
 import { makeStatement } from '../../../tools/corpus/corpus';
 
 const DEAL_FIELDS = [
+  'affordability',
   'ai_summary',
   'avg_daily_balance',
   'avg_monthly_deposits',
@@ -25,16 +27,38 @@ const DEAL_FIELDS = [
   'health_score',
   'id',
   'industry',
+  'lender_positions',
   'max_advance',
   'months_covered',
   'nsf_count',
+  'own_transfers',
   'paper_grade',
   'recommendation',
   'report_date',
+  'revenue',
   'total_deposits',
   'warnings',
 ];
 const HOUR = 3_600_000;
+const usd = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
+const shortDate = (iso: string) =>
+  new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&amp;/g, '&')
+    .replace(/&#39;/g, "'")
+    .trim();
+/** The cells of each row of the table labelled `label` on the page (thead, tbody, tfoot in order). */
+function tableRows(html: string, label: string): string[][] {
+  const start = html.indexOf(`<table aria-label="${label}">`);
+  if (start < 0) throw new Error(`no table ${label}`);
+  const table = html.slice(start, html.indexOf('</table>', start));
+  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...row[1].matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => text(c[1])),
+  );
+}
 /** Debian's chromium: without it these browser tests are skipped, with one line saying so (CI installs it). */
 const CHROMIUM = systemTool('chromium') ?? '/usr/bin/chromium';
 
@@ -249,6 +273,120 @@ describe('share links', () => {
       expect(await page(link.token)).toMatch(/<div>Decision <span class="pill good">Funded<\/span><\/div>/);
     });
 
+    it("shows the underwriting tables with the report's own figures: positions, true revenue, own-account transfers, affordability", async () => {
+      const id = (
+        await newReadyDeal(app, key, { businessName: 'Tables Trucking LLC', statements: underwritingStatements(), recommend: true })
+      ).id;
+      const deal = (await app.request('GET', `/v1/deals/${id}`, { key })).body;
+      const link = (await app.request('POST', `/v1/deals/${id}/share`, { key, body: { label: 'tables' } })).body;
+      const json = (await view(link.token)).body.deal;
+
+      // the JSON: the report's figures, field by field, without evidence rows, ids or account details
+      const positions = deal.lender_positions.positions;
+      expect(positions.map((p: { start_reason: string }) => p.start_reason)).toEqual(['new', 'renewal']);
+      expect(json.lender_positions).toEqual({
+        positions: positions.map((p: Record<string, unknown>) => ({
+          lender: p.lender_name,
+          known_lender: p.known_lender,
+          frequency: p.frequency,
+          payment_amount: p.payment_amount,
+          first_seen: p.first_seen,
+          last_seen: p.last_seen,
+          funding_amount: p.funding_amount,
+          estimated_remaining_balance: p.estimated_remaining_balance,
+          start_reason: p.start_reason,
+          missed_payments: p.missed_payments,
+          bounced_payments: p.bounced_payments,
+          stacked: p.stacked,
+          is_active: p.is_active,
+        })),
+        active_count: deal.lender_positions.active_count,
+        stacking_count: deal.lender_positions.stacking_count,
+        estimated_monthly_total: deal.lender_positions.estimated_monthly_total,
+      });
+      expect(json.revenue).toEqual({ months: deal.revenue.months, totals: deal.revenue.totals });
+      expect(json.own_transfers).toEqual({ count: 1, total: deal.own_transfers.total });
+      expect(json.affordability).toEqual(deal.affordability);
+      const { lender_positions, revenue, own_transfers, affordability } = json;
+      expect(JSON.stringify({ lender_positions, revenue, own_transfers, affordability })).not.toMatch(
+        /transactions|flag|screening|review|notes|statements|9876|4321|lender_id|counterparty/i,
+      );
+
+      const html = await page(link.token);
+      // positions: one row per position, with its cadence, payment, dates, funding, remaining and marks
+      const renewal = positions[1];
+      expect(renewal).toMatchObject({ lender_name: 'OnDeck', funding_amount: 15000, stacked: true });
+      expect(positions[0].bounced_payments).toBe(1);
+      expect(html).toContain(
+        `<caption>2 positions, 1 active, up to 2 at once · about ${usd(deal.lender_positions.estimated_monthly_total)} a month</caption>`,
+      );
+      expect(tableRows(html, 'Lender positions')).toEqual([
+        ['Lender', 'Cadence', 'Payment', 'First – last seen', 'Funding', 'Est. remaining', 'Marks'],
+        [
+          'OnDeck',
+          'Daily',
+          usd(positions[0].payment_amount, 2),
+          `${shortDate(positions[0].first_seen)} – ${shortDate(positions[0].last_seen)}`,
+          '—',
+          '—',
+          '1 bouncedStackedEnded',
+        ],
+        [
+          'OnDeck',
+          'Daily',
+          usd(renewal.payment_amount, 2),
+          `${shortDate(renewal.first_seen)} – ${shortDate(renewal.last_seen)}`,
+          usd(renewal.funding_amount),
+          usd(renewal.estimated_remaining_balance),
+          'RenewalStacked',
+        ],
+      ]);
+      // true revenue: the classes that excluded something get a column, then the excluded total and true revenue
+      const { months, totals } = deal.revenue;
+      expect(totals.excluded.transfer).toBeGreaterThan(0);
+      expect(totals.excluded.loan_proceeds).toBeGreaterThan(0);
+      const cells = (r: typeof totals) =>
+        [r.gross_deposits, r.excluded.transfer, r.excluded.loan_proceeds, r.excluded_total, r.true_revenue].map((n: number) => usd(n));
+      expect(tableRows(html, 'True revenue by month')).toEqual([
+        ['Month', 'Gross deposits', 'Transfers', 'Loan proceeds', 'Excluded', 'True revenue'],
+        ['Jan 2025', ...cells(months[0])],
+        ['Feb 2025', ...cells(months[1])],
+        ['Mar 2025', ...cells(months[2])],
+        ['Total', ...cells(totals)],
+      ]);
+      // own-account transfers and the affordability arithmetic, step by step
+      expect(html).toContain(`<div class="value">1 transfer · ${usd(deal.own_transfers.total)}</div>`);
+      expect(deal.affordability.max_advance).toBeGreaterThan(0);
+      expect(html).toContain(
+        `<div class="label">Affordability: max advance</div><div class="big">${usd(deal.affordability.max_advance)}</div>`,
+      );
+      expect(html).toContain(`<ol class="steps">${deal.affordability.steps.map((s: string) => `<li>${s}</li>`).join('')}</ol>`);
+      expect(deal.affordability.steps).toHaveLength(5);
+    });
+
+    it('a deal analysed with no positions says so; a report without the tables shows none of them', async () => {
+      const link = (await create({ label: 'no tables' })).body;
+      const json = (await view(link.token)).body.deal;
+      expect(json.lender_positions.positions).toEqual([]);
+      expect(json.own_transfers).toEqual({ count: 0, total: 0 });
+      const html = await page(link.token);
+      expect(html).toContain('No lender positions found in the statements.');
+      expect(html).not.toContain('<table aria-label="Lender positions">');
+      expect(tableRows(html, 'True revenue by month')[0]).toEqual(['Month', 'Gross deposits', 'Excluded', 'True revenue']);
+      const bare = (
+        await app.request('POST', '/v1/deals', { key, body: { business_name: 'Not Analysed LLC', funding_amount_requested: 1000 } })
+      ).body.id;
+      const bareLink = (await app.request('POST', `/v1/deals/${bare}/share`, { key, body: {} })).body;
+      expect((await view(bareLink.token)).body.deal).toMatchObject({
+        lender_positions: null,
+        revenue: null,
+        own_transfers: null,
+        affordability: null,
+      });
+      const bareHtml = await page(bareLink.token);
+      expect(bareHtml).not.toMatch(/<table|Lender positions|True revenue|Affordability/);
+    });
+
     it('a HEAD request is a view: counted, and limited with GET to 60 per minute per token', async () => {
       const link = (await create()).body;
       // HEAD is not an operation of its own in the API reference: the GET's
@@ -332,7 +470,6 @@ describe('share links', () => {
       expect(res?.headers()['content-type']).toBe('text/html; charset=utf-8');
       expect(await page.locator('h1').innerText()).toBe('Harbor Coffee Roasters LLC');
       const body = await page.locator('body').innerText();
-      const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
       expect(body).toContain(`${Math.round(json.health_score)} / 100`);
       expect(body).toContain(usd(json.avg_monthly_deposits));
       expect(body).toContain(usd(json.funding_amount_requested));
@@ -347,6 +484,35 @@ describe('share links', () => {
       await context.close();
       const row = await app.get(Database).system().findOneOrFail(ShareLink, { id: link.id }, { filters: false, refresh: true });
       expect(row.viewCount).toBe(2);
+    }, 120_000);
+
+    it('the underwriting tables fit a phone screen: a wide table scrolls inside its card (test-output/share)', async () => {
+      const id = (await newReadyDeal(app, key, { businessName: 'Phone Tables LLC', statements: underwritingStatements(), recommend: true }))
+        .id;
+      const link = (await app.request('POST', `/v1/deals/${id}/share`, { key, body: {} })).body;
+      const deal = (await app.request('GET', `/v1/deals/${id}`, { key })).body;
+      const dir = join(ROOT, 'test-output', 'share');
+      mkdirSync(dir, { recursive: true });
+      for (const [width, height] of [
+        [390, 844],
+        [1280, 900],
+      ]) {
+        const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, isMobile: width < 640 });
+        const page = await context.newPage();
+        const requests: string[] = [];
+        page.on('request', (r) => requests.push(r.url()));
+        expect((await page.goto(`${app.url}/share/${link.token}`))?.status()).toBe(200);
+        const positions = await page.locator('table[aria-label="Lender positions"] tbody tr').count();
+        expect(positions).toBe(deal.lender_positions.positions.length);
+        const revenue = await page.locator('table[aria-label="True revenue by month"]').innerText();
+        expect(revenue).toContain(usd(deal.revenue.totals.true_revenue));
+        expect(await page.locator('.steps li').count()).toBe(deal.affordability.steps.length);
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+        expect(overflow).toBeLessThanOrEqual(0);
+        expect(requests.every((u) => u.startsWith(app.url))).toBe(true);
+        await page.screenshot({ path: join(dir, `share-page-tables-${width}x${height}.png`), fullPage: true });
+        await context.close();
+      }
     }, 120_000);
 
     it('asks for the password of a protected link, refuses a wrong one, then shows the summary', async () => {

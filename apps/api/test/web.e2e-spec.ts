@@ -9,6 +9,7 @@ import { describeWith } from './support/system-tools';
 import { newReadyDeal } from './support/ready-deal';
 import {
   ROOT,
+  SHOTS,
   VIEWPORTS,
   buildWebApp,
   clicks,
@@ -172,6 +173,35 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     await expect(page.getByRole('heading', { name: 'Monthly' }).count()).resolves.toBe(1);
     await expect(page.getByRole('heading', { name: 'Per statement' }).count()).resolves.toBe(1);
     await expect(page.locator('.deal table').first().locator('tbody tr').count()).resolves.toBeGreaterThan(0);
+    // the charts say in words what they draw, from the report's own numbers; the findings follow them
+    const shown = (await app.request('GET', `/v1/deals/${/deals\/(\d+)/.exec(page.url())![1]}`, { key: admin.api_key })).body;
+    const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+    const lowest = (shown.daily_balances as { balance: number }[]).reduce((a, b) => (b.balance < a.balance ? b : a));
+    await expect(page.getByRole('img', { name: /^Daily balance/ }).getAttribute('aria-labelledby')).resolves.toBeTruthy();
+    await expect(page.locator('figure.chart desc').nth(1).textContent()).resolves.toContain(`lowest ${dollars.format(lowest.balance)}`);
+    await expect(page.locator('figure.chart desc').first().textContent()).resolves.toContain(
+      `deposits ${dollars.format(shown.monthly[0].deposits)}, revenue ${dollars.format(shown.monthly[0].revenue)}`,
+    );
+    await page.locator('section[aria-labelledby=charts-title]').screenshot({ path: join(SHOTS, 'deal-charts.png') });
+    await expect(page.getByRole('heading', { name: /^Authenticity/ }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: /^Between statements/ }).count()).resolves.toBe(1);
+    // a statement older than the window is marked in the per-statement table, as the report leaves it out
+    const staleCount = (shown.statements as { stale: boolean }[]).filter((st) => st.stale).length;
+    await expect(page.getByText('Stale: left out').count()).resolves.toBe(staleCount);
+    // and only so: a stale statement is not called one in another currency
+    const otherCurrency = (shown.statements as { stale: boolean; included: boolean }[]).filter((st) => !st.included && !st.stale).length;
+    await expect(page.getByText(/^(Currency unknown|[A-Z]{3}): left out$/).count()).resolves.toBe(otherCurrency);
+    expect(staleCount).toBeGreaterThan(0);
+    // true revenue per month, its total row from the report's own totals
+    const totalRow = page.getByRole('region', { name: 'True revenue per month' }).locator('tr.total');
+    await expect(totalRow.innerText()).resolves.toContain(dollars.format(shown.revenue.totals.true_revenue));
+    await expect(
+      page
+        .getByText(
+          `${shown.coverage.days_covered} days covered by ${shown.coverage.statement_count} statement${shown.coverage.statement_count === 1 ? '' : 's'}`,
+        )
+        .count(),
+    ).resolves.toBe(1);
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
       await shoot(page, 'deal');
@@ -324,7 +354,7 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     await second.context.close();
   }, 180_000);
 
-  it('deal page: the timeline shows a decision with its reason, a comment is posted, a share link is made and opens', async () => {
+  it('deal page: the timeline shows a decision with its reason, a comment is posted and answered (reply edited, then deleted), a share link is made and opens', async () => {
     const created = await app.request('POST', '/v1/deals', {
       key: admin.api_key,
       body: { business_name: 'Timeline Deli LLC', funding_amount_requested: 15000 },
@@ -346,6 +376,32 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     await page.getByRole('list', { name: 'Comments' }).getByText('Asked the broker for March again').waitFor();
     const comments = await app.request('GET', `/v1/deals/${dealId}/comments`, { key: admin.api_key });
     expect(comments.body.data.map((c: { body: string }) => c.body)).toEqual(['Asked the broker for March again']);
+
+    // a reply under it, edited, then deleted (one level of replies, as the API keeps threads)
+    const thread = page.getByRole('list', { name: 'Comments' });
+    await thread.getByRole('button', { name: /^Reply to / }).click();
+    await page.getByRole('textbox', { name: /^Reply to / }).fill('Broker says Monday');
+    await page.getByRole('button', { name: 'Reply', exact: true }).click();
+    const replies = thread.getByRole('list', { name: /^Replies to / });
+    await replies.getByText('Broker says Monday').waitFor();
+    const withReply = await app.request('GET', `/v1/deals/${dealId}/comments`, { key: admin.api_key });
+    expect(withReply.body.data).toHaveLength(1);
+    expect(withReply.body.data[0].replies.map((r: { body: string; parent_id: number }) => [r.body, r.parent_id])).toEqual([
+      ['Broker says Monday', withReply.body.data[0].id],
+    ]);
+    await replies.getByRole('button', { name: /^Edit the comment by / }).click();
+    await replies.getByRole('textbox', { name: 'Comment' }).fill('Broker says Tuesday');
+    await replies.getByRole('button', { name: 'Save' }).click();
+    await replies.getByText('Broker says Tuesday').waitFor();
+    await replies.getByText(/\(edited\)/).waitFor();
+    await shoot(page, 'deal-comment-thread', true);
+    await replies.getByRole('button', { name: /^Delete the comment by / }).click();
+    await replies.getByRole('button', { name: 'Yes, delete' }).click();
+    await replies.waitFor({ state: 'detached' });
+    const afterDelete = await app.request('GET', `/v1/deals/${dealId}/comments`, { key: admin.api_key });
+    expect(afterDelete.body.data.map((c: { body: string; replies: unknown[] }) => [c.body, c.replies.length])).toEqual([
+      ['Asked the broker for March again', 0],
+    ]);
 
     await page.getByLabel('Expires after (days)').fill('3');
     await page.getByRole('button', { name: 'Create link' }).click();

@@ -216,6 +216,7 @@ describe('workbench review: add, delete, fix a date, mark reviewed, the review q
       const after = await dealOf(dealId);
       expect(after.recommendation.reasons.join(' ')).not.toMatch(/needs review/);
       expect(after.review.documents).toEqual([]);
+      await app.drainEvents(); // the timeline is written from the events
       const timeline = (await app.request('GET', `/v1/deals/${dealId}/timeline`, { key })).body;
       const lines = JSON.stringify(timeline);
       expect(lines).toContain('reviewed: checked against the PDF');

@@ -12,6 +12,7 @@ import {
   ExportsResource,
   IngestResource,
   KeysResource,
+  LendersResource,
   NotificationsResource,
   RulesetsResource,
   SessionResource,
@@ -48,6 +49,7 @@ export class Ledgerlens extends LedgerlensCore {
   readonly documents: DocumentsResource;
   readonly transactions: TransactionsResource;
   readonly rulesets: RulesetsResource;
+  readonly lenders: LendersResource;
   readonly webhooks: WebhooksResource;
   readonly events: EventsResource;
   readonly exports: ExportsResource;
@@ -71,6 +73,7 @@ export class Ledgerlens extends LedgerlensCore {
     this.documents = new DocumentsResource(this);
     this.transactions = new TransactionsResource(this);
     this.rulesets = new RulesetsResource(this);
+    this.lenders = new LendersResource(this);
     this.webhooks = new WebhooksResource(this);
     this.events = new EventsResource(this);
     this.exports = new ExportsResource(this);

@@ -812,6 +812,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deals/{deal_id}/export/underwriting/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export one of the report's underwriting tables as CSV
+         * @description `table`: positions, revenue (true revenue per month, then a total row), transfers or affordability (each input and step); the same figures as the deal report. 409 until the deal is ready.
+         */
+        get: operations["exportDealUnderwritingCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/deals/{deal_id}/recommendation": {
         parameters: {
             query?: never;
@@ -1508,6 +1528,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lenders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List lenders
+         * @description The organization’s own lender names, oldest first; with `include_directory=true` also the shipped directory (its version and every entry).
+         */
+        get: operations["listLenders"];
+        put?: never;
+        /**
+         * Add a lender name
+         * @description A funder the directory lacks, more descriptor forms of one it has, or a name marked as no lender (`not_lender`, `bank`, ...). It wins over the directory from the next analysis or rescore of a deal.
+         */
+        post: operations["createLender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lenders/{lender_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a lender name
+         * @description One of the organization’s own entries.
+         */
+        get: operations["getLender"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lender name
+         * @description Deals use the directory alone for it from their next analysis or rescore.
+         */
+        delete: operations["deleteLender"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a lender name
+         * @description Changes the given fields; `aliases` replaces the list.
+         */
+        patch: operations["updateLender"];
+        trace?: never;
+    };
     "/v1/me/assigned-deals": {
         parameters: {
             query?: never;
@@ -1971,6 +2043,27 @@ export interface components {
             date: string;
             description: string;
         };
+        AffordabilityDto: {
+            active_position_count: number;
+            /** @description existing_monthly_debits / monthly_revenue; null without revenue */
+            existing_holdback: number | null;
+            /** @description Estimated monthly debits of the active lender positions */
+            existing_monthly_debits: number;
+            factor_rate: number;
+            /** @description max_payback / factor_rate */
+            max_advance: number;
+            /** @description max(0, monthly_headroom) x term_months */
+            max_payback: number;
+            /** @description The largest share of revenue all positions together may take */
+            max_total_holdback: number;
+            /** @description max_total_holdback x monthly_revenue - existing_monthly_debits */
+            monthly_headroom: number;
+            /** @description Average monthly revenue */
+            monthly_revenue: number;
+            /** @description The arithmetic, one line per step */
+            steps: string[];
+            term_months: number;
+        };
         AnalysisRecordDto: {
             /** Format: date-time */
             analyzed_at: string | null;
@@ -2212,6 +2305,11 @@ export interface components {
             /** @description A calendar date YYYY-MM-DD */
             date?: string;
             description?: string;
+            /**
+             * @description Override a deposit's revenue class (a credit only): every figure and the recommendation are computed again with it, and it survives a new reading. The trail records it as field `revenue_class`
+             * @enum {string}
+             */
+            revenue_class?: "revenue" | "transfer" | "loan_proceeds" | "refund" | "owner_injection" | "other_non_revenue";
             /** @enum {string} */
             transaction_type?: "credit" | "debit";
         };
@@ -2224,7 +2322,7 @@ export interface components {
              * @description `row`: the row was added (old_value null) or deleted (new_value null); the other value is the row as JSON
              * @enum {string}
              */
-            field: "date" | "amount" | "description" | "transaction_type" | "category" | "row";
+            field: "date" | "amount" | "description" | "transaction_type" | "category" | "revenue_class" | "row";
             id: number;
             new_value: string | null;
             old_value: string | null;
@@ -2324,6 +2422,31 @@ export interface components {
              *     ]
              */
             scopes?: ("read" | "write" | "deals:read" | "deals:write" | "documents:read" | "documents:write" | "transactions:read" | "transactions:write" | "rulesets:read" | "rulesets:write" | "webhooks:read" | "webhooks:write" | "exports:read" | "exports:write" | "crm:read" | "crm:write" | "keys:manage")[];
+        };
+        CreateLenderDto: {
+            /**
+             * @description Other names and ACH descriptor forms (e.g. "ACME CAP FUND"); each needs 3 letters or digits. Matching ignores case, spacing and punctuation.
+             * @example [
+             *       "ACME MERCH FUND",
+             *       "AMF LLC"
+             *     ]
+             */
+            aliases?: string[];
+            /**
+             * @description The directory lender (GET /v1/lenders?include_directory=true) the name and aliases are more forms of: a match is that lender, with its id and name
+             * @example ondeck
+             */
+            directory_id?: string | null;
+            /**
+             * @description Default: the directory lender's kind with directory_id, else mca. mca or lender: a funder (its debits are positions, a deposit from it starts one); bank, fintech_bank, card, processor, payroll, broker, other or not_lender: never a lender
+             * @enum {string}
+             */
+            kind?: "mca" | "lender" | "bank" | "fintech_bank" | "card" | "processor" | "payroll" | "broker" | "other" | "not_lender";
+            /**
+             * @description Unique within the organization and mode (case-insensitive)
+             * @example Acme Merchant Funding
+             */
+            name: string;
         };
         CreateShareDto: {
             /**
@@ -2639,6 +2762,24 @@ export interface components {
             /** Format: date */
             date: string;
         };
+        DealAccountDto: {
+            /** @description A1, A2, ... in order of the first period start */
+            account: string;
+            account_number_last4: string | null;
+            bank_name: string | null;
+            /**
+             * @description account_number: the same last 4 digits; balance_continuity: a statement opens at the balance another closed at, on the next day (a statement without an account number joins an account this way); single_statement: nothing ties it to another statement
+             * @enum {string}
+             */
+            grouped_by: "account_number" | "balance_continuity" | "single_statement";
+            /** Format: date */
+            period_end: string | null;
+            /** Format: date */
+            period_start: string | null;
+            statement_count: number;
+            /** @description Document ids, by period start */
+            statement_ids: number[];
+        };
         DealBusinessDto: {
             business_name: string;
             dba_name: string | null;
@@ -2706,6 +2847,10 @@ export interface components {
             previous_decision: components["schemas"]["EventDealDecision"] | null;
         };
         DealDetailDto: {
+            /** @description The bank accounts of the analysed statements */
+            accounts: components["schemas"]["DealAccountDto"][];
+            /** @description Existing holdback and the largest new advance the cash flow carries, with the arithmetic */
+            affordability: components["schemas"]["AffordabilityDto"] | null;
             ai_summary: string | null;
             /** @description Tamper risk per document and for the deal */
             authenticity: components["schemas"]["AuthenticityDto"] | null;
@@ -2751,6 +2896,8 @@ export interface components {
             /** @description Every NSF and overdraft fee */
             nsf_events: components["schemas"]["FeeEventDto"][];
             nsf_overdraft: components["schemas"]["NsfOverdraftDto"] | null;
+            /** @description Transfers between the merchant's own accounts (neither revenue nor expense) */
+            own_transfers: components["schemas"]["OwnTransfersDto"] | null;
             owner_name: string | null;
             recommendation: components["schemas"]["ReportRecommendationDto"] | null;
             /**
@@ -2762,6 +2909,8 @@ export interface components {
             related_deals: components["schemas"]["RelatedDealFindingDto"][];
             /** Format: date */
             report_date: string | null;
+            /** @description True revenue per month: gross deposits, what each non-revenue class excluded, true revenue, cash deposits (docs/revenue.md) */
+            revenue: components["schemas"]["RevenueTableDto"] | null;
             /** @description Top revenue sources by counterparty */
             revenue_sources: components["schemas"]["RevenueSourceDto"][];
             /** @description Documents that need review (failed, risky, not reconciled, low confidence, parse warnings) */
@@ -2770,6 +2919,8 @@ export interface components {
             screening_flags: number;
             /** @enum {string|null} */
             source_type: "direct" | "broker" | "referral" | "crm" | "api" | null;
+            /** @description Statements outside the look-back window, left out of every figure */
+            staleness: components["schemas"]["StalenessDto"] | null;
             statements: components["schemas"]["StatementRowDto"][];
             /** @enum {string} */
             status: "new" | "processing" | "under_review" | "ready" | "failed";
@@ -3068,6 +3219,19 @@ export interface components {
             success: boolean;
             /** @description URL of the last attempt */
             url: string | null;
+        };
+        DirectoryLenderDto: {
+            aliases: string[];
+            /** @description Forms seen in ACH descriptors */
+            descriptors: string[];
+            /**
+             * @description Stable id (lender_positions.positions[].lender_id)
+             * @example ondeck
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "mca" | "lender" | "bank" | "fintech_bank" | "card" | "processor" | "payroll" | "broker" | "other" | "not_lender";
+            name: string;
         };
         DocumentActionDto: {
             document_id: number;
@@ -3479,13 +3643,19 @@ export interface components {
             /** @description Form B: total score at or below which a deal is declined (lower than approval_threshold) */
             decline_threshold: number;
             description?: string | null;
+            /** @description Either form, optional: affordability, the factor rate of a new advance (default 1.35; null: the default) */
+            factor_rate?: number | null;
             /** @description Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset */
             factors: components["schemas"]["RulesetFactorDto"][];
+            /** @description Either form, optional: affordability, the largest share of monthly revenue all positions together may take (default 0.25; null: the default) */
+            max_total_holdback?: number | null;
             /**
              * @description Unique within the organization (case-insensitive)
              * @example Conservative
              */
             name: string;
+            /** @description Either form, optional: affordability, the term of a new advance in months (default 6; null: the default) */
+            term_months?: number | null;
         };
         FactorScoreDto: {
             /** @description Factor-list rulesets only: score >= threshold */
@@ -3574,6 +3744,8 @@ export interface components {
             /** @description Form A: target cash flow coverage ratio */
             cfcr_target: number;
             description?: string | null;
+            /** @description Either form, optional: affordability, the factor rate of a new advance (default 1.35; null: the default) */
+            factor_rate?: number | null;
             /** @description Form A: minimum total score for grade A */
             grade_a_min: number;
             /** @description Form A: minimum total score for grade B */
@@ -3584,11 +3756,15 @@ export interface components {
             grade_d_min: number;
             /** @description Form A: max advance = multiplier x average monthly revenue */
             max_advance_multiplier: number;
+            /** @description Either form, optional: affordability, the largest share of monthly revenue all positions together may take (default 0.25; null: the default) */
+            max_total_holdback?: number | null;
             /**
              * @description Unique within the organization (case-insensitive)
              * @example Conservative
              */
             name: string;
+            /** @description Either form, optional: affordability, the term of a new advance in months (default 6; null: the default) */
+            term_months?: number | null;
             /** @description Form A: weight of balance_health, 0-100; the nine weights sum to exactly 100 */
             weight_balance_health: number;
             /** @description Form A: weight of cross_doc, 0-100; the nine weights sum to exactly 100 */
@@ -3855,11 +4031,57 @@ export interface components {
         };
         /** @description One event, as a webhook delivers it (the request body) and the event stream sends it (the `data:` JSON): `type` (= `event`) names the event and decides `data`. */
         LedgerlensEvent: components["schemas"]["DealCreatedEvent"] | components["schemas"]["DealUpdatedEvent"] | components["schemas"]["DealReadyEvent"] | components["schemas"]["DealDecisionEvent"] | components["schemas"]["DocumentUploadedEvent"] | components["schemas"]["DocumentCompletedEvent"] | components["schemas"]["DocumentFailedEvent"] | components["schemas"]["BatchCompletedEvent"] | components["schemas"]["RecommendationGeneratedEvent"] | components["schemas"]["ExportReadyEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["WebhookTestEvent"];
+        LenderDirectoryDto: {
+            entries: components["schemas"]["DirectoryLenderDto"][];
+            /**
+             * @description Directory version (also lender_positions.directory_version in a deal report)
+             * @example 2026.11.1
+             */
+            version: string;
+        };
+        LenderDto: {
+            aliases: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** @description The directory lender this entry adds forms to; null: a lender of its own */
+            directory_id: string | null;
+            id: number;
+            /** @description kind is mca or lender */
+            is_funder: boolean;
+            /**
+             * @description mca or lender: a funder (its debits are positions, a deposit from it starts one); bank, fintech_bank, card, processor, payroll, broker, other or not_lender: never a lender
+             * @enum {string}
+             */
+            kind: "mca" | "lender" | "bank" | "fintech_bank" | "card" | "processor" | "payroll" | "broker" | "other" | "not_lender";
+            /**
+             * @description The id a position of this lender carries in the deal report (lender_positions.positions[].lender_id): the directory id with directory_id, else org:<id>
+             * @example org:12
+             */
+            lender_id: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        LenderListDto: {
+            /** @description The organization's own entries, oldest first */
+            data: components["schemas"]["LenderDto"][];
+            /** @description The shipped directory, with include_directory=true; else null */
+            directory: components["schemas"]["LenderDirectoryDto"] | null;
+            meta: components["schemas"]["PageMetaDto"];
+        };
         LenderPositionDto: {
+            /** @description Payments returned within 10 days; null in reports stored before */
+            bounced_payments: number | null;
             counterparty: string;
             /** @description estimated_monthly_total / 21.75 business days */
             estimated_daily_debit: number;
             estimated_monthly_total: number;
+            /** @description funding_amount x factor_rate */
+            estimated_payback: number | null;
+            /** @description estimated_payback - total_paid, not below 0 */
+            estimated_remaining_balance: number | null;
             /** @description estimated_monthly_total / (52/12) weeks */
             estimated_weekly_debit: number;
             /** Format: date */
@@ -3869,18 +4091,53 @@ export interface components {
              * @enum {string}
              */
             frequency: "daily" | "weekly" | "biweekly" | "monthly" | "irregular";
+            /** @description The deposit from the lender that started the position */
+            funding_amount: number | null;
+            /** Format: date */
+            funding_date: string | null;
             is_active: boolean;
             known_lender: boolean;
             /** Format: date */
             last_seen: string;
+            /** @description Lender directory id, or "org:<id>" for one of the organization's lenders; null when found by recurrence */
+            lender_id: string | null;
+            /**
+             * @description mca or lender (the funder kinds); null when no funder is named
+             * @enum {string|null}
+             */
+            lender_kind: "mca" | "lender" | "bank" | "fintech_bank" | "card" | "processor" | "payroll" | "broker" | "other" | "not_lender" | null;
+            lender_name: string | null;
+            /** @description Expected payment days with no payment; null in reports stored before */
+            missed_payments: number | null;
             payment_amount: number;
             payment_count: number;
+            /** @description 1, 2, ... per counterparty in time order */
+            sequence: number;
             share_of_deposits: number | null;
+            /** @description Overlaps another position in time */
+            stacked: boolean | null;
+            /**
+             * @description renewal: a new funding deposit of the same lender; modification: a lasting change of the payment amount
+             * @enum {string}
+             */
+            start_reason: "new" | "renewal" | "modification";
+            /** @description Sum of the payments, returned ones left out */
             total_paid: number;
+            /** @description The transactions the position stands on */
+            transactions: components["schemas"]["PositionEvidenceDto"][];
         };
         LenderPositionsDto: {
             active_count: number;
+            /** @description Version of the lender directory the names were matched with */
+            directory_version: string | null;
             estimated_monthly_total: number;
+            /** @description Factor rate of the payback estimates */
+            factor_rate: number | null;
+            /**
+             * @description params: the ruleset's; default: 1.35
+             * @enum {string|null}
+             */
+            factor_rate_source: "params" | "default" | null;
             position_count: number;
             positions: components["schemas"]["LenderPositionDto"][];
             stacking_count: number;
@@ -4036,11 +4293,44 @@ export interface components {
             data: components["schemas"]["OrgActivityEntryDto"][];
             meta: components["schemas"]["PageMetaDto"];
         };
+        OwnTransferDto: {
+            amount: number;
+            credit: components["schemas"]["TransferSideDto"];
+            days_apart: number;
+            debit: components["schemas"]["TransferSideDto"];
+        };
+        OwnTransfersDto: {
+            count: number;
+            /** @description Sum of the transferred amounts */
+            total: number;
+            transfers: components["schemas"]["OwnTransferDto"][];
+            /** @description Days a debit and its credit may lie apart */
+            window_days: number;
+        };
         PageMetaDto: {
             page: number;
             per_page: number;
             total: number;
             total_pages: number;
+        };
+        PositionEvidenceDto: {
+            /** @description Signed amount (credits positive) */
+            amount: number;
+            /** Format: date */
+            date: string;
+            /** @description The transaction's index in the deal analysis */
+            index: number;
+            /**
+             * @description funding deposit, payment, a payment that was returned (bounced), or the return itself
+             * @enum {string}
+             */
+            role: "funding" | "payment" | "returned_payment" | "return";
+            /** @description Document id of the statement */
+            statement_id: number | null;
+            /** @description The row's index in its statement (the transaction list's order) */
+            statement_tx_index: number | null;
+            /** @description The transaction (GET /v1/deals/{deal_id}/transactions, PATCH /v1/documents/{document_id}/transactions/{transaction_id}) */
+            transaction_id: number | null;
         };
         PrescreenDto: {
             buckets: components["schemas"]["ScreeningBucketsDto"];
@@ -4197,6 +4487,34 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        RevenueExclusionsDto: {
+            /** @description Loan and MCA proceeds */
+            loan_proceeds: number;
+            /** @description Interest, dividends, insurance claims, and deposits a person put in another category */
+            other_non_revenue: number;
+            /** @description Owner, shareholder or member contributions, and transfers from the account holder (a person) */
+            owner_injection: number;
+            /** @description Refunds, reversals and returns */
+            refund: number;
+            /** @description Transfers between accounts (by wording, or matched to a debit in another account of the deal) */
+            transfer: number;
+        };
+        RevenueMonthDto: {
+            /** @description Cash deposits: part of true_revenue, totalled apart */
+            cash_deposits: number;
+            /** @description Deposits left out of revenue, by class */
+            excluded: components["schemas"]["RevenueExclusionsDto"];
+            excluded_total: number;
+            /** @description Every deposit */
+            gross_deposits: number;
+            /**
+             * @description YYYY-MM
+             * @example 2024-06
+             */
+            month: string;
+            /** @description gross_deposits - excluded_total */
+            true_revenue: number;
+        };
         RevenueSourceDto: {
             counterparty: string;
             deposit_count: number;
@@ -4206,6 +4524,30 @@ export interface components {
             last_seen: string;
             share_of_revenue: number;
             total: number;
+        };
+        RevenueTableDto: {
+            cash_deposit_count: number;
+            deposit_count: number;
+            /** @description One row per month of `monthly`, oldest first */
+            months: components["schemas"]["RevenueMonthDto"][];
+            /** @description Deposits whose revenue class an underwriter set */
+            overridden_count: number;
+            totals: components["schemas"]["RevenueTotalsDto"];
+            /** @description Deposits no rule named, counted as revenue: the ones an underwriter checks first */
+            unidentified_count: number;
+            /** @description Their total (part of true revenue) */
+            unidentified_total: number;
+        };
+        RevenueTotalsDto: {
+            /** @description Cash deposits: part of true_revenue, totalled apart */
+            cash_deposits: number;
+            /** @description Deposits left out of revenue, by class */
+            excluded: components["schemas"]["RevenueExclusionsDto"];
+            excluded_total: number;
+            /** @description Every deposit */
+            gross_deposits: number;
+            /** @description gross_deposits - excluded_total */
+            true_revenue: number;
         };
         ReviewDocumentDto: {
             /** @description What was checked; kept on the deal timeline */
@@ -4246,6 +4588,8 @@ export interface components {
             created_at: string;
             decline_threshold: number | null;
             description: string | null;
+            /** @description Affordability: factor rate of a new advance; null: the default 1.35 */
+            factor_rate: number | null;
             factors: components["schemas"]["RulesetFactorDto"][] | null;
             grade_a_min: number | null;
             grade_b_min: number | null;
@@ -4260,9 +4604,13 @@ export interface components {
              */
             kind: "flat" | "factors";
             max_advance_multiplier: number | null;
+            /** @description Affordability: maximum total holdback; null: the default 0.25 */
+            max_total_holdback: number | null;
             /** @enum {string} */
             mode: "live" | "test";
             name: string;
+            /** @description Affordability: term of a new advance in months; null: the default 6 */
+            term_months: number | null;
             /** Format: date-time */
             updated_at: string;
             weight_balance_health: number | null;
@@ -4400,6 +4748,8 @@ export interface components {
             token: string;
         };
         SharedDealDto: {
+            /** @description The largest new advance the cash flow carries, with its arithmetic (`steps`); the affordability `max_advance` may differ from the recommendation’s `max_advance` above */
+            affordability: components["schemas"]["AffordabilityDto"] | null;
             ai_summary: string | null;
             avg_daily_balance: number | null;
             avg_monthly_deposits: number | null;
@@ -4416,9 +4766,13 @@ export interface components {
             health_score: number | null;
             id: number;
             industry: string | null;
+            /** @description The lender positions (cadence, payment, dates, funding, estimated remaining balance, renewal, missed and bounced payments); null before the deal is analysed */
+            lender_positions: components["schemas"]["SharedPositionsDto"] | null;
             max_advance: number | null;
             months_covered: number | null;
             nsf_count: number | null;
+            /** @description Transfers between the merchant's own accounts */
+            own_transfers: components["schemas"]["SharedOwnTransfersDto"] | null;
             /** @description Letter grade of the health score (the one grade shown) */
             paper_grade: string | null;
             /**
@@ -4428,9 +4782,105 @@ export interface components {
             recommendation: "approve" | "review" | "decline" | null;
             /** Format: date */
             report_date: string | null;
+            /** @description True revenue per month: gross deposits, what each non-revenue class excluded, true revenue; null before the deal is analysed */
+            revenue: components["schemas"]["SharedRevenueDto"] | null;
             total_deposits: number | null;
             /** @description What must be checked before relying on the figures: each statement that failed reconciliation or needs review, with the failed check (shown first) */
             warnings: string[];
+        };
+        SharedOwnTransfersDto: {
+            count: number;
+            /** @description Sum of the transferred amounts (neither revenue nor expense) */
+            total: number;
+        };
+        SharedPositionDto: {
+            /** @description Payments returned within 10 days */
+            bounced_payments: number | null;
+            /** @description Estimated payback less what was paid, not below 0 */
+            estimated_remaining_balance: number | null;
+            /** Format: date */
+            first_seen: string;
+            /**
+             * @description Payment cadence
+             * @enum {string}
+             */
+            frequency: "daily" | "weekly" | "biweekly" | "monthly" | "irregular";
+            /** @description The deposit from the lender that started the position */
+            funding_amount: number | null;
+            is_active: boolean;
+            /** @description true: a lender of the directory or of the organization */
+            known_lender: boolean;
+            /** Format: date */
+            last_seen: string;
+            /** @description The lender's name, or the counterparty wording when the position was found by recurrence */
+            lender: string;
+            /** @description Expected payment days with no payment */
+            missed_payments: number | null;
+            payment_amount: number;
+            /** @description Overlaps another position in time */
+            stacked: boolean | null;
+            /** @enum {string} */
+            start_reason: "new" | "renewal" | "modification";
+        };
+        SharedPositionsDto: {
+            active_count: number;
+            /** @description Estimated monthly payments of the positions together */
+            estimated_monthly_total: number;
+            positions: components["schemas"]["SharedPositionDto"][];
+            /** @description The most positions running at the same time */
+            stacking_count: number;
+        };
+        SharedRevenueDto: {
+            /** @description Oldest first */
+            months: components["schemas"]["SharedRevenueMonthDto"][];
+            totals: components["schemas"]["SharedRevenueRowDto"];
+        };
+        SharedRevenueMonthDto: {
+            /** @description Cash deposits: part of true_revenue, totalled apart */
+            cash_deposits: number;
+            /** @description Deposits left out of revenue, by class */
+            excluded: components["schemas"]["RevenueExclusionsDto"];
+            excluded_total: number;
+            /** @description Every deposit */
+            gross_deposits: number;
+            /**
+             * @description YYYY-MM
+             * @example 2024-06
+             */
+            month: string;
+            /** @description gross_deposits - excluded_total */
+            true_revenue: number;
+        };
+        SharedRevenueRowDto: {
+            /** @description Cash deposits: part of true_revenue, totalled apart */
+            cash_deposits: number;
+            /** @description Deposits left out of revenue, by class */
+            excluded: components["schemas"]["RevenueExclusionsDto"];
+            excluded_total: number;
+            /** @description Every deposit */
+            gross_deposits: number;
+            /** @description gross_deposits - excluded_total */
+            true_revenue: number;
+        };
+        StaleStatementDto: {
+            /** @description Calendar months between its last month and the newest statement's last month */
+            months_before_newest: number;
+            /** Format: date */
+            period_end: string | null;
+            /** Format: date */
+            period_start: string | null;
+            /** @description Document id */
+            statement_id: number | null;
+        };
+        StalenessDto: {
+            /** @description The look-back window in calendar months */
+            lookback_months: number;
+            /** Format: date */
+            newest_period_end: string | null;
+            /** @description Statements left out of every figure */
+            stale_statements: components["schemas"]["StaleStatementDto"][];
+            /** @description YYYY-MM: the oldest month a statement must reach into to count */
+            window_start_month: string | null;
         };
         StatementRowDto: {
             account_holder: string | null;
@@ -4440,7 +4890,7 @@ export interface components {
             currency: string | null;
             document_id: number;
             filename: string;
-            /** @description false when the statement is in another currency than the deal */
+            /** @description false when the statement is left out of every figure: in another currency than the deal, or stale */
             included: boolean;
             opening_balance: number | null;
             /** Format: date */
@@ -4450,6 +4900,8 @@ export interface components {
             reconciled: boolean | null;
             /** @enum {string} */
             risk_level: "low" | "medium" | "high" | "unknown";
+            /** @description true when the statement lies outside the look-back window (see `staleness`) */
+            stale: boolean;
             total_deposits: number | null;
             total_withdrawals: number | null;
             transaction_count: number;
@@ -4475,10 +4927,10 @@ export interface components {
             /** @enum {string} */
             category: "content" | "arithmetic" | "structure";
             /**
-             * @description glyph_style: an amount in a font, size or colour its column or document does not use; alignment / baseline: an amount off its column edge or its row baseline; covered_text: an amount under an opaque box drawn after it (with another amount on top: a white-box overlay); overlapping_text: two amounts printed over each other; hidden_text: invisible, clipped or off-page text contradicting the visible amount; draw_order: an amount written after the rest of its column; balance_chain / totals: the arithmetic
+             * @description glyph_style: an amount in a font, size or colour its column or document does not use; alignment / baseline: an amount off its column edge or its row baseline; covered_text: an amount under an opaque box drawn after it (with another amount on top: a white-box overlay); overlapping_text: two amounts printed over each other; hidden_text: invisible, clipped or off-page text contradicting the visible amount; draw_order: an amount written after the rest of its column; pasted_patch: on a scanned page, an amount whose pixels (paper noise, edge sharpness, paper tone) differ from the other amounts of its column and the words of its row, as a patch pasted into the scan; balance_chain / totals: the arithmetic (with boxes when one digit changed in one row explains it); period_dates: rows dated outside the printed statement period, or a period no bank prints; round_amount: a round deposit, among the largest, on an account whose other deposits are never round; font_pages: a font embedded on some pages only, or added by one page to set amounts
              * @enum {string}
              */
-            kind: "glyph_style" | "alignment" | "baseline" | "covered_text" | "overlapping_text" | "hidden_text" | "draw_order" | "balance_chain" | "totals";
+            kind: "glyph_style" | "alignment" | "baseline" | "covered_text" | "overlapping_text" | "hidden_text" | "draw_order" | "pasted_patch" | "balance_chain" | "totals" | "period_dates" | "round_amount" | "font_pages";
             /** @description The finding in a sentence a person can check on the page */
             message: string;
             /** @description 1-based page; null when about the whole document */
@@ -4539,6 +4991,8 @@ export interface components {
             document_id: number;
             flag_reason: string | null;
             id: number;
+            /** @description A cash deposit: counted as revenue, totalled apart in the report */
+            is_cash_deposit: boolean;
             is_large_deposit: boolean;
             is_large_strange: boolean;
             is_nsf_fee: boolean;
@@ -4552,6 +5006,18 @@ export interface components {
              * @enum {string}
              */
             origin: "read" | "added";
+            /**
+             * @description A deposit's revenue class (docs/revenue.md): `revenue` counts as true revenue, every other class is left out of it. Null for a debit, and for a row its deal has not been scored with since
+             * @enum {string|null}
+             */
+            revenue_class: "revenue" | "transfer" | "loan_proceeds" | "refund" | "owner_injection" | "other_non_revenue" | null;
+            /**
+             * @description The revenue class a person set on this deposit (kept over the rules and across a new reading); null when none was set
+             * @enum {string|null}
+             */
+            revenue_class_override: "revenue" | "transfer" | "loan_proceeds" | "refund" | "owner_injection" | "other_non_revenue" | null;
+            /** @description The rule that decided `revenue_class` ("set by an underwriter" when a person set it); null for a debit */
+            revenue_rule: string | null;
             /** @description Named problems with this row's own cells as the reader found them (an impossible date, an amount the running balance contradicts); the row is kept */
             row_warnings: string[];
             screening_bucket: string | null;
@@ -4569,6 +5035,17 @@ export interface components {
             boxes: number[][];
             /** @description 1-based page of the document */
             page: number;
+        };
+        TransferSideDto: {
+            /** @description The account (accounts[].account) */
+            account: string;
+            /** Format: date */
+            date: string;
+            description: string;
+            /** @description Document id */
+            statement_id: number | null;
+            /** @description The row's position in its statement */
+            statement_tx_index: number;
         };
         UnassignAckDto: {
             deal_id: number;
@@ -4602,6 +5079,18 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "fulfilled" | "cancelled";
         };
+        UpdateLenderDto: {
+            /** @description Replaces the aliases. Other names and ACH descriptor forms (e.g. "ACME CAP FUND"); each needs 3 letters or digits. Matching ignores case, spacing and punctuation. */
+            aliases?: string[];
+            /** @description The directory lender (GET /v1/lenders?include_directory=true) the name and aliases are more forms of: a match is that lender, with its id and name; null: a lender of the organization's own */
+            directory_id?: string | null;
+            /**
+             * @description mca or lender: a funder (its debits are positions, a deposit from it starts one); bank, fintech_bank, card, processor, payroll, broker, other or not_lender: never a lender
+             * @enum {string}
+             */
+            kind?: "mca" | "lender" | "bank" | "fintech_bank" | "card" | "processor" | "payroll" | "broker" | "other" | "not_lender";
+            name?: string;
+        };
         UpdateRulesetDto: {
             /** @description Form B: total score at or above which a deal is approved */
             approval_threshold?: number;
@@ -4612,6 +5101,8 @@ export interface components {
             /** @description Form B: total score at or below which a deal is declined (lower than approval_threshold) */
             decline_threshold?: number;
             description?: string | null;
+            /** @description Either form, optional: affordability, the factor rate of a new advance (default 1.35; null: the default) */
+            factor_rate?: number | null;
             /** @description Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset */
             factors?: components["schemas"]["RulesetFactorDto"][];
             /** @description Form A: minimum total score for grade A */
@@ -4624,11 +5115,15 @@ export interface components {
             grade_d_min?: number;
             /** @description Form A: max advance = multiplier x average monthly revenue */
             max_advance_multiplier?: number;
+            /** @description Either form, optional: affordability, the largest share of monthly revenue all positions together may take (default 0.25; null: the default) */
+            max_total_holdback?: number | null;
             /**
              * @description Required; unique within the organization (case-insensitive)
              * @example Conservative
              */
             name?: string;
+            /** @description Either form, optional: affordability, the term of a new advance in months (default 6; null: the default) */
+            term_months?: number | null;
             /** @description Form A: weight of balance_health, 0-100; the nine weights sum to exactly 100 */
             weight_balance_health?: number;
             /** @description Form A: weight of cross_doc, 0-100; the nine weights sum to exactly 100 */
@@ -4866,15 +5361,15 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T04:05:00.000Z",
+                     *       "period_end": "2026-11-30T02:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
                      *       "requests": {
                      *         "limit": 1000000,
                      *         "percent_used": 0.0001,
-                     *         "remaining": 999871,
-                     *         "used": 129
+                     *         "remaining": 999864,
+                     *         "used": 136
                      *       }
                      *     }
                      */
@@ -5095,30 +5590,56 @@ export interface operations {
                      *     .alert .label{color:var(--warn);font-weight:700}
                      *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
                      *     .note{color:var(--muted);font-size:13px}
-                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     .table{padding:0;overflow-x:auto}
+                     *     table{border-collapse:collapse;width:100%;font-size:14px}
+                     *     caption{text-align:left;padding:12px 16px 4px;color:var(--muted);font-size:13px}
+                     *     th,td{padding:8px 12px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap;vertical-align:top}
+                     *     th:first-child,td:first-child{text-align:left;white-space:normal;min-width:8em}
+                     *     thead th{color:var(--muted);font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em}
+                     *     tfoot td{font-weight:650;border-top:1px solid var(--line);border-bottom:0}
+                     *     tbody tr:last-child td{border-bottom:0}
+                     *     .marks{text-align:left;white-space:normal;min-width:12em}
+                     *     .mark{display:inline-block;margin:0 4px 4px 0;padding:1px 8px;border-radius:999px;font-size:12px;font-weight:600;background:#e8edf5;color:var(--ink)}
+                     *     .mark.warn{background:#fff1d6;color:#7a4e00}.mark.bad{background:#fde7e5;color:var(--bad)}
+                     *     .steps{margin:8px 0 0;padding-left:22px}.steps li{margin:4px 0;word-wrap:break-word}
+                     *     .duo{display:grid;grid-template-columns:1fr;gap:12px;align-items:start}
+                     *     @media (min-width:640px){.hero,.duo{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
                      *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
                      *     <main class="wrap">
                      *     <section class="hero">
                      *     <div class="card score" aria-label="Health score">
-                     *     <div class="ring" style="--p:88"><span>88</span></div>
-                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div class="ring" style="--p:90"><span>90</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">90 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
                      *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
                      *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
-                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     <div>Max advance <strong>$104,760</strong></div></div>
                      *     </section>
                      *     <section class="grid" aria-label="Key figures">
-                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
-                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
-                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
-                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
-                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$75,703</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$112,154</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">1</div></div>
                      *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
                      *     </section>
-                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 1 month (1 statement, 2025-12-01 to 2025-12-31). Deposits average $126,364.87 a month, of which $104,759.58 is revenue; total deposits $126,364.87 against $67,943.04 of withdrawals, with 25 deposits a month. The average daily balance is $75,702.61 and the ending balance $112,153.55; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 1 of 60 transactions (mca payment 1). 1 lender position detected, 0 active, about $3,195.73 a month in total: pearl capital (irregular, $3,195.73). The health score is 89.57 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 75, a maximum advance of $104,759.58 and a cash flow coverage ratio of 1.87.</div>
+                     *     <h2>Affordability</h2><section class="duo"><div class="card" aria-label="Affordability"><div class="label">Affordability: max advance</div><div class="big">$116,400</div>
+                     *     <ol class="steps"><li>monthly revenue $104,759.58; existing positions take $0.00 a month (0 active positions), a holdback of 0%</li><li>25% maximum total holdback x $104,759.58 = $26,189.90 a month</li><li>$26,189.90 - $0.00 existing = $26,189.90 monthly headroom</li><li>$26,189.90 x 6 months = $157,139.40 maximum payback</li><li>$157,139.40 / 1.35 factor rate = $116,399.56 maximum advance</li></ol></div><div class="card metric" aria-label="Own-account transfers"><div class="label">Own-account transfers</div><div class="value">0 transfers · $0</div>
+                     *     <div class="note">Moved between the merchant's own accounts: neither revenue nor expense.</div></div></section>
+                     *     <h2>Lender positions</h2>
+                     *     <div class="card table"><table aria-label="Lender positions"><caption>1 position, 0 active · about $3,196 a month</caption>
+                     *     <thead><tr><th scope="col">Lender</th><th scope="col">Cadence</th><th scope="col">Payment</th><th scope="col">First – last seen</th><th scope="col">Funding</th><th scope="col">Est. remaining</th><th scope="col" class="marks">Marks</th></tr></thead>
+                     *     <tbody><tr><td>Pearl Capital</td><td>Irregular</td><td>$3,195.73</td>
+                     *     <td>Dec 1, 2025 – Dec 1, 2025</td><td>—</td><td>—</td><td class="marks"><span class="mark">Ended</span></td></tr></tbody></table></div>
+                     *     <h2>True revenue</h2>
+                     *     <div class="card table"><table aria-label="True revenue by month"><caption>Deposits less what is not revenue, by month</caption>
+                     *     <thead><tr><th scope="col">Month</th><th scope="col">Gross deposits</th><th scope="col">Transfers</th><th scope="col">Excluded</th><th scope="col">True revenue</th></tr></thead>
+                     *     <tbody><tr><td>Dec 2025</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tbody>
+                     *     <tfoot><tr><td>Total</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tfoot></table></div>
                      *     </main>
                      *     <footer>Report of November 27, 2026 · Read-only link · expires December 4, 2026</footer></body></html>
                      */
@@ -5167,30 +5688,56 @@ export interface operations {
                      *     .alert .label{color:var(--warn);font-weight:700}
                      *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
                      *     .note{color:var(--muted);font-size:13px}
-                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     .table{padding:0;overflow-x:auto}
+                     *     table{border-collapse:collapse;width:100%;font-size:14px}
+                     *     caption{text-align:left;padding:12px 16px 4px;color:var(--muted);font-size:13px}
+                     *     th,td{padding:8px 12px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap;vertical-align:top}
+                     *     th:first-child,td:first-child{text-align:left;white-space:normal;min-width:8em}
+                     *     thead th{color:var(--muted);font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em}
+                     *     tfoot td{font-weight:650;border-top:1px solid var(--line);border-bottom:0}
+                     *     tbody tr:last-child td{border-bottom:0}
+                     *     .marks{text-align:left;white-space:normal;min-width:12em}
+                     *     .mark{display:inline-block;margin:0 4px 4px 0;padding:1px 8px;border-radius:999px;font-size:12px;font-weight:600;background:#e8edf5;color:var(--ink)}
+                     *     .mark.warn{background:#fff1d6;color:#7a4e00}.mark.bad{background:#fde7e5;color:var(--bad)}
+                     *     .steps{margin:8px 0 0;padding-left:22px}.steps li{margin:4px 0;word-wrap:break-word}
+                     *     .duo{display:grid;grid-template-columns:1fr;gap:12px;align-items:start}
+                     *     @media (min-width:640px){.hero,.duo{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
                      *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
                      *     <main class="wrap">
                      *     <section class="hero">
                      *     <div class="card score" aria-label="Health score">
-                     *     <div class="ring" style="--p:88"><span>88</span></div>
-                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div class="ring" style="--p:90"><span>90</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">90 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
                      *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
                      *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
-                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     <div>Max advance <strong>$104,760</strong></div></div>
                      *     </section>
                      *     <section class="grid" aria-label="Key figures">
-                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
-                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
-                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
-                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
-                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$75,703</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$112,154</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">1</div></div>
                      *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
                      *     </section>
-                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 1 month (1 statement, 2025-12-01 to 2025-12-31). Deposits average $126,364.87 a month, of which $104,759.58 is revenue; total deposits $126,364.87 against $67,943.04 of withdrawals, with 25 deposits a month. The average daily balance is $75,702.61 and the ending balance $112,153.55; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 1 of 60 transactions (mca payment 1). 1 lender position detected, 0 active, about $3,195.73 a month in total: pearl capital (irregular, $3,195.73). The health score is 89.57 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 75, a maximum advance of $104,759.58 and a cash flow coverage ratio of 1.87.</div>
+                     *     <h2>Affordability</h2><section class="duo"><div class="card" aria-label="Affordability"><div class="label">Affordability: max advance</div><div class="big">$116,400</div>
+                     *     <ol class="steps"><li>monthly revenue $104,759.58; existing positions take $0.00 a month (0 active positions), a holdback of 0%</li><li>25% maximum total holdback x $104,759.58 = $26,189.90 a month</li><li>$26,189.90 - $0.00 existing = $26,189.90 monthly headroom</li><li>$26,189.90 x 6 months = $157,139.40 maximum payback</li><li>$157,139.40 / 1.35 factor rate = $116,399.56 maximum advance</li></ol></div><div class="card metric" aria-label="Own-account transfers"><div class="label">Own-account transfers</div><div class="value">0 transfers · $0</div>
+                     *     <div class="note">Moved between the merchant's own accounts: neither revenue nor expense.</div></div></section>
+                     *     <h2>Lender positions</h2>
+                     *     <div class="card table"><table aria-label="Lender positions"><caption>1 position, 0 active · about $3,196 a month</caption>
+                     *     <thead><tr><th scope="col">Lender</th><th scope="col">Cadence</th><th scope="col">Payment</th><th scope="col">First – last seen</th><th scope="col">Funding</th><th scope="col">Est. remaining</th><th scope="col" class="marks">Marks</th></tr></thead>
+                     *     <tbody><tr><td>Pearl Capital</td><td>Irregular</td><td>$3,195.73</td>
+                     *     <td>Dec 1, 2025 – Dec 1, 2025</td><td>—</td><td>—</td><td class="marks"><span class="mark">Ended</span></td></tr></tbody></table></div>
+                     *     <h2>True revenue</h2>
+                     *     <div class="card table"><table aria-label="True revenue by month"><caption>Deposits less what is not revenue, by month</caption>
+                     *     <thead><tr><th scope="col">Month</th><th scope="col">Gross deposits</th><th scope="col">Transfers</th><th scope="col">Excluded</th><th scope="col">True revenue</th></tr></thead>
+                     *     <tbody><tr><td>Dec 2025</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tbody>
+                     *     <tfoot><tr><td>Total</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tfoot></table></div>
                      *     </main>
                      *     <footer>Report of November 27, 2026 · Read-only link · expires December 4, 2026</footer></body></html>
                      */
@@ -5239,30 +5786,56 @@ export interface operations {
                      *     .alert .label{color:var(--warn);font-weight:700}
                      *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
                      *     .note{color:var(--muted);font-size:13px}
-                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     .table{padding:0;overflow-x:auto}
+                     *     table{border-collapse:collapse;width:100%;font-size:14px}
+                     *     caption{text-align:left;padding:12px 16px 4px;color:var(--muted);font-size:13px}
+                     *     th,td{padding:8px 12px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap;vertical-align:top}
+                     *     th:first-child,td:first-child{text-align:left;white-space:normal;min-width:8em}
+                     *     thead th{color:var(--muted);font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em}
+                     *     tfoot td{font-weight:650;border-top:1px solid var(--line);border-bottom:0}
+                     *     tbody tr:last-child td{border-bottom:0}
+                     *     .marks{text-align:left;white-space:normal;min-width:12em}
+                     *     .mark{display:inline-block;margin:0 4px 4px 0;padding:1px 8px;border-radius:999px;font-size:12px;font-weight:600;background:#e8edf5;color:var(--ink)}
+                     *     .mark.warn{background:#fff1d6;color:#7a4e00}.mark.bad{background:#fde7e5;color:var(--bad)}
+                     *     .steps{margin:8px 0 0;padding-left:22px}.steps li{margin:4px 0;word-wrap:break-word}
+                     *     .duo{display:grid;grid-template-columns:1fr;gap:12px;align-items:start}
+                     *     @media (min-width:640px){.hero,.duo{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
                      *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
                      *     <main class="wrap">
                      *     <section class="hero">
                      *     <div class="card score" aria-label="Health score">
-                     *     <div class="ring" style="--p:88"><span>88</span></div>
-                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div class="ring" style="--p:90"><span>90</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">90 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
                      *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
                      *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
-                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     <div>Max advance <strong>$104,760</strong></div></div>
                      *     </section>
                      *     <section class="grid" aria-label="Key figures">
-                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
-                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
-                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
-                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
-                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$75,703</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$112,154</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">1</div></div>
                      *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
                      *     </section>
-                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 1 month (1 statement, 2025-12-01 to 2025-12-31). Deposits average $126,364.87 a month, of which $104,759.58 is revenue; total deposits $126,364.87 against $67,943.04 of withdrawals, with 25 deposits a month. The average daily balance is $75,702.61 and the ending balance $112,153.55; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 1 of 60 transactions (mca payment 1). 1 lender position detected, 0 active, about $3,195.73 a month in total: pearl capital (irregular, $3,195.73). The health score is 89.57 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 75, a maximum advance of $104,759.58 and a cash flow coverage ratio of 1.87.</div>
+                     *     <h2>Affordability</h2><section class="duo"><div class="card" aria-label="Affordability"><div class="label">Affordability: max advance</div><div class="big">$116,400</div>
+                     *     <ol class="steps"><li>monthly revenue $104,759.58; existing positions take $0.00 a month (0 active positions), a holdback of 0%</li><li>25% maximum total holdback x $104,759.58 = $26,189.90 a month</li><li>$26,189.90 - $0.00 existing = $26,189.90 monthly headroom</li><li>$26,189.90 x 6 months = $157,139.40 maximum payback</li><li>$157,139.40 / 1.35 factor rate = $116,399.56 maximum advance</li></ol></div><div class="card metric" aria-label="Own-account transfers"><div class="label">Own-account transfers</div><div class="value">0 transfers · $0</div>
+                     *     <div class="note">Moved between the merchant's own accounts: neither revenue nor expense.</div></div></section>
+                     *     <h2>Lender positions</h2>
+                     *     <div class="card table"><table aria-label="Lender positions"><caption>1 position, 0 active · about $3,196 a month</caption>
+                     *     <thead><tr><th scope="col">Lender</th><th scope="col">Cadence</th><th scope="col">Payment</th><th scope="col">First – last seen</th><th scope="col">Funding</th><th scope="col">Est. remaining</th><th scope="col" class="marks">Marks</th></tr></thead>
+                     *     <tbody><tr><td>Pearl Capital</td><td>Irregular</td><td>$3,195.73</td>
+                     *     <td>Dec 1, 2025 – Dec 1, 2025</td><td>—</td><td>—</td><td class="marks"><span class="mark">Ended</span></td></tr></tbody></table></div>
+                     *     <h2>True revenue</h2>
+                     *     <div class="card table"><table aria-label="True revenue by month"><caption>Deposits less what is not revenue, by month</caption>
+                     *     <thead><tr><th scope="col">Month</th><th scope="col">Gross deposits</th><th scope="col">Transfers</th><th scope="col">Excluded</th><th scope="col">True revenue</th></tr></thead>
+                     *     <tbody><tr><td>Dec 2025</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tbody>
+                     *     <tfoot><tr><td>Total</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tfoot></table></div>
                      *     </main>
                      *     <footer>Report of November 27, 2026 · Read-only link · expires December 4, 2026</footer></body></html>
                      */
@@ -5333,30 +5906,56 @@ export interface operations {
                      *     .alert .label{color:var(--warn);font-weight:700}
                      *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
                      *     .note{color:var(--muted);font-size:13px}
-                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     .table{padding:0;overflow-x:auto}
+                     *     table{border-collapse:collapse;width:100%;font-size:14px}
+                     *     caption{text-align:left;padding:12px 16px 4px;color:var(--muted);font-size:13px}
+                     *     th,td{padding:8px 12px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap;vertical-align:top}
+                     *     th:first-child,td:first-child{text-align:left;white-space:normal;min-width:8em}
+                     *     thead th{color:var(--muted);font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em}
+                     *     tfoot td{font-weight:650;border-top:1px solid var(--line);border-bottom:0}
+                     *     tbody tr:last-child td{border-bottom:0}
+                     *     .marks{text-align:left;white-space:normal;min-width:12em}
+                     *     .mark{display:inline-block;margin:0 4px 4px 0;padding:1px 8px;border-radius:999px;font-size:12px;font-weight:600;background:#e8edf5;color:var(--ink)}
+                     *     .mark.warn{background:#fff1d6;color:#7a4e00}.mark.bad{background:#fde7e5;color:var(--bad)}
+                     *     .steps{margin:8px 0 0;padding-left:22px}.steps li{margin:4px 0;word-wrap:break-word}
+                     *     .duo{display:grid;grid-template-columns:1fr;gap:12px;align-items:start}
+                     *     @media (min-width:640px){.hero,.duo{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
                      *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
                      *     <main class="wrap">
                      *     <section class="hero">
                      *     <div class="card score" aria-label="Health score">
-                     *     <div class="ring" style="--p:88"><span>88</span></div>
-                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div class="ring" style="--p:90"><span>90</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">90 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
                      *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
                      *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
-                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     <div>Max advance <strong>$104,760</strong></div></div>
                      *     </section>
                      *     <section class="grid" aria-label="Key figures">
-                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
-                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
-                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
-                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
-                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$75,703</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$112,154</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">1</div></div>
                      *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
                      *     </section>
-                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 1 month (1 statement, 2025-12-01 to 2025-12-31). Deposits average $126,364.87 a month, of which $104,759.58 is revenue; total deposits $126,364.87 against $67,943.04 of withdrawals, with 25 deposits a month. The average daily balance is $75,702.61 and the ending balance $112,153.55; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 1 of 60 transactions (mca payment 1). 1 lender position detected, 0 active, about $3,195.73 a month in total: pearl capital (irregular, $3,195.73). The health score is 89.57 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 75, a maximum advance of $104,759.58 and a cash flow coverage ratio of 1.87.</div>
+                     *     <h2>Affordability</h2><section class="duo"><div class="card" aria-label="Affordability"><div class="label">Affordability: max advance</div><div class="big">$116,400</div>
+                     *     <ol class="steps"><li>monthly revenue $104,759.58; existing positions take $0.00 a month (0 active positions), a holdback of 0%</li><li>25% maximum total holdback x $104,759.58 = $26,189.90 a month</li><li>$26,189.90 - $0.00 existing = $26,189.90 monthly headroom</li><li>$26,189.90 x 6 months = $157,139.40 maximum payback</li><li>$157,139.40 / 1.35 factor rate = $116,399.56 maximum advance</li></ol></div><div class="card metric" aria-label="Own-account transfers"><div class="label">Own-account transfers</div><div class="value">0 transfers · $0</div>
+                     *     <div class="note">Moved between the merchant's own accounts: neither revenue nor expense.</div></div></section>
+                     *     <h2>Lender positions</h2>
+                     *     <div class="card table"><table aria-label="Lender positions"><caption>1 position, 0 active · about $3,196 a month</caption>
+                     *     <thead><tr><th scope="col">Lender</th><th scope="col">Cadence</th><th scope="col">Payment</th><th scope="col">First – last seen</th><th scope="col">Funding</th><th scope="col">Est. remaining</th><th scope="col" class="marks">Marks</th></tr></thead>
+                     *     <tbody><tr><td>Pearl Capital</td><td>Irregular</td><td>$3,195.73</td>
+                     *     <td>Dec 1, 2025 – Dec 1, 2025</td><td>—</td><td>—</td><td class="marks"><span class="mark">Ended</span></td></tr></tbody></table></div>
+                     *     <h2>True revenue</h2>
+                     *     <div class="card table"><table aria-label="True revenue by month"><caption>Deposits less what is not revenue, by month</caption>
+                     *     <thead><tr><th scope="col">Month</th><th scope="col">Gross deposits</th><th scope="col">Transfers</th><th scope="col">Excluded</th><th scope="col">True revenue</th></tr></thead>
+                     *     <tbody><tr><td>Dec 2025</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tbody>
+                     *     <tfoot><tr><td>Total</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tfoot></table></div>
                      *     </main>
                      *     <footer>Report of November 27, 2026 · Read-only link · expires November 30, 2026</footer></body></html>
                      */
@@ -5405,30 +6004,56 @@ export interface operations {
                      *     .alert .label{color:var(--warn);font-weight:700}
                      *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
                      *     .note{color:var(--muted);font-size:13px}
-                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     .table{padding:0;overflow-x:auto}
+                     *     table{border-collapse:collapse;width:100%;font-size:14px}
+                     *     caption{text-align:left;padding:12px 16px 4px;color:var(--muted);font-size:13px}
+                     *     th,td{padding:8px 12px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap;vertical-align:top}
+                     *     th:first-child,td:first-child{text-align:left;white-space:normal;min-width:8em}
+                     *     thead th{color:var(--muted);font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em}
+                     *     tfoot td{font-weight:650;border-top:1px solid var(--line);border-bottom:0}
+                     *     tbody tr:last-child td{border-bottom:0}
+                     *     .marks{text-align:left;white-space:normal;min-width:12em}
+                     *     .mark{display:inline-block;margin:0 4px 4px 0;padding:1px 8px;border-radius:999px;font-size:12px;font-weight:600;background:#e8edf5;color:var(--ink)}
+                     *     .mark.warn{background:#fff1d6;color:#7a4e00}.mark.bad{background:#fde7e5;color:var(--bad)}
+                     *     .steps{margin:8px 0 0;padding-left:22px}.steps li{margin:4px 0;word-wrap:break-word}
+                     *     .duo{display:grid;grid-template-columns:1fr;gap:12px;align-items:start}
+                     *     @media (min-width:640px){.hero,.duo{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
                      *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
                      *     <main class="wrap">
                      *     <section class="hero">
                      *     <div class="card score" aria-label="Health score">
-                     *     <div class="ring" style="--p:88"><span>88</span></div>
-                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div class="ring" style="--p:90"><span>90</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">90 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
                      *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
                      *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
-                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     <div>Max advance <strong>$104,760</strong></div></div>
                      *     </section>
                      *     <section class="grid" aria-label="Key figures">
-                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
-                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
-                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
-                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
-                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$75,703</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$112,154</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">1</div></div>
                      *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
                      *     </section>
-                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 1 month (1 statement, 2025-12-01 to 2025-12-31). Deposits average $126,364.87 a month, of which $104,759.58 is revenue; total deposits $126,364.87 against $67,943.04 of withdrawals, with 25 deposits a month. The average daily balance is $75,702.61 and the ending balance $112,153.55; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 1 of 60 transactions (mca payment 1). 1 lender position detected, 0 active, about $3,195.73 a month in total: pearl capital (irregular, $3,195.73). The health score is 89.57 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 75, a maximum advance of $104,759.58 and a cash flow coverage ratio of 1.87.</div>
+                     *     <h2>Affordability</h2><section class="duo"><div class="card" aria-label="Affordability"><div class="label">Affordability: max advance</div><div class="big">$116,400</div>
+                     *     <ol class="steps"><li>monthly revenue $104,759.58; existing positions take $0.00 a month (0 active positions), a holdback of 0%</li><li>25% maximum total holdback x $104,759.58 = $26,189.90 a month</li><li>$26,189.90 - $0.00 existing = $26,189.90 monthly headroom</li><li>$26,189.90 x 6 months = $157,139.40 maximum payback</li><li>$157,139.40 / 1.35 factor rate = $116,399.56 maximum advance</li></ol></div><div class="card metric" aria-label="Own-account transfers"><div class="label">Own-account transfers</div><div class="value">0 transfers · $0</div>
+                     *     <div class="note">Moved between the merchant's own accounts: neither revenue nor expense.</div></div></section>
+                     *     <h2>Lender positions</h2>
+                     *     <div class="card table"><table aria-label="Lender positions"><caption>1 position, 0 active · about $3,196 a month</caption>
+                     *     <thead><tr><th scope="col">Lender</th><th scope="col">Cadence</th><th scope="col">Payment</th><th scope="col">First – last seen</th><th scope="col">Funding</th><th scope="col">Est. remaining</th><th scope="col" class="marks">Marks</th></tr></thead>
+                     *     <tbody><tr><td>Pearl Capital</td><td>Irregular</td><td>$3,195.73</td>
+                     *     <td>Dec 1, 2025 – Dec 1, 2025</td><td>—</td><td>—</td><td class="marks"><span class="mark">Ended</span></td></tr></tbody></table></div>
+                     *     <h2>True revenue</h2>
+                     *     <div class="card table"><table aria-label="True revenue by month"><caption>Deposits less what is not revenue, by month</caption>
+                     *     <thead><tr><th scope="col">Month</th><th scope="col">Gross deposits</th><th scope="col">Transfers</th><th scope="col">Excluded</th><th scope="col">True revenue</th></tr></thead>
+                     *     <tbody><tr><td>Dec 2025</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tbody>
+                     *     <tfoot><tr><td>Total</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tfoot></table></div>
                      *     </main>
                      *     <footer>Report of November 27, 2026 · Read-only link · expires November 30, 2026</footer></body></html>
                      */
@@ -5477,30 +6102,56 @@ export interface operations {
                      *     .alert .label{color:var(--warn);font-weight:700}
                      *     .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
                      *     .note{color:var(--muted);font-size:13px}
-                     *     @media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+                     *     .table{padding:0;overflow-x:auto}
+                     *     table{border-collapse:collapse;width:100%;font-size:14px}
+                     *     caption{text-align:left;padding:12px 16px 4px;color:var(--muted);font-size:13px}
+                     *     th,td{padding:8px 12px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap;vertical-align:top}
+                     *     th:first-child,td:first-child{text-align:left;white-space:normal;min-width:8em}
+                     *     thead th{color:var(--muted);font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em}
+                     *     tfoot td{font-weight:650;border-top:1px solid var(--line);border-bottom:0}
+                     *     tbody tr:last-child td{border-bottom:0}
+                     *     .marks{text-align:left;white-space:normal;min-width:12em}
+                     *     .mark{display:inline-block;margin:0 4px 4px 0;padding:1px 8px;border-radius:999px;font-size:12px;font-weight:600;background:#e8edf5;color:var(--ink)}
+                     *     .mark.warn{background:#fff1d6;color:#7a4e00}.mark.bad{background:#fde7e5;color:var(--bad)}
+                     *     .steps{margin:8px 0 0;padding-left:22px}.steps li{margin:4px 0;word-wrap:break-word}
+                     *     .duo{display:grid;grid-template-columns:1fr;gap:12px;align-items:start}
+                     *     @media (min-width:640px){.hero,.duo{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
                      *     </style></head>
                      *     <body><header><div class="wrap"><div class="brand">Underwriting summary</div>
                      *     <h1>Sunrise Bakery LLC</h1><div class="sub">DBA Sunrise Bakery · Bakery · LLC</div></div></header>
                      *     <main class="wrap">
                      *     <section class="hero">
                      *     <div class="card score" aria-label="Health score">
-                     *     <div class="ring" style="--p:88"><span>88</span></div>
-                     *     <div><div class="label">Health score</div><div class="big">88 / 100</div>
+                     *     <div class="ring" style="--p:90"><span>90</span></div>
+                     *     <div><div class="label">Health score</div><div class="big">90 / 100</div>
                      *     <div>Paper grade <strong>A</strong></div></div></div>
                      *     <div class="card"><div class="label">Recommendation</div><div style="margin:6px 0 8px"><span class="pill good">Approve</span></div>
                      *     <div>Decision <span class="pill good">Approved</span></div>
                      *     <div>Requested <strong>$80,000</strong></div>
-                     *     <div>Max advance <strong>$90,755</strong></div></div>
+                     *     <div>Max advance <strong>$104,760</strong></div></div>
                      *     </section>
                      *     <section class="grid" aria-label="Key figures">
-                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$108,465</div></div>
-                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$88,610</div></div>
-                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$231,015</div></div>
-                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$216,930</div></div>
-                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">2</div></div>
+                     *     <div class="card metric"><div class="label">Avg monthly deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Avg daily balance</div><div class="value">$75,703</div></div>
+                     *     <div class="card metric"><div class="label">Ending balance</div><div class="value">$112,154</div></div>
+                     *     <div class="card metric"><div class="label">Total deposits</div><div class="value">$126,365</div></div>
+                     *     <div class="card metric"><div class="label">Months covered</div><div class="value">1</div></div>
                      *     <div class="card metric"><div class="label">NSF fees</div><div class="value">0</div></div>
                      *     </section>
-                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.</div>
+                     *     <h2>Summary</h2><div class="card summary">Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 1 month (1 statement, 2025-12-01 to 2025-12-31). Deposits average $126,364.87 a month, of which $104,759.58 is revenue; total deposits $126,364.87 against $67,943.04 of withdrawals, with 25 deposits a month. The average daily balance is $75,702.61 and the ending balance $112,153.55; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 1 of 60 transactions (mca payment 1). 1 lender position detected, 0 active, about $3,195.73 a month in total: pearl capital (irregular, $3,195.73). The health score is 89.57 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 75, a maximum advance of $104,759.58 and a cash flow coverage ratio of 1.87.</div>
+                     *     <h2>Affordability</h2><section class="duo"><div class="card" aria-label="Affordability"><div class="label">Affordability: max advance</div><div class="big">$116,400</div>
+                     *     <ol class="steps"><li>monthly revenue $104,759.58; existing positions take $0.00 a month (0 active positions), a holdback of 0%</li><li>25% maximum total holdback x $104,759.58 = $26,189.90 a month</li><li>$26,189.90 - $0.00 existing = $26,189.90 monthly headroom</li><li>$26,189.90 x 6 months = $157,139.40 maximum payback</li><li>$157,139.40 / 1.35 factor rate = $116,399.56 maximum advance</li></ol></div><div class="card metric" aria-label="Own-account transfers"><div class="label">Own-account transfers</div><div class="value">0 transfers · $0</div>
+                     *     <div class="note">Moved between the merchant's own accounts: neither revenue nor expense.</div></div></section>
+                     *     <h2>Lender positions</h2>
+                     *     <div class="card table"><table aria-label="Lender positions"><caption>1 position, 0 active · about $3,196 a month</caption>
+                     *     <thead><tr><th scope="col">Lender</th><th scope="col">Cadence</th><th scope="col">Payment</th><th scope="col">First – last seen</th><th scope="col">Funding</th><th scope="col">Est. remaining</th><th scope="col" class="marks">Marks</th></tr></thead>
+                     *     <tbody><tr><td>Pearl Capital</td><td>Irregular</td><td>$3,195.73</td>
+                     *     <td>Dec 1, 2025 – Dec 1, 2025</td><td>—</td><td>—</td><td class="marks"><span class="mark">Ended</span></td></tr></tbody></table></div>
+                     *     <h2>True revenue</h2>
+                     *     <div class="card table"><table aria-label="True revenue by month"><caption>Deposits less what is not revenue, by month</caption>
+                     *     <thead><tr><th scope="col">Month</th><th scope="col">Gross deposits</th><th scope="col">Transfers</th><th scope="col">Excluded</th><th scope="col">True revenue</th></tr></thead>
+                     *     <tbody><tr><td>Dec 2025</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tbody>
+                     *     <tfoot><tr><td>Total</td><td>$126,365</td><td>$21,605</td><td>$21,605</td><td><strong>$104,760</strong></td></tr></tfoot></table></div>
                      *     </main>
                      *     <footer>Report of November 27, 2026 · Read-only link · expires November 30, 2026</footer></body></html>
                      */
@@ -5536,7 +6187,7 @@ export interface operations {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "description": "Status changed from processing to ready",
                      *           "details": {
@@ -5549,40 +6200,40 @@ export interface operations {
                      *             "previous_status": "processing",
                      *             "status": "ready"
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:05.000Z",
+                     *           "timestamp": "2026-11-26T14:06:11.000Z",
                      *           "type": "status_change"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "description": "Recommendation: approve (Conservative restaurants)",
                      *           "details": {
                      *             "decision": "approve",
-                     *             "grade": "A",
+                     *             "grade": "B",
                      *             "ruleset_id": 2,
                      *             "ruleset_name": "Conservative restaurants",
-                     *             "total_score": 93.09
+                     *             "total_score": 75
                      *           },
                      *           "event_type": "recommendation.generated",
                      *           "id": 42,
                      *           "metadata": {
                      *             "decision": "approve",
-                     *             "grade": "A",
+                     *             "grade": "B",
                      *             "ruleset_id": 2,
                      *             "ruleset_name": "Conservative restaurants",
-                     *             "total_score": 93.09
+                     *             "total_score": 75
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:05.000Z",
+                     *           "timestamp": "2026-11-26T14:06:11.000Z",
                      *           "type": "recommendation"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
                      *           "business_name": "Sunrise Bakery LLC",
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "description": "Document 1 processed as bank_statement",
                      *           "details": {
@@ -5597,7 +6248,7 @@ export interface operations {
                      *             "document_type": "bank_statement",
                      *             "transaction_count": 60
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:05.000Z",
+                     *           "timestamp": "2026-11-26T14:06:11.000Z",
                      *           "type": "document_processed"
                      *         }
                      *       ],
@@ -5667,34 +6318,34 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:55.000Z",
                      *           "assigned_by": 1,
                      *           "deal_id": 1,
                      *           "id": 1,
                      *           "role": "underwriter",
-                     *           "updated_at": "2026-11-26T14:05:49.000Z",
+                     *           "updated_at": "2026-11-26T14:05:55.000Z",
                      *           "user_email": "jordan@sunrise-funding.example",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         },
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:55.000Z",
                      *           "assigned_by": 2,
                      *           "deal_id": 1,
                      *           "id": 2,
                      *           "role": "reviewer",
-                     *           "updated_at": "2026-11-26T14:05:49.000Z",
+                     *           "updated_at": "2026-11-26T14:05:55.000Z",
                      *           "user_email": "dana@sunrise-funding.example",
                      *           "user_id": 1,
                      *           "user_name": "Dana Whitfield"
                      *         },
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:55.000Z",
                      *           "assigned_by": 2,
                      *           "deal_id": 4,
                      *           "id": 3,
                      *           "role": "manager",
-                     *           "updated_at": "2026-11-26T14:05:49.000Z",
+                     *           "updated_at": "2026-11-26T14:05:55.000Z",
                      *           "user_email": "dana@sunrise-funding.example",
                      *           "user_id": 1,
                      *           "user_name": "Dana Whitfield"
@@ -5878,7 +6529,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "m8m2yDui-jChnRl8BwVztPhQ1QF8A00GiR5YN_YtQmI",
+                     *       "csrf_token": "d584_Ql4lCGEycnJ4nRMhDS4VwHp1w4YMHuHa41naFc",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -5959,7 +6610,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "csrf_token": "knSVzh5dFqZrb9ePvotdqjR532YL4gRhZyrMdQsNggE",
+                     *       "csrf_token": "3AcPG9ugs45kkveCXcEPHZp-QtiQi6HAMBYQdMLM0EA",
                      *       "expires_at": "2026-11-27T14:05:00.000Z",
                      *       "scopes": [
                      *         "read",
@@ -6256,7 +6907,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
-                     *       "created_at": "2026-11-26T14:05:55.000Z",
+                     *       "created_at": "2026-11-26T14:06:01.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -6268,7 +6919,7 @@ export interface operations {
                      *         {
                      *           "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *           "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *           "created_at": "2026-11-26T14:05:55.000Z",
+                     *           "created_at": "2026-11-26T14:06:01.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 2,
@@ -6276,12 +6927,12 @@ export interface operations {
                      *             1
                      *           ],
                      *           "parent_id": 1,
-                     *           "updated_at": "2026-11-26T14:05:55.000Z",
+                     *           "updated_at": "2026-11-26T14:06:01.000Z",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         }
                      *       ],
-                     *       "updated_at": "2026-11-26T14:05:57.000Z",
+                     *       "updated_at": "2026-11-26T14:06:03.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -6356,12 +7007,12 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "base_url": "https://sunrise-funding.pipedrive.com/api",
-                     *         "connected_at": "2026-11-26T14:06:32.000Z",
+                     *         "connected_at": "2026-11-26T14:06:38.000Z",
                      *         "enabled": true,
                      *         "last_sync_at": null,
                      *         "provider": "pipedrive",
                      *         "sync_interval_minutes": 60,
-                     *         "updated_at": "2026-11-26T14:06:32.000Z"
+                     *         "updated_at": "2026-11-26T14:06:38.000Z"
                      *       }
                      *     }
                      */
@@ -6448,12 +7099,12 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "base_url": "https://sunrise-funding.pipedrive.com/api",
-                     *         "connected_at": "2026-11-26T14:06:32.000Z",
+                     *         "connected_at": "2026-11-26T14:06:38.000Z",
                      *         "enabled": true,
                      *         "last_sync_at": null,
                      *         "provider": "pipedrive",
                      *         "sync_interval_minutes": 60,
-                     *         "updated_at": "2026-11-26T14:06:32.000Z"
+                     *         "updated_at": "2026-11-26T14:06:38.000Z"
                      *       }
                      *     }
                      */
@@ -7391,7 +8042,7 @@ export interface operations {
                      *           "provider": "pipedrive",
                      *           "status": "success",
                      *           "sync_id": null,
-                     *           "synced_at": "2026-11-26T14:06:36.000Z"
+                     *           "synced_at": "2026-11-26T14:06:42.000Z"
                      *         },
                      *         {
                      *           "deal_id": 1,
@@ -7402,7 +8053,7 @@ export interface operations {
                      *           "provider": "hubspot",
                      *           "status": "success",
                      *           "sync_id": null,
-                     *           "synced_at": "2026-11-26T14:06:36.000Z"
+                     *           "synced_at": "2026-11-26T14:06:42.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -7474,7 +8125,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "completed_at": "2026-11-26T14:06:37.000Z",
+                     *           "completed_at": "2026-11-26T14:06:43.000Z",
                      *           "deal_id": null,
                      *           "direction": "bidirectional",
                      *           "duration_ms": 412,
@@ -7483,7 +8134,7 @@ export interface operations {
                      *           "records_failed": 0,
                      *           "records_queued": 14,
                      *           "records_synced": 12,
-                     *           "started_at": "2026-11-26T14:06:37.000Z",
+                     *           "started_at": "2026-11-26T14:06:43.000Z",
                      *           "status": "completed",
                      *           "trigger": "manual"
                      *         }
@@ -7552,7 +8203,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "completed_at": "2026-11-26T14:06:37.000Z",
+                     *         "completed_at": "2026-11-26T14:06:43.000Z",
                      *         "deal_id": null,
                      *         "details": {
                      *           "created_in_banklyze": 0,
@@ -7569,7 +8220,7 @@ export interface operations {
                      *         "records_failed": 0,
                      *         "records_queued": 14,
                      *         "records_synced": 12,
-                     *         "started_at": "2026-11-26T14:06:37.000Z",
+                     *         "started_at": "2026-11-26T14:06:43.000Z",
                      *         "status": "completed",
                      *         "trigger": "manual"
                      *       }
@@ -7647,7 +8298,7 @@ export interface operations {
                  *       },
                  *       "provider": "pipedrive",
                  *       "record_id": "42",
-                 *       "timestamp": "2026-11-26T14:06:41.000Z"
+                 *       "timestamp": "2026-11-26T14:06:47.000Z"
                  *     }
                  */
                 "application/json": components["schemas"]["CrmWebhookInputDto"] | {
@@ -7776,8 +8427,8 @@ export interface operations {
                      *           "updated_at": "2026-11-26T14:05:12.000Z"
                      *         },
                      *         {
-                     *           "avg_daily_balance": 88609.68,
-                     *           "avg_monthly_deposits": 108464.97,
+                     *           "avg_daily_balance": 75702.61,
+                     *           "avg_monthly_deposits": 126364.87,
                      *           "business_name": "Sunrise Bakery LLC",
                      *           "created_at": "2026-11-26T14:05:07.000Z",
                      *           "dba_name": "Sunrise Bakery",
@@ -7792,13 +8443,13 @@ export interface operations {
                      *           "external_reference": "CRM-10442",
                      *           "funding_amount_requested": 75000,
                      *           "health_grade": "A",
-                     *           "health_score": 89.59,
+                     *           "health_score": 91.02,
                      *           "id": 1,
                      *           "industry": "Food service",
                      *           "mode": "live",
                      *           "owner_name": "Maria Lopez",
                      *           "recommendation_decision": "approve",
-                     *           "screening_flags": 2,
+                     *           "screening_flags": 1,
                      *           "source_type": null,
                      *           "status": "ready",
                      *           "updated_at": "2026-11-26T14:05:12.000Z"
@@ -8125,7 +8776,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "avg_funding_requested": 40000,
-                     *       "avg_health_score": 91.17,
+                     *       "avg_health_score": 91.88,
                      *       "deals_by_status": {
                      *         "failed": 0,
                      *         "new": 2,
@@ -8196,7 +8847,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "ai_summary": "Sunrise Bakery LLC (Food service) requests $75,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 89.59 (grade A). Recommendation under the Default ruleset: APPROVE with a total score of 89.03, a maximum advance of $90,754.83 and a cash flow coverage ratio of 2.01.",
+                     *       "accounts": [
+                     *         {
+                     *           "account": "A1",
+                     *           "account_number_last4": "9715",
+                     *           "bank_name": "First Harbor Bank",
+                     *           "grouped_by": "single_statement",
+                     *           "period_end": "2025-12-31",
+                     *           "period_start": "2025-12-01",
+                     *           "statement_count": 1,
+                     *           "statement_ids": [
+                     *             1
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "affordability": {
+                     *         "active_position_count": 0,
+                     *         "existing_holdback": 0,
+                     *         "existing_monthly_debits": 0,
+                     *         "factor_rate": 1.35,
+                     *         "max_advance": 116399.56,
+                     *         "max_payback": 157139.4,
+                     *         "max_total_holdback": 0.25,
+                     *         "monthly_headroom": 26189.9,
+                     *         "monthly_revenue": 104759.58,
+                     *         "steps": [
+                     *           "monthly revenue $104,759.58; existing positions take $0.00 a month (0 active positions), a holdback of 0%",
+                     *           "25% maximum total holdback x $104,759.58 = $26,189.90 a month",
+                     *           "$26,189.90 - $0.00 existing = $26,189.90 monthly headroom"
+                     *         ],
+                     *         "term_months": 6
+                     *       },
+                     *       "ai_summary": "Sunrise Bakery LLC (Food service) requests $75,000.00. The report covers 1 month (1 statement, 2025-12-01 to 2025-12-31). Deposits average $126,364.87 a month, of which $104,759.58 is revenue; total deposits $126,364.87 against $67,943.04 of withdrawals, with 25 deposits a month. The average daily balance is $75,702.61 and the ending balance $112,153.55; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 1 of 60 transactions (mca payment 1). 1 lender position detected, 0 active, about $3,195.73 a month in total: pearl capital (irregular, $3,195.73). The health score is 91.02 (grade A). Recommendation under the Default ruleset: APPROVE with a total score of 90.8, a maximum advance of $104,759.58 and a cash flow coverage ratio of 1.96.",
                      *       "authenticity": {
                      *         "documents": [
                      *           {
@@ -8216,8 +8898,8 @@ export interface operations {
                      *         "reasons": [],
                      *         "risk_level": "low"
                      *       },
-                     *       "avg_daily_balance": 88609.68,
-                     *       "avg_monthly_deposits": 108464.97,
+                     *       "avg_daily_balance": 75702.61,
+                     *       "avg_monthly_deposits": 126364.87,
                      *       "business": {
                      *         "business_name": "Sunrise Bakery LLC",
                      *         "dba_name": "Sunrise Bakery",
@@ -8231,43 +8913,16 @@ export interface operations {
                      *       },
                      *       "business_name": "Sunrise Bakery LLC",
                      *       "coverage": {
-                     *         "days_covered": 61,
-                     *         "months_covered": 2,
+                     *         "days_covered": 31,
+                     *         "months_covered": 1,
                      *         "period_end": "2025-12-31",
-                     *         "period_start": "2024-06-01",
-                     *         "statement_count": 2
+                     *         "period_start": "2025-12-01",
+                     *         "statement_count": 1
                      *       },
                      *       "created_at": "2026-11-26T14:05:07.000Z",
                      *       "cross_doc": {
-                     *         "findings": [
-                     *           {
-                     *             "deduction": 10,
-                     *             "message": "no statement covers the 518 days between 2024-06-30 and 2025-12-01",
-                     *             "severity": "warning",
-                     *             "statement_ids": [
-                     *               2,
-                     *               1
-                     *             ],
-                     *             "statements": [
-                     *               1,
-                     *               0
-                     *             ],
-                     *             "type": "coverage_gap"
-                     *           },
-                     *           {
-                     *             "deduction": 0,
-                     *             "message": "statement 2 (2024-06-01..2024-06-30) names no currency and none was declared at upload: its amounts are counted in USD, the currency the deal's other statements name; check it",
-                     *             "severity": "warning",
-                     *             "statement_ids": [
-                     *               2
-                     *             ],
-                     *             "statements": [
-                     *               1
-                     *             ],
-                     *             "type": "currency_unstated"
-                     *           }
-                     *         ],
-                     *         "score": 90
+                     *         "findings": [],
+                     *         "score": 100
                      *       },
                      *       "currency": {
                      *         "currencies": [
@@ -8281,16 +8936,16 @@ export interface operations {
                      *       },
                      *       "daily_balances": [
                      *         {
-                     *           "balance": 82021.95,
-                     *           "date": "2024-06-01"
+                     *           "balance": 45201.26,
+                     *           "date": "2025-12-01"
                      *         },
                      *         {
-                     *           "balance": 83472.77,
-                     *           "date": "2024-06-02"
+                     *           "balance": 46777.97,
+                     *           "date": "2025-12-02"
                      *         },
                      *         {
-                     *           "balance": 82855.93,
-                     *           "date": "2024-06-03"
+                     *           "balance": 63993.62,
+                     *           "date": "2025-12-03"
                      *         }
                      *       ],
                      *       "dba_name": "Sunrise Bakery",
@@ -8304,100 +8959,97 @@ export interface operations {
                      *       "entity_type": "llc",
                      *       "external_reference": "CRM-10442",
                      *       "financials": {
-                     *         "avg_daily_balance": 88609.68,
-                     *         "avg_deposit_amount": 4615.53,
-                     *         "avg_monthly_deposits": 108464.97,
-                     *         "avg_monthly_revenue": 90754.83,
-                     *         "deposit_count": 47,
-                     *         "deposit_days": 30,
-                     *         "deposit_frequency_per_month": 23.5,
-                     *         "ending_balance": 231014.73,
+                     *         "avg_daily_balance": 75702.61,
+                     *         "avg_deposit_amount": 5054.59,
+                     *         "avg_monthly_deposits": 126364.87,
+                     *         "avg_monthly_revenue": 104759.58,
+                     *         "deposit_count": 25,
+                     *         "deposit_days": 13,
+                     *         "deposit_frequency_per_month": 25,
+                     *         "ending_balance": 112153.55,
                      *         "largest_deposit": 8898.97,
                      *         "low_balance_days": 0,
                      *         "low_balance_threshold": 500,
-                     *         "max_daily_balance": 123350.61,
+                     *         "max_daily_balance": 112153.55,
                      *         "min_daily_balance": 45201.26,
                      *         "negative_balance_days": 0,
-                     *         "net_cash_flow": 101755.54,
-                     *         "revenue_deposit_days": 29,
-                     *         "total_debt_service": 8128.19,
-                     *         "total_deposits": 216929.93,
-                     *         "total_operating_expenses": 97461.98,
-                     *         "total_revenue": 181509.66,
-                     *         "total_withdrawals": 115174.39,
-                     *         "withdrawal_count": 68
+                     *         "net_cash_flow": 58421.83,
+                     *         "revenue_deposit_days": 13,
+                     *         "total_debt_service": 7880.57,
+                     *         "total_deposits": 126364.87,
+                     *         "total_operating_expenses": 56312.21,
+                     *         "total_revenue": 104759.58,
+                     *         "total_withdrawals": 67943.04,
+                     *         "withdrawal_count": 35
                      *       },
                      *       "funding_amount_requested": 75000,
                      *       "health": {
                      *         "factors": {
                      *           "balance_health": 100,
-                     *           "debt_service": 91.04,
+                     *           "debt_service": 84.95,
                      *           "deposit_frequency": 100,
                      *           "nsf_overdraft": 100,
-                     *           "revenue": 80.67,
-                     *           "revenue_trend": 57.68
+                     *           "revenue": 93.12,
+                     *           "revenue_trend": 50
                      *         },
                      *         "grade": "A",
-                     *         "score": 89.59
+                     *         "score": 91.02
                      *       },
                      *       "health_grade": "A",
-                     *       "health_score": 89.59,
+                     *       "health_score": 91.02,
                      *       "id": 1,
                      *       "industry": "Food service",
                      *       "lender_positions": {
                      *         "active_count": 0,
-                     *         "estimated_monthly_total": 1721.68,
-                     *         "position_count": 2,
+                     *         "directory_version": "2026.11.1",
+                     *         "estimated_monthly_total": 3195.73,
+                     *         "factor_rate": 1.35,
+                     *         "factor_rate_source": "default",
+                     *         "position_count": 1,
                      *         "positions": [
                      *           {
+                     *             "bounced_payments": 0,
                      *             "counterparty": "pearl capital",
-                     *             "estimated_daily_debit": 73.47,
-                     *             "estimated_monthly_total": 1597.87,
-                     *             "estimated_weekly_debit": 368.74,
+                     *             "estimated_daily_debit": 146.93,
+                     *             "estimated_monthly_total": 3195.73,
+                     *             "estimated_payback": null,
+                     *             "estimated_remaining_balance": null,
+                     *             "estimated_weekly_debit": 737.48,
                      *             "first_seen": "2025-12-01",
                      *             "frequency": "irregular",
+                     *             "funding_amount": null,
+                     *             "funding_date": null,
                      *             "is_active": false,
                      *             "known_lender": true,
                      *             "last_seen": "2025-12-01",
+                     *             "lender_id": "pearl-capital",
+                     *             "lender_kind": "mca",
+                     *             "lender_name": "Pearl Capital",
+                     *             "missed_payments": 0,
                      *             "payment_amount": 3195.73,
                      *             "payment_count": 1,
-                     *             "share_of_deposits": 0.0147,
-                     *             "total_paid": 3195.73
-                     *           },
-                     *           {
-                     *             "counterparty": "yellowstone capital",
-                     *             "estimated_daily_debit": 5.69,
-                     *             "estimated_monthly_total": 123.81,
-                     *             "estimated_weekly_debit": 28.57,
-                     *             "first_seen": "2024-06-16",
-                     *             "frequency": "irregular",
-                     *             "is_active": false,
-                     *             "known_lender": true,
-                     *             "last_seen": "2024-06-16",
-                     *             "payment_amount": 247.62,
-                     *             "payment_count": 1,
-                     *             "share_of_deposits": 0.0011,
-                     *             "total_paid": 247.62
+                     *             "sequence": 1,
+                     *             "share_of_deposits": 0.0253,
+                     *             "stacked": false,
+                     *             "start_reason": "new",
+                     *             "total_paid": 3195.73,
+                     *             "transactions": [
+                     *               {
+                     *                 "amount": -3195.73,
+                     *                 "date": "2025-12-01",
+                     *                 "index": 2,
+                     *                 "role": "payment",
+                     *                 "statement_id": 1,
+                     *                 "statement_tx_index": 2,
+                     *                 "transaction_id": 3
+                     *               }
+                     *             ]
                      *           }
                      *         ],
                      *         "stacking_count": 1
                      *       },
                      *       "mode": "live",
                      *       "monthly": [
-                     *         {
-                     *           "avg_daily_balance": 101946.99,
-                     *           "days_covered": 30,
-                     *           "deposit_count": 22,
-                     *           "deposits": 90565.06,
-                     *           "ending_balance": 118861.18,
-                     *           "month": "2024-06",
-                     *           "nsf_count": 0,
-                     *           "overdraft_count": 0,
-                     *           "revenue": 76750.08,
-                     *           "revenue_deposit_days": 16,
-                     *           "revenue_rate": 77869.35,
-                     *           "withdrawals": 47231.35
-                     *         },
                      *         {
                      *           "avg_daily_balance": 75702.61,
                      *           "days_covered": 31,
@@ -8422,20 +9074,26 @@ export interface operations {
                      *         "total_nsf_fees": 0,
                      *         "total_overdraft_fees": 0
                      *       },
+                     *       "own_transfers": {
+                     *         "count": 0,
+                     *         "total": 0,
+                     *         "transfers": [],
+                     *         "window_days": 3
+                     *       },
                      *       "owner_name": "Maria Lopez",
                      *       "recommendation": {
-                     *         "cfcr": 2.01,
+                     *         "cfcr": 1.96,
                      *         "decision": "approve",
                      *         "grade": "A",
-                     *         "max_advance": 90754.83,
+                     *         "max_advance": 104759.58,
                      *         "reasons": [
-                     *           "Approve: total score 89.03 is at or above the approval threshold 60",
-                     *           "Strength - Balances: average daily balance $88,609.68, ending balance $231,014.73, 0 of 61 days below $500.00 (score 100)",
-                     *           "Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 2 months (score 100)"
+                     *           "Approve: total score 90.8 is at or above the approval threshold 60",
+                     *           "Strength - Revenue: average monthly revenue of $104,759.58 is 1.4x the requested $75,000.00 (score 93.12)",
+                     *           "Strength - Balances: average daily balance $75,702.61, ending balance $112,153.55, 0 of 31 days below $500.00 (score 100)"
                      *         ],
                      *         "ruleset_id": 1,
                      *         "ruleset_name": "Default",
-                     *         "total_score": 89.03
+                     *         "total_score": 90.8
                      *       },
                      *       "recommendation_decision": "approve",
                      *       "related_deals": [
@@ -8450,30 +9108,66 @@ export interface operations {
                      *         }
                      *       ],
                      *       "report_date": "2026-11-27",
+                     *       "revenue": {
+                     *         "cash_deposit_count": 0,
+                     *         "deposit_count": 25,
+                     *         "months": [
+                     *           {
+                     *             "cash_deposits": 0,
+                     *             "excluded": {
+                     *               "loan_proceeds": 0,
+                     *               "other_non_revenue": 0,
+                     *               "owner_injection": 0,
+                     *               "refund": 0,
+                     *               "transfer": 21605.29
+                     *             },
+                     *             "excluded_total": 21605.29,
+                     *             "gross_deposits": 126364.87,
+                     *             "month": "2025-12",
+                     *             "true_revenue": 104759.58
+                     *           }
+                     *         ],
+                     *         "overridden_count": 0,
+                     *         "totals": {
+                     *           "cash_deposits": 0,
+                     *           "excluded": {
+                     *             "loan_proceeds": 0,
+                     *             "other_non_revenue": 0,
+                     *             "owner_injection": 0,
+                     *             "refund": 0,
+                     *             "transfer": 21605.29
+                     *           },
+                     *           "excluded_total": 21605.29,
+                     *           "gross_deposits": 126364.87,
+                     *           "true_revenue": 104759.58
+                     *         },
+                     *         "unidentified_count": 0,
+                     *         "unidentified_total": 0
+                     *       },
                      *       "revenue_sources": [
                      *         {
                      *           "counterparty": "shopify payout",
-                     *           "deposit_count": 6,
-                     *           "first_seen": "2024-06-05",
+                     *           "deposit_count": 4,
+                     *           "first_seen": "2025-12-03",
                      *           "last_seen": "2025-12-21",
-                     *           "share_of_revenue": 0.1789,
-                     *           "total": 32463.06
-                     *         },
-                     *         {
-                     *           "counterparty": "mobile deposit",
-                     *           "deposit_count": 7,
-                     *           "first_seen": "2024-06-01",
-                     *           "last_seen": "2025-12-25",
-                     *           "share_of_revenue": 0.1756,
-                     *           "total": 31876.2
+                     *           "share_of_revenue": 0.224,
+                     *           "total": 23463.21
                      *         },
                      *         {
                      *           "counterparty": "deposit branch",
-                     *           "deposit_count": 6,
-                     *           "first_seen": "2024-06-04",
+                     *           "deposit_count": 3,
+                     *           "first_seen": "2025-12-24",
                      *           "last_seen": "2025-12-29",
-                     *           "share_of_revenue": 0.1702,
-                     *           "total": 30896.83
+                     *           "share_of_revenue": 0.1883,
+                     *           "total": 19728.51
+                     *         },
+                     *         {
+                     *           "counterparty": "mobile deposit",
+                     *           "deposit_count": 3,
+                     *           "first_seen": "2025-12-20",
+                     *           "last_seen": "2025-12-25",
+                     *           "share_of_revenue": 0.1526,
+                     *           "total": 15981.23
                      *         }
                      *       ],
                      *       "review": {
@@ -8486,19 +9180,32 @@ export interface operations {
                      *           "duplicate_transaction": 0,
                      *           "gambling": 0,
                      *           "large_unusual_deposit": 0,
-                     *           "mca_payment": 2,
+                     *           "mca_payment": 1,
                      *           "nsf_fee": 0,
                      *           "overdraft_fee": 0,
                      *           "repeat_charge": 0,
                      *           "returned_item": 0,
                      *           "round_number_deposit": 0
                      *         },
-                     *         "flagged_ratio": 0.0174,
-                     *         "total_flags": 2,
-                     *         "transaction_count": 115
+                     *         "flagged_ratio": 0.0167,
+                     *         "total_flags": 1,
+                     *         "transaction_count": 60
                      *       },
-                     *       "screening_flags": 2,
+                     *       "screening_flags": 1,
                      *       "source_type": null,
+                     *       "staleness": {
+                     *         "lookback_months": 6,
+                     *         "newest_period_end": "2025-12-31",
+                     *         "stale_statements": [
+                     *           {
+                     *             "months_before_newest": 18,
+                     *             "period_end": "2024-06-30",
+                     *             "period_start": "2024-06-01",
+                     *             "statement_id": 2
+                     *           }
+                     *         ],
+                     *         "window_start_month": "2025-07"
+                     *       },
                      *       "statements": [
                      *         {
                      *           "account_holder": "1st Choice Plumbing LLC",
@@ -8514,6 +9221,7 @@ export interface operations {
                      *           "period_start": "2025-12-01",
                      *           "reconciled": true,
                      *           "risk_level": "low",
+                     *           "stale": false,
                      *           "total_deposits": 126364.87,
                      *           "total_withdrawals": 67943.04,
                      *           "transaction_count": 60
@@ -8526,14 +9234,15 @@ export interface operations {
                      *           "currency": null,
                      *           "document_id": 2,
                      *           "filename": "sunrise-april.pdf",
-                     *           "included": true,
+                     *           "included": false,
                      *           "opening_balance": 75527.47,
                      *           "period_end": "2024-06-30",
                      *           "period_start": "2024-06-01",
                      *           "reconciled": true,
                      *           "risk_level": "low",
-                     *           "total_deposits": 90565.06,
-                     *           "total_withdrawals": 47231.35,
+                     *           "stale": true,
+                     *           "total_deposits": null,
+                     *           "total_withdrawals": null,
                      *           "transaction_count": 55
                      *         }
                      *       ],
@@ -8697,7 +9406,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "ai_summary": "Sunrise Bakery LLC (Food service) requests $75,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 89.59 (grade A). Recommendation under the Default ruleset: APPROVE with a total score of 89.03, a maximum advance of $90,754.83 and a cash flow coverage ratio of 2.01.",
+                     *       "accounts": [
+                     *         {
+                     *           "account": "A1",
+                     *           "account_number_last4": "9715",
+                     *           "bank_name": "First Harbor Bank",
+                     *           "grouped_by": "single_statement",
+                     *           "period_end": "2025-12-31",
+                     *           "period_start": "2025-12-01",
+                     *           "statement_count": 1,
+                     *           "statement_ids": [
+                     *             1
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "affordability": {
+                     *         "active_position_count": 0,
+                     *         "existing_holdback": 0,
+                     *         "existing_monthly_debits": 0,
+                     *         "factor_rate": 1.35,
+                     *         "max_advance": 116399.56,
+                     *         "max_payback": 157139.4,
+                     *         "max_total_holdback": 0.25,
+                     *         "monthly_headroom": 26189.9,
+                     *         "monthly_revenue": 104759.58,
+                     *         "steps": [
+                     *           "monthly revenue $104,759.58; existing positions take $0.00 a month (0 active positions), a holdback of 0%",
+                     *           "25% maximum total holdback x $104,759.58 = $26,189.90 a month",
+                     *           "$26,189.90 - $0.00 existing = $26,189.90 monthly headroom"
+                     *         ],
+                     *         "term_months": 6
+                     *       },
+                     *       "ai_summary": "Sunrise Bakery LLC (Food service) requests $75,000.00. The report covers 1 month (1 statement, 2025-12-01 to 2025-12-31). Deposits average $126,364.87 a month, of which $104,759.58 is revenue; total deposits $126,364.87 against $67,943.04 of withdrawals, with 25 deposits a month. The average daily balance is $75,702.61 and the ending balance $112,153.55; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 1 of 60 transactions (mca payment 1). 1 lender position detected, 0 active, about $3,195.73 a month in total: pearl capital (irregular, $3,195.73). The health score is 91.02 (grade A). Recommendation under the Default ruleset: APPROVE with a total score of 90.8, a maximum advance of $104,759.58 and a cash flow coverage ratio of 1.96.",
                      *       "authenticity": {
                      *         "documents": [
                      *           {
@@ -8717,8 +9457,8 @@ export interface operations {
                      *         "reasons": [],
                      *         "risk_level": "low"
                      *       },
-                     *       "avg_daily_balance": 88609.68,
-                     *       "avg_monthly_deposits": 108464.97,
+                     *       "avg_daily_balance": 75702.61,
+                     *       "avg_monthly_deposits": 126364.87,
                      *       "business": {
                      *         "business_name": "Sunrise Bakery LLC",
                      *         "dba_name": "Sunrise Bakery",
@@ -8732,43 +9472,16 @@ export interface operations {
                      *       },
                      *       "business_name": "Sunrise Bakery LLC",
                      *       "coverage": {
-                     *         "days_covered": 61,
-                     *         "months_covered": 2,
+                     *         "days_covered": 31,
+                     *         "months_covered": 1,
                      *         "period_end": "2025-12-31",
-                     *         "period_start": "2024-06-01",
-                     *         "statement_count": 2
+                     *         "period_start": "2025-12-01",
+                     *         "statement_count": 1
                      *       },
                      *       "created_at": "2026-11-26T14:05:07.000Z",
                      *       "cross_doc": {
-                     *         "findings": [
-                     *           {
-                     *             "deduction": 10,
-                     *             "message": "no statement covers the 518 days between 2024-06-30 and 2025-12-01",
-                     *             "severity": "warning",
-                     *             "statement_ids": [
-                     *               2,
-                     *               1
-                     *             ],
-                     *             "statements": [
-                     *               1,
-                     *               0
-                     *             ],
-                     *             "type": "coverage_gap"
-                     *           },
-                     *           {
-                     *             "deduction": 0,
-                     *             "message": "statement 2 (2024-06-01..2024-06-30) names no currency and none was declared at upload: its amounts are counted in USD, the currency the deal's other statements name; check it",
-                     *             "severity": "warning",
-                     *             "statement_ids": [
-                     *               2
-                     *             ],
-                     *             "statements": [
-                     *               1
-                     *             ],
-                     *             "type": "currency_unstated"
-                     *           }
-                     *         ],
-                     *         "score": 90
+                     *         "findings": [],
+                     *         "score": 100
                      *       },
                      *       "currency": {
                      *         "currencies": [
@@ -8782,16 +9495,16 @@ export interface operations {
                      *       },
                      *       "daily_balances": [
                      *         {
-                     *           "balance": 82021.95,
-                     *           "date": "2024-06-01"
+                     *           "balance": 45201.26,
+                     *           "date": "2025-12-01"
                      *         },
                      *         {
-                     *           "balance": 83472.77,
-                     *           "date": "2024-06-02"
+                     *           "balance": 46777.97,
+                     *           "date": "2025-12-02"
                      *         },
                      *         {
-                     *           "balance": 82855.93,
-                     *           "date": "2024-06-03"
+                     *           "balance": 63993.62,
+                     *           "date": "2025-12-03"
                      *         }
                      *       ],
                      *       "dba_name": "Sunrise Bakery",
@@ -8805,100 +9518,97 @@ export interface operations {
                      *       "entity_type": "llc",
                      *       "external_reference": "CRM-10442",
                      *       "financials": {
-                     *         "avg_daily_balance": 88609.68,
-                     *         "avg_deposit_amount": 4615.53,
-                     *         "avg_monthly_deposits": 108464.97,
-                     *         "avg_monthly_revenue": 90754.83,
-                     *         "deposit_count": 47,
-                     *         "deposit_days": 30,
-                     *         "deposit_frequency_per_month": 23.5,
-                     *         "ending_balance": 231014.73,
+                     *         "avg_daily_balance": 75702.61,
+                     *         "avg_deposit_amount": 5054.59,
+                     *         "avg_monthly_deposits": 126364.87,
+                     *         "avg_monthly_revenue": 104759.58,
+                     *         "deposit_count": 25,
+                     *         "deposit_days": 13,
+                     *         "deposit_frequency_per_month": 25,
+                     *         "ending_balance": 112153.55,
                      *         "largest_deposit": 8898.97,
                      *         "low_balance_days": 0,
                      *         "low_balance_threshold": 500,
-                     *         "max_daily_balance": 123350.61,
+                     *         "max_daily_balance": 112153.55,
                      *         "min_daily_balance": 45201.26,
                      *         "negative_balance_days": 0,
-                     *         "net_cash_flow": 101755.54,
-                     *         "revenue_deposit_days": 29,
-                     *         "total_debt_service": 8128.19,
-                     *         "total_deposits": 216929.93,
-                     *         "total_operating_expenses": 97461.98,
-                     *         "total_revenue": 181509.66,
-                     *         "total_withdrawals": 115174.39,
-                     *         "withdrawal_count": 68
+                     *         "net_cash_flow": 58421.83,
+                     *         "revenue_deposit_days": 13,
+                     *         "total_debt_service": 7880.57,
+                     *         "total_deposits": 126364.87,
+                     *         "total_operating_expenses": 56312.21,
+                     *         "total_revenue": 104759.58,
+                     *         "total_withdrawals": 67943.04,
+                     *         "withdrawal_count": 35
                      *       },
                      *       "funding_amount_requested": 80000,
                      *       "health": {
                      *         "factors": {
                      *           "balance_health": 100,
-                     *           "debt_service": 91.04,
+                     *           "debt_service": 84.95,
                      *           "deposit_frequency": 100,
                      *           "nsf_overdraft": 100,
-                     *           "revenue": 80.67,
-                     *           "revenue_trend": 57.68
+                     *           "revenue": 93.12,
+                     *           "revenue_trend": 50
                      *         },
                      *         "grade": "A",
-                     *         "score": 89.59
+                     *         "score": 91.02
                      *       },
                      *       "health_grade": "A",
-                     *       "health_score": 89.59,
+                     *       "health_score": 91.02,
                      *       "id": 1,
                      *       "industry": "Bakery",
                      *       "lender_positions": {
                      *         "active_count": 0,
-                     *         "estimated_monthly_total": 1721.68,
-                     *         "position_count": 2,
+                     *         "directory_version": "2026.11.1",
+                     *         "estimated_monthly_total": 3195.73,
+                     *         "factor_rate": 1.35,
+                     *         "factor_rate_source": "default",
+                     *         "position_count": 1,
                      *         "positions": [
                      *           {
+                     *             "bounced_payments": 0,
                      *             "counterparty": "pearl capital",
-                     *             "estimated_daily_debit": 73.47,
-                     *             "estimated_monthly_total": 1597.87,
-                     *             "estimated_weekly_debit": 368.74,
+                     *             "estimated_daily_debit": 146.93,
+                     *             "estimated_monthly_total": 3195.73,
+                     *             "estimated_payback": null,
+                     *             "estimated_remaining_balance": null,
+                     *             "estimated_weekly_debit": 737.48,
                      *             "first_seen": "2025-12-01",
                      *             "frequency": "irregular",
+                     *             "funding_amount": null,
+                     *             "funding_date": null,
                      *             "is_active": false,
                      *             "known_lender": true,
                      *             "last_seen": "2025-12-01",
+                     *             "lender_id": "pearl-capital",
+                     *             "lender_kind": "mca",
+                     *             "lender_name": "Pearl Capital",
+                     *             "missed_payments": 0,
                      *             "payment_amount": 3195.73,
                      *             "payment_count": 1,
-                     *             "share_of_deposits": 0.0147,
-                     *             "total_paid": 3195.73
-                     *           },
-                     *           {
-                     *             "counterparty": "yellowstone capital",
-                     *             "estimated_daily_debit": 5.69,
-                     *             "estimated_monthly_total": 123.81,
-                     *             "estimated_weekly_debit": 28.57,
-                     *             "first_seen": "2024-06-16",
-                     *             "frequency": "irregular",
-                     *             "is_active": false,
-                     *             "known_lender": true,
-                     *             "last_seen": "2024-06-16",
-                     *             "payment_amount": 247.62,
-                     *             "payment_count": 1,
-                     *             "share_of_deposits": 0.0011,
-                     *             "total_paid": 247.62
+                     *             "sequence": 1,
+                     *             "share_of_deposits": 0.0253,
+                     *             "stacked": false,
+                     *             "start_reason": "new",
+                     *             "total_paid": 3195.73,
+                     *             "transactions": [
+                     *               {
+                     *                 "amount": -3195.73,
+                     *                 "date": "2025-12-01",
+                     *                 "index": 2,
+                     *                 "role": "payment",
+                     *                 "statement_id": 1,
+                     *                 "statement_tx_index": 2,
+                     *                 "transaction_id": 3
+                     *               }
+                     *             ]
                      *           }
                      *         ],
                      *         "stacking_count": 1
                      *       },
                      *       "mode": "live",
                      *       "monthly": [
-                     *         {
-                     *           "avg_daily_balance": 101946.99,
-                     *           "days_covered": 30,
-                     *           "deposit_count": 22,
-                     *           "deposits": 90565.06,
-                     *           "ending_balance": 118861.18,
-                     *           "month": "2024-06",
-                     *           "nsf_count": 0,
-                     *           "overdraft_count": 0,
-                     *           "revenue": 76750.08,
-                     *           "revenue_deposit_days": 16,
-                     *           "revenue_rate": 77869.35,
-                     *           "withdrawals": 47231.35
-                     *         },
                      *         {
                      *           "avg_daily_balance": 75702.61,
                      *           "days_covered": 31,
@@ -8923,20 +9633,26 @@ export interface operations {
                      *         "total_nsf_fees": 0,
                      *         "total_overdraft_fees": 0
                      *       },
+                     *       "own_transfers": {
+                     *         "count": 0,
+                     *         "total": 0,
+                     *         "transfers": [],
+                     *         "window_days": 3
+                     *       },
                      *       "owner_name": "Maria Lopez",
                      *       "recommendation": {
-                     *         "cfcr": 2.01,
+                     *         "cfcr": 1.96,
                      *         "decision": "approve",
                      *         "grade": "A",
-                     *         "max_advance": 90754.83,
+                     *         "max_advance": 104759.58,
                      *         "reasons": [
-                     *           "Approve: total score 89.03 is at or above the approval threshold 60",
-                     *           "Strength - Balances: average daily balance $88,609.68, ending balance $231,014.73, 0 of 61 days below $500.00 (score 100)",
-                     *           "Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 2 months (score 100)"
+                     *           "Approve: total score 90.8 is at or above the approval threshold 60",
+                     *           "Strength - Revenue: average monthly revenue of $104,759.58 is 1.4x the requested $75,000.00 (score 93.12)",
+                     *           "Strength - Balances: average daily balance $75,702.61, ending balance $112,153.55, 0 of 31 days below $500.00 (score 100)"
                      *         ],
                      *         "ruleset_id": 1,
                      *         "ruleset_name": "Default",
-                     *         "total_score": 89.03
+                     *         "total_score": 90.8
                      *       },
                      *       "recommendation_decision": "approve",
                      *       "related_deals": [
@@ -8951,30 +9667,66 @@ export interface operations {
                      *         }
                      *       ],
                      *       "report_date": "2026-11-27",
+                     *       "revenue": {
+                     *         "cash_deposit_count": 0,
+                     *         "deposit_count": 25,
+                     *         "months": [
+                     *           {
+                     *             "cash_deposits": 0,
+                     *             "excluded": {
+                     *               "loan_proceeds": 0,
+                     *               "other_non_revenue": 0,
+                     *               "owner_injection": 0,
+                     *               "refund": 0,
+                     *               "transfer": 21605.29
+                     *             },
+                     *             "excluded_total": 21605.29,
+                     *             "gross_deposits": 126364.87,
+                     *             "month": "2025-12",
+                     *             "true_revenue": 104759.58
+                     *           }
+                     *         ],
+                     *         "overridden_count": 0,
+                     *         "totals": {
+                     *           "cash_deposits": 0,
+                     *           "excluded": {
+                     *             "loan_proceeds": 0,
+                     *             "other_non_revenue": 0,
+                     *             "owner_injection": 0,
+                     *             "refund": 0,
+                     *             "transfer": 21605.29
+                     *           },
+                     *           "excluded_total": 21605.29,
+                     *           "gross_deposits": 126364.87,
+                     *           "true_revenue": 104759.58
+                     *         },
+                     *         "unidentified_count": 0,
+                     *         "unidentified_total": 0
+                     *       },
                      *       "revenue_sources": [
                      *         {
                      *           "counterparty": "shopify payout",
-                     *           "deposit_count": 6,
-                     *           "first_seen": "2024-06-05",
+                     *           "deposit_count": 4,
+                     *           "first_seen": "2025-12-03",
                      *           "last_seen": "2025-12-21",
-                     *           "share_of_revenue": 0.1789,
-                     *           "total": 32463.06
-                     *         },
-                     *         {
-                     *           "counterparty": "mobile deposit",
-                     *           "deposit_count": 7,
-                     *           "first_seen": "2024-06-01",
-                     *           "last_seen": "2025-12-25",
-                     *           "share_of_revenue": 0.1756,
-                     *           "total": 31876.2
+                     *           "share_of_revenue": 0.224,
+                     *           "total": 23463.21
                      *         },
                      *         {
                      *           "counterparty": "deposit branch",
-                     *           "deposit_count": 6,
-                     *           "first_seen": "2024-06-04",
+                     *           "deposit_count": 3,
+                     *           "first_seen": "2025-12-24",
                      *           "last_seen": "2025-12-29",
-                     *           "share_of_revenue": 0.1702,
-                     *           "total": 30896.83
+                     *           "share_of_revenue": 0.1883,
+                     *           "total": 19728.51
+                     *         },
+                     *         {
+                     *           "counterparty": "mobile deposit",
+                     *           "deposit_count": 3,
+                     *           "first_seen": "2025-12-20",
+                     *           "last_seen": "2025-12-25",
+                     *           "share_of_revenue": 0.1526,
+                     *           "total": 15981.23
                      *         }
                      *       ],
                      *       "review": {
@@ -8987,19 +9739,32 @@ export interface operations {
                      *           "duplicate_transaction": 0,
                      *           "gambling": 0,
                      *           "large_unusual_deposit": 0,
-                     *           "mca_payment": 2,
+                     *           "mca_payment": 1,
                      *           "nsf_fee": 0,
                      *           "overdraft_fee": 0,
                      *           "repeat_charge": 0,
                      *           "returned_item": 0,
                      *           "round_number_deposit": 0
                      *         },
-                     *         "flagged_ratio": 0.0174,
-                     *         "total_flags": 2,
-                     *         "transaction_count": 115
+                     *         "flagged_ratio": 0.0167,
+                     *         "total_flags": 1,
+                     *         "transaction_count": 60
                      *       },
-                     *       "screening_flags": 2,
+                     *       "screening_flags": 1,
                      *       "source_type": null,
+                     *       "staleness": {
+                     *         "lookback_months": 6,
+                     *         "newest_period_end": "2025-12-31",
+                     *         "stale_statements": [
+                     *           {
+                     *             "months_before_newest": 18,
+                     *             "period_end": "2024-06-30",
+                     *             "period_start": "2024-06-01",
+                     *             "statement_id": 2
+                     *           }
+                     *         ],
+                     *         "window_start_month": "2025-07"
+                     *       },
                      *       "statements": [
                      *         {
                      *           "account_holder": "1st Choice Plumbing LLC",
@@ -9015,6 +9780,7 @@ export interface operations {
                      *           "period_start": "2025-12-01",
                      *           "reconciled": true,
                      *           "risk_level": "low",
+                     *           "stale": false,
                      *           "total_deposits": 126364.87,
                      *           "total_withdrawals": 67943.04,
                      *           "transaction_count": 60
@@ -9027,14 +9793,15 @@ export interface operations {
                      *           "currency": null,
                      *           "document_id": 2,
                      *           "filename": "sunrise-april.pdf",
-                     *           "included": true,
+                     *           "included": false,
                      *           "opening_balance": 75527.47,
                      *           "period_end": "2024-06-30",
                      *           "period_start": "2024-06-01",
                      *           "reconciled": true,
                      *           "risk_level": "low",
-                     *           "total_deposits": 90565.06,
-                     *           "total_withdrawals": 47231.35,
+                     *           "stale": true,
+                     *           "total_deposits": null,
+                     *           "total_withdrawals": null,
                      *           "transaction_count": 55
                      *         }
                      *       ],
@@ -9123,7 +9890,7 @@ export interface operations {
                      *           "action": "deal.status_changed",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "id": 43,
                      *           "metadata": {
@@ -9135,22 +9902,22 @@ export interface operations {
                      *           "action": "recommendation.generated",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "id": 42,
                      *           "metadata": {
                      *             "decision": "approve",
-                     *             "grade": "A",
+                     *             "grade": "B",
                      *             "ruleset_id": 2,
                      *             "ruleset_name": "Conservative restaurants",
-                     *             "total_score": 93.09
+                     *             "total_score": 75
                      *           }
                      *         },
                      *         {
                      *           "action": "document.completed",
                      *           "actor_id": null,
                      *           "actor_name": "system",
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "id": 41,
                      *           "metadata": {
@@ -9245,23 +10012,23 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:55.000Z",
                      *           "assigned_by": 1,
                      *           "deal_id": 1,
                      *           "id": 1,
                      *           "role": "underwriter",
-                     *           "updated_at": "2026-11-26T14:05:49.000Z",
+                     *           "updated_at": "2026-11-26T14:05:55.000Z",
                      *           "user_email": "jordan@sunrise-funding.example",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         },
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:55.000Z",
                      *           "assigned_by": 2,
                      *           "deal_id": 1,
                      *           "id": 2,
                      *           "role": "reviewer",
-                     *           "updated_at": "2026-11-26T14:05:49.000Z",
+                     *           "updated_at": "2026-11-26T14:05:55.000Z",
                      *           "user_email": "dana@sunrise-funding.example",
                      *           "user_id": 1,
                      *           "user_name": "Dana Whitfield"
@@ -9356,12 +10123,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *       "assigned_at": "2026-11-26T14:05:55.000Z",
                      *       "assigned_by": 1,
                      *       "deal_id": 1,
                      *       "id": 1,
                      *       "role": "underwriter",
-                     *       "updated_at": "2026-11-26T14:05:49.000Z",
+                     *       "updated_at": "2026-11-26T14:05:55.000Z",
                      *       "user_email": "jordan@sunrise-funding.example",
                      *       "user_id": 2,
                      *       "user_name": "Jordan Reyes"
@@ -9378,12 +10145,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *       "assigned_at": "2026-11-26T14:05:55.000Z",
                      *       "assigned_by": 1,
                      *       "deal_id": 1,
                      *       "id": 1,
                      *       "role": "underwriter",
-                     *       "updated_at": "2026-11-26T14:05:49.000Z",
+                     *       "updated_at": "2026-11-26T14:05:55.000Z",
                      *       "user_email": "jordan@sunrise-funding.example",
                      *       "user_id": 2,
                      *       "user_name": "Jordan Reyes"
@@ -9548,7 +10315,7 @@ export interface operations {
                      *         {
                      *           "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
                      *           "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant. Holding the offer until then.",
-                     *           "created_at": "2026-11-26T14:05:55.000Z",
+                     *           "created_at": "2026-11-26T14:06:01.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 1,
@@ -9560,7 +10327,7 @@ export interface operations {
                      *             {
                      *               "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *               "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *               "created_at": "2026-11-26T14:05:55.000Z",
+                     *               "created_at": "2026-11-26T14:06:01.000Z",
                      *               "deal_id": 1,
                      *               "deleted_at": null,
                      *               "id": 2,
@@ -9568,12 +10335,12 @@ export interface operations {
                      *                 1
                      *               ],
                      *               "parent_id": 1,
-                     *               "updated_at": "2026-11-26T14:05:55.000Z",
+                     *               "updated_at": "2026-11-26T14:06:01.000Z",
                      *               "user_id": 2,
                      *               "user_name": "Jordan Reyes"
                      *             }
                      *           ],
-                     *           "updated_at": "2026-11-26T14:05:57.000Z",
+                     *           "updated_at": "2026-11-26T14:06:03.000Z",
                      *           "user_id": 1,
                      *           "user_name": "Dana Whitfield"
                      *         }
@@ -9667,7 +10434,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): can you confirm with the merchant before we price this?",
-                     *       "created_at": "2026-11-26T14:05:55.000Z",
+                     *       "created_at": "2026-11-26T14:06:01.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -9676,7 +10443,7 @@ export interface operations {
                      *       ],
                      *       "parent_id": null,
                      *       "replies": [],
-                     *       "updated_at": "2026-11-26T14:05:55.000Z",
+                     *       "updated_at": "2026-11-26T14:06:01.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -9869,7 +10636,7 @@ export interface operations {
                      * @example {
                      *       "body": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this.",
                      *       "content": "@jordan two NSF fees in March (3/14 and 3/21): please confirm with the merchant before we price this.",
-                     *       "created_at": "2026-11-26T14:05:55.000Z",
+                     *       "created_at": "2026-11-26T14:06:01.000Z",
                      *       "deal_id": 1,
                      *       "deleted_at": null,
                      *       "id": 1,
@@ -9881,7 +10648,7 @@ export interface operations {
                      *         {
                      *           "body": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
                      *           "content": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
-                     *           "created_at": "2026-11-26T14:05:55.000Z",
+                     *           "created_at": "2026-11-26T14:06:01.000Z",
                      *           "deal_id": 1,
                      *           "deleted_at": null,
                      *           "id": 2,
@@ -9889,12 +10656,12 @@ export interface operations {
                      *             1
                      *           ],
                      *           "parent_id": 1,
-                     *           "updated_at": "2026-11-26T14:05:55.000Z",
+                     *           "updated_at": "2026-11-26T14:06:01.000Z",
                      *           "user_id": 2,
                      *           "user_name": "Jordan Reyes"
                      *         }
                      *       ],
-                     *       "updated_at": "2026-11-26T14:05:56.000Z",
+                     *       "updated_at": "2026-11-26T14:06:02.000Z",
                      *       "user_id": 1,
                      *       "user_name": "Dana Whitfield"
                      *     }
@@ -9986,7 +10753,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deal_id": 1,
-                     *       "decided_at": "2026-11-26T14:06:04.000Z",
+                     *       "decided_at": "2026-11-26T14:06:10.000Z",
                      *       "decision": "approve",
                      *       "message": "Decision approve recorded",
                      *       "offer": {
@@ -10095,7 +10862,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "created_at": "2026-11-26T14:06:01.000Z",
+                     *           "created_at": "2026-11-26T14:06:07.000Z",
                      *           "deal_id": 1,
                      *           "description": "Please send the May statement of the operating account (all pages).",
                      *           "document_type": "bank_statement",
@@ -10107,10 +10874,10 @@ export interface operations {
                      *           "overdue": false,
                      *           "requested_by": 1,
                      *           "status": "pending",
-                     *           "updated_at": "2026-11-26T14:06:01.000Z"
+                     *           "updated_at": "2026-11-26T14:06:07.000Z"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:06:01.000Z",
+                     *           "created_at": "2026-11-26T14:06:07.000Z",
                      *           "deal_id": 1,
                      *           "description": "Year-to-date P&L",
                      *           "document_type": "profit_and_loss",
@@ -10122,7 +10889,7 @@ export interface operations {
                      *           "overdue": false,
                      *           "requested_by": 1,
                      *           "status": "pending",
-                     *           "updated_at": "2026-11-26T14:06:01.000Z"
+                     *           "updated_at": "2026-11-26T14:06:07.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -10214,7 +10981,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:01.000Z",
+                     *       "created_at": "2026-11-26T14:06:07.000Z",
                      *       "deal_id": 1,
                      *       "description": "Please send the May statement of the operating account (all pages).",
                      *       "document_type": "bank_statement",
@@ -10226,7 +10993,7 @@ export interface operations {
                      *       "overdue": false,
                      *       "requested_by": 1,
                      *       "status": "pending",
-                     *       "updated_at": "2026-11-26T14:06:01.000Z"
+                     *       "updated_at": "2026-11-26T14:06:07.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentRequestDto"];
@@ -10760,7 +11527,7 @@ export interface operations {
                      *       "deal_id": 1,
                      *       "evaluations": [
                      *         {
-                     *           "cfcr": 1.9,
+                     *           "cfcr": 1.87,
                      *           "cfcr_below_target": false,
                      *           "cfcr_target": 1.25,
                      *           "decision": "approve",
@@ -10774,25 +11541,25 @@ export interface operations {
                      *             },
                      *             "revenue_stability": {
                      *               "passed": true,
-                     *               "score": 86.17,
+                     *               "score": 50,
                      *               "threshold": 50,
                      *               "weight": 0.5,
-                     *               "weighted": 43.09
+                     *               "weighted": 25
                      *             }
                      *           },
                      *           "failed_factors": [],
-                     *           "grade": "A",
+                     *           "grade": "B",
                      *           "is_default": false,
-                     *           "max_advance": 90754.83,
+                     *           "max_advance": 104759.58,
                      *           "reasons": [
-                     *             "Approve: total score 93.09 is at or above 75",
-                     *             "Strength - NSF frequency: 0 NSF and 0 overdraft fees over 2 months (score 100)",
-                     *             "Strength - Revenue stability: monthly revenue went from $77,869.35 (2024-06) to $102,858.70 (2025-12) (score 86.17)"
+                     *             "Approve: total score 75 is at or above 75",
+                     *             "Strength - NSF frequency: 0 NSF and 0 overdraft fees over 1 month (score 100)",
+                     *             "Strength - Revenue stability: fewer than two full months, so no revenue trend can be measured (score 50)"
                      *           ],
                      *           "ruleset_id": 2,
                      *           "ruleset_kind": "factors",
                      *           "ruleset_name": "Conservative restaurants",
-                     *           "total_score": 93.09
+                     *           "total_score": 75
                      *         }
                      *       ]
                      *     }
@@ -10877,17 +11644,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Form A columns: Statement, Date, Description, Amount, Balance, Type, NSF Fee, ... Flag Reason; streamed */
+            /** @description Form A columns: Statement, Date, Description, Amount, Balance, Type, NSF Fee, ... Flag Reason, then Revenue Class and Revenue Rule (a deposit's class and the rule that decided it, docs/revenue.md; empty for a debit). Columns are only ever appended; streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     /**
-                     * @example Statement,Date,Description,Amount,Balance,Type,NSF Fee,Overdraft Fee,Large Deposit,Large Strange,Repeat Charge,Suspicious,Screening Bucket,Flag Reason
-                     *     sunrise-april.pdf,2024-06-01,Mobile Deposit,2113.33,,credit,false,false,false,false,false,false,,
-                     *     sunrise-april.pdf,2024-06-01,Remote Online Deposit,7911.40,,credit,false,false,false,false,false,false,,
-                     *     sunrise-april.pdf,2024-06-01,Wire Transfer Out To Sysco Foods Fed Ref 648281,-3530.25,,debit,false,false,false,false,false,false,,
+                     * @example Statement,Date,Description,Amount,Balance,Type,NSF Fee,Overdraft Fee,Large Deposit,Large Strange,Repeat Charge,Suspicious,Screening Bucket,Flag Reason,Revenue Class,Revenue Rule
+                     *     sunrise-april.pdf,2024-06-01,Mobile Deposit,2113.33,,credit,false,false,false,false,false,false,,,,
+                     *     sunrise-april.pdf,2024-06-01,Remote Online Deposit,7911.40,,credit,false,false,false,false,false,false,,,,
+                     *     sunrise-april.pdf,2024-06-01,Wire Transfer Out To Sysco Foods Fed Ref 648281,-3530.25,,debit,false,false,false,false,false,false,,,,
                      */
                     "text/csv": string;
                 };
@@ -11027,6 +11794,99 @@ export interface operations {
             };
         };
     };
+    exportDealUnderwritingCsv: {
+        parameters: {
+            query: {
+                /** @description positions: lender positions; revenue: true revenue per month with a total row; transfers: own-account transfers; affordability: its inputs and each step */
+                table: "positions" | "revenue" | "transfers" | "affordability";
+            };
+            header?: never;
+            path: {
+                deal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the deal report's underwriting tables (`table`): positions (lender, cadence, payment, first/last seen, funding, estimated remaining, renewals, missed and bounced payments, stacking, the stored transaction ids it stands on), revenue (true revenue per month by class, then a total row), transfers (both sides of each own-account transfer) or affordability (item, value: each input and step). The same figures as GET /v1/deals/{deal_id} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example month,gross_deposits,transfer,loan_proceeds,refund,owner_injection,other_non_revenue,excluded_total,true_revenue,cash_deposits
+                     *     2025-12,126364.87,21605.29,0.00,0.00,0.00,0.00,21605.29,104759.58,0.00
+                     *     total,126364.87,21605.29,0.00,0.00,0.00,0.00,21605.29,104759.58,0.00
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope exports:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope exports:read",
+                     *       "errors": []
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "Not found",
+                     *       "errors": []
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The deal is not ready */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "detail": "The deal is not ready",
+                     *       "errors": []
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     getDealRecommendation: {
         parameters: {
             query?: never;
@@ -11047,7 +11907,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "cached": true,
-                     *       "cfcr": 1.9,
+                     *       "cfcr": 1.87,
                      *       "cfcr_below_target": false,
                      *       "cfcr_target": 1.25,
                      *       "deal_id": 1,
@@ -11059,14 +11919,14 @@ export interface operations {
                      *           "weighted": 15
                      *         },
                      *         "cross_doc": {
-                     *           "score": 90,
+                     *           "score": 100,
                      *           "weight": 5,
-                     *           "weighted": 4.5
+                     *           "weighted": 5
                      *         },
                      *         "debt_service": {
-                     *           "score": 91.04,
+                     *           "score": 84.95,
                      *           "weight": 10,
-                     *           "weighted": 9.1
+                     *           "weighted": 8.5
                      *         },
                      *         "deposit_frequency": {
                      *           "score": 100,
@@ -11074,9 +11934,9 @@ export interface operations {
                      *           "weighted": 10
                      *         },
                      *         "health_score": {
-                     *           "score": 88.33,
+                     *           "score": 89.57,
                      *           "weight": 10,
-                     *           "weighted": 8.83
+                     *           "weighted": 8.96
                      *         },
                      *         "nsf_overdraft": {
                      *           "score": 100,
@@ -11084,34 +11944,34 @@ export interface operations {
                      *           "weighted": 15
                      *         },
                      *         "revenue": {
-                     *           "score": 75.63,
+                     *           "score": 87.3,
                      *           "weight": 20,
-                     *           "weighted": 15.13
+                     *           "weighted": 17.46
                      *         },
                      *         "revenue_trend": {
-                     *           "score": 57.68,
+                     *           "score": 50,
                      *           "weight": 10,
-                     *           "weighted": 5.77
+                     *           "weighted": 5
                      *         },
                      *         "transaction_screening": {
-                     *           "score": 91.3,
+                     *           "score": 91.67,
                      *           "weight": 5,
-                     *           "weighted": 4.57
+                     *           "weighted": 4.58
                      *         }
                      *       },
                      *       "failed_factors": [],
                      *       "generated_at": "2026-11-26T14:05:30.000Z",
                      *       "grade": "A",
-                     *       "max_advance": 90754.83,
+                     *       "max_advance": 104759.58,
                      *       "reasons": [
-                     *         "Approve: total score 87.9 is at or above the approval threshold 60",
-                     *         "Strength - Balances: average daily balance $88,609.68, ending balance $231,014.73, 0 of 61 days below $500.00 (score 100)",
-                     *         "Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 2 months (score 100)"
+                     *         "Approve: total score 89.5 is at or above the approval threshold 60",
+                     *         "Strength - Balances: average daily balance $75,702.61, ending balance $112,153.55, 0 of 31 days below $500.00 (score 100)",
+                     *         "Strength - NSF/overdraft: 0 NSF and 0 overdraft fees over 1 month (score 100)"
                      *       ],
                      *       "ruleset_id": 1,
                      *       "ruleset_kind": "flat",
                      *       "ruleset_name": "Default",
-                     *       "total_score": 87.9
+                     *       "total_score": 89.5
                      *     }
                      */
                     "application/json": components["schemas"]["RecommendationDto"];
@@ -11458,7 +12318,38 @@ export interface operations {
                     /**
                      * @example {
                      *       "deal": {
-                     *         "ai_summary": "Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.",
+                     *         "accounts": [
+                     *           {
+                     *             "account": "A1",
+                     *             "account_number_last4": "9715",
+                     *             "bank_name": "First Harbor Bank",
+                     *             "grouped_by": "single_statement",
+                     *             "period_end": "2025-12-31",
+                     *             "period_start": "2025-12-01",
+                     *             "statement_count": 1,
+                     *             "statement_ids": [
+                     *               1
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "affordability": {
+                     *           "active_position_count": 0,
+                     *           "existing_holdback": 0,
+                     *           "existing_monthly_debits": 0,
+                     *           "factor_rate": 1.35,
+                     *           "max_advance": 116399.56,
+                     *           "max_payback": 157139.4,
+                     *           "max_total_holdback": 0.25,
+                     *           "monthly_headroom": 26189.9,
+                     *           "monthly_revenue": 104759.58,
+                     *           "steps": [
+                     *             "monthly revenue $104,759.58; existing positions take $0.00 a month (0 active positions), a holdback of 0%",
+                     *             "25% maximum total holdback x $104,759.58 = $26,189.90 a month",
+                     *             "$26,189.90 - $0.00 existing = $26,189.90 monthly headroom"
+                     *           ],
+                     *           "term_months": 6
+                     *         },
+                     *         "ai_summary": "Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 1 month (1 statement, 2025-12-01 to 2025-12-31). Deposits average $126,364.87 a month, of which $104,759.58 is revenue; total deposits $126,364.87 against $67,943.04 of withdrawals, with 25 deposits a month. The average daily balance is $75,702.61 and the ending balance $112,153.55; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 1 of 60 transactions (mca payment 1). 1 lender position detected, 0 active, about $3,195.73 a month in total: pearl capital (irregular, $3,195.73). The health score is 89.57 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 75, a maximum advance of $104,759.58 and a cash flow coverage ratio of 1.87.",
                      *         "authenticity": {
                      *           "documents": [
                      *             {
@@ -11478,8 +12369,8 @@ export interface operations {
                      *           "reasons": [],
                      *           "risk_level": "low"
                      *         },
-                     *         "avg_daily_balance": 88609.68,
-                     *         "avg_monthly_deposits": 108464.97,
+                     *         "avg_daily_balance": 75702.61,
+                     *         "avg_monthly_deposits": 126364.87,
                      *         "business": {
                      *           "business_name": "Sunrise Bakery LLC",
                      *           "dba_name": "Sunrise Bakery",
@@ -11493,43 +12384,16 @@ export interface operations {
                      *         },
                      *         "business_name": "Sunrise Bakery LLC",
                      *         "coverage": {
-                     *           "days_covered": 61,
-                     *           "months_covered": 2,
+                     *           "days_covered": 31,
+                     *           "months_covered": 1,
                      *           "period_end": "2025-12-31",
-                     *           "period_start": "2024-06-01",
-                     *           "statement_count": 2
+                     *           "period_start": "2025-12-01",
+                     *           "statement_count": 1
                      *         },
                      *         "created_at": "2026-11-26T14:05:07.000Z",
                      *         "cross_doc": {
-                     *           "findings": [
-                     *             {
-                     *               "deduction": 10,
-                     *               "message": "no statement covers the 518 days between 2024-06-30 and 2025-12-01",
-                     *               "severity": "warning",
-                     *               "statement_ids": [
-                     *                 2,
-                     *                 1
-                     *               ],
-                     *               "statements": [
-                     *                 1,
-                     *                 0
-                     *               ],
-                     *               "type": "coverage_gap"
-                     *             },
-                     *             {
-                     *               "deduction": 0,
-                     *               "message": "statement 2 (2024-06-01..2024-06-30) names no currency and none was declared at upload: its amounts are counted in USD, the currency the deal's other statements name; check it",
-                     *               "severity": "warning",
-                     *               "statement_ids": [
-                     *                 2
-                     *               ],
-                     *               "statements": [
-                     *                 1
-                     *               ],
-                     *               "type": "currency_unstated"
-                     *             }
-                     *           ],
-                     *           "score": 90
+                     *           "findings": [],
+                     *           "score": 100
                      *         },
                      *         "currency": {
                      *           "currencies": [
@@ -11543,20 +12407,20 @@ export interface operations {
                      *         },
                      *         "daily_balances": [
                      *           {
-                     *             "balance": 82021.95,
-                     *             "date": "2024-06-01"
+                     *             "balance": 45201.26,
+                     *             "date": "2025-12-01"
                      *           },
                      *           {
-                     *             "balance": 83472.77,
-                     *             "date": "2024-06-02"
+                     *             "balance": 46777.97,
+                     *             "date": "2025-12-02"
                      *           },
                      *           {
-                     *             "balance": 82855.93,
-                     *             "date": "2024-06-03"
+                     *             "balance": 63993.62,
+                     *             "date": "2025-12-03"
                      *           }
                      *         ],
                      *         "dba_name": "Sunrise Bakery",
-                     *         "decided_at": "2026-11-26T14:06:04.000Z",
+                     *         "decided_at": "2026-11-26T14:06:10.000Z",
                      *         "decided_by": "user:1",
                      *         "decision": "approve",
                      *         "decision_offer": {
@@ -11572,100 +12436,97 @@ export interface operations {
                      *         "entity_type": "llc",
                      *         "external_reference": "CRM-10442",
                      *         "financials": {
-                     *           "avg_daily_balance": 88609.68,
-                     *           "avg_deposit_amount": 4615.53,
-                     *           "avg_monthly_deposits": 108464.97,
-                     *           "avg_monthly_revenue": 90754.83,
-                     *           "deposit_count": 47,
-                     *           "deposit_days": 30,
-                     *           "deposit_frequency_per_month": 23.5,
-                     *           "ending_balance": 231014.73,
+                     *           "avg_daily_balance": 75702.61,
+                     *           "avg_deposit_amount": 5054.59,
+                     *           "avg_monthly_deposits": 126364.87,
+                     *           "avg_monthly_revenue": 104759.58,
+                     *           "deposit_count": 25,
+                     *           "deposit_days": 13,
+                     *           "deposit_frequency_per_month": 25,
+                     *           "ending_balance": 112153.55,
                      *           "largest_deposit": 8898.97,
                      *           "low_balance_days": 0,
                      *           "low_balance_threshold": 500,
-                     *           "max_daily_balance": 123350.61,
+                     *           "max_daily_balance": 112153.55,
                      *           "min_daily_balance": 45201.26,
                      *           "negative_balance_days": 0,
-                     *           "net_cash_flow": 101755.54,
-                     *           "revenue_deposit_days": 29,
-                     *           "total_debt_service": 8128.19,
-                     *           "total_deposits": 216929.93,
-                     *           "total_operating_expenses": 97461.98,
-                     *           "total_revenue": 181509.66,
-                     *           "total_withdrawals": 115174.39,
-                     *           "withdrawal_count": 68
+                     *           "net_cash_flow": 58421.83,
+                     *           "revenue_deposit_days": 13,
+                     *           "total_debt_service": 7880.57,
+                     *           "total_deposits": 126364.87,
+                     *           "total_operating_expenses": 56312.21,
+                     *           "total_revenue": 104759.58,
+                     *           "total_withdrawals": 67943.04,
+                     *           "withdrawal_count": 35
                      *         },
                      *         "funding_amount_requested": 80000,
                      *         "health": {
                      *           "factors": {
                      *             "balance_health": 100,
-                     *             "debt_service": 91.04,
+                     *             "debt_service": 84.95,
                      *             "deposit_frequency": 100,
                      *             "nsf_overdraft": 100,
-                     *             "revenue": 75.63,
-                     *             "revenue_trend": 57.68
+                     *             "revenue": 87.3,
+                     *             "revenue_trend": 50
                      *           },
                      *           "grade": "A",
-                     *           "score": 88.33
+                     *           "score": 89.57
                      *         },
                      *         "health_grade": "A",
-                     *         "health_score": 88.33,
+                     *         "health_score": 89.57,
                      *         "id": 1,
                      *         "industry": "Bakery",
                      *         "lender_positions": {
                      *           "active_count": 0,
-                     *           "estimated_monthly_total": 1721.68,
-                     *           "position_count": 2,
+                     *           "directory_version": "2026.11.1",
+                     *           "estimated_monthly_total": 3195.73,
+                     *           "factor_rate": 1.35,
+                     *           "factor_rate_source": "default",
+                     *           "position_count": 1,
                      *           "positions": [
                      *             {
+                     *               "bounced_payments": 0,
                      *               "counterparty": "pearl capital",
-                     *               "estimated_daily_debit": 73.47,
-                     *               "estimated_monthly_total": 1597.87,
-                     *               "estimated_weekly_debit": 368.74,
+                     *               "estimated_daily_debit": 146.93,
+                     *               "estimated_monthly_total": 3195.73,
+                     *               "estimated_payback": null,
+                     *               "estimated_remaining_balance": null,
+                     *               "estimated_weekly_debit": 737.48,
                      *               "first_seen": "2025-12-01",
                      *               "frequency": "irregular",
+                     *               "funding_amount": null,
+                     *               "funding_date": null,
                      *               "is_active": false,
                      *               "known_lender": true,
                      *               "last_seen": "2025-12-01",
+                     *               "lender_id": "pearl-capital",
+                     *               "lender_kind": "mca",
+                     *               "lender_name": "Pearl Capital",
+                     *               "missed_payments": 0,
                      *               "payment_amount": 3195.73,
                      *               "payment_count": 1,
-                     *               "share_of_deposits": 0.0147,
-                     *               "total_paid": 3195.73
-                     *             },
-                     *             {
-                     *               "counterparty": "yellowstone capital",
-                     *               "estimated_daily_debit": 5.69,
-                     *               "estimated_monthly_total": 123.81,
-                     *               "estimated_weekly_debit": 28.57,
-                     *               "first_seen": "2024-06-16",
-                     *               "frequency": "irregular",
-                     *               "is_active": false,
-                     *               "known_lender": true,
-                     *               "last_seen": "2024-06-16",
-                     *               "payment_amount": 247.62,
-                     *               "payment_count": 1,
-                     *               "share_of_deposits": 0.0011,
-                     *               "total_paid": 247.62
+                     *               "sequence": 1,
+                     *               "share_of_deposits": 0.0253,
+                     *               "stacked": false,
+                     *               "start_reason": "new",
+                     *               "total_paid": 3195.73,
+                     *               "transactions": [
+                     *                 {
+                     *                   "amount": -3195.73,
+                     *                   "date": "2025-12-01",
+                     *                   "index": 2,
+                     *                   "role": "payment",
+                     *                   "statement_id": 1,
+                     *                   "statement_tx_index": 2,
+                     *                   "transaction_id": 179
+                     *                 }
+                     *               ]
                      *             }
                      *           ],
                      *           "stacking_count": 1
                      *         },
                      *         "mode": "live",
                      *         "monthly": [
-                     *           {
-                     *             "avg_daily_balance": 101946.99,
-                     *             "days_covered": 30,
-                     *             "deposit_count": 22,
-                     *             "deposits": 90565.06,
-                     *             "ending_balance": 118861.18,
-                     *             "month": "2024-06",
-                     *             "nsf_count": 0,
-                     *             "overdraft_count": 0,
-                     *             "revenue": 76750.08,
-                     *             "revenue_deposit_days": 16,
-                     *             "revenue_rate": 77869.35,
-                     *             "withdrawals": 47231.35
-                     *           },
                      *           {
                      *             "avg_daily_balance": 75702.61,
                      *             "days_covered": 31,
@@ -11690,20 +12551,26 @@ export interface operations {
                      *           "total_nsf_fees": 0,
                      *           "total_overdraft_fees": 0
                      *         },
+                     *         "own_transfers": {
+                     *           "count": 0,
+                     *           "total": 0,
+                     *           "transfers": [],
+                     *           "window_days": 3
+                     *         },
                      *         "owner_name": "Maria Lopez",
                      *         "recommendation": {
-                     *           "cfcr": 1.9,
+                     *           "cfcr": 1.87,
                      *           "decision": "approve",
-                     *           "grade": "A",
-                     *           "max_advance": 90754.83,
+                     *           "grade": "B",
+                     *           "max_advance": 104759.58,
                      *           "reasons": [
-                     *             "Approve: total score 93.09 is at or above 75",
-                     *             "Strength - NSF frequency: 0 NSF and 0 overdraft fees over 2 months (score 100)",
-                     *             "Strength - Revenue stability: monthly revenue went from $77,869.35 (2024-06) to $102,858.70 (2025-12) (score 86.17)"
+                     *             "Approve: total score 75 is at or above 75",
+                     *             "Strength - NSF frequency: 0 NSF and 0 overdraft fees over 1 month (score 100)",
+                     *             "Strength - Revenue stability: fewer than two full months, so no revenue trend can be measured (score 50)"
                      *           ],
                      *           "ruleset_id": 2,
                      *           "ruleset_name": "Conservative restaurants",
-                     *           "total_score": 93.09
+                     *           "total_score": 75
                      *         },
                      *         "recommendation_decision": "approve",
                      *         "related_deals": [
@@ -11718,30 +12585,66 @@ export interface operations {
                      *           }
                      *         ],
                      *         "report_date": "2026-11-27",
+                     *         "revenue": {
+                     *           "cash_deposit_count": 0,
+                     *           "deposit_count": 25,
+                     *           "months": [
+                     *             {
+                     *               "cash_deposits": 0,
+                     *               "excluded": {
+                     *                 "loan_proceeds": 0,
+                     *                 "other_non_revenue": 0,
+                     *                 "owner_injection": 0,
+                     *                 "refund": 0,
+                     *                 "transfer": 21605.29
+                     *               },
+                     *               "excluded_total": 21605.29,
+                     *               "gross_deposits": 126364.87,
+                     *               "month": "2025-12",
+                     *               "true_revenue": 104759.58
+                     *             }
+                     *           ],
+                     *           "overridden_count": 0,
+                     *           "totals": {
+                     *             "cash_deposits": 0,
+                     *             "excluded": {
+                     *               "loan_proceeds": 0,
+                     *               "other_non_revenue": 0,
+                     *               "owner_injection": 0,
+                     *               "refund": 0,
+                     *               "transfer": 21605.29
+                     *             },
+                     *             "excluded_total": 21605.29,
+                     *             "gross_deposits": 126364.87,
+                     *             "true_revenue": 104759.58
+                     *           },
+                     *           "unidentified_count": 0,
+                     *           "unidentified_total": 0
+                     *         },
                      *         "revenue_sources": [
                      *           {
                      *             "counterparty": "shopify payout",
-                     *             "deposit_count": 6,
-                     *             "first_seen": "2024-06-05",
+                     *             "deposit_count": 4,
+                     *             "first_seen": "2025-12-03",
                      *             "last_seen": "2025-12-21",
-                     *             "share_of_revenue": 0.1789,
-                     *             "total": 32463.06
-                     *           },
-                     *           {
-                     *             "counterparty": "mobile deposit",
-                     *             "deposit_count": 7,
-                     *             "first_seen": "2024-06-01",
-                     *             "last_seen": "2025-12-25",
-                     *             "share_of_revenue": 0.1756,
-                     *             "total": 31876.2
+                     *             "share_of_revenue": 0.224,
+                     *             "total": 23463.21
                      *           },
                      *           {
                      *             "counterparty": "deposit branch",
-                     *             "deposit_count": 6,
-                     *             "first_seen": "2024-06-04",
+                     *             "deposit_count": 3,
+                     *             "first_seen": "2025-12-24",
                      *             "last_seen": "2025-12-29",
-                     *             "share_of_revenue": 0.1702,
-                     *             "total": 30896.83
+                     *             "share_of_revenue": 0.1883,
+                     *             "total": 19728.51
+                     *           },
+                     *           {
+                     *             "counterparty": "mobile deposit",
+                     *             "deposit_count": 3,
+                     *             "first_seen": "2025-12-20",
+                     *             "last_seen": "2025-12-25",
+                     *             "share_of_revenue": 0.1526,
+                     *             "total": 15981.23
                      *           }
                      *         ],
                      *         "review": {
@@ -11754,19 +12657,32 @@ export interface operations {
                      *             "duplicate_transaction": 0,
                      *             "gambling": 0,
                      *             "large_unusual_deposit": 0,
-                     *             "mca_payment": 2,
+                     *             "mca_payment": 1,
                      *             "nsf_fee": 0,
                      *             "overdraft_fee": 0,
                      *             "repeat_charge": 0,
                      *             "returned_item": 0,
                      *             "round_number_deposit": 0
                      *           },
-                     *           "flagged_ratio": 0.0174,
-                     *           "total_flags": 2,
-                     *           "transaction_count": 115
+                     *           "flagged_ratio": 0.0167,
+                     *           "total_flags": 1,
+                     *           "transaction_count": 60
                      *         },
-                     *         "screening_flags": 2,
+                     *         "screening_flags": 1,
                      *         "source_type": null,
+                     *         "staleness": {
+                     *           "lookback_months": 6,
+                     *           "newest_period_end": "2025-12-31",
+                     *           "stale_statements": [
+                     *             {
+                     *               "months_before_newest": 18,
+                     *               "period_end": "2024-06-30",
+                     *               "period_start": "2024-06-01",
+                     *               "statement_id": 2
+                     *             }
+                     *           ],
+                     *           "window_start_month": "2025-07"
+                     *         },
                      *         "statements": [
                      *           {
                      *             "account_holder": "1st Choice Plumbing LLC",
@@ -11782,6 +12698,7 @@ export interface operations {
                      *             "period_start": "2025-12-01",
                      *             "reconciled": true,
                      *             "risk_level": "low",
+                     *             "stale": false,
                      *             "total_deposits": 126364.87,
                      *             "total_withdrawals": 67943.04,
                      *             "transaction_count": 60
@@ -11794,19 +12711,20 @@ export interface operations {
                      *             "currency": null,
                      *             "document_id": 2,
                      *             "filename": "sunrise-april.pdf",
-                     *             "included": true,
+                     *             "included": false,
                      *             "opening_balance": 75527.47,
                      *             "period_end": "2024-06-30",
                      *             "period_start": "2024-06-01",
                      *             "reconciled": true,
                      *             "risk_level": "low",
-                     *             "total_deposits": 90565.06,
-                     *             "total_withdrawals": 47231.35,
+                     *             "stale": true,
+                     *             "total_deposits": null,
+                     *             "total_withdrawals": null,
                      *             "transaction_count": 55
                      *           }
                      *         ],
                      *         "status": "ready",
-                     *         "updated_at": "2026-11-26T14:06:05.000Z"
+                     *         "updated_at": "2026-11-26T14:06:11.000Z"
                      *       },
                      *       "deal_id": 1,
                      *       "message": "Nothing changed since the deal was last scored (same documents and corrections): nothing was recomputed",
@@ -11905,7 +12823,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:12.000Z",
+                     *           "created_at": "2026-11-26T14:06:18.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-12-03T14:05:00.000Z",
@@ -11920,7 +12838,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:12.000Z",
+                     *           "created_at": "2026-11-26T14:06:18.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-11-29T14:05:00.000Z",
@@ -12018,7 +12936,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "active": true,
-                     *       "created_at": "2026-11-26T14:06:12.000Z",
+                     *       "created_at": "2026-11-26T14:06:18.000Z",
                      *       "created_by": "user:1",
                      *       "deal_id": 1,
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
@@ -12111,7 +13029,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:12.000Z",
+                     *           "created_at": "2026-11-26T14:06:18.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-12-03T14:05:00.000Z",
@@ -12126,7 +13044,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "active": true,
-                     *           "created_at": "2026-11-26T14:06:12.000Z",
+                     *           "created_at": "2026-11-26T14:06:18.000Z",
                      *           "created_by": "user:1",
                      *           "deal_id": 1,
                      *           "expires_at": "2026-11-29T14:05:00.000Z",
@@ -12230,7 +13148,7 @@ export interface operations {
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "description": "Status changed from processing to ready",
                      *           "details": {
@@ -12243,38 +13161,38 @@ export interface operations {
                      *             "previous_status": "processing",
                      *             "status": "ready"
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:05.000Z",
+                     *           "timestamp": "2026-11-26T14:06:11.000Z",
                      *           "type": "status_change"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "description": "Recommendation: approve (Conservative restaurants)",
                      *           "details": {
                      *             "decision": "approve",
-                     *             "grade": "A",
+                     *             "grade": "B",
                      *             "ruleset_id": 2,
                      *             "ruleset_name": "Conservative restaurants",
-                     *             "total_score": 93.09
+                     *             "total_score": 75
                      *           },
                      *           "event_type": "recommendation.generated",
                      *           "id": 42,
                      *           "metadata": {
                      *             "decision": "approve",
-                     *             "grade": "A",
+                     *             "grade": "B",
                      *             "ruleset_id": 2,
                      *             "ruleset_name": "Conservative restaurants",
-                     *             "total_score": 93.09
+                     *             "total_score": 75
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:05.000Z",
+                     *           "timestamp": "2026-11-26T14:06:11.000Z",
                      *           "type": "recommendation"
                      *         },
                      *         {
                      *           "actor": "system",
                      *           "actor_id": null,
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "description": "Document 1 processed as bank_statement",
                      *           "details": {
@@ -12289,7 +13207,7 @@ export interface operations {
                      *             "document_type": "bank_statement",
                      *             "transaction_count": 60
                      *           },
-                     *           "timestamp": "2026-11-26T14:06:05.000Z",
+                     *           "timestamp": "2026-11-26T14:06:11.000Z",
                      *           "type": "document_processed"
                      *         }
                      *       ],
@@ -12402,6 +13320,7 @@ export interface operations {
                      *           "document_id": 2,
                      *           "flag_reason": null,
                      *           "id": 61,
+                     *           "is_cash_deposit": false,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -12410,6 +13329,9 @@ export interface operations {
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
                      *           "origin": "read",
+                     *           "revenue_class": null,
+                     *           "revenue_class_override": null,
+                     *           "revenue_rule": null,
                      *           "row_warnings": [],
                      *           "screening_bucket": null,
                      *           "source": {
@@ -12439,6 +13361,7 @@ export interface operations {
                      *           "document_id": 2,
                      *           "flag_reason": null,
                      *           "id": 62,
+                     *           "is_cash_deposit": false,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -12447,6 +13370,9 @@ export interface operations {
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
                      *           "origin": "read",
+                     *           "revenue_class": null,
+                     *           "revenue_class_override": null,
+                     *           "revenue_rule": null,
                      *           "row_warnings": [],
                      *           "screening_bucket": null,
                      *           "source": {
@@ -12476,6 +13402,7 @@ export interface operations {
                      *           "document_id": 2,
                      *           "flag_reason": null,
                      *           "id": 105,
+                     *           "is_cash_deposit": false,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -12484,6 +13411,9 @@ export interface operations {
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
                      *           "origin": "read",
+                     *           "revenue_class": null,
+                     *           "revenue_class_override": null,
+                     *           "revenue_rule": null,
                      *           "row_warnings": [],
                      *           "screening_bucket": null,
                      *           "source": {
@@ -12571,17 +13501,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Form B columns: date, description, amount, balance, transaction_type, ... document_id; streamed */
+            /** @description Form B columns: date, description, amount, balance, transaction_type, ... document_id, then revenue_class and revenue_rule (a deposit's class and the rule that decided it, docs/revenue.md; empty for a debit). Columns are only ever appended; streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     /**
-                     * @example date,description,amount,balance,transaction_type,is_nsf_fee,is_overdraft_fee,screening_bucket,flag_reason,category,document_id
-                     *     2024-06-01,Mobile Deposit,2113.33,,credit,false,false,,,revenue,2
-                     *     2024-06-01,Remote Online Deposit,7911.40,,credit,false,false,,,revenue,2
-                     *     2024-06-01,Wire Transfer Out To Sysco Foods Fed Ref 648281,-3530.25,,debit,false,false,,,operating_expense,2
+                     * @example date,description,amount,balance,transaction_type,is_nsf_fee,is_overdraft_fee,screening_bucket,flag_reason,category,document_id,revenue_class,revenue_rule
+                     *     2024-06-01,Mobile Deposit,2113.33,,credit,false,false,,,revenue,2,,
+                     *     2024-06-01,Remote Online Deposit,7911.40,,credit,false,false,,,revenue,2,,
+                     *     2024-06-01,Wire Transfer Out To Sysco Foods Fed Ref 648281,-3530.25,,debit,false,false,,,operating_expense,2,,
                      */
                     "text/csv": string;
                 };
@@ -12662,19 +13592,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:01.000Z",
+                     *       "created_at": "2026-11-26T14:06:07.000Z",
                      *       "deal_id": 1,
                      *       "description": "Please send the May statement of the operating account (all pages).",
                      *       "document_type": "bank_statement",
                      *       "due_date": "2026-12-04",
-                     *       "fulfilled_at": "2026-11-26T14:06:03.000Z",
+                     *       "fulfilled_at": "2026-11-26T14:06:09.000Z",
                      *       "fulfilled_document_id": null,
                      *       "id": 1,
                      *       "message": "Please send the May statement of the operating account (all pages).",
                      *       "overdue": false,
                      *       "requested_by": 1,
                      *       "status": "fulfilled",
-                     *       "updated_at": "2026-11-26T14:06:03.000Z"
+                     *       "updated_at": "2026-11-26T14:06:09.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentRequestDto"];
@@ -13482,7 +14412,7 @@ export interface operations {
                      *         "id": 1,
                      *         "status": "completed"
                      *       },
-                     *       "exported_at": "2026-11-26T14:05:38.000Z",
+                     *       "exported_at": "2026-11-26T14:05:39.000Z",
                      *       "extraction": {
                      *         "account_holder": "1st Choice Plumbing LLC",
                      *         "account_number_last_four": "9715",
@@ -13619,17 +14549,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The deal CSV columns for one document; streamed */
+            /** @description The deal CSV (Form A) columns, Revenue Class and Revenue Rule included, for one document; streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     /**
-                     * @example Statement,Date,Description,Amount,Balance,Type,NSF Fee,Overdraft Fee,Large Deposit,Large Strange,Repeat Charge,Suspicious,Screening Bucket,Flag Reason
-                     *     sunrise-march.pdf,2025-12-01,Card Purchase Staples 703 Office Supplies,-747.65,52984.07,debit,false,false,false,false,false,false,,
-                     *     sunrise-march.pdf,2025-12-01,Online Transfer To Savings XXXXXX3082,-291.55,52692.52,debit,false,false,false,false,false,false,,
-                     *     sunrise-march.pdf,2025-12-01,ACH Debit Pearl Capital Daily Payment 782992,-3195.73,49496.79,debit,false,false,false,false,false,false,mca_payment,Payment to lender 'pearl capital' (known lender)
+                     * @example Statement,Date,Description,Amount,Balance,Type,NSF Fee,Overdraft Fee,Large Deposit,Large Strange,Repeat Charge,Suspicious,Screening Bucket,Flag Reason,Revenue Class,Revenue Rule
+                     *     sunrise-march.pdf,2025-12-01,Card Purchase Staples 703 Office Supplies,-747.65,52984.07,debit,false,false,false,false,false,false,,,,
+                     *     sunrise-march.pdf,2025-12-01,Online Transfer To Savings XXXXXX3082,-291.55,52692.52,debit,false,false,false,false,false,false,,,,
+                     *     sunrise-march.pdf,2025-12-01,ACH Debit Pearl Capital Daily Payment 782992,-3195.73,49496.79,debit,false,false,false,false,false,false,mca_payment,Payment to lender 'pearl capital' (known lender),,
                      */
                     "text/csv": string;
                 };
@@ -14533,6 +15463,7 @@ export interface operations {
                      *           "document_id": 1,
                      *           "flag_reason": null,
                      *           "id": 1,
+                     *           "is_cash_deposit": false,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -14541,6 +15472,9 @@ export interface operations {
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
                      *           "origin": "read",
+                     *           "revenue_class": null,
+                     *           "revenue_class_override": null,
+                     *           "revenue_rule": null,
                      *           "row_warnings": [],
                      *           "screening_bucket": null,
                      *           "source": {
@@ -14570,6 +15504,7 @@ export interface operations {
                      *           "document_id": 1,
                      *           "flag_reason": null,
                      *           "id": 2,
+                     *           "is_cash_deposit": false,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -14578,6 +15513,9 @@ export interface operations {
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
                      *           "origin": "read",
+                     *           "revenue_class": null,
+                     *           "revenue_class_override": null,
+                     *           "revenue_rule": null,
                      *           "row_warnings": [],
                      *           "screening_bucket": null,
                      *           "source": {
@@ -14607,6 +15545,7 @@ export interface operations {
                      *           "document_id": 1,
                      *           "flag_reason": "Payment to lender 'pearl capital' (known lender)",
                      *           "id": 3,
+                     *           "is_cash_deposit": false,
                      *           "is_large_deposit": false,
                      *           "is_large_strange": false,
                      *           "is_nsf_fee": false,
@@ -14615,6 +15554,9 @@ export interface operations {
                      *           "is_suspicious": false,
                      *           "last_corrected_at": null,
                      *           "origin": "read",
+                     *           "revenue_class": null,
+                     *           "revenue_class_override": null,
+                     *           "revenue_rule": null,
                      *           "row_warnings": [],
                      *           "screening_bucket": "mca_payment",
                      *           "source": {
@@ -14751,6 +15693,7 @@ export interface operations {
                      *       "document_id": 1,
                      *       "flag_reason": null,
                      *       "id": 176,
+                     *       "is_cash_deposit": false,
                      *       "is_large_deposit": false,
                      *       "is_large_strange": false,
                      *       "is_nsf_fee": false,
@@ -14759,6 +15702,9 @@ export interface operations {
                      *       "is_suspicious": false,
                      *       "last_corrected_at": "2026-11-26T14:05:28.000Z",
                      *       "origin": "added",
+                     *       "revenue_class": "revenue",
+                     *       "revenue_class_override": null,
+                     *       "revenue_rule": "customer deposit",
                      *       "row_warnings": [],
                      *       "screening_bucket": null,
                      *       "source": null,
@@ -14969,6 +15915,7 @@ export interface operations {
                      *       "document_id": 1,
                      *       "flag_reason": null,
                      *       "id": 1,
+                     *       "is_cash_deposit": false,
                      *       "is_large_deposit": false,
                      *       "is_large_strange": false,
                      *       "is_nsf_fee": false,
@@ -14977,6 +15924,9 @@ export interface operations {
                      *       "is_suspicious": false,
                      *       "last_corrected_at": null,
                      *       "origin": "read",
+                     *       "revenue_class": null,
+                     *       "revenue_class_override": null,
+                     *       "revenue_rule": null,
                      *       "row_warnings": [],
                      *       "screening_bucket": null,
                      *       "source": {
@@ -15329,7 +16279,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
-                     *       "created_at": "2026-11-26T14:06:24.000Z",
+                     *       "created_at": "2026-11-26T14:06:30.000Z",
                      *       "deal_id": 6,
                      *       "deal_matched": true,
                      *       "documents": [
@@ -15521,8 +16471,8 @@ export interface operations {
                      *       "data": {
                      *         "batch_id": "bat_f54d4fccc3d82ae3ddcde619",
                      *         "completed": 2,
-                     *         "completed_at": "2026-11-26T14:06:24.000Z",
-                     *         "created_at": "2026-11-26T14:06:24.000Z",
+                     *         "completed_at": "2026-11-26T14:06:30.000Z",
+                     *         "created_at": "2026-11-26T14:06:30.000Z",
                      *         "deal_id": 6,
                      *         "deal_matched": true,
                      *         "documents": [
@@ -15565,14 +16515,14 @@ export interface operations {
                      *             },
                      *             "revenue_stability": {
                      *               "passed": true,
-                     *               "score": 86.17,
+                     *               "score": 50,
                      *               "threshold": 50,
                      *               "weight": 0.5,
-                     *               "weighted": 43.09
+                     *               "weighted": 25
                      *             }
                      *           },
-                     *           "grade": "A",
-                     *           "health_score": 82.03,
+                     *           "grade": "B",
+                     *           "health_score": 82.29,
                      *           "ruleset_id": 2,
                      *           "ruleset_name": "Conservative restaurants"
                      *         },
@@ -15664,8 +16614,8 @@ export interface operations {
                      *         "url": "https://hooks.sunrise-funding.example/ingest-complete"
                      *       },
                      *       "completed": 2,
-                     *       "completed_at": "2026-11-26T14:06:24.000Z",
-                     *       "created_at": "2026-11-26T14:06:24.000Z",
+                     *       "completed_at": "2026-11-26T14:06:30.000Z",
+                     *       "created_at": "2026-11-26T14:06:30.000Z",
                      *       "deal_id": 6,
                      *       "deal_matched": true,
                      *       "documents": [
@@ -15676,7 +16626,7 @@ export interface operations {
                      *           "filename": "bayview-march.pdf",
                      *           "id": 6,
                      *           "label": "Operating account March",
-                     *           "processing_completed_at": "2026-11-26T14:06:24.000Z",
+                     *           "processing_completed_at": "2026-11-26T14:06:30.000Z",
                      *           "status": "completed"
                      *         },
                      *         {
@@ -15686,7 +16636,7 @@ export interface operations {
                      *           "filename": "bayview-april.pdf",
                      *           "id": 7,
                      *           "label": "Operating account April",
-                     *           "processing_completed_at": "2026-11-26T14:06:24.000Z",
+                     *           "processing_completed_at": "2026-11-26T14:06:30.000Z",
                      *           "status": "completed"
                      *         }
                      *       ],
@@ -15812,7 +16762,7 @@ export interface operations {
                      *           "key_masked": "ll_live_7hN2...J0sL",
                      *           "key_prefix": "ll_live_7hN2",
                      *           "label": "jordan@sunrise-funding.example live key",
-                     *           "last_used_at": "2026-11-26T14:05:49.000Z",
+                     *           "last_used_at": "2026-11-26T14:05:55.000Z",
                      *           "mode": "live",
                      *           "name": "jordan@sunrise-funding.example live key",
                      *           "prefix": "ll_live_7hN2",
@@ -15896,7 +16846,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:51.000Z",
+                     *       "created_at": "2026-11-26T14:06:57.000Z",
                      *       "expires_at": null,
                      *       "id": 4,
                      *       "key": "ll_live_wVgBToCQQ5ACx9e5PQeeDRXJkFcbctXa",
@@ -16061,7 +17011,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:51.000Z",
+                     *       "created_at": "2026-11-26T14:06:57.000Z",
                      *       "expires_at": null,
                      *       "id": 4,
                      *       "key": "ll_live_ccaSESJSwZg9itykRRZbu7DJVMxMXGNP",
@@ -16131,6 +17081,535 @@ export interface operations {
             };
         };
     };
+    listLenders: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (default 25, max 100) */
+                per_page?: number;
+                /** @description true: the shipped directory too (`directory`), whole, in one response */
+                include_directory?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's own entries, oldest first; with include_directory=true the shipped directory too */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "aliases": [
+                     *             "HARBOR MERCH FUND",
+                     *             "HMF CAPITAL LLC"
+                     *           ],
+                     *           "created_at": "2026-11-26T14:05:50.000Z",
+                     *           "directory_id": null,
+                     *           "id": 1,
+                     *           "is_funder": true,
+                     *           "kind": "mca",
+                     *           "lender_id": "org:1",
+                     *           "mode": "live",
+                     *           "name": "Harbor Merchant Funding",
+                     *           "updated_at": "2026-11-26T14:05:50.000Z"
+                     *         },
+                     *         {
+                     *           "aliases": [],
+                     *           "created_at": "2026-11-26T14:05:50.000Z",
+                     *           "directory_id": null,
+                     *           "id": 2,
+                     *           "is_funder": false,
+                     *           "kind": "not_lender",
+                     *           "lender_id": "org:2",
+                     *           "mode": "live",
+                     *           "name": "Sunrise Equipment Rental",
+                     *           "updated_at": "2026-11-26T14:05:50.000Z"
+                     *         }
+                     *       ],
+                     *       "directory": null,
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "per_page": 25,
+                     *         "total": 2,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderListDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope rulesets:read",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createLender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "aliases": [
+                 *         "HARBOR MERCH FUND",
+                 *         "HMF CAPITAL LLC"
+                 *       ],
+                 *       "kind": "mca",
+                 *       "name": "Harbor Merchant Funding"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateLenderDto"];
+            };
+        };
+        responses: {
+            /** @description Used from the next analysis or rescore of a deal */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "aliases": [
+                     *         "HARBOR MERCH FUND",
+                     *         "HMF CAPITAL LLC"
+                     *       ],
+                     *       "created_at": "2026-11-26T14:05:50.000Z",
+                     *       "directory_id": null,
+                     *       "id": 1,
+                     *       "is_funder": true,
+                     *       "kind": "mca",
+                     *       "lender_id": "org:1",
+                     *       "mode": "live",
+                     *       "name": "Harbor Merchant Funding",
+                     *       "updated_at": "2026-11-26T14:05:50.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope rulesets:write",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description DUPLICATE_RESOURCE: the name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DUPLICATE_RESOURCE",
+                     *       "detail": "The name is taken",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a name or alias with fewer than 3 letters or digits, an unknown kind */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_ERROR",
+                     *       "detail": "Validation failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "message": "name should not be empty",
+                     *           "msg": "name should not be empty",
+                     *           "type": "value_error.missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getLender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lender_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "aliases": [
+                     *         "HARBOR MERCH FUND",
+                     *         "HMF CAPITAL LLC"
+                     *       ],
+                     *       "created_at": "2026-11-26T14:05:50.000Z",
+                     *       "directory_id": null,
+                     *       "id": 1,
+                     *       "is_funder": true,
+                     *       "kind": "mca",
+                     *       "lender_id": "org:1",
+                     *       "mode": "live",
+                     *       "name": "Harbor Merchant Funding",
+                     *       "updated_at": "2026-11-26T14:05:50.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope rulesets:read",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "Not found",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteLender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lender_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "message": "Lender 2 was deleted; deals use it no more from their next analysis",
+                     *       "status": "ok",
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AckDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope rulesets:write",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "Not found",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateLender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lender_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "aliases": [
+                 *         "HARBOR MERCH FUND",
+                 *         "HMF CAPITAL LLC",
+                 *         "HARBOR MF"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateLenderDto"];
+            };
+        };
+        responses: {
+            /** @description The fields sent replace the stored ones (aliases as a whole) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "aliases": [
+                     *         "HARBOR MERCH FUND",
+                     *         "HMF CAPITAL LLC",
+                     *         "HARBOR MF"
+                     *       ],
+                     *       "created_at": "2026-11-26T14:05:50.000Z",
+                     *       "directory_id": null,
+                     *       "id": 1,
+                     *       "is_funder": true,
+                     *       "kind": "mca",
+                     *       "lender_id": "org:1",
+                     *       "mode": "live",
+                     *       "name": "Harbor Merchant Funding",
+                     *       "updated_at": "2026-11-26T14:05:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LenderDto"];
+                };
+            };
+            /** @description AUTH_REQUIRED or INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "AUTH_REQUIRED",
+                     *       "detail": "Authentication required: send X-API-Key or Authorization: Bearer",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: needs scope rulesets:write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This credential lacks the scope rulesets:write",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "Not found",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description DUPLICATE_RESOURCE: the name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DUPLICATE_RESOURCE",
+                     *       "detail": "The name is taken",
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a name or alias with fewer than 3 letters or digits, an unknown kind */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_ERROR",
+                     *       "detail": "Validation failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "message": "name should not be empty",
+                     *           "msg": "name should not be empty",
+                     *           "type": "value_error.missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listMyAssignedDeals: {
         parameters: {
             query?: {
@@ -16154,7 +17633,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:55.000Z",
                      *           "business_name": "Northside Florist LLC",
                      *           "deal_id": 4,
                      *           "health_grade": "A",
@@ -16165,11 +17644,11 @@ export interface operations {
                      *           "updated_at": "2026-11-26T14:05:12.000Z"
                      *         },
                      *         {
-                     *           "assigned_at": "2026-11-26T14:05:49.000Z",
+                     *           "assigned_at": "2026-11-26T14:05:55.000Z",
                      *           "business_name": "Sunrise Bakery LLC",
                      *           "deal_id": 1,
                      *           "health_grade": "A",
-                     *           "health_score": 88.33,
+                     *           "health_score": 89.57,
                      *           "id": 1,
                      *           "role": "reviewer",
                      *           "status": "ready",
@@ -16247,7 +17726,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "id": 11,
                      *           "message": "The status of Sunrise Bakery LLC changed from processing to ready.",
@@ -16256,7 +17735,7 @@ export interface operations {
                      *           "type": "deal.status_changed"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:06:05.000Z",
+                     *           "created_at": "2026-11-26T14:06:11.000Z",
                      *           "deal_id": 1,
                      *           "id": 9,
                      *           "message": "The status of Sunrise Bakery LLC changed from ready to processing.",
@@ -16265,7 +17744,7 @@ export interface operations {
                      *           "type": "deal.status_changed"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:05:55.000Z",
+                     *           "created_at": "2026-11-26T14:06:01.000Z",
                      *           "deal_id": 1,
                      *           "id": 7,
                      *           "message": "@dana confirmed: a supplier debit hit before a card settlement. May statement requested.",
@@ -16574,6 +18053,7 @@ export interface operations {
                      *           "created_at": "2026-11-26T14:05:12.000Z",
                      *           "decline_threshold": null,
                      *           "description": "Balanced default: revenue and cash position first, then fee history, consistency and debt load.",
+                     *           "factor_rate": null,
                      *           "factors": null,
                      *           "grade_a_min": 80,
                      *           "grade_b_min": 65,
@@ -16583,8 +18063,10 @@ export interface operations {
                      *           "is_default": true,
                      *           "kind": "flat",
                      *           "max_advance_multiplier": 1,
+                     *           "max_total_holdback": null,
                      *           "mode": "live",
                      *           "name": "Default",
+                     *           "term_months": null,
                      *           "updated_at": "2026-11-26T14:05:12.000Z",
                      *           "weight_balance_health": 15,
                      *           "weight_cross_doc": 5,
@@ -16600,9 +18082,10 @@ export interface operations {
                      *           "approval_threshold": 72,
                      *           "approve_threshold": null,
                      *           "cfcr_target": null,
-                     *           "created_at": "2026-11-26T14:05:39.000Z",
+                     *           "created_at": "2026-11-26T14:05:40.000Z",
                      *           "decline_threshold": 45,
                      *           "description": "Higher balance and NSF bars for food service",
+                     *           "factor_rate": 1.3,
                      *           "factors": [
                      *             {
                      *               "name": "revenue_stability",
@@ -16628,9 +18111,11 @@ export interface operations {
                      *           "is_default": false,
                      *           "kind": "factors",
                      *           "max_advance_multiplier": null,
+                     *           "max_total_holdback": 0.2,
                      *           "mode": "live",
                      *           "name": "Conservative restaurants",
-                     *           "updated_at": "2026-11-26T14:05:39.000Z",
+                     *           "term_months": 8,
+                     *           "updated_at": "2026-11-26T14:05:40.000Z",
                      *           "weight_balance_health": null,
                      *           "weight_cross_doc": null,
                      *           "weight_debt_service": null,
@@ -16702,6 +18187,7 @@ export interface operations {
                  *       "approval_threshold": 72,
                  *       "decline_threshold": 45,
                  *       "description": "Higher balance and NSF bars for food service",
+                 *       "factor_rate": 1.3,
                  *       "factors": [
                  *         {
                  *           "name": "revenue_stability",
@@ -16724,7 +18210,9 @@ export interface operations {
                  *           "weight": 0.15
                  *         }
                  *       ],
-                 *       "name": "Conservative restaurants"
+                 *       "max_total_holdback": 0.2,
+                 *       "name": "Conservative restaurants",
+                 *       "term_months": 8
                  *     }
                  */
                 "application/json": components["schemas"]["FlatRulesetInputDto"] | components["schemas"]["FactorRulesetInputDto"];
@@ -16741,9 +18229,10 @@ export interface operations {
                      *       "approval_threshold": 72,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:39.000Z",
+                     *       "created_at": "2026-11-26T14:05:40.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
+                     *       "factor_rate": 1.3,
                      *       "factors": [
                      *         {
                      *           "name": "revenue_stability",
@@ -16769,9 +18258,11 @@ export interface operations {
                      *       "is_default": false,
                      *       "kind": "factors",
                      *       "max_advance_multiplier": null,
+                     *       "max_total_holdback": 0.2,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:39.000Z",
+                     *       "term_months": 8,
+                     *       "updated_at": "2026-11-26T14:05:40.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -16884,9 +18375,10 @@ export interface operations {
                      *       "approval_threshold": 72,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:39.000Z",
+                     *       "created_at": "2026-11-26T14:05:40.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
+                     *       "factor_rate": 1.3,
                      *       "factors": [
                      *         {
                      *           "name": "revenue_stability",
@@ -16912,9 +18404,11 @@ export interface operations {
                      *       "is_default": false,
                      *       "kind": "factors",
                      *       "max_advance_multiplier": null,
+                     *       "max_total_holdback": 0.2,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:39.000Z",
+                     *       "term_months": 8,
+                     *       "updated_at": "2026-11-26T14:05:40.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -16994,6 +18488,7 @@ export interface operations {
                  * @example {
                  *       "approval_threshold": 75,
                  *       "decline_threshold": 45,
+                 *       "factor_rate": 1.3,
                  *       "factors": [
                  *         {
                  *           "name": "revenue_stability",
@@ -17006,7 +18501,9 @@ export interface operations {
                  *           "weight": 0.5
                  *         }
                  *       ],
-                 *       "name": "Conservative restaurants"
+                 *       "max_total_holdback": 0.2,
+                 *       "name": "Conservative restaurants",
+                 *       "term_months": 8
                  *     }
                  */
                 "application/json": components["schemas"]["FlatRulesetInputDto"] | components["schemas"]["FactorRulesetInputDto"];
@@ -17024,9 +18521,10 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:39.000Z",
+                     *       "created_at": "2026-11-26T14:05:40.000Z",
                      *       "decline_threshold": 45,
                      *       "description": null,
+                     *       "factor_rate": 1.3,
                      *       "factors": [
                      *         {
                      *           "name": "revenue_stability",
@@ -17047,9 +18545,11 @@ export interface operations {
                      *       "is_default": false,
                      *       "kind": "factors",
                      *       "max_advance_multiplier": null,
+                     *       "max_total_holdback": 0.2,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:44.000Z",
+                     *       "term_months": 8,
+                     *       "updated_at": "2026-11-26T14:05:45.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -17278,9 +18778,10 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:39.000Z",
+                     *       "created_at": "2026-11-26T14:05:40.000Z",
                      *       "decline_threshold": 45,
                      *       "description": "Higher balance and NSF bars for food service",
+                     *       "factor_rate": 1.3,
                      *       "factors": [
                      *         {
                      *           "name": "revenue_stability",
@@ -17306,9 +18807,11 @@ export interface operations {
                      *       "is_default": false,
                      *       "kind": "factors",
                      *       "max_advance_multiplier": null,
+                     *       "max_total_holdback": 0.2,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:43.000Z",
+                     *       "term_months": 8,
+                     *       "updated_at": "2026-11-26T14:05:44.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -17437,9 +18940,10 @@ export interface operations {
                      *       "approval_threshold": 75,
                      *       "approve_threshold": null,
                      *       "cfcr_target": null,
-                     *       "created_at": "2026-11-26T14:05:39.000Z",
+                     *       "created_at": "2026-11-26T14:05:40.000Z",
                      *       "decline_threshold": 45,
                      *       "description": null,
+                     *       "factor_rate": 1.3,
                      *       "factors": [
                      *         {
                      *           "name": "revenue_stability",
@@ -17460,9 +18964,11 @@ export interface operations {
                      *       "is_default": true,
                      *       "kind": "factors",
                      *       "max_advance_multiplier": null,
+                     *       "max_total_holdback": 0.2,
                      *       "mode": "live",
                      *       "name": "Conservative restaurants",
-                     *       "updated_at": "2026-11-26T14:05:46.000Z",
+                     *       "term_months": 8,
+                     *       "updated_at": "2026-11-26T14:05:47.000Z",
                      *       "weight_balance_health": null,
                      *       "weight_cross_doc": null,
                      *       "weight_debt_service": null,
@@ -17617,29 +19123,103 @@ export interface operations {
                     /**
                      * @example {
                      *       "deal": {
-                     *         "ai_summary": "Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 2 months (2 statements, 2024-06-01 to 2025-12-31). Deposits average $108,464.97 a month, of which $90,754.83 is revenue; total deposits $216,929.93 against $115,174.39 of withdrawals, with 23.5 deposits a month. The average daily balance is $88,609.68 and the ending balance $231,014.73; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 2 of 115 transactions (mca payment 2). 2 lender positions detected, 0 active, about $1,721.68 a month in total: pearl capital (irregular, $3,195.73); yellowstone capital (irregular, $247.62). The health score is 88.33 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 93.09, a maximum advance of $90,754.83 and a cash flow coverage ratio of 1.9.",
-                     *         "avg_daily_balance": 88609.68,
-                     *         "avg_monthly_deposits": 108464.97,
+                     *         "affordability": {
+                     *           "active_position_count": 0,
+                     *           "existing_holdback": 0,
+                     *           "existing_monthly_debits": 0,
+                     *           "factor_rate": 1.35,
+                     *           "max_advance": 116399.56,
+                     *           "max_payback": 157139.4,
+                     *           "max_total_holdback": 0.25,
+                     *           "monthly_headroom": 26189.9,
+                     *           "monthly_revenue": 104759.58,
+                     *           "steps": [
+                     *             "monthly revenue $104,759.58; existing positions take $0.00 a month (0 active positions), a holdback of 0%",
+                     *             "25% maximum total holdback x $104,759.58 = $26,189.90 a month",
+                     *             "$26,189.90 - $0.00 existing = $26,189.90 monthly headroom"
+                     *           ],
+                     *           "term_months": 6
+                     *         },
+                     *         "ai_summary": "Sunrise Bakery LLC (Bakery) requests $80,000.00. The report covers 1 month (1 statement, 2025-12-01 to 2025-12-31). Deposits average $126,364.87 a month, of which $104,759.58 is revenue; total deposits $126,364.87 against $67,943.04 of withdrawals, with 25 deposits a month. The average daily balance is $75,702.61 and the ending balance $112,153.55; the balance was negative on 0 days and below $500.00 on 0 days. There are no NSF or overdraft fees. Screening flagged 1 of 60 transactions (mca payment 1). 1 lender position detected, 0 active, about $3,195.73 a month in total: pearl capital (irregular, $3,195.73). The health score is 89.57 (grade A). Recommendation under the Conservative restaurants ruleset: APPROVE with a total score of 75, a maximum advance of $104,759.58 and a cash flow coverage ratio of 1.87.",
+                     *         "avg_daily_balance": 75702.61,
+                     *         "avg_monthly_deposits": 126364.87,
                      *         "business_name": "Sunrise Bakery LLC",
                      *         "dba_name": "Sunrise Bakery",
                      *         "decision": "approve",
-                     *         "ending_balance": 231014.73,
+                     *         "ending_balance": 112153.55,
                      *         "entity_type": "llc",
                      *         "funding_amount_requested": 80000,
-                     *         "health_score": 88.33,
+                     *         "health_score": 89.57,
                      *         "id": 1,
                      *         "industry": "Bakery",
-                     *         "max_advance": 90754.83,
-                     *         "months_covered": 2,
+                     *         "lender_positions": {
+                     *           "active_count": 0,
+                     *           "estimated_monthly_total": 3195.73,
+                     *           "positions": [
+                     *             {
+                     *               "bounced_payments": 0,
+                     *               "estimated_remaining_balance": null,
+                     *               "first_seen": "2025-12-01",
+                     *               "frequency": "irregular",
+                     *               "funding_amount": null,
+                     *               "is_active": false,
+                     *               "known_lender": true,
+                     *               "last_seen": "2025-12-01",
+                     *               "lender": "Pearl Capital",
+                     *               "missed_payments": 0,
+                     *               "payment_amount": 3195.73,
+                     *               "stacked": false,
+                     *               "start_reason": "new"
+                     *             }
+                     *           ],
+                     *           "stacking_count": 1
+                     *         },
+                     *         "max_advance": 104759.58,
+                     *         "months_covered": 1,
                      *         "nsf_count": 0,
+                     *         "own_transfers": {
+                     *           "count": 0,
+                     *           "total": 0
+                     *         },
                      *         "paper_grade": "A",
                      *         "recommendation": "approve",
                      *         "report_date": "2026-11-27",
-                     *         "total_deposits": 216929.93,
+                     *         "revenue": {
+                     *           "months": [
+                     *             {
+                     *               "cash_deposits": 0,
+                     *               "excluded": {
+                     *                 "loan_proceeds": 0,
+                     *                 "other_non_revenue": 0,
+                     *                 "owner_injection": 0,
+                     *                 "refund": 0,
+                     *                 "transfer": 21605.29
+                     *               },
+                     *               "excluded_total": 21605.29,
+                     *               "gross_deposits": 126364.87,
+                     *               "month": "2025-12",
+                     *               "true_revenue": 104759.58
+                     *             }
+                     *           ],
+                     *           "totals": {
+                     *             "cash_deposits": 0,
+                     *             "excluded": {
+                     *               "loan_proceeds": 0,
+                     *               "other_non_revenue": 0,
+                     *               "owner_injection": 0,
+                     *               "refund": 0,
+                     *               "transfer": 21605.29
+                     *             },
+                     *             "excluded_total": 21605.29,
+                     *             "gross_deposits": 126364.87,
+                     *             "true_revenue": 104759.58
+                     *           }
+                     *         },
+                     *         "total_deposits": 126364.87,
                      *         "warnings": []
                      *       },
                      *       "expires_at": "2026-12-03T14:05:00.000Z",
-                     *       "shared_at": "2026-11-26T14:06:12.000Z",
+                     *       "shared_at": "2026-11-26T14:06:18.000Z",
                      *       "token": "shr_aWLwfLTHvVfxPoDVxgfiLQmuk2Q7gvRN"
                      *     }
                      */
@@ -17796,15 +19376,15 @@ export interface operations {
                      *       },
                      *       "organization_id": 1,
                      *       "period": "2026-11",
-                     *       "period_end": "2026-11-30T04:05:00.000Z",
+                     *       "period_end": "2026-11-30T02:05:00.000Z",
                      *       "period_start": "2026-11-01T00:00:00.000Z",
                      *       "plan": "standard",
                      *       "quota_exceeded": false,
                      *       "requests": {
                      *         "limit": 1000000,
                      *         "percent_used": 0.0001,
-                     *         "remaining": 999871,
-                     *         "used": 129
+                     *         "remaining": 999864,
+                     *         "used": 136
                      *       }
                      *     }
                      */
@@ -17866,7 +19446,7 @@ export interface operations {
                      *           "role": "underwriter"
                      *         },
                      *         {
-                     *           "created_at": "2026-11-26T14:06:55.000Z",
+                     *           "created_at": "2026-11-26T14:07:01.000Z",
                      *           "email": "maya.underwriter@florist-funding.example",
                      *           "id": 3,
                      *           "name": "Maya Chen",
@@ -17945,9 +19525,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "temporary_password": "HWULynXhOtKrfz_m",
+                     *       "temporary_password": "dVY99Jix4_59deHe",
                      *       "user": {
-                     *         "created_at": "2026-11-26T14:06:55.000Z",
+                     *         "created_at": "2026-11-26T14:07:01.000Z",
                      *         "email": "maya.underwriter@florist-funding.example",
                      *         "id": 3,
                      *         "name": "Maya Chen",
@@ -18035,7 +19615,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-26T14:06:55.000Z",
+                     *       "created_at": "2026-11-26T14:07:01.000Z",
                      *       "email": "maya.underwriter@florist-funding.example",
                      *       "id": 3,
                      *       "name": "Maya Chen",
@@ -18128,14 +19708,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:43.000Z",
+                     *         "created_at": "2026-11-26T14:06:49.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:44.000Z",
+                     *         "updated_at": "2026-11-26T14:06:50.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -18227,7 +19807,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:43.000Z",
+                     *         "created_at": "2026-11-26T14:06:49.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
@@ -18235,7 +19815,7 @@ export interface operations {
                      *           "document.failed"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:43.000Z",
+                     *         "updated_at": "2026-11-26T14:06:49.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -18337,14 +19917,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "active": true,
-                     *         "created_at": "2026-11-26T14:06:43.000Z",
+                     *         "created_at": "2026-11-26T14:06:49.000Z",
                      *         "enabled": true,
                      *         "events": [
                      *           "deal.ready",
                      *           "deal.decision"
                      *         ],
                      *         "mode": "live",
-                     *         "updated_at": "2026-11-26T14:06:44.000Z",
+                     *         "updated_at": "2026-11-26T14:06:50.000Z",
                      *         "url": "https://hooks.sunrise-funding.example/ledgerlens"
                      *       }
                      *     }
@@ -18515,9 +20095,9 @@ export interface operations {
                      *         {
                      *           "attempt": 1,
                      *           "attempt_number": 1,
-                     *           "created_at": "2026-11-26T14:06:46.000Z",
+                     *           "created_at": "2026-11-26T14:06:52.000Z",
                      *           "deal_id": null,
-                     *           "delivered_at": "2026-11-26T14:06:46.000Z",
+                     *           "delivered_at": "2026-11-26T14:06:52.000Z",
                      *           "event": "webhook.test",
                      *           "event_id": "evt_da73f94c02b9adc086bfed946e397916",
                      *           "event_type": "webhook.test",
@@ -18603,7 +20183,7 @@ export interface operations {
                      *             "attempt_number": 1,
                      *             "error": "receiver answered 503",
                      *             "request": {
-                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:47.000Z\",\"timestamp\":\"2026-11-26T14:06:47.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *               "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:53.000Z\",\"timestamp\":\"2026-11-26T14:06:53.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *               "headers": {
                      *                 "Content-Type": "application/json",
                      *                 "User-Agent": "Ledgerlens-Webhooks/1.0",
@@ -18628,11 +20208,11 @@ export interface operations {
                      *               "status_code": 503,
                      *               "time_ms": 38
                      *             },
-                     *             "started_at": "2026-11-26T14:06:47.000Z",
+                     *             "started_at": "2026-11-26T14:06:53.000Z",
                      *             "success": false
                      *           }
                      *         ],
-                     *         "created_at": "2026-11-26T14:06:47.000Z",
+                     *         "created_at": "2026-11-26T14:06:53.000Z",
                      *         "deal_id": 4,
                      *         "delivered_at": null,
                      *         "error": "receiver answered 503",
@@ -18641,10 +20221,10 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_e0dcabd0ca399e3269d9569a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:07:00.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:07:06.000Z",
                      *         "redelivery_of": null,
                      *         "request": {
-                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:47.000Z\",\"timestamp\":\"2026-11-26T14:06:47.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
+                     *           "body": "{\"id\":\"evt_d90a27a5cd105bb1fbd28331c8e3aa67\",\"type\":\"deal.decision\",\"event\":\"deal.decision\",\"created_at\":\"2026-11-26T14:06:53.000Z\",\"timestamp\":\"2026-11-26T14:06:53.000Z\",\"deal_id\":4,\"data\":{\"deal_id\":4,\"decision\":\"decline\",\"previous_decision\":null}}",
                      *           "headers": {
                      *             "Content-Type": "application/json",
                      *             "User-Agent": "Ledgerlens-Webhooks/1.0",
@@ -18750,7 +20330,7 @@ export interface operations {
                      *       "data": {
                      *         "attempt": 0,
                      *         "attempt_number": 0,
-                     *         "created_at": "2026-11-26T14:06:49.000Z",
+                     *         "created_at": "2026-11-26T14:06:55.000Z",
                      *         "deal_id": 4,
                      *         "delivered_at": null,
                      *         "event": "deal.decision",
@@ -18758,7 +20338,7 @@ export interface operations {
                      *         "event_type": "deal.decision",
                      *         "id": "whd_fe12567aa348453ba33a8e8a",
                      *         "max_attempts": 4,
-                     *         "next_attempt_at": "2026-11-26T14:06:49.000Z",
+                     *         "next_attempt_at": "2026-11-26T14:06:55.000Z",
                      *         "redelivery_of": "whd_e0dcabd0ca399e3269d9569a",
                      *         "response_status": null,
                      *         "status": "pending",
@@ -18863,7 +20443,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "delivered_at": "2026-11-26T14:06:46.000Z",
+                     *         "delivered_at": "2026-11-26T14:06:52.000Z",
                      *         "delivery_id": "whd_b11e57c3e44e9c050f4968ee",
                      *         "error": null,
                      *         "event": "webhook.test",

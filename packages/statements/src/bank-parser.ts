@@ -17,7 +17,7 @@ import {
   resolveYear,
   round2,
 } from './tokens';
-import { boxOf, FieldSources, linePhrases, lowConfidenceWarnings, readHeader } from './header';
+import { boxOf, FieldSource, FieldSources, linePhrases, lowConfidenceWarnings, readHeader } from './header';
 import { BankStatementFields, Line, PageLayout, ReadingChoice, StatementTransaction, Word } from './types';
 import {
   CellTok,
@@ -57,6 +57,20 @@ export interface BankParseResult extends BankStatementFields {
   misprints: string[];
   /** the readings chosen among (columns, sign, date order, year) and how sure the parser is */
   readings: ReadingChoice[];
+  /** where a printed daily-balance table first disagrees with the rows (tamper checks narrow the row at fault by it) */
+  dailyBreak?: DailyBreak | null;
+  /** printed section totals that differ from their rows: the rows (indices into transactions) and printed minus read, in absolute amounts */
+  totalBreaks?: Array<{ rows: number[]; difference: number }>;
+}
+
+/** The first day a printed daily-balance table disagrees with the opening balance plus the rows. */
+export interface DailyBreak {
+  /** the last day before it on which the table agrees (null: none) */
+  lastGood: string | null;
+  /** the first day it disagrees */
+  day: string;
+  /** printed minus the rows' balance on that day */
+  difference: number;
 }
 
 // ---------------------------------------------------------------- tokens
@@ -100,6 +114,9 @@ function splitAmount(a: Word, b: Word, text: string): string | null {
 
 const MONTH_RE = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
 
+/** Two words of one token ("Jan" "05", a split amount): the gap is under about an em. */
+const nearWord = (a: Word, b: Word) => b.x0 - a.x1 < Math.max(a.size, 4) * 1.2;
+
 function tokenize(line: Line): Tok[] {
   const ws = line.words;
   const out: Tok[] = [];
@@ -107,37 +124,36 @@ function tokenize(line: Line): Tok[] {
     const w = ws[i];
     let text = w.text;
     let x1 = w.x1;
-    const near = (a: Word, b: Word) => b.x0 - a.x1 < Math.max(a.size, 4) * 1.2;
     // "Jan 05" / "Jan 5, 2025" / "05 Jan 2025"
-    if (MONTH_RE.test(text) && ws[i + 1] && /^\d{1,2},?$/.test(ws[i + 1].text) && near(w, ws[i + 1])) {
+    if (MONTH_RE.test(text) && ws[i + 1] && /^\d{1,2},?$/.test(ws[i + 1].text) && nearWord(w, ws[i + 1])) {
       text = `${text} ${ws[i + 1].text}`;
       x1 = ws[i + 1].x1;
       i++;
-      if (ws[i + 1] && /^\d{4}$/.test(ws[i + 1].text) && near(ws[i], ws[i + 1])) {
+      if (ws[i + 1] && /^\d{4}$/.test(ws[i + 1].text) && nearWord(ws[i], ws[i + 1])) {
         text = `${text} ${ws[i + 1].text}`;
         x1 = ws[i + 1].x1;
         i++;
       }
-    } else if (/^\d{1,2}(st|nd|rd|th)?$/i.test(text) && ws[i + 1] && MONTH_RE.test(ws[i + 1].text) && near(w, ws[i + 1])) {
+    } else if (/^\d{1,2}(st|nd|rd|th)?$/i.test(text) && ws[i + 1] && MONTH_RE.test(ws[i + 1].text) && nearWord(w, ws[i + 1])) {
       text = `${text} ${ws[i + 1].text}`;
       x1 = ws[i + 1].x1;
       i++;
       // "01 Jan 2024"
-      if (ws[i + 1] && /^\d{4}$/.test(ws[i + 1].text) && near(ws[i], ws[i + 1])) {
+      if (ws[i + 1] && /^\d{4}$/.test(ws[i + 1].text) && nearWord(ws[i], ws[i + 1])) {
         text = `${text} ${ws[i + 1].text}`;
         x1 = ws[i + 1].x1;
         i++;
       }
     }
     // "3,0 03.49": a grouped amount split by letter spacing; "27 .46-": split at its decimal point
-    const split = ws[i + 1] && near(w, ws[i + 1]) ? splitAmount(w, ws[i + 1], text) : null;
+    const split = ws[i + 1] && nearWord(w, ws[i + 1]) ? splitAmount(w, ws[i + 1], text) : null;
     if (split) {
       text = split;
       x1 = ws[i + 1].x1;
       i++;
     }
     // "$ 1,234.56" / "- 1,234.56"
-    if ((text === '$' || text === '-' || text === '-$') && ws[i + 1] && near(w, ws[i + 1]) && parseAmount(ws[i + 1].text)) {
+    if ((text === '$' || text === '-' || text === '-$') && ws[i + 1] && nearWord(w, ws[i + 1]) && parseAmount(ws[i + 1].text)) {
       text = text + ws[i + 1].text;
       x1 = ws[i + 1].x1;
       i++;
@@ -532,36 +548,13 @@ function rowFromTokens(
   ocr = false,
 ): RawRow | null {
   if (!toks.length) return null;
-  toks = toks.filter((t) => t.text !== '$');
-  let dateIdx = -1;
-  if (cols) {
-    const dateCol = cols.find((c) => c.role === 'date');
-    for (let i = 0; i < toks.length; i++) {
-      if (toks[i].kind !== 'date') continue;
-      const bc = bestColumn(toks[i], cols);
-      // description fragments may be printed left of the date: further along the line, only a date in the date column counts
-      if (i < 3 ? !dateCol || bc === dateCol || i === 0 : !!dateCol && bc === dateCol) {
-        dateIdx = i;
-        break;
-      }
-    }
-  } else if (toks[0].kind === 'date') dateIdx = 0;
-  if (dateIdx < 0 && ocr && cols && toks[0].kind === 'int') {
-    // OCR lost the slash: "317" / "1215" in the date column
-    const dateCol = cols.find((c) => c.role === 'date');
-    const digits = toks[0].text.replace(/\D/g, '');
-    if (dateCol && bestColumn(toks[0], cols) === dateCol && (digits.length === 3 || digits.length === 4)) {
-      const cands = [digits.length === 3 ? [digits.slice(0, 1), digits.slice(1)] : [digits.slice(0, 2), digits.slice(2)]];
-      for (const [mm, dd] of cands) {
-        const d = parseDateToken(`${mm}/${dd}`);
-        if (d) {
-          toks = [{ ...toks[0], kind: 'date', date: d, text: `${mm}/${dd}` }, ...toks.slice(1)];
-          dateIdx = 0;
-          break;
-        }
-      }
-    }
-  }
+  const found = findRowDate(
+    toks.filter((t) => t.text !== '$'),
+    cols,
+    ocr,
+  );
+  toks = found.toks;
+  const dateIdx = found.dateIdx;
   // a row without a date of its own takes the day's date when it describes something (words, or a
   // reference number beside its amount)
   if (dateIdx < 0 && !(inheritDate && cols && toks[0].kind !== 'date' && toks.some((t) => t.kind === 'text' || t.kind === 'int')))
@@ -585,46 +578,91 @@ function rowFromTokens(
   };
   let rest = toks.filter((_, i) => i !== dateIdx);
   if (cols && !ocr && (dt || rest.some((t) => t.kind === 'amount'))) rest = bareMoney(rest, cols);
-  let checkNo: string | null = null;
-  const amounts: Array<{ t: Tok; role: ColumnRole }> = [];
+  const amounts = cols ? cellsByColumn(rest, cols, row) : cellsWithoutHeader(rest, row);
+  return withAmounts(row, amounts, section);
+}
+
+/** The row's date token: in the date column (or first on the line without columns); OCR's slash-less dates restored. */
+function findRowDate(toks: Tok[], cols: Column[] | null, ocr: boolean): { toks: Tok[]; dateIdx: number } {
+  let dateIdx = -1;
   if (cols) {
-    for (const t of rest) {
-      let c = bestColumn(t, cols);
-      // an amount under no column, nearest a column that holds no money ("Time" beside "Balance"): the
-      // nearest money column takes it
-      if (t.kind === 'amount' && c && !isMoney(c.role) && Math.min(t.x1, c.x1) - Math.max(t.x0, c.x0) <= 0)
-        c =
-          bestColumn(
-            t,
-            cols.filter((x) => isMoney(x.role)),
-          ) ?? c;
-      const role = c?.role ?? 'other';
-      if (t.kind === 'amount' && (role === 'amount' || role === 'debit' || role === 'credit' || role === 'balance'))
-        amounts.push({ t, role });
-      else if (t.kind === 'date' && (role === 'date2' || role === 'date')) continue;
-      else if (role === 'checkno' && (t.kind === 'int' || /^\d+\*?$/.test(t.text))) checkNo = t.text.replace(/^#|\*$/g, '');
-      else {
-        row.desc.push(t.text);
-        row.descX0 = Math.min(row.descX0, t.x0);
+    const dateCol = cols.find((c) => c.role === 'date');
+    for (let i = 0; i < toks.length; i++) {
+      if (toks[i].kind !== 'date') continue;
+      const bc = bestColumn(toks[i], cols);
+      // description fragments may be printed left of the date: further along the line, only a date in the date column counts
+      if (i < 3 ? !dateCol || bc === dateCol || i === 0 : !!dateCol && bc === dateCol) {
+        dateIdx = i;
+        break;
       }
     }
-  } else {
-    // no header: trailing amounts are [amount, balance]
-    let k = rest.length;
-    while (k > 0 && rest[k - 1].kind === 'amount') k--;
-    const trail = rest.slice(k);
-    for (const t of rest.slice(0, k)) {
-      if (t.kind === 'date' && row.desc.length === 0) continue;
+  } else if (toks[0].kind === 'date') dateIdx = 0;
+  if (dateIdx < 0 && ocr && cols && toks[0].kind === 'int') return slashlessDate(toks, cols) ?? { toks, dateIdx };
+  return { toks, dateIdx };
+}
+
+/** OCR lost the slash: "317" / "1215" in the date column. */
+function slashlessDate(toks: Tok[], cols: Column[]): { toks: Tok[]; dateIdx: number } | null {
+  const dateCol = cols.find((c) => c.role === 'date');
+  const digits = toks[0].text.replace(/\D/g, '');
+  if (!dateCol || bestColumn(toks[0], cols) !== dateCol || (digits.length !== 3 && digits.length !== 4)) return null;
+  const [mm, dd] = digits.length === 3 ? [digits.slice(0, 1), digits.slice(1)] : [digits.slice(0, 2), digits.slice(2)];
+  const d = parseDateToken(`${mm}/${dd}`);
+  return d ? { toks: [{ ...toks[0], kind: 'date', date: d, text: `${mm}/${dd}` }, ...toks.slice(1)], dateIdx: 0 } : null;
+}
+
+type RoleCell = { t: Tok; role: ColumnRole };
+
+/** Tokens under a header: money by its column, check numbers, dates of a second date column dropped, the rest described. */
+function cellsByColumn(rest: Tok[], cols: Column[], row: RawRow): RoleCell[] {
+  let checkNo: string | null = null;
+  const amounts: RoleCell[] = [];
+  for (const t of rest) {
+    let c = bestColumn(t, cols);
+    // an amount under no column, nearest a column that holds no money ("Time" beside "Balance"): the
+    // nearest money column takes it
+    if (t.kind === 'amount' && c && !isMoney(c.role) && Math.min(t.x1, c.x1) - Math.max(t.x0, c.x0) <= 0)
+      c =
+        bestColumn(
+          t,
+          cols.filter((x) => isMoney(x.role)),
+        ) ?? c;
+    const role = c?.role ?? 'other';
+    if (t.kind === 'amount' && (role === 'amount' || role === 'debit' || role === 'credit' || role === 'balance'))
+      amounts.push({ t, role });
+    else if (t.kind === 'date' && (role === 'date2' || role === 'date')) continue;
+    else if (role === 'checkno' && (t.kind === 'int' || /^\d+\*?$/.test(t.text))) checkNo = t.text.replace(/^#|\*$/g, '');
+    else {
       row.desc.push(t.text);
       row.descX0 = Math.min(row.descX0, t.x0);
     }
-    if (trail.length === 1) amounts.push({ t: trail[0], role: 'amount' });
-    else if (trail.length >= 2) {
-      amounts.push({ t: trail[trail.length - 2], role: 'amount' });
-      amounts.push({ t: trail[trail.length - 1], role: 'balance' });
-    }
   }
   if (checkNo) row.desc.unshift(`Check ${checkNo}`);
+  return amounts;
+}
+
+/** No header: trailing amounts are [amount, balance], the rest describes the row. */
+function cellsWithoutHeader(rest: Tok[], row: RawRow): RoleCell[] {
+  let k = rest.length;
+  while (k > 0 && rest[k - 1].kind === 'amount') k--;
+  const trail = rest.slice(k);
+  for (const t of rest.slice(0, k)) {
+    if (t.kind === 'date' && row.desc.length === 0) continue;
+    row.desc.push(t.text);
+    row.descX0 = Math.min(row.descX0, t.x0);
+  }
+  if (trail.length === 1) return [{ t: trail[0], role: 'amount' }];
+  if (trail.length < 2) return [];
+  return [
+    { t: trail[trail.length - 2], role: 'amount' },
+    { t: trail[trail.length - 1], role: 'balance' },
+  ];
+}
+
+/** The row's money: signed by its column, its own sign mark or its section; a balance-only row when only a balance was printed. */
+function withAmounts(row: RawRow, amounts: RoleCell[], section: Section): RawRow | null {
+  const page = row.page;
+  const dt = !row.inherited;
   let money: number | null = null;
   let unsigned: number | null = null;
   for (const { t, role } of amounts) {
@@ -692,7 +730,7 @@ const OPEN_ROW_RE =
   /^(beginning|opening|starting|previous|prior)\b.*balance|^balance (forward|brought forward|b\/f)|^balance last statement|^brought forward\b/i;
 const CLOSE_ROW_RE = /^(ending|closing|new)\b.*balance|^balance (carried forward|c\/f)|^carried forward\b/i;
 
-/** Parses a bank statement from laid-out pages. */
+/** Options of parseBankStatement. */
 export interface BankParseOptions {
   /** year for dates printed without one when no period is found (tests) */
   fallbackYear?: number;
@@ -702,373 +740,569 @@ export interface BankParseOptions {
   uploadDate?: string;
 }
 
+/**
+ * Parses a bank statement from laid-out pages, in steps: the header fields; the table rows, line by line
+ * (RowCollector); the date order and the years; the signed transactions; the readings chosen by the
+ * arithmetic (row order, signs, repeated listings); the balances the rows imply; the checks against
+ * printed totals, forward balances and daily balances.
+ */
 export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions = {}): BankParseResult {
   const warnings: string[] = [];
-  // locate first table header on page 1 for the header-field area
-  let firstTable: { page: number; line: number } | null = null;
-  outer: for (const p of pages) {
-    for (let i = 0; i < p.lines.length; i++) {
-      if (detectHeader(p.lines[i])) {
-        firstTable = { page: p.index, line: i };
-        break outer;
-      }
-    }
-  }
-  const fields = readHeader(pages, { firstTable });
-  const sources: FieldSources = { ...fields.sources };
-
   const readings: ReadingChoice[] = [];
-  // tokens per line, read once (the column inference and the row reading both need them)
-  const tokCache = new Map<Line, Tok[]>();
-  const toksOf = (l: Line): Tok[] => {
-    let t = tokCache.get(l);
-    if (!t) tokCache.set(l, (t = tokenize(l)));
+  const fields = readHeader(pages, { firstTable: firstTableOf(pages) });
+  const sources: FieldSources = { ...fields.sources };
+  const toksOf = tokenCache();
+  const read = new RowCollector(pages, toksOf, warnings).read();
+  const rows = read.rows;
+  const bal: Balances = { opening: fields.openingBalance ?? read.openingFromRow, closing: fields.closingBalance ?? read.closingFromRow };
+  if (fields.openingBalance === null && read.openingFromRow !== null && read.openingRowSource)
+    sources.openingBalance = read.openingRowSource;
+  if (fields.closingBalance === null && read.closingFromRow !== null && read.closingRowSource)
+    sources.closingBalance = read.closingRowSource;
+
+  const order = dateOrder(rows, fields, pages, warnings, readings);
+  const years = placeYears(rows, fields, opts, { warnings, readings, sources });
+  const { txs, txBlock, cells, txOfRow } = transactionsOf(rows, pages, fields, years, bal.opening, warnings);
+  const ocrPages = ocrPagesOf(pages, rows, txs);
+  if (ocrPages)
+    repairOcrCurrencyDigit(
+      txs,
+      bal.opening,
+      rows.map((r) => ocrPages.has(r.page)),
+      warnings,
+    );
+  repairOcrSigns(txs, bal.opening, pages, rows, warnings);
+  dropRepeatedListings(txs, txBlock, cells, bal.opening, bal.closing, warnings);
+  const newestFirst = chooseRowOrder(txs, cells, warnings, readings);
+  chooseSignReading(txs, bal.opening, bal.closing, warnings, readings);
+  columnReadings(read.inferredPages, readings);
+
+  impliedOpening(txs, bal, sources, warnings);
+  impliedClosing(txs, bal, sources, warnings);
+  const dailyBreak = dailyBalanceFallback(read.dailyBalances, order.dayFirst, years.yearOf, txs, bal, sources, warnings);
+  // (forward rows are placed by the printed order: a table read bottom-up has no such places)
+  if (!newestFirst) checkForwardBalances(read.forwards, rows, txOfRow, txs, bal.opening, warnings);
+  const misprints = findMisprints(txs, bal.opening);
+  misprints.push(...checkOddNotations(rows, txOfRow, txs, bal.opening, warnings));
+  for (const m of misprints) warnings.push(m);
+  unreadPageWarnings(pages, rows, toksOf, warnings);
+
+  const { periodDayFirst: _dayFirst, sources: _read, ...headerFields } = fields;
+  const { periodStart, periodEnd } = years;
+  const balances = { openingBalance: bal.opening, closingBalance: bal.closing };
+  for (const w of lowConfidenceWarnings({ ...headerFields, periodStart, periodEnd, ...balances }, sources)) warnings.push(w);
+  return {
+    ...headerFields,
+    periodStart,
+    periodEnd,
+    ...balances,
+    sources,
+    transactions: txs,
+    warnings,
+    amountCells: cells,
+    misprints,
+    readings,
+    dailyBreak,
+    totalBreaks: read.totalBreaks.map((b) => ({
+      rows: b.rows.flatMap((r) => {
+        const t = txOfRow.get(r);
+        const i = t ? txs.indexOf(t) : -1;
+        // a total of the credits (or debits) only: its rows of that side
+        return i >= 0 && (b.side === 0 || Math.sign(t!.amount) === b.side) ? [i] : [];
+      }),
+      difference: b.difference,
+    })),
+  };
+}
+
+type HeaderRead = ReturnType<typeof readHeader>;
+/** The statement's opening and closing balances as they are settled, step by step. */
+interface Balances {
+  opening: number | null;
+  closing: number | null;
+}
+/** Where the notes of a step go. */
+interface Notes {
+  warnings: string[];
+  readings: ReadingChoice[];
+  sources: FieldSources;
+}
+
+/** The first table header of the document (the header fields are read above it). */
+function firstTableOf(pages: PageLayout[]): { page: number; line: number } | null {
+  for (const p of pages) {
+    const i = p.lines.findIndex((l) => detectHeader(l));
+    if (i >= 0) return { page: p.index, line: i };
+  }
+  return null;
+}
+
+/** Tokens per line, read once (the column inference and the row reading both need them). */
+function tokenCache(): (l: Line) => Tok[] {
+  const cache = new Map<Line, Tok[]>();
+  return (l) => {
+    let t = cache.get(l);
+    if (!t) cache.set(l, (t = tokenize(l)));
     return t;
   };
-  const cellsOf = (p: PageLayout): CellTok[][] =>
-    p.lines.map((l) =>
-      toksOf(l).map((t) => ({
-        kind: t.kind,
-        x0: t.x0,
-        x1: t.x1,
-        size: t.size,
-        value: t.amount ? (t.amount.sign < 0 ? -t.amount.value : t.amount.value) : undefined,
-      })),
-    );
-  type PagesRead = { pages: number[]; candidates: number; scores: number[] };
-  const inferredPages = new Map<string, PagesRead>();
-  // header lines, found once per line (the page's columns are decided before its rows are read)
-  const headerCache = new Map<Line, Header | null>();
-  const headerOf = (l: Line): Header | null => {
-    if (!headerCache.has(l)) headerCache.set(l, detectHeader(l));
-    return headerCache.get(l)!;
-  };
-  const stackedCache = new Map<Line, Header | null>();
-  const stackedOf = (a: Line, b: Line): Header | null => {
-    if (!stackedCache.has(a)) stackedCache.set(a, detectStackedHeader(a, b));
-    return stackedCache.get(a)!;
-  };
+}
 
-  const rows: RawRow[] = [];
-  // end-of-day balances printed in a daily-balance table: a second running balance to check the rows by
-  const dailyBalances: DailyBalance[] = [];
-  let header: Header | null = null;
-  let section: Section = { sign: 0, skip: false, name: '' };
-  let last: RawRow | null = null;
-  let lastLineBase = -Infinity;
-  let lastPage = -1;
-  let openingFromRow: number | null = null;
-  let closingFromRow: number | null = null;
-  const rowSource = (page: number, li: number, via: string) => ({
-    page: page + 1,
-    line: li + 1,
-    via,
-    text: pages
-      .find((x) => x.index === page)!
-      .lines[li].text.trim()
-      .slice(0, 120),
-    confidence: 0.9,
-  });
-  let openingRowSource: FieldSources['openingBalance'] | null = null;
-  // carried/brought-forward balances, after `at` rows
-  const forwards: Array<{ at: number; balance: number; page: number; text: string }> = [];
-  let closingRowSource: FieldSources['closingBalance'] | null = null;
+/** A page's tokens as cells (kind, position, size, signed value) for the column inference. */
+function cellsOf(p: PageLayout, toksOf: (l: Line) => Tok[]): CellTok[][] {
+  const out: CellTok[][] = [];
+  for (const l of p.lines) out.push(toksOf(l).map(cellOf));
+  return out;
+}
 
-  // the date rows without one inherit: from the row above, a dated line without amount ("01 Jan" on the
-  // first row of the day only), across description lines and page breaks; null after totals and headings
-  // weak: the date comes from a balance-only row ("Balance brought forward"); only a row that prints its
-  // own running balance takes it (a summary line under a dated opening balance must not)
-  // listings (a header or a section heading starts one): a later listing repeating earlier rows is a second view
-  let block = 0;
-  // rows a printed "Total" line may sum: since the last total or new (not continued) section heading
-  let sinceTotal = 0;
-  type Chain = { page: number; base: number | null; date: ParsedDate; size: number; weak?: boolean };
-  let chain = null as Chain | null;
-  // the widest spacing of two successive rows read on a page (tables printed with wide rows)
-  let pitch = { page: -1, gap: 0 };
-  // section headings read so far (a heading printed again on a later page continues its table)
-  const headingsSeen = new Set<string>();
-  let lastHeadingPage = -1;
-  // description fragments of a row that starts on a dated line without an amount ("17 Jan Transaction 31",
-  // "Goes over multiple", then "pages 0.00"): they belong to the row whose amount line takes that date
-  let pending = null as { words: string[]; x0: number } | null;
-  // the last row of an earlier page: a wrapped line printed at the top of the next page, under its table header
-  let carry = null as { row: RawRow; open: boolean } | null;
-  // the line last appended to a row as its continuation (a row with an empty description may claim it)
-  let appended = null as { row: RawRow; text: string; base: number; page: number } | null;
-  for (const p of pages) {
-    if (last) carry = { row: last, open: false };
-    else if (carry) carry = { ...carry, open: false };
-    last = null;
-    const prevChain = chain as Chain | null;
-    chain = prevChain && prevChain.page === p.index - 1 ? { ...prevChain, page: p.index, base: null } : null;
-    // where this page's table sits, from its cells
-    const cells = cellsOf(p);
-    const geo = tableGeometry(cells);
-    const printsHeader = p.lines.some((l, i) => headerOf(l) || (p.lines[i + 1] && stackedOf(l, p.lines[i + 1])));
-    if (!printsHeader) {
-      // no header words on the page: columns from its cells (when they say more than "amount, balance",
-      // which rows are read as without columns), else the columns of an earlier page moved with this
-      // page's table (odd and even pages' margins)
-      const inf: InferredColumns | null = !header || header.inferred ? inferColumns(cells) : null;
-      if (inf && inf.reading !== 'amount' && inf.reading !== 'amount, balance') {
-        header = { groups: [inf.columns], balanceOnly: false, inferred: true, page: p.index, geo };
-        block++;
-        const seen: PagesRead = inferredPages.get(inf.reading) ?? { pages: [], candidates: inf.candidates, scores: [] };
-        seen.pages.push(p.index + 1);
-        if (inf.chainScore !== null) seen.scores.push(inf.chainScore);
-        inferredPages.set(inf.reading, seen);
-      } else if (header) {
-        const origin: Header = header.origin ?? header;
-        const dx = pageShift(origin.geo ?? null, geo);
-        header =
-          Math.abs(dx) >= 3 && Math.abs(dx) <= 150 ? { ...origin, groups: origin.groups.map((g) => shiftColumns(g, dx)), origin } : origin;
-      }
+const cellOf = (t: Tok): CellTok => ({
+  kind: t.kind,
+  x0: t.x0,
+  x1: t.x1,
+  size: t.size,
+  value: t.amount ? (t.amount.sign < 0 ? -t.amount.value : t.amount.value) : undefined,
+});
+
+// ---------------------------------------------------------------- reading the rows, line by line
+
+/** The day's date that rows printed without one inherit, and where it was last seen. */
+type Chain = { page: number; base: number | null; date: ParsedDate; size: number; weak?: boolean };
+/** Pages whose columns were inferred from their cells, per reading. */
+type PagesRead = { pages: number[]; candidates: number; scores: number[] };
+/** A line's tokens under one table's columns (side-by-side tables give one part each). */
+type Part = { toks: Tok[]; cols: Column[] | null };
+/** A printed "balance carried/brought forward", after `at` rows. */
+type Forward = { at: number; balance: number; page: number; text: string };
+
+/**
+ * The rows of a statement's tables, read down the pages line by line. The reader keeps what a person
+ * keeps in mind while reading: the table header in force, the section (its sign, or skipped), the day's
+ * date that undated rows take, the row a wrapped line continues, and the printed balances passed on the way.
+ */
+class RowCollector {
+  readonly rows: RawRow[] = [];
+  /** end-of-day balances printed in a daily-balance table: a second running balance to check the rows by */
+  readonly dailyBalances: DailyBalance[] = [];
+  readonly forwards: Forward[] = [];
+  /** printed totals that differ from the rows above them (the rows and printed minus read, in absolute amounts) */
+  readonly totalBreaks: Array<{ rows: RawRow[]; difference: number; side: number }> = [];
+  readonly inferredPages = new Map<string, PagesRead>();
+  openingFromRow: number | null = null;
+  closingFromRow: number | null = null;
+  openingRowSource: FieldSource | null = null;
+  closingRowSource: FieldSource | null = null;
+
+  private header: Header | null = null;
+  private section: Section = { sign: 0, skip: false, name: '' };
+  private last: RawRow | null = null;
+  private lastLineBase = -Infinity;
+  private lastPage = -1;
+  /** listings (a header or a section heading starts one): a later listing repeating earlier rows is a second view */
+  private block = 0;
+  /** rows a printed "Total" line may sum: since the last total or new (not continued) section heading */
+  private sinceTotal = 0;
+  /**
+   * The date rows without one inherit: from the row above, a dated line without amount ("01 Jan" on the
+   * first row of the day only), across description lines and page breaks; null after totals and headings.
+   * Weak: the date comes from a balance-only row ("Balance brought forward"); only a row that prints its
+   * own running balance takes it (a summary line under a dated opening balance must not).
+   */
+  private chain: Chain | null = null;
+  /** the widest spacing of two successive rows read on a page (tables printed with wide rows) */
+  private pitch = { page: -1, gap: 0 };
+  /** section headings read so far (a heading printed again on a later page continues its table) */
+  private readonly headingsSeen = new Set<string>();
+  private lastHeadingPage = -1;
+  /**
+   * Description fragments of a row that starts on a dated line without an amount ("17 Jan Transaction 31",
+   * "Goes over multiple", then "pages 0.00"): they belong to the row whose amount line takes that date.
+   */
+  private pending: { words: string[]; x0: number } | null = null;
+  /** the last row of an earlier page: a wrapped line printed at the top of the next page, under its table header */
+  private carry: { row: RawRow; open: boolean } | null = null;
+  /** the line last appended to a row as its continuation (a row with an empty description may claim it) */
+  private appended: { row: RawRow; text: string; base: number; page: number } | null = null;
+  /** on a page that prints its table header, the lines above it (a period, an address) are not the table's */
+  private tableOpen = false;
+  /** where this page's table sits, from its cells */
+  private geo: TableGeometry | null = null;
+  private readonly headerCache = new Map<Line, Header | null>();
+  private readonly stackedCache = new Map<Line, Header | null>();
+
+  constructor(
+    private readonly pages: PageLayout[],
+    private readonly toksOf: (l: Line) => Tok[],
+    private readonly warnings: string[],
+  ) {}
+
+  read(): this {
+    for (const p of this.pages) {
+      this.startPage(p);
+      for (let li = 0; li < p.lines.length; li++) li = this.readLine(p, li);
     }
-    // on a page that prints its table header, the lines above it (a period, an address) are not the table's
-    let tableOpen = !printsHeader;
-    for (let li = 0; li < p.lines.length; li++) {
-      const line = p.lines[li];
-      let h = headerOf(line);
-      if (!h && p.lines[li + 1]) {
-        // a header printed on two stacked lines (the lower line may or may not be a header alone)
-        const stacked = stackedOf(line, p.lines[li + 1]);
-        if (stacked) {
-          h = stacked;
-          li++;
-        }
-      }
-      if (h) {
-        tableOpen = true;
-        header = { ...h, page: p.index, geo };
-        block++;
-        // a header of a transaction table (it names a description, or dates and money in and out, even when
-        // the description's name is garbled) ends a skipped block above it
-        const describes = h.groups.some(
-          (g) =>
-            g.some((c) => c.role === 'desc' || c.role === 'checkno') ||
-            (g.some((c) => c.role === 'date') && g.some((c) => c.role === 'debit') && g.some((c) => c.role === 'credit')),
-        );
-        if (h.balanceOnly) section = { ...section, skip: true };
-        else if (section.skip && describes && !section.hard) section = { sign: 0, skip: false, name: '' };
-        if (chain) chain = { ...chain, page: p.index, base: line.base };
-        if (carry && carry.row.page < p.index) carry.open = true;
-        last = null;
-        continue;
-      }
-      const toks = toksOf(line);
-      const hasDateFirst = toks.slice(0, 3).some((t) => t.kind === 'date');
-      // a dated row whose money cells are printed as bare numbers ("1935") has amounts too
-      const hasAmount =
-        toks.some((t) => t.kind === 'amount') ||
-        (hasDateFirst &&
-          !!header &&
-          header.groups.length === 1 &&
-          p.method !== 'ocr' &&
-          bareMoney(toks, header.groups[0]).some((t) => t.odd));
-      const lower = line.text.toLowerCase();
+    return this;
+  }
 
-      // continuation of the previous description
-      if (last && !hasAmount && lastPage === p.index && !/^(total|subtotal|page \d)/i.test(lower)) {
-        const gap = line.base - lastLineBase;
-        const firstX = line.words[0].x0;
-        const startsInDesc = Number.isFinite(last.descX0) ? firstX >= last.descX0 - 3 : firstX > 0;
-        const dateFirst = toks[0].kind === 'date';
-        if (!dateFirst && startsInDesc && gap > 0 && gap <= last.size * 2.1) {
-          last.desc.push(line.text.trim());
-          (last.boxes ??= []).push(boxOf(line));
-          appended = { row: last, text: line.text.trim(), base: line.base, page: p.index };
-          lastLineBase = line.base;
-          if (chain && chain.page === p.index) chain.base = line.base;
-          continue;
-        }
-      }
-      if (!hasAmount && carry?.open) {
-        // the first lines under the header of a new page, aligned with the description of the previous page's last row
-        const r = carry.row;
-        if (
-          toks[0].kind !== 'date' &&
-          Number.isFinite(r.descX0) &&
-          Math.abs(line.words[0].x0 - r.descX0) <= 3 &&
-          !classifyHeading(line) &&
-          !/^(total|subtotal|page \d)/i.test(lower)
-        ) {
-          r.desc.push(line.text.trim());
-          continue;
-        }
-      }
-      if (carry?.open) carry.open = false;
-      if (!hasAmount) {
-        // "transactions to ignore", "for information only": a block that repeats or lists non-transactions
-        if (IGNORE_RE.test(line.text.replace(/\s+/g, '').toLowerCase())) {
-          pending = null;
-          section = { sign: 0, skip: true, hard: true, name: line.text };
-          last = null;
-          chain = null;
-          continue;
-        }
-        const sec = classifyHeading(line);
-        if (sec && !hasDateFirst) {
-          pending = null;
-          section = sec;
-          block++;
-          last = null;
-          // "Account activity (continued)" at the top of a page, or the same heading printed again on every
-          // page: the same table goes on, and so does the day's date
-          const named = sec.name.toLowerCase().replace(/[^a-z]/g, '');
-          const again = headingsSeen.has(named) && lastHeadingPage < p.index;
-          headingsSeen.add(named);
-          lastHeadingPage = p.index;
-          if (!/continued/i.test(sec.name) && !again) {
-            sinceTotal = rows.length;
-            chain = null;
-          }
-        } else if (header && tableOpen && !section.skip && toks[0].kind === 'date' && toks.some((t) => t.kind === 'text')) {
-          // a dated line without an amount: the day's date for the rows below
-          chain = { page: p.index, base: line.base, date: toks[0].date!, size: toks[0].size };
-          const rest = toks.slice(1);
-          pending = { words: [rest.map((t) => t.text).join(' ')], x0: rest[0].x0 };
-          last = null;
-        } else if (chain && chain.page === p.index && (chain.base === null || line.base - chain.base <= chain.size * 3)) {
-          if (chain.base !== null) chain.base = line.base;
-          if (pending && toks[0].kind !== 'date' && Math.abs(line.words[0].x0 - pending.x0) <= 3) pending.words.push(line.text.trim());
-        }
-        continue;
-      }
-      if (TOTAL_LINE_RE.test(lower)) {
-        pending = null;
-        checkPrintedTotal(line.text, toks, rows.slice(sinceTotal), warnings);
-        sinceTotal = rows.length;
-        last = null;
-        chain = null;
-        continue;
-      }
-      if (section.skip || header?.balanceOnly) {
-        collectDailyBalances(toks, p.index, dailyBalances);
-        continue;
-      }
+  /** header lines, found once per line (the page's columns are decided before its rows are read) */
+  private headerOf(l: Line): Header | null {
+    if (!this.headerCache.has(l)) this.headerCache.set(l, detectHeader(l));
+    return this.headerCache.get(l)!;
+  }
 
-      // a row of (date, balance) pairs only is a daily-balance table, whatever header is above it
-      const nDates = toks.filter((t) => t.kind === 'date').length;
-      if (
-        nDates >= 2 &&
-        toks.filter((t) => t.kind === 'amount').length >= 2 &&
-        toks.every((t) => t.kind === 'date' || t.kind === 'amount') &&
-        (!header || header.groups.length === 1)
-      ) {
-        collectDailyBalances(toks, p.index, dailyBalances);
-        last = null;
-        continue;
-      }
-      // split into groups (side-by-side tables)
-      const parts: Array<{ toks: Tok[]; cols: Column[] | null }> = [];
-      if (header && header.groups.length > 1) {
-        const starts = header.groups.map((g) => g[0].x0 - 6);
-        const buckets: Tok[][] = header.groups.map(() => []);
-        for (const t of toks) {
-          let gi = 0;
-          for (let g = 0; g < starts.length; g++) if (t.x0 >= starts[g]) gi = g;
-          buckets[gi].push(t);
-        }
-        header.groups.forEach((g, i) => parts.push({ toks: buckets[i], cols: g }));
-      } else {
-        const tuples = !header ? splitTuples(toks) : null;
-        if (tuples) {
-          for (const tu of tuples) if (tu.some((t) => t.kind === 'text' || t.kind === 'int')) parts.push({ toks: tu, cols: null });
-        } else parts.push({ toks, cols: header ? header.groups[0] : null });
-      }
-      let made: RawRow | null = null;
-      // rows without a date of their own take the day's date across description lines: within three
-      // lines of the last, or within the table's own row pitch where its rows are spaced wide apart
-      const reach = (c: Chain) => Math.max(c.size * 3, pitch.page === p.index ? pitch.gap * 1.6 : 0);
-      const inherit =
-        chain && chain.page === p.index && header && parts.length === 1 && (chain.base === null || line.base - chain.base < reach(chain))
-          ? chain.date
-          : undefined;
-      // "Balance carried forward" / "Balance brought forward" between pages: not a transaction, but a
-      // printed running balance the rows above it must add up to (checked once the amounts are signed)
-      // (a summary above the table's header that names a balance "brought forward" is not one of them)
-      const fwd =
-        parts.length === 1 && (tableOpen || !header) && FORWARD_RE.test(line.text) ? forwardBalance(parts[0].toks, parts[0].cols) : null;
-      if (fwd !== null) {
-        forwards.push({ at: rows.length, balance: fwd, page: p.index, text: line.text.replace(/\s+/g, ' ').trim() });
-        if (!toks.some((t) => t.kind === 'date')) {
-          // printed without a date: the day's date carries over it
-          if (chain && chain.page === p.index && chain.base !== null) chain.base = line.base;
-          if (!rows.length && openingFromRow === null && !/carried|c\/f/i.test(line.text)) {
-            openingFromRow = fwd;
-            openingRowSource = rowSource(p.index, li, 'brought-forward row of the table');
-          } else if (/carried|c\/f/i.test(line.text)) {
-            closingFromRow = fwd;
-            closingRowSource = rowSource(p.index, li, 'carried-forward row of the table');
-          }
-          last = null;
-          continue;
-        }
-      }
-      for (const part of parts) {
-        const r = rowFromTokens(part.toks, part.cols, section, p.index, line.base, inherit, p.method === 'ocr');
-        if (!r) continue;
-        const d = r.desc.join(' ');
-        if (OPEN_ROW_RE.test(d)) {
-          if (openingFromRow === null && !rows.length) {
-            openingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
-            openingRowSource = rowSource(p.index, li, 'opening balance row of the table');
-          }
-          // the rows below a dated "brought forward" row may print no date of their own
-          if (r.balanceOnly) chain = { page: p.index, base: line.base, date: r.date, size: r.size, weak: true };
-          continue;
-        }
-        if (CLOSE_ROW_RE.test(d)) {
-          closingFromRow = r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
-          closingRowSource = rowSource(p.index, li, 'closing balance row of the table');
-          // the table ends with its closing balance: no later line takes its date
-          chain = null;
-          continue;
-        }
-        if (r.balanceOnly) {
-          chain = { page: p.index, base: line.base, date: r.date, size: r.size, weak: true };
-          continue;
-        }
-        if (r.inherited && chain?.weak && r.balance === null) continue;
-        if (pending && r.inherited) r.desc.unshift(...pending.words);
-        else if (!r.desc.join('').trim() && appended && appended.page === p.index && line.base - appended.base <= r.size * 1.8) {
-          // the description printed just above an amount line that has none: it was taken as the row above's wrapped line
-          const k = appended.row.desc.lastIndexOf(appended.text);
-          if (k > 0) {
-            appended.row.desc.splice(k, 1);
-            r.desc.push(appended.text);
-          }
-        }
-        pending = null;
-        appended = null;
-        r.block = block;
-        r.boxes = [boxOf(line, part.toks), ...(r.boxes ?? [])];
-        rows.push(r);
-        made = r;
-        if (chain && chain.page === p.index && !chain.weak && chain.base !== null && parts.length === 1) {
-          const prev = rows[rows.length - 2];
-          if (prev && prev.page === p.index && line.base > prev.base) {
-            const gap = Math.min(line.base - prev.base, r.size * 8);
-            pitch = { page: p.index, gap: pitch.page === p.index ? Math.max(pitch.gap, gap) : gap };
-          }
-        }
-        chain = { page: p.index, base: line.base, date: r.date, size: r.size };
-      }
-      if (made && parts.length === 1) {
-        last = made;
-        lastLineBase = line.base;
-        lastPage = p.index;
-      } else last = null;
+  private stackedOf(a: Line, b: Line): Header | null {
+    if (!this.stackedCache.has(a)) this.stackedCache.set(a, detectStackedHeader(a, b));
+    return this.stackedCache.get(a)!;
+  }
+
+  private startPage(p: PageLayout): void {
+    if (this.last) this.carry = { row: this.last, open: false };
+    else if (this.carry) this.carry = { ...this.carry, open: false };
+    this.last = null;
+    const prev = this.chain;
+    this.chain = prev && prev.page === p.index - 1 ? { ...prev, page: p.index, base: null } : null;
+    const cells = cellsOf(p, this.toksOf);
+    this.geo = tableGeometry(cells);
+    const printsHeader = p.lines.some((l, i) => this.headerOf(l) || (p.lines[i + 1] && this.stackedOf(l, p.lines[i + 1])));
+    if (!printsHeader) this.pageColumns(p, cells);
+    this.tableOpen = !printsHeader;
+  }
+
+  /**
+   * No header words on the page: columns from its cells (when they say more than "amount, balance",
+   * which rows are read as without columns), else the columns of an earlier page moved with this page's
+   * table (odd and even pages' margins).
+   */
+  private pageColumns(p: PageLayout, cells: CellTok[][]): void {
+    const inf: InferredColumns | null = !this.header || this.header.inferred ? inferColumns(cells) : null;
+    if (inf && inf.reading !== 'amount' && inf.reading !== 'amount, balance') {
+      this.header = { groups: [inf.columns], balanceOnly: false, inferred: true, page: p.index, geo: this.geo };
+      this.block++;
+      const seen: PagesRead = this.inferredPages.get(inf.reading) ?? { pages: [], candidates: inf.candidates, scores: [] };
+      seen.pages.push(p.index + 1);
+      if (inf.chainScore !== null) seen.scores.push(inf.chainScore);
+      this.inferredPages.set(inf.reading, seen);
+    } else if (this.header) {
+      const origin: Header = this.header.origin ?? this.header;
+      const dx = pageShift(origin.geo ?? null, this.geo);
+      this.header =
+        Math.abs(dx) >= 3 && Math.abs(dx) <= 150 ? { ...origin, groups: origin.groups.map((g) => shiftColumns(g, dx)), origin } : origin;
     }
   }
 
-  let openingBalance = fields.openingBalance ?? openingFromRow;
-  let closingBalance = fields.closingBalance ?? closingFromRow;
-  if (fields.openingBalance === null && openingFromRow !== null && openingRowSource) sources.openingBalance = openingRowSource;
-  if (fields.closingBalance === null && closingFromRow !== null && closingRowSource) sources.closingBalance = closingRowSource;
+  /** Reads line `li` of page `p`; returns the index of the last line it used (a stacked header takes two). */
+  private readLine(p: PageLayout, li: number): number {
+    const line = p.lines[li];
+    let h = this.headerOf(line);
+    if (!h && p.lines[li + 1]) {
+      // a header printed on two stacked lines (the lower line may or may not be a header alone)
+      const stacked = this.stackedOf(line, p.lines[li + 1]);
+      if (stacked) {
+        h = stacked;
+        li++;
+      }
+    }
+    if (h) this.onHeader(h, p, line);
+    else this.readTableLine(p, li, line);
+    return li;
+  }
 
-  // day-first or month-first numeric dates: decided once for the whole document
+  private onHeader(h: Header, p: PageLayout, line: Line): void {
+    this.tableOpen = true;
+    this.header = { ...h, page: p.index, geo: this.geo };
+    this.block++;
+    // a header of a transaction table (it names a description, or dates and money in and out, even when
+    // the description's name is garbled) ends a skipped block above it
+    const describes = h.groups.some(
+      (g) =>
+        g.some((c) => c.role === 'desc' || c.role === 'checkno') ||
+        (g.some((c) => c.role === 'date') && g.some((c) => c.role === 'debit') && g.some((c) => c.role === 'credit')),
+    );
+    if (h.balanceOnly) this.section = { ...this.section, skip: true };
+    else if (this.section.skip && describes && !this.section.hard) this.section = { sign: 0, skip: false, name: '' };
+    if (this.chain) this.chain = { ...this.chain, page: p.index, base: line.base };
+    if (this.carry && this.carry.row.page < p.index) this.carry.open = true;
+    this.last = null;
+  }
+
+  private readTableLine(p: PageLayout, li: number, line: Line): void {
+    const toks = this.toksOf(line);
+    const hasDateFirst = toks.slice(0, 3).some((t) => t.kind === 'date');
+    const hasAmount = this.hasAmount(p, toks, hasDateFirst);
+    const lower = line.text.toLowerCase();
+    if (!hasAmount && this.continuesRow(p, line, toks, lower)) return;
+    if (this.carry?.open) this.carry.open = false;
+    if (!hasAmount) return this.onTextLine(p, line, toks, hasDateFirst);
+    if (TOTAL_LINE_RE.test(lower)) return this.onTotal(line, toks);
+    if (this.section.skip || this.header?.balanceOnly) return collectDailyBalances(toks, p.index, this.dailyBalances);
+    if (this.isDailyBalanceRow(toks)) {
+      collectDailyBalances(toks, p.index, this.dailyBalances);
+      this.last = null;
+      return;
+    }
+    const parts = this.splitParts(toks);
+    const inherit = this.inheritedDate(p, line, parts);
+    if (this.onForward(p, li, line, toks, parts)) return;
+    this.takeRows(p, li, line, parts, inherit);
+  }
+
+  /** a dated row whose money cells are printed as bare numbers ("1935") has amounts too */
+  private hasAmount(p: PageLayout, toks: Tok[], hasDateFirst: boolean): boolean {
+    if (toks.some((t) => t.kind === 'amount')) return true;
+    const h = this.header;
+    return hasDateFirst && !!h && h.groups.length === 1 && p.method !== 'ocr' && bareMoney(toks, h.groups[0]).some((t) => t.odd);
+  }
+
+  /**
+   * A line without an amount that continues a description: of the row above, or of the previous page's
+   * last row (the first lines under the header of a new page, aligned with its description).
+   */
+  private continuesRow(p: PageLayout, line: Line, toks: Tok[], lower: string): boolean {
+    const notTotal = !/^(total|subtotal|page \d)/i.test(lower);
+    const last = this.last;
+    if (last && this.lastPage === p.index && notTotal) {
+      const gap = line.base - this.lastLineBase;
+      const firstX = line.words[0].x0;
+      const startsInDesc = Number.isFinite(last.descX0) ? firstX >= last.descX0 - 3 : firstX > 0;
+      if (toks[0].kind !== 'date' && startsInDesc && gap > 0 && gap <= last.size * 2.1) {
+        last.desc.push(line.text.trim());
+        (last.boxes ??= []).push(boxOf(line));
+        this.appended = { row: last, text: line.text.trim(), base: line.base, page: p.index };
+        this.lastLineBase = line.base;
+        if (this.chain && this.chain.page === p.index) this.chain.base = line.base;
+        return true;
+      }
+    }
+    const r = this.carry?.open ? this.carry.row : null;
+    if (
+      r &&
+      toks[0].kind !== 'date' &&
+      Number.isFinite(r.descX0) &&
+      Math.abs(line.words[0].x0 - r.descX0) <= 3 &&
+      !classifyHeading(line) &&
+      notTotal
+    ) {
+      r.desc.push(line.text.trim());
+      return true;
+    }
+    return false;
+  }
+
+  /** A line without an amount: an "ignore" block, a section heading, a dated line giving the day's date, or words of a row to come. */
+  private onTextLine(p: PageLayout, line: Line, toks: Tok[], hasDateFirst: boolean): void {
+    // "transactions to ignore", "for information only": a block that repeats or lists non-transactions
+    if (IGNORE_RE.test(line.text.replace(/\s+/g, '').toLowerCase())) {
+      this.pending = null;
+      this.section = { sign: 0, skip: true, hard: true, name: line.text };
+      this.last = null;
+      this.chain = null;
+      return;
+    }
+    const sec = classifyHeading(line);
+    if (sec && !hasDateFirst) return this.onHeading(p, sec);
+    const chain = this.chain;
+    if (this.header && this.tableOpen && !this.section.skip && toks[0].kind === 'date' && toks.some((t) => t.kind === 'text')) {
+      // a dated line without an amount: the day's date for the rows below
+      this.chain = { page: p.index, base: line.base, date: toks[0].date!, size: toks[0].size };
+      const rest = toks.slice(1);
+      this.pending = { words: [rest.map((t) => t.text).join(' ')], x0: rest[0].x0 };
+      this.last = null;
+    } else if (chain && chain.page === p.index && (chain.base === null || line.base - chain.base <= chain.size * 3)) {
+      if (chain.base !== null) chain.base = line.base;
+      const pending = this.pending;
+      if (pending && toks[0].kind !== 'date' && Math.abs(line.words[0].x0 - pending.x0) <= 3) pending.words.push(line.text.trim());
+    }
+  }
+
+  private onHeading(p: PageLayout, sec: Section): void {
+    this.pending = null;
+    this.section = sec;
+    this.block++;
+    this.last = null;
+    // "Account activity (continued)" at the top of a page, or the same heading printed again on every
+    // page: the same table goes on, and so does the day's date
+    const named = sec.name.toLowerCase().replace(/[^a-z]/g, '');
+    const again = this.headingsSeen.has(named) && this.lastHeadingPage < p.index;
+    this.headingsSeen.add(named);
+    this.lastHeadingPage = p.index;
+    if (!/continued/i.test(sec.name) && !again) {
+      this.sinceTotal = this.rows.length;
+      this.chain = null;
+    }
+  }
+
+  private onTotal(line: Line, toks: Tok[]): void {
+    this.pending = null;
+    const since = this.rows.slice(this.sinceTotal);
+    const brk = checkPrintedTotal(line.text, toks, since, this.warnings);
+    if (brk !== null) this.totalBreaks.push({ rows: since, ...brk });
+    this.sinceTotal = this.rows.length;
+    this.last = null;
+    this.chain = null;
+  }
+
+  /** a row of (date, balance) pairs only is a daily-balance table, whatever header is above it */
+  private isDailyBalanceRow(toks: Tok[]): boolean {
+    return (
+      toks.filter((t) => t.kind === 'date').length >= 2 &&
+      toks.filter((t) => t.kind === 'amount').length >= 2 &&
+      toks.every((t) => t.kind === 'date' || t.kind === 'amount') &&
+      (!this.header || this.header.groups.length === 1)
+    );
+  }
+
+  /** The line's tokens per table: side-by-side tables split at their groups, header-less tuples apart. */
+  private splitParts(toks: Tok[]): Part[] {
+    const header = this.header;
+    if (header && header.groups.length > 1) {
+      const starts = header.groups.map((g) => g[0].x0 - 6);
+      const buckets: Tok[][] = header.groups.map(() => []);
+      for (const t of toks) {
+        let gi = 0;
+        for (let g = 0; g < starts.length; g++) if (t.x0 >= starts[g]) gi = g;
+        buckets[gi].push(t);
+      }
+      return header.groups.map((g, i) => ({ toks: buckets[i], cols: g }));
+    }
+    const tuples = !header ? splitTuples(toks) : null;
+    if (!tuples) return [{ toks, cols: header ? header.groups[0] : null }];
+    return tuples.filter((tu) => tu.some((t) => t.kind === 'text' || t.kind === 'int')).map((tu) => ({ toks: tu, cols: null }));
+  }
+
+  /**
+   * Rows without a date of their own take the day's date across description lines: within three lines of
+   * the last, or within the table's own row pitch where its rows are spaced wide apart.
+   */
+  private inheritedDate(p: PageLayout, line: Line, parts: Part[]): ParsedDate | undefined {
+    const c = this.chain;
+    if (!c || c.page !== p.index || !this.header || parts.length !== 1) return undefined;
+    const reach = Math.max(c.size * 3, this.pitch.page === p.index ? this.pitch.gap * 1.6 : 0);
+    return c.base === null || line.base - c.base < reach ? c.date : undefined;
+  }
+
+  /**
+   * "Balance carried forward" / "Balance brought forward" between pages: not a transaction, but a printed
+   * running balance the rows above it must add up to (checked once the amounts are signed). A summary
+   * above the table's header that names a balance "brought forward" is not one of them. Returns true when
+   * the line is taken whole (printed without a date); a dated one is read on as a row.
+   */
+  private onForward(p: PageLayout, li: number, line: Line, toks: Tok[], parts: Part[]): boolean {
+    const fwd =
+      parts.length === 1 && (this.tableOpen || !this.header) && FORWARD_RE.test(line.text)
+        ? forwardBalance(parts[0].toks, parts[0].cols)
+        : null;
+    if (fwd === null) return false;
+    this.forwards.push({ at: this.rows.length, balance: fwd, page: p.index, text: line.text.replace(/\s+/g, ' ').trim() });
+    if (toks.some((t) => t.kind === 'date')) return false;
+    // printed without a date: the day's date carries over it
+    const chain = this.chain;
+    if (chain && chain.page === p.index && chain.base !== null) chain.base = line.base;
+    const carried = /carried|c\/f/i.test(line.text);
+    if (!this.rows.length && this.openingFromRow === null && !carried) {
+      this.openingFromRow = fwd;
+      this.openingRowSource = this.rowSource(p.index, li, 'brought-forward row of the table');
+    } else if (carried) {
+      this.closingFromRow = fwd;
+      this.closingRowSource = this.rowSource(p.index, li, 'carried-forward row of the table');
+    }
+    this.last = null;
+    return true;
+  }
+
+  private rowSource(page: number, li: number, via: string): FieldSource {
+    const text = this.pages
+      .find((x) => x.index === page)!
+      .lines[li].text.trim()
+      .slice(0, 120);
+    return { page: page + 1, line: li + 1, via, text, confidence: 0.9 };
+  }
+
+  private takeRows(p: PageLayout, li: number, line: Line, parts: Part[], inherit: ParsedDate | undefined): void {
+    let made: RawRow | null = null;
+    for (const part of parts) {
+      const r = rowFromTokens(part.toks, part.cols, this.section, p.index, line.base, inherit, p.method === 'ocr');
+      if (r && this.takeRow(p, li, line, r, part, parts.length)) made = r;
+    }
+    if (made && parts.length === 1) {
+      this.last = made;
+      this.lastLineBase = line.base;
+      this.lastPage = p.index;
+    } else this.last = null;
+  }
+
+  /** A row read from a line: kept as a transaction (true), or taken as a balance row. */
+  private takeRow(p: PageLayout, li: number, line: Line, r: RawRow, part: Part, partCount: number): boolean {
+    if (this.balanceRow(p, li, line, r)) return false;
+    if (r.inherited && this.chain?.weak && r.balance === null) return false;
+    this.placeDescription(p, line, r);
+    this.pending = null;
+    this.appended = null;
+    r.block = this.block;
+    r.boxes = [boxOf(line, part.toks), ...(r.boxes ?? [])];
+    this.rows.push(r);
+    this.notePitch(p, line, r, partCount);
+    this.chain = { page: p.index, base: line.base, date: r.date, size: r.size };
+    return true;
+  }
+
+  /** Opening, closing and balance-only rows: their balances are noted, and they are not transactions. */
+  private balanceRow(p: PageLayout, li: number, line: Line, r: RawRow): boolean {
+    const d = r.desc.join(' ');
+    const printed = () => r.balance ?? (r.amount !== null ? Math.abs(r.amount) : r.unsignedAmount);
+    if (OPEN_ROW_RE.test(d)) {
+      if (this.openingFromRow === null && !this.rows.length) {
+        this.openingFromRow = printed();
+        this.openingRowSource = this.rowSource(p.index, li, 'opening balance row of the table');
+      }
+      // the rows below a dated "brought forward" row may print no date of their own
+      if (r.balanceOnly) this.chain = { page: p.index, base: line.base, date: r.date, size: r.size, weak: true };
+      return true;
+    }
+    if (CLOSE_ROW_RE.test(d)) {
+      this.closingFromRow = printed();
+      this.closingRowSource = this.rowSource(p.index, li, 'closing balance row of the table');
+      // the table ends with its closing balance: no later line takes its date
+      this.chain = null;
+      return true;
+    }
+    if (!r.balanceOnly) return false;
+    this.chain = { page: p.index, base: line.base, date: r.date, size: r.size, weak: true };
+    return true;
+  }
+
+  /** The description of a row: words printed on the dated line above it, or the line just above it. */
+  private placeDescription(p: PageLayout, line: Line, r: RawRow): void {
+    const ap = this.appended;
+    if (this.pending && r.inherited) r.desc.unshift(...this.pending.words);
+    else if (!r.desc.join('').trim() && ap && ap.page === p.index && line.base - ap.base <= r.size * 1.8) {
+      // the description printed just above an amount line that has none: it was taken as the row above's wrapped line
+      const k = ap.row.desc.lastIndexOf(ap.text);
+      if (k > 0) {
+        ap.row.desc.splice(k, 1);
+        r.desc.push(ap.text);
+      }
+    }
+  }
+
+  private notePitch(p: PageLayout, line: Line, r: RawRow, partCount: number): void {
+    const c = this.chain;
+    if (!c || c.page !== p.index || c.weak || c.base === null || partCount !== 1) return;
+    const prev = this.rows[this.rows.length - 2];
+    if (prev && prev.page === p.index && line.base > prev.base) {
+      const gap = Math.min(line.base - prev.base, r.size * 8);
+      this.pitch = { page: p.index, gap: this.pitch.page === p.index ? Math.max(this.pitch.gap, gap) : gap };
+    }
+  }
+}
+
+// ---------------------------------------------------------------- dates and years
+
+/** Day-first or month-first numeric dates: decided once for the whole document. */
+function dateOrder(
+  rows: RawRow[],
+  fields: HeaderRead,
+  pages: PageLayout[],
+  warnings: string[],
+  readings: ReadingChoice[],
+): { dayFirst: boolean; confidence: number; evidence: string | null } {
   const order = decideDayFirst(rows, fields.periodDayFirst, fields.periodStart, fields.periodEnd, pages);
   if (order.evidence)
     readings.push({
@@ -1090,74 +1324,38 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     for (const r of rows) if (r.date.ambiguous) r.date = { ...r.date, month: r.date.day, day: r.date.month, ambiguous: false };
     if (rows.some((r) => /^\d/.test(r.dateText))) warnings.push('numeric dates read day-first (DD/MM)');
   }
+  return order;
+}
 
-  // year resolution: the statement period, else printed years, else the PDF's dates, else the upload date
-  let periodStart = fields.periodStart;
-  let periodEnd = fields.periodEnd;
-  let refDate: string | null = null;
-  let fallbackYear = opts.fallbackYear ?? new Date().getUTCFullYear();
+/** Where the years of the rows come from, as settled step by step. */
+interface YearState {
+  periodStart: string | null;
+  periodEnd: string | null;
+  refDate: string | null;
+  fallbackYear: number;
+  rowYear: Map<RawRow, number>;
+}
+interface Years {
+  periodStart: string | null;
+  periodEnd: string | null;
+  /** years of rows placed by their neighbours' printed years */
+  rowYear: Map<RawRow, number>;
+  yearOf: (month: number, day: number) => number;
+}
+
+/** Year resolution: the statement period, else printed years, else the PDF's dates, else the upload date. */
+function placeYears(rows: RawRow[], fields: HeaderRead, opts: BankParseOptions, notes: Notes): Years {
+  const y: YearState = {
+    periodStart: fields.periodStart,
+    periodEnd: fields.periodEnd,
+    refDate: null,
+    fallbackYear: opts.fallbackYear ?? new Date().getUTCFullYear(),
+    rowYear: new Map(),
+  };
   const yearless = rows.some((r) => r.date.year === null);
-  const rowYear = new Map<RawRow, number>();
-  if (!periodStart && !periodEnd) {
-    const withYear = rows.filter((r) => r.date.year !== null);
-    if (withYear.length && withYear.length === rows.length) {
-      const ds = withYear.map((r) => fmtDate(r.date.year!, r.date.month, r.date.day)).sort();
-      periodStart = ds[0];
-      periodEnd = ds[ds.length - 1];
-      warnings.push(`statement period not printed: taken from the transaction dates (${periodStart} .. ${periodEnd})`);
-      const fromRows = {
-        page: null,
-        line: null,
-        via: 'first and last transaction dates',
-        text: `${periodStart} .. ${periodEnd}`,
-        confidence: 0.7,
-      };
-      sources.periodStart = fromRows;
-      sources.periodEnd = fromRows;
-    } else if (withYear.length) {
-      fallbackYear = withYear[0].date.year!;
-      // some rows print a year: the others take it from the nearest row above (a year later after a
-      // December -> January turn), or from the first row below for the rows before it
-      let cur = null as { year: number; month: number } | null;
-      const firstDated = rows.findIndex((r) => r.date.year !== null);
-      for (let i = firstDated - 1; i >= 0; i--) {
-        const below = i + 1 === firstDated ? rows[firstDated].date : { month: rows[i + 1].date.month, year: rowYear.get(rows[i + 1])! };
-        rowYear.set(rows[i], below.year! - (rows[i].date.month > below.month ? 1 : 0));
-      }
-      for (const r of rows.slice(firstDated)) {
-        if (r.date.year !== null) cur = { year: r.date.year, month: r.date.month };
-        else if (cur) {
-          if (r.date.month < cur.month) cur = { year: cur.year + 1, month: r.date.month };
-          else cur = { ...cur, month: r.date.month };
-          rowYear.set(r, cur.year);
-        }
-      }
-    } else if (opts.fallbackYear === undefined && yearless && rows.length) {
-      refDate = opts.documentDate ?? opts.uploadDate ?? new Date().toISOString().slice(0, 10);
-      const from = opts.documentDate ? "the PDF's creation date" : 'the upload date';
-      warnings.push(`statement period not found; dates without a year placed in the 12 months up to ${from} (${refDate})`);
-    }
-  }
-  if (yearless && rows.length) {
-    const source =
-      periodStart || periodEnd
-        ? [`the statement period (${periodStart ?? '?'} .. ${periodEnd ?? '?'})`, 0.95]
-        : refDate
-          ? [`${opts.documentDate ? "the PDF's creation date" : 'the upload date'} (${refDate}), no period printed`, 0.5]
-          : rows.some((r) => r.date.year !== null)
-            ? [`the years printed on other rows (${fallbackYear} first), running on after December`, 0.7]
-            : [`the default year ${fallbackYear}`, 0.3];
-    const crosses = !!(periodStart && periodEnd && periodStart.slice(0, 4) !== periodEnd.slice(0, 4));
-    readings.push({
-      question: 'year',
-      chosen: `yearless dates placed by ${source[0]}`,
-      candidates: crosses ? 2 : 1,
-      confidence: source[1] as number,
-      evidence: crosses
-        ? 'the period runs across the new year: December dates take its first year, January dates its second'
-        : 'dates printed without a year',
-    });
-  }
+  if (!y.periodStart && !y.periodEnd) yearsWithoutPeriod(rows, opts, y, notes, yearless);
+  if (yearless && rows.length) notes.readings.push(yearReading(rows, opts, y));
+  const { periodStart, periodEnd, refDate, fallbackYear } = y;
   const yearOf = (month: number, day: number): number => {
     if (periodStart || periodEnd) return resolveYear(month, day, periodStart, periodEnd, fallbackYear);
     if (refDate) {
@@ -1166,49 +1364,111 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     }
     return fallbackYear;
   };
+  return { periodStart, periodEnd, rowYear: y.rowYear, yearOf };
+}
 
-  // resolve unsigned amounts from the running balance where possible
-  let prevBal: number | null = openingBalance;
+/** No period printed: the period from fully dated rows, years running on from the rows that print one, or a reference date. */
+function yearsWithoutPeriod(rows: RawRow[], opts: BankParseOptions, y: YearState, notes: Notes, yearless: boolean): void {
+  const withYear = rows.filter((r) => r.date.year !== null);
+  if (withYear.length && withYear.length === rows.length) {
+    const ds = withYear.map((r) => fmtDate(r.date.year!, r.date.month, r.date.day)).sort();
+    y.periodStart = ds[0];
+    y.periodEnd = ds[ds.length - 1];
+    notes.warnings.push(`statement period not printed: taken from the transaction dates (${y.periodStart} .. ${y.periodEnd})`);
+    const fromRows = {
+      page: null,
+      line: null,
+      via: 'first and last transaction dates',
+      text: `${y.periodStart} .. ${y.periodEnd}`,
+      confidence: 0.7,
+    };
+    notes.sources.periodStart = fromRows;
+    notes.sources.periodEnd = fromRows;
+  } else if (withYear.length) {
+    y.fallbackYear = withYear[0].date.year!;
+    yearsRunningOn(rows, y.rowYear);
+  } else if (opts.fallbackYear === undefined && yearless && rows.length) {
+    y.refDate = opts.documentDate ?? opts.uploadDate ?? new Date().toISOString().slice(0, 10);
+    const from = opts.documentDate ? "the PDF's creation date" : 'the upload date';
+    notes.warnings.push(`statement period not found; dates without a year placed in the 12 months up to ${from} (${y.refDate})`);
+  }
+}
+
+/**
+ * Some rows print a year: the others take it from the nearest row above (a year later after a December ->
+ * January turn), or from the first row below for the rows before it.
+ */
+function yearsRunningOn(rows: RawRow[], rowYear: Map<RawRow, number>): void {
+  let cur = null as { year: number; month: number } | null;
+  const firstDated = rows.findIndex((r) => r.date.year !== null);
+  for (let i = firstDated - 1; i >= 0; i--) {
+    const below = i + 1 === firstDated ? rows[firstDated].date : { month: rows[i + 1].date.month, year: rowYear.get(rows[i + 1])! };
+    rowYear.set(rows[i], below.year! - (rows[i].date.month > below.month ? 1 : 0));
+  }
+  for (const r of rows.slice(firstDated)) {
+    if (r.date.year !== null) cur = { year: r.date.year, month: r.date.month };
+    else if (cur) {
+      if (r.date.month < cur.month) cur = { year: cur.year + 1, month: r.date.month };
+      else cur = { ...cur, month: r.date.month };
+      rowYear.set(r, cur.year);
+    }
+  }
+}
+
+/** The reading that says where yearless dates took their year from. */
+function yearReading(rows: RawRow[], opts: BankParseOptions, y: YearState): ReadingChoice {
+  const { periodStart, periodEnd, refDate, fallbackYear } = y;
+  const source =
+    periodStart || periodEnd
+      ? [`the statement period (${periodStart ?? '?'} .. ${periodEnd ?? '?'})`, 0.95]
+      : refDate
+        ? [`${opts.documentDate ? "the PDF's creation date" : 'the upload date'} (${refDate}), no period printed`, 0.5]
+        : rows.some((r) => r.date.year !== null)
+          ? [`the years printed on other rows (${fallbackYear} first), running on after December`, 0.7]
+          : [`the default year ${fallbackYear}`, 0.3];
+  const crosses = !!(periodStart && periodEnd && periodStart.slice(0, 4) !== periodEnd.slice(0, 4));
+  return {
+    question: 'year',
+    chosen: `yearless dates placed by ${source[0]}`,
+    candidates: crosses ? 2 : 1,
+    confidence: source[1] as number,
+    evidence: crosses
+      ? 'the period runs across the new year: December dates take its first year, January dates its second'
+      : 'dates printed without a year',
+  };
+}
+
+/** A row's year; on OCR pages a printed year misread (e.g. 23 -> 28) takes the period's year when that lands inside it. */
+function rowYearOf(r: RawRow, ocr: boolean, fields: HeaderRead, years: Years, warnings: string[]): number {
+  const y = r.date.year ?? years.rowYear.get(r) ?? years.yearOf(r.date.month, r.date.day);
+  if (!ocr || r.date.year === null || !(fields.periodStart || fields.periodEnd)) return y;
+  const ps = fields.periodStart ?? fields.periodEnd!;
+  const pe = fields.periodEnd ?? fields.periodStart!;
+  const printed = fmtDate(y, r.date.month, r.date.day);
+  const far = (k: string) => (k < ps ? daysBetween(k, ps) : k > pe ? daysBetween(pe, k) : 0) > 45;
+  const ry = resolveYear(r.date.month, r.date.day, fields.periodStart, fields.periodEnd, y);
+  if (!far(printed) || far(fmtDate(ry, r.date.month, r.date.day))) return y;
+  warnings.push(`OCR date "${r.dateText}" on page ${r.page + 1} is outside the statement period: year read as ${ry}`);
+  return ry;
+}
+
+// ---------------------------------------------------------------- transactions
+
+/** The rows as signed transactions: unsigned amounts resolved from the running balance where possible. */
+function transactionsOf(rows: RawRow[], pages: PageLayout[], fields: HeaderRead, years: Years, opening: number | null, warnings: string[]) {
+  let prevBal: number | null = opening;
   const txs: StatementTransaction[] = [];
   const txBlock: number[] = [];
   const cells: AmountCell[] = [];
   const txOfRow = new Map<RawRow, StatementTransaction>();
   for (const r of rows) {
     const ocr = pages.find((p) => p.index === r.page)?.method === 'ocr';
-    let y = r.date.year ?? rowYear.get(r) ?? yearOf(r.date.month, r.date.day);
-    if (ocr && r.date.year !== null && (fields.periodStart || fields.periodEnd)) {
-      // OCR misreads of a printed year (e.g. 23 -> 28): take the period's year when that lands inside it
-      const ps = fields.periodStart ?? fields.periodEnd!;
-      const pe = fields.periodEnd ?? fields.periodStart!;
-      const printed = fmtDate(y, r.date.month, r.date.day);
-      const far = (k: string) => (k < ps ? daysBetween(k, ps) : k > pe ? daysBetween(pe, k) : 0) > 45;
-      const ry = resolveYear(r.date.month, r.date.day, fields.periodStart, fields.periodEnd, y);
-      if (far(printed) && !far(fmtDate(ry, r.date.month, r.date.day))) {
-        warnings.push(`OCR date "${r.dateText}" on page ${r.page + 1} is outside the statement period: year read as ${ry}`);
-        y = ry;
-      }
-    }
+    const y = rowYearOf(r, ocr, fields, years, warnings);
     const date = fmtDate(y, r.date.month, r.date.day);
-    if (!isValidDate(y, r.date.month, r.date.day))
-      warnings.push(`invalid date "${r.dateText}" (${date}) on page ${r.page + 1}: kept as printed`);
-    let amount = r.amount;
-    if (amount === null && r.unsignedAmount !== null) {
-      if (r.balance !== null && prevBal !== null && Math.abs(round2(prevBal - r.unsignedAmount) - r.balance) < 0.005)
-        amount = -r.unsignedAmount;
-      else amount = r.unsignedAmount;
-    }
+    const valid = isValidDate(y, r.date.month, r.date.day);
+    if (!valid) warnings.push(`invalid date "${r.dateText}" (${date}) on page ${r.page + 1}: kept as printed`);
+    const amount = signedAmount(r, prevBal, ocr, warnings);
     if (amount === null) continue;
-    if (
-      ocr &&
-      r.balance !== null &&
-      prevBal !== null &&
-      Math.abs(round2(prevBal + amount) - r.balance) >= 0.005 &&
-      Math.abs(round2(prevBal - amount) - r.balance) < 0.005
-    ) {
-      // OCR dropped or invented a sign mark: the printed running balance decides
-      warnings.push(`OCR amount ${amount} on page ${r.page + 1} (${r.dateText}) sign taken from the running balance`);
-      amount = -amount;
-    }
     if (r.balance !== null) prevBal = r.balance;
     else if (prevBal !== null) prevBal = round2(prevBal + amount);
     const description = r.desc.join(' ').replace(/\s+/g, ' ').trim();
@@ -1224,23 +1484,39 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       transactionType: amount >= 0 ? 'credit' : 'debit',
       source: { page: r.page + 1, boxes: r.boxes ?? [] },
     };
-    if (!isValidDate(y, r.date.month, r.date.day)) rowWarning(tx, `impossible date "${r.dateText}" kept as printed (${date})`);
+    if (!valid) rowWarning(tx, `impossible date "${r.dateText}" kept as printed (${date})`);
     if (!description) rowWarning(tx, 'no description printed');
     txOfRow.set(r, tx);
     txs.push(tx);
   }
-  const ocrPages = ocrPagesOf(pages, rows, txs);
-  if (ocrPages)
-    repairOcrCurrencyDigit(
-      txs,
-      openingBalance,
-      rows.map((r) => ocrPages.has(r.page)),
-      warnings,
-    );
-  repairOcrSigns(txs, openingBalance, pages, rows, warnings);
-  dropRepeatedListings(txs, txBlock, cells, openingBalance, closingBalance, warnings);
-  const newestFirst = chooseRowOrder(txs, cells, warnings, readings);
-  chooseSignReading(txs, openingBalance, closingBalance, warnings, readings);
+  return { txs, txBlock, cells, txOfRow };
+}
+
+/** A row's signed amount: an unsigned one takes the sign the running balance gives; OCR's lost or invented sign marks are corrected. */
+function signedAmount(r: RawRow, prevBal: number | null, ocr: boolean, warnings: string[]): number | null {
+  let amount = r.amount;
+  if (amount === null && r.unsignedAmount !== null) {
+    if (r.balance !== null && prevBal !== null && Math.abs(round2(prevBal - r.unsignedAmount) - r.balance) < 0.005)
+      amount = -r.unsignedAmount;
+    else amount = r.unsignedAmount;
+  }
+  if (amount === null) return null;
+  if (
+    ocr &&
+    r.balance !== null &&
+    prevBal !== null &&
+    Math.abs(round2(prevBal + amount) - r.balance) >= 0.005 &&
+    Math.abs(round2(prevBal - amount) - r.balance) < 0.005
+  ) {
+    // OCR dropped or invented a sign mark: the printed running balance decides
+    warnings.push(`OCR amount ${amount} on page ${r.page + 1} (${r.dateText}) sign taken from the running balance`);
+    amount = -amount;
+  }
+  return amount;
+}
+
+/** The column readings of pages without header words, with how many running-balance checks hold under them. */
+function columnReadings(inferredPages: Map<string, PagesRead>, readings: ReadingChoice[]): void {
   for (const [reading, seen] of inferredPages) {
     const score = seen.scores.length ? seen.scores.reduce((a, b) => a + b, 0) / seen.scores.length : null;
     readings.push({
@@ -1254,63 +1530,80 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
           : `columns from the cells; ${Math.round(score * 100)}% of the running-balance checks hold under this reading`,
     });
   }
-  // balances not printed in a header: implied by the first row, and the last row's balance
+}
+
+// ---------------------------------------------------------------- balances the rows imply
+
+/**
+ * The opening balance not printed in a header: implied by the first row. A labelled opening balance the
+ * rows contradict (a day's "balance brought forward" read as the period's): the one implied by the first
+ * row is taken when only it gives the closing balance.
+ */
+function impliedOpening(txs: StatementTransaction[], bal: Balances, sources: FieldSources, warnings: string[]): void {
   const first = txs[0];
-  if (openingBalance === null && first && first.balance !== null) {
-    openingBalance = round2(first.balance - first.amount);
-    warnings.push(`opening balance not printed: implied by the first row (${openingBalance.toFixed(2)})`);
-    sources.openingBalance = {
-      page: null,
-      line: null,
-      via: "first row's balance less its amount",
-      text: `${first.date} ${first.description}`.slice(0, 120),
-      confidence: 0.8,
-    };
+  if (!first || first.balance === null) return;
+  const implied = round2(first.balance - first.amount);
+  const fromFirst = (via: string) => ({
+    page: null,
+    line: null,
+    via,
+    text: `${first.date} ${first.description}`.slice(0, 120),
+    confidence: 0.8,
+  });
+  if (bal.opening === null) {
+    bal.opening = implied;
+    warnings.push(`opening balance not printed: implied by the first row (${implied.toFixed(2)})`);
+    sources.openingBalance = fromFirst("first row's balance less its amount");
   }
-  // a labelled opening balance the rows contradict (a day's "balance brought forward" read as the
-  // period's): the one implied by the first row is taken when only it gives the closing balance
-  const closingFor = closingBalance ?? txs[txs.length - 1]?.balance ?? null;
-  if (openingBalance !== null && closingFor !== null && first && first.balance !== null) {
-    const implied = round2(first.balance - first.amount);
-    const sum = txs.reduce((a, t) => a + t.amount, 0);
-    const closes = (o: number) => Math.abs(round2(o + sum) - closingFor) < 0.005;
-    if (Math.abs(implied - openingBalance) >= 0.005 && closes(implied) && !closes(openingBalance)) {
-      warnings.push(
-        `opening balance ${openingBalance.toFixed(2)} read from "${sources.openingBalance?.text.slice(0, 60) ?? 'a label'}" does not reconcile; the first row's balance less its amount (${implied.toFixed(2)}) does, and is taken`,
-      );
-      openingBalance = implied;
-      sources.openingBalance = {
-        page: null,
-        line: null,
-        via: "first row's balance less its amount (the labelled value does not reconcile)",
-        text: `${first.date} ${first.description}`.slice(0, 120),
-        confidence: 0.8,
-      };
-    }
+  const closingFor = bal.closing ?? txs[txs.length - 1]?.balance ?? null;
+  if (closingFor === null) return;
+  const sum = txs.reduce((a, t) => a + t.amount, 0);
+  const closes = (o: number) => Math.abs(round2(o + sum) - closingFor) < 0.005;
+  if (Math.abs(implied - bal.opening) >= 0.005 && closes(implied) && !closes(bal.opening)) {
+    warnings.push(
+      `opening balance ${bal.opening.toFixed(2)} read from "${sources.openingBalance?.text.slice(0, 60) ?? 'a label'}" does not reconcile; the first row's balance less its amount (${implied.toFixed(2)}) does, and is taken`,
+    );
+    bal.opening = implied;
+    sources.openingBalance = fromFirst("first row's balance less its amount (the labelled value does not reconcile)");
   }
+}
+
+/** The closing balance not printed: the last row's balance. */
+function impliedClosing(txs: StatementTransaction[], bal: Balances, sources: FieldSources, warnings: string[]): void {
   const lastTx = txs[txs.length - 1];
-  if (closingBalance === null && lastTx && lastTx.balance !== null) {
-    closingBalance = lastTx.balance;
-    warnings.push(`closing balance not printed: taken from the last row's balance (${closingBalance.toFixed(2)})`);
-    sources.closingBalance = {
-      page: null,
-      line: null,
-      via: "last row's balance",
-      text: `${lastTx.date} ${lastTx.description}`.slice(0, 120),
-      confidence: 0.8,
-    };
-  }
+  if (bal.closing !== null || !lastTx || lastTx.balance === null) return;
+  bal.closing = lastTx.balance;
+  warnings.push(`closing balance not printed: taken from the last row's balance (${bal.closing.toFixed(2)})`);
+  sources.closingBalance = {
+    page: null,
+    line: null,
+    via: "last row's balance",
+    text: `${lastTx.date} ${lastTx.description}`.slice(0, 120),
+    confidence: 0.8,
+  };
+}
+
+/** The rows checked against a printed daily-balance table, which also gives balances the statement does not print. */
+function dailyBalanceFallback(
+  dailyBalances: DailyBalance[],
+  dayFirst: boolean,
+  yearOf: Years['yearOf'],
+  txs: StatementTransaction[],
+  bal: Balances,
+  sources: FieldSources,
+  warnings: string[],
+): DailyBreak | null {
   const daily = checkDailyBalances(
     dailyBalances.map((d) => {
-      const dt = order.dayFirst && d.date.ambiguous ? { ...d.date, month: d.date.day, day: d.date.month } : d.date;
+      const dt = dayFirst && d.date.ambiguous ? { ...d.date, month: d.date.day, day: d.date.month } : d.date;
       return { ...d, iso: fmtDate(dt.year ?? yearOf(dt.month, dt.day), dt.month, dt.day) };
     }),
     txs,
-    openingBalance,
+    bal.opening,
     warnings,
   );
-  if (daily.opening !== null && openingBalance === null) {
-    openingBalance = daily.opening.balance;
+  if (daily.opening !== null && bal.opening === null) {
+    bal.opening = daily.opening.balance;
     sources.openingBalance = {
       page: daily.opening.page + 1,
       line: null,
@@ -1319,8 +1612,8 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       confidence: 0.85,
     };
   }
-  if (daily.closing !== null && closingBalance === null) {
-    closingBalance = daily.closing.balance;
+  if (daily.closing !== null && bal.closing === null) {
+    bal.closing = daily.closing.balance;
     sources.closingBalance = {
       page: daily.closing.page + 1,
       line: null,
@@ -1329,12 +1622,11 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
       confidence: 0.85,
     };
   }
-  // (forward rows are placed by the printed order: a table read bottom-up has no such places)
-  if (!newestFirst) checkForwardBalances(forwards, rows, txOfRow, txs, openingBalance, warnings);
-  const misprints = findMisprints(txs, openingBalance);
-  misprints.push(...checkOddNotations(rows, txOfRow, txs, openingBalance, warnings));
-  for (const m of misprints) warnings.push(m);
-  // a page that holds dated lines with amounts but gave no row: a table the reader did not recognise
+  return daily.break ?? null;
+}
+
+/** A page that holds dated lines with amounts but gave no row: a table the reader did not recognise. */
+function unreadPageWarnings(pages: PageLayout[], rows: RawRow[], toksOf: (l: Line) => Tok[], warnings: string[]): void {
   const readPages = new Set(rows.map((r) => r.page));
   for (const p of pages) {
     if (readPages.has(p.index)) continue;
@@ -1344,22 +1636,6 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
         `no transactions read on page ${p.index + 1}, which holds ${n} lines with a date, a description and an amount: a table there may not have been recognised`,
       );
   }
-  const { periodDayFirst: _dayFirst, sources: _read, ...headerFields } = fields;
-  for (const w of lowConfidenceWarnings({ ...headerFields, periodStart, periodEnd, openingBalance, closingBalance }, sources))
-    warnings.push(w);
-  return {
-    ...headerFields,
-    periodStart,
-    periodEnd,
-    openingBalance,
-    closingBalance,
-    sources,
-    transactions: txs,
-    warnings,
-    amountCells: cells,
-    misprints,
-    readings,
-  };
 }
 
 /** Lines with a date, words and an amount a page must hold before a page read without rows is named. */
@@ -1415,7 +1691,7 @@ export function checkDailyBalances(
   txs: StatementTransaction[],
   opening: number | null,
   warnings: string[],
-): { opening: (DailyBalance & { iso: string }) | null; closing: (DailyBalance & { iso: string }) | null } {
+): { opening: (DailyBalance & { iso: string }) | null; closing: (DailyBalance & { iso: string }) | null; break?: DailyBreak } {
   const none = { opening: null, closing: null };
   if (days.length < 2 || !txs.length) return none;
   const sorted = [...days].sort((a, b) => (a.iso < b.iso ? -1 : a.iso > b.iso ? 1 : 0));
@@ -1433,6 +1709,15 @@ export function checkDailyBalances(
     );
     return { opening: before[before.length - 1], closing: last.iso >= dates[dates.length - 1] ? last : null };
   }
+  const first = broken[0];
+  const good = first ? sorted.filter((d) => d.iso < first.iso && !broken.includes(d)) : [];
+  const brk = first
+    ? {
+        lastGood: good.length ? good[good.length - 1].iso : null,
+        day: first.iso,
+        difference: round2(first.balance - round2(start + upTo(first.iso))),
+      }
+    : undefined;
   // a table that holds on most days but not on some: a row is missing or misread before those days
   if (broken.length && broken.length < sorted.length / 2) {
     const d = broken[0];
@@ -1440,7 +1725,7 @@ export function checkDailyBalances(
       `balance chain: the daily balance table prints ${d.balance.toFixed(2)} for ${d.iso} (page ${d.page + 1}), but the opening balance and the rows dated up to that day give ${round2(start + upTo(d.iso)).toFixed(2)}: a row may be missing or misread before that day`,
     );
   }
-  return none;
+  return { ...none, break: brk };
 }
 
 /**
@@ -1582,19 +1867,26 @@ export function findMisprints(txs: StatementTransaction[], opening: number | nul
  * previous total or section): each printed amount must be their sum, their credits or their debits.
  * A difference is named in `warnings` (the reconciliation decides the review).
  */
-function checkPrintedTotal(label: string, toks: Tok[], rows: RawRow[], warnings: string[]): void {
+function checkPrintedTotal(label: string, toks: Tok[], rows: RawRow[], warnings: string[]): { difference: number; side: number } | null {
   const amounts = toks.filter((t) => t.kind === 'amount').map((t) => t.amount!.value);
-  if (!amounts.length || !rows.length) return;
+  if (!amounts.length || !rows.length) return null;
   const vals = rows.map((r) => r.amount ?? r.unsignedAmount ?? 0);
   const all = round2(vals.reduce((a, v) => a + Math.abs(v), 0));
   const credits = round2(vals.reduce((a, v) => a + (v > 0 ? v : 0), 0));
   const debits = round2(vals.reduce((a, v) => a + (v < 0 ? -v : 0), 0));
   const matches = (v: number) => [all, credits, debits].some((c) => Math.abs(c - v) < 0.005);
-  if (amounts.some(matches)) return;
+  if (amounts.some(matches)) return null;
   const printed = amounts[amounts.length - 1];
   warnings.push(
     `printed total "${label.replace(/\s+/g, ' ').trim()}" (${printed.toFixed(2)}) differs from the ${rows.length} rows read above it (${all.toFixed(2)})`,
   );
+  // the measure the total is nearest (a "Total deposits" line sums the credits): its rows and difference
+  const near = [
+    { v: all, side: 0 },
+    { v: credits, side: 1 },
+    { v: debits, side: -1 },
+  ].sort((a, b) => Math.abs(a.v - Math.abs(printed)) - Math.abs(b.v - Math.abs(printed)))[0];
+  return { difference: round2(Math.abs(printed) - near.v), side: near.side };
 }
 
 /**
@@ -1700,6 +1992,19 @@ export function chooseRowOrder(txs: StatementTransaction[], cells: AmountCell[],
   return true;
 }
 
+/** How many printed balances the running balance meets with every amount's sign as read (1) or reversed (-1). */
+function balanceChecksHeld(txs: StatementTransaction[], opening: number | null, sign: 1 | -1): number {
+  let running = opening;
+  let ok = 0;
+  for (const t of txs) {
+    if (running !== null) running = round2(running + sign * t.amount);
+    if (t.balance === null) continue;
+    if (running !== null && Math.abs(running - t.balance) < 0.005) ok++;
+    running = t.balance;
+  }
+  return ok;
+}
+
 /**
  * The running balance as oracle for the sign convention: when the printed balances follow the amounts
  * only with every sign reversed (debit and credit columns named the other way round, or a bank that
@@ -1745,19 +2050,8 @@ function chooseSignReading(
     });
     return;
   }
-  const passed = (sign: 1 | -1): number => {
-    let running = opening;
-    let ok = 0;
-    for (const t of txs) {
-      if (running !== null) running = round2(running + sign * t.amount);
-      if (t.balance === null) continue;
-      if (running !== null && Math.abs(running - t.balance) < 0.005) ok++;
-      running = t.balance;
-    }
-    return ok;
-  };
-  const asRead = passed(1);
-  const reversed = passed(-1);
+  const asRead = balanceChecksHeld(txs, opening, 1);
+  const reversed = balanceChecksHeld(txs, opening, -1);
   const checks = printed - (opening === null ? 1 : 0);
   const take = reversed > asRead && reversed >= checks * 0.9;
   if (asRead !== reversed)

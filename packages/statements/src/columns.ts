@@ -2,6 +2,7 @@
  * Column bands of a statement table found from what the cells hold (dates, money, text), for tables
  * printed without header words, page by page (bands may sit elsewhere on odd and even pages).
  */
+import { sortedNumbers } from './tokens';
 
 export type ColumnRole = 'date' | 'date2' | 'desc' | 'debit' | 'credit' | 'amount' | 'balance' | 'checkno' | 'other';
 
@@ -47,7 +48,7 @@ export interface InferredColumns extends TableGeometry {
 }
 
 const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = sortedNumbers(xs);
   return s.length ? s[Math.floor(s.length / 2)] : 0;
 };
 

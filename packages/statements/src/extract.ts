@@ -1,14 +1,100 @@
-import { loadMupdf } from './mupdf';
+import { inkOf, PAGE_GLYPHS, PageInk } from './ink';
+import { loadedMupdf, loadMupdf, mupdfWasm } from './mupdf';
 import { guardPageContent, OpenedDocument } from './open';
 import { DEFAULT_LIMITS, Limits, Line, PageLayout, StatementError, Word } from './types';
 
-interface StextLine {
-  wmode: number;
+export interface StextLine {
   bbox: { x: number; y: number; w: number; h: number };
   font: { name: string; size: number };
   x: number;
   y: number;
   text: string;
+}
+
+type Rect = [number, number, number, number];
+
+/**
+ * The text lines and image boxes of a structured-text page, as mupdf's JSON output gives them:
+ * coordinates truncated to whole points, the font and origin of each line's first character.
+ * With the wasm accessors (mupdf.ts) the page is walked in place, without printing and parsing
+ * the JSON (`viaJson` prints and parses it, as without them); `budget` bounds the characters read
+ * (too_large past it).
+ */
+export function stextContent(st: any, budget: number, index: number, viaJson = false): { lines: StextLine[]; images: Rect[] } {
+  const w = viaJson ? null : mupdfWasm();
+  const lines: StextLine[] = [];
+  const images: Rect[] = [];
+  let count = 0;
+  const tooMuch = () => new StatementError('too_large', `page ${index + 1} has more than ${budget} characters`);
+  if (!w) {
+    const json = st.asJSON() as string;
+    if (json.length > budget * 8) throw new StatementError('too_large', `page ${index + 1} has too much text`);
+    const data = JSON.parse(json) as { blocks?: Array<{ type: string; bbox: StextLine['bbox']; lines?: StextLine[] }> };
+    for (const b of data.blocks ?? []) {
+      if (b.type === 'image') images.push([b.bbox.x, b.bbox.y, b.bbox.x + b.bbox.w, b.bbox.y + b.bbox.h]);
+      else
+        for (const l of b.lines ?? []) {
+          if ((count += l.text.length) > budget) throw tooMuch();
+          const { x, y, w: bw, h } = l.bbox;
+          lines.push({ bbox: { x, y, w: bw, h }, font: { name: l.font.name, size: l.font.size }, x: l.x, y: l.y, text: l.text });
+        }
+    }
+    return { lines, images };
+  }
+  const fonts = new Map<number, string>();
+  // mupdf prints (int)(v): truncation of a float32, and widths subtracted in float32
+  const box = (ptr: number): StextLine['bbox'] => {
+    const f = w.HEAPF32;
+    const a = ptr >> 2;
+    const x0 = f[a];
+    const y0 = f[a + 1];
+    return { x: Math.trunc(x0), y: Math.trunc(y0), w: Math.trunc(Math.fround(f[a + 2] - x0)), h: Math.trunc(Math.fround(f[a + 3] - y0)) };
+  };
+  const codes: number[] = [];
+  for (let block = w._wasm_stext_page_get_first_block(st.pointer); block; block = w._wasm_stext_block_get_next(block)) {
+    const type = w._wasm_stext_block_get_type(block);
+    if (type === 1) {
+      const b = box(w._wasm_stext_block_get_bbox(block));
+      images.push([b.x, b.y, b.x + b.w, b.y + b.h]);
+      continue;
+    }
+    if (type !== 0) continue;
+    for (let line = w._wasm_stext_block_get_first_line(block); line; line = w._wasm_stext_line_get_next(line)) {
+      const bbox = box(w._wasm_stext_line_get_bbox(line));
+      const first = w._wasm_stext_line_get_first_char(line);
+      let name = '';
+      let size = 0;
+      let x = 0;
+      let y = 0;
+      if (first) {
+        const font = w._wasm_stext_char_get_font(first);
+        name = fonts.get(font) ?? w.UTF8ToString(w._wasm_font_get_name(font));
+        fonts.set(font, name);
+        size = Math.trunc(w._wasm_stext_char_get_size(first));
+        const o = w._wasm_stext_char_get_origin(first) >> 2;
+        x = Math.trunc(w.HEAPF32[o]);
+        y = Math.trunc(w.HEAPF32[o + 1]);
+      }
+      codes.length = 0;
+      for (let ch = first; ch; ch = w._wasm_stext_char_get_next(ch)) {
+        if (count + codes.length >= budget) throw tooMuch(); // within a line too: one line can be the whole page
+        const c = w._wasm_stext_char_get_c(ch);
+        // what the UTF-8 printing of an invalid rune (a surrogate, past U+10FFFF) reads back as
+        codes.push(c < 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff) ? 0xfffd : c);
+      }
+      count += codes.length;
+      lines.push({ bbox, font: { name, size }, x, y, text: codesToString(codes) });
+    }
+  }
+  return { lines, images };
+}
+
+/** A string of code points (in chunks: the argument count of one call is bounded). */
+function codesToString(codes: number[]): string {
+  if (codes.length <= 4096) return String.fromCodePoint(...codes);
+  let s = '';
+  for (let i = 0; i < codes.length; i += 4096) s += String.fromCodePoint(...codes.slice(i, i + 4096));
+  return s;
 }
 
 /** Splits a mupdf line into words; x positions are interpolated along the line box. */
@@ -92,8 +178,23 @@ export function groupLines(words: Word[]): Line[] {
   return lines;
 }
 
-/** Reads the text layer of one page: words with positions, grouped into lines. */
-export function extractPageText(opened: OpenedDocument, index: number, limits: Partial<Limits> = {}): PageLayout {
+/**
+ * The glyphs the content tamper checks read (tamper-content.ts), gathered while the text is
+ * extracted: the page's content is interpreted once into a display list that both read.
+ */
+export interface InkCollector {
+  /** glyphs read so far over the document, and the most to read */
+  used: number;
+  max: number;
+  /** the ink of each text page read, by 0-based page index */
+  pages: Map<number, PageInk>;
+}
+
+/**
+ * Reads the text layer of one page: words with positions, grouped into lines. With `ink`, the
+ * glyphs of its words that hold a digit are read too (readPageInk) into `ink.pages`.
+ */
+export function extractPageText(opened: OpenedDocument, index: number, limits: Partial<Limits> = {}, ink?: InkCollector): PageLayout {
   const lim = { ...DEFAULT_LIMITS, ...limits };
   let page: any;
   try {
@@ -101,6 +202,7 @@ export function extractPageText(opened: OpenedDocument, index: number, limits: P
   } catch (e) {
     throw new StatementError('corrupt', `cannot load page ${index + 1}: ${(e as Error).message}`);
   }
+  let list: any = null;
   try {
     let hasImages = true;
     try {
@@ -112,47 +214,40 @@ export function extractPageText(opened: OpenedDocument, index: number, limits: P
     const b = page.getBounds();
     const width = b[2] - b[0];
     const height = b[3] - b[1];
+    const options = hasImages ? 'preserve-whitespace,preserve-spans,preserve-images' : 'preserve-whitespace,preserve-spans';
     let st: any;
     try {
-      st = page.toStructuredText(hasImages ? 'preserve-whitespace,preserve-spans,preserve-images' : 'preserve-whitespace,preserve-spans');
+      if (ink && opened.info.isPdf && ink.used < ink.max) list = page.toDisplayList();
+      st = (list ?? page).toStructuredText(options);
     } catch (e) {
       throw new StatementError('corrupt', `cannot read page ${index + 1}: ${(e as Error).message}`);
     }
     const words: Word[] = [];
-    const imageRects: Array<[number, number, number, number]> = [];
-    let json: string;
+    let content: { lines: StextLine[]; images: Rect[] };
     try {
-      json = st.asJSON();
+      content = stextContent(st, lim.maxCharsPerPage, index);
     } finally {
       st.destroy?.();
     }
-    if (json.length > lim.maxCharsPerPage * 8) throw new StatementError('too_large', `page ${index + 1} has too much text`);
-    const data = JSON.parse(json) as {
-      blocks: Array<{ type: string; bbox: { x: number; y: number; w: number; h: number }; lines?: StextLine[] }>;
-    };
-    let count = 0;
-    for (const b of data.blocks ?? []) {
-      if (b.type === 'image') {
-        imageRects.push([b.bbox.x, b.bbox.y, b.bbox.x + b.bbox.w, b.bbox.y + b.bbox.h]);
-        continue;
-      }
-      for (const l of b.lines ?? []) {
-        count += l.text.length;
-        if (count > lim.maxCharsPerPage)
-          throw new StatementError('too_large', `page ${index + 1} has more than ${lim.maxCharsPerPage} characters`);
-        lineWords(l, words);
-      }
+    const imageRects = content.images;
+    for (const l of content.lines) lineWords(l, words);
+    const lines = groupLines(words);
+    if (ink && list && words.length) {
+      const read = inkOf(loadedMupdf(), list, index, b, Math.min(PAGE_GLYPHS, ink.max - ink.used));
+      ink.used += read.glyphs.length;
+      ink.pages.set(index, read);
     }
     return {
       index,
       width,
       height,
-      lines: groupLines(words),
+      lines,
       method: words.length ? 'text' : 'none',
       confidence: words.length ? 1 : 0,
       imageRects,
     };
   } finally {
+    list?.destroy?.();
     page.destroy?.();
   }
 }

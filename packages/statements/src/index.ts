@@ -7,6 +7,8 @@ import { openDocument } from './open';
 import { reconcile } from './reconcile';
 import { assessTamperRisk, parsePdfDate } from './tamper';
 import { contentFindings } from './tamper-content';
+import { scanFindings } from './tamper-scan';
+import { DOCUMENT_GLYPHS } from './ink';
 import { combineRisk } from './tamper-risk';
 import {
   BankStatementFields,
@@ -25,7 +27,8 @@ export { openDocument, openDocument as inspectDocument, sniffMimeType } from './
 export type { OpenedDocument, DocumentInfo } from './open';
 export { extractLayout, extractLayout as extractText } from './layout';
 export type { LayoutResult, LayoutOptions } from './layout';
-export { extractPageText, groupLines, renderPagePng } from './extract';
+export { extractPageText, groupLines, renderPagePng, renderPageGray } from './extract';
+export type { GrayRaster } from './extract';
 export { classifyText, classifyText as classify } from './classify';
 export type { Classification } from './classify';
 export { parseBankStatement } from './bank-parser';
@@ -39,6 +42,8 @@ export { findPeriod } from './period';
 export { assessTamperRisk, parsePdfDate } from './tamper';
 export type { TamperAssessment, TamperInput } from './tamper';
 export { contentFindings, tokensOf, isMoney } from './tamper-content';
+export { scanFindings, scanPageStats, wordPixelStats } from './tamper-scan';
+export type { ScanPageStats, ScanWordStats } from './tamper-scan';
 export type { ContentInput, InkToken } from './tamper-content';
 export { readPageInk } from './ink';
 export type { Glyph, PageInk, Cover } from './ink';
@@ -72,7 +77,14 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
   try {
     let layout;
     try {
-      layout = await extractLayout(opened, { limits: opts.limits, ocr: opts.ocr, signal: opts.signal, onStep: opts.onStep });
+      // the glyphs of the text pages are read with their text: the content checks below use them
+      layout = await extractLayout(opened, {
+        limits: opts.limits,
+        ocr: opts.ocr,
+        signal: opts.signal,
+        onStep: opts.onStep,
+        inkGlyphs: DOCUMENT_GLYPHS,
+      });
     } catch (e) {
       if (e instanceof StatementError || opts.signal?.aborted) throw e;
       throw new StatementError('corrupt', `cannot read document: ${(e as Error)?.message ?? String(e)}`);
@@ -147,8 +159,18 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
             transactions: parsed?.transactions ?? [],
             reconciliation: parsed ? reconciliation : null,
             misprints: parsed?.misprints.length ?? 0,
+            inks: layout.inks,
+            openingBalance: parsed?.openingBalance ?? null,
+            // a period taken from the rows' own dates is no evidence about them
+            periodStart: parsed?.sources.periodStart?.page != null ? parsed.periodStart : null,
+            periodEnd: parsed?.sources.periodEnd?.page != null ? parsed.periodEnd : null,
+            dailyBreak: parsed?.dailyBreak ?? null,
+            totalBreaks: parsed?.totalBreaks ?? [],
           })
         : [];
+    // scanned pages: amounts pasted in as patches (their pixels measured while OCR read the page)
+    if (opened.info.isPdf && parsed?.transactions.length && layout.scans.size)
+      tamperFindings.push(...scanFindings(layout.scans.values(), parsed.transactions));
     const risk = combineRisk(metaRisk, tamperFindings);
     return {
       documentType: cls.documentType,

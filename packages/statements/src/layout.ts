@@ -1,7 +1,9 @@
 import { OCR_WORKERS, ocrImage, pgm } from './ocr';
 import { deskew } from './deskew';
 import { splitRow } from './page-split';
-import { extractPageText, GrayRaster, groupLines, renderPageGray } from './extract';
+import { extractPageText, GrayRaster, groupLines, InkCollector, renderPageGray } from './extract';
+import type { PageInk } from './ink';
+import { ScanPageStats, scanPageStats } from './tamper-scan';
 import { OpenedDocument } from './open';
 import { DEFAULT_LIMITS, Limits, Line, PageLayout, ParseStep, StatementError, Word } from './types';
 
@@ -12,6 +14,10 @@ export interface LayoutResult {
   rawTextPages: number;
   ocrPages: number;
   warnings: string[];
+  /** the glyphs of the text pages read for the content tamper checks (with `inkGlyphs`), by 0-based page index */
+  inks: Map<number, PageInk>;
+  /** the pixel statistics of the amounts of the pages read whole by OCR (tamper-scan.ts), by 0-based page index */
+  scans: Map<number, ScanPageStats>;
 }
 
 export interface LayoutOptions {
@@ -19,6 +25,8 @@ export interface LayoutOptions {
   ocr?: boolean;
   signal?: AbortSignal;
   onStep?: (step: ParseStep) => void;
+  /** read the glyphs of the text pages' digit words too (up to this many over the document): see InkCollector */
+  inkGlyphs?: number;
 }
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
@@ -84,6 +92,8 @@ interface OcrJob {
   failed: boolean;
   /** pixels per PDF point of the rendered page */
   scale: number;
+  /** the raster a whole page's OCR read, held until finishJob measures its amounts (tamper-scan.ts) */
+  raster?: GrayRaster;
 }
 
 /** The images the OCR workers recognise for a rendered page (each with its offset on the page). */
@@ -105,13 +115,15 @@ function piecesOf(job: OcrJob, r: GrayRaster, scale: number): Piece[] {
 }
 
 /** Puts the recognised words of a page in place: the whole page, or the unreadable bands only. */
-function finishJob(job: OcrJob): void {
+function finishJob(job: OcrJob, scans?: Map<number, ScanPageStats>): void {
   const p = job.page;
   const confidence = job.confN ? job.confSum / job.confN / 100 : 0;
   if (job.need.kind === 'page') {
     p.lines = groupLines(job.words);
     p.method = job.words.length ? 'ocr' : 'none';
     p.confidence = confidence;
+    if (job.raster && scans) scans.set(p.index, scanPageStats(job.raster, job.scale, p.lines, p.index));
+    job.raster = undefined;
     return;
   }
   const { lines, ocrWords, textWords } = mergeOcrBands(p.lines, job.need.bands, job.words);
@@ -144,10 +156,11 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
   const warnings: string[] = [];
   const pages: PageLayout[] = [];
   opts.onStep?.('extracting_text');
+  const ink: InkCollector | undefined = opts.inkGlyphs ? { used: 0, max: opts.inkGlyphs, pages: new Map() } : undefined;
   for (let i = 0; i < opened.info.pageCount; i++) {
     checkAbort(opts.signal);
     const t0 = Date.now();
-    pages.push(extractPageText(opened, i, lim));
+    pages.push(extractPageText(opened, i, lim, ink));
     const dt = Date.now() - t0;
     if (dt > lim.pageTimeMs) throw new StatementError('too_large', `page ${i + 1} took ${dt} ms to read (budget ${lim.pageTimeMs} ms)`);
     if (Date.now() - started > lim.totalTimeMs) throw new StatementError('too_large', `text extraction exceeded ${lim.totalTimeMs} ms`);
@@ -158,7 +171,10 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
     const need = ocrNeed(page);
     if (need) toOcr.push({ page, need, words: [], confSum: 0, confN: 0, pending: 0, failed: false, scale: 1 });
   }
+  // a page OCR reads (in whole or in bands) has other lines than its glyphs were read for
+  for (const j of toOcr) ink?.pages.delete(j.page.index);
   let ocrPages = 0;
+  const scans = new Map<number, ScanPageStats>();
   if (toOcr.length) {
     if (opts.ocr === false) {
       const whole = toOcr.filter((j) => j.need.kind === 'page');
@@ -205,6 +221,7 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
                   warnings.push(`page ${job.page.index + 1} was scanned ${straight.angle}° askew: straightened before OCR`);
                 }
               }
+              if (job.need.kind === 'page') job.raster = r;
               const pieces = piecesOf(job, r, r.scale);
               job.pending = pieces.length;
               queue.push(...pieces);
@@ -231,11 +248,12 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
           }
           if (--job.pending > 0) continue;
           if (job.failed) {
+            job.raster = undefined;
             if (job.need.kind === 'page') job.page.method = 'none';
             continue;
           }
           ocrPages++;
-          finishJob(job);
+          finishJob(job, scans);
         }
       };
       const guarded = () =>
@@ -257,5 +275,5 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
   const extractionMethod = ocrCount === 0 ? 'text' : rawTextPages === 0 ? 'ocr' : 'mixed';
   const extractionConfidence =
     Math.round((withText.reduce((s, p) => s + (p.method === 'text' ? 0.99 : p.confidence), 0) / pages.length) * 1000) / 1000;
-  return { pages, extractionMethod, extractionConfidence, rawTextPages, ocrPages, warnings };
+  return { pages, extractionMethod, extractionConfidence, rawTextPages, ocrPages, warnings, inks: ink?.pages ?? new Map(), scans };
 }

@@ -11,7 +11,8 @@ import {
   showText,
 } from 'pdf-lib';
 import { makePdf, rows, Txt } from './__fixtures__/make-pdf';
-import { parseStatementFile } from './index';
+import { readPageInk } from './ink';
+import { extractLayout, openDocument, parseStatementFile } from './index';
 import { combineRisk } from './tamper-risk';
 
 const H = 792;
@@ -29,16 +30,20 @@ const ROWS = [
 const Y0 = 125;
 const LH = 12;
 
-function page(): Txt[] {
+function page(rowsIn: string[][] = ROWS): Txt[] {
   return [
     { x: 40, y: 40, text: 'Plover Savings Bank', size: 12, bold: true },
     { x: 40, y: 58, text: 'Statement period 01/01/2025 to 31/01/2025' },
     { x: 40, y: 70, text: 'Opening balance 1,000.00' },
     { x: 40, y: 82, text: 'Closing balance 2,016.15' },
     ...rows([['Date', 'Description', 'Withdrawals', 'Deposits', 'Balance']], X, 110),
-    ...rows(ROWS, X, Y0, LH),
+    ...rows(rowsIn, X, Y0, LH),
   ];
 }
+
+/** The statement with one cell changed where the generator put it (same font, same place: an edit of the content stream). */
+const withCell = (row: number, col: number, text: string) =>
+  makePdf([page(ROWS.map((r, i) => (i === row ? r.map((c, k) => (k === col ? text : c)) : r)))]);
 
 /** Top-left y of row i's baseline, as make-pdf draws it. */
 const baseOf = (i: number) => Y0 + i * LH;
@@ -139,6 +144,99 @@ describe('content tamper findings', () => {
     const chain = r.tamperFindings!.find((x) => x.kind === 'balance_chain');
     expect(chain).toMatchObject({ category: 'arithmetic', page: 1, row: 4 });
     expect(chain!.boxes.length).toBeGreaterThan(0);
+  });
+});
+
+describe('edits the glyphs do not show', () => {
+  it('a digit changed in place (same font, same place): the row that one digit explains is named', async () => {
+    // Helvetica's digits are all one width: the page looks as the generator made it
+    const r = await read(await withCell(4, 3, '500.00'));
+    const named = r.tamperFindings!.filter((x) => x.kind === 'balance_chain' && /one digit changed/.test(x.message));
+    expect(named).toHaveLength(1);
+    expect(named[0]).toMatchObject({ page: 1, row: 4, category: 'arithmetic' });
+    expect(named[0].message).toMatch(/prints 500\.00, where 300\.00 would fit/);
+    expect(r.pdfRiskLevel).not.toBe('low');
+  });
+
+  it('without running balances, a printed section total narrows a changed digit to its rows', async () => {
+    // no balance column; a "Total deposits" line under the rows; the 300.00 deposit printed as 800.00
+    const noBal = (r: string[][]) => r.map((row) => row.slice(0, 4));
+    const statement = (r: string[][]) =>
+      makePdf([
+        [
+          ...page(noBal(r)),
+          { x: 40, y: baseOf(8) + 4, text: 'Total deposits' },
+          { x: 460, y: baseOf(8) + 4, text: '2,140.00', right: true },
+        ],
+      ]);
+    const clean = await read(await statement(ROWS));
+    expect(clean.tamperFindings).toEqual([]);
+    const r = await read(await statement(ROWS.map((row, i) => (i === 4 ? row.map((c, k) => (k === 3 ? '800.00' : c)) : row))));
+    expect(r.transactions[4].amount).toBe(800);
+    const named = r.tamperFindings!.filter((x) => x.kind === 'totals' && x.row !== null);
+    expect(named.map((x) => x.row)).toContain(4);
+    expect(named.length).toBeLessThanOrEqual(2);
+    expect(named.find((x) => x.row === 4)!.message).toMatch(/printed total of the section .*row 5 prints 800\.00, where 300\.00 would fit/);
+  });
+
+  it('a row dated outside the printed period is named', async () => {
+    const r = await read(await withCell(6, 0, '22/03/2025'));
+    const f = r.tamperFindings!.find((x) => x.kind === 'period_dates');
+    expect(f).toMatchObject({ page: 1, row: 6 });
+    expect(f!.message).toMatch(/row 7 on 2025-03-22/);
+    expect(r.pdfRiskLevel).not.toBe('low');
+    expect(r.riskReasons).toContain(f!.message);
+  });
+
+  it('a digit whose spacing to its neighbours differs from every other time the amounts print that pair', async () => {
+    const font = await (await PDFDocument.create()).embedFont(StandardFonts.Helvetica);
+    // row 3's withdrawal drawn in pieces where the generator put them, its third digit 0.7 pt to the
+    // right (the kerning written for the digit that was there before); its right edge stays
+    const text = ROWS[2][2];
+    const cells: Txt[] = [
+      { x: 380 - font.widthOfTextAtSize(text, 9), y: baseOf(2), text: text.slice(0, 2) },
+      { x: 380 - font.widthOfTextAtSize(text.slice(2), 9) + 0.7, y: baseOf(2), text: text.slice(2, 3) },
+      { x: 380 - font.widthOfTextAtSize(text.slice(3), 9), y: baseOf(2), text: text.slice(3) },
+    ];
+    const r = await read(
+      await makePdf([[...page(ROWS.map((row, i) => (i === 2 ? row.map((c, k) => (k === 2 ? '' : c)) : row))), ...cells]]),
+    );
+    expect(r.transactions[2].amount).toBe(-900);
+    const f = r.tamperFindings!.find((x) => x.kind === 'alignment');
+    expect(f).toMatchObject({ page: 1, row: 2, severity: 'medium' });
+    expect(f!.message).toMatch(/in the amount 900\.00, "\d\d" is spaced 0\.7 pt (wider|narrower)/);
+  });
+
+  it('an unedited statement gives neither', async () => {
+    const r = await read(await makePdf([page()]));
+    expect(r.tamperFindings!.filter((x) => x.kind === 'period_dates' || x.kind === 'balance_chain')).toEqual([]);
+  });
+});
+
+describe('glyphs read with the text', () => {
+  it('are the glyphs a read of their own gives (one interpretation of the page serves both), within the document limit', async () => {
+    const bytes = await edited(async (p, doc) => {
+      const font = await doc.embedFont(StandardFonts.Courier);
+      p.drawRectangle({ x: 400, y: H - baseOf(1) - 3, width: 62, height: 11, color: rgb(1, 1, 1) });
+      p.drawText('4,200.00', { x: 402, y: H - baseOf(1), size: 9, font });
+    });
+    const opened = await openDocument(bytes);
+    try {
+      const layout = await extractLayout(opened, { ocr: false, inkGlyphs: 400_000 });
+      const early = layout.inks.get(0)!;
+      const own = await readPageInk(opened, 0, early.cap);
+      expect(early.glyphs.length).toBeGreaterThan(100);
+      expect(early.covers.length).toBeGreaterThan(0);
+      expect(early).toEqual(own);
+      // a document limit smaller than the page stops the read early, as a read of its own does
+      const small = await extractLayout(opened, { ocr: false, inkGlyphs: 40 });
+      const cut = small.inks.get(0)!;
+      expect(cut.truncated).toBe(true);
+      expect(cut).toEqual(await readPageInk(opened, 0, 40));
+      expect((await extractLayout(opened, { ocr: false })).inks.size).toBe(0);
+    } finally {
+      opened.close();
+    }
   });
 });
 

@@ -3,9 +3,13 @@
  * file's metadata. Each finding names its page, its boxes (PDF points, origin top-left, as the
  * transactions' `source`), the row it concerns and a sentence a person can check. docs/tamper.md.
  */
-import { area, Box, Glyph, intersection, PageInk, readPageInk, shareInside } from './ink';
+import { area, Box, DOCUMENT_GLYPHS, Glyph, intersection, PAGE_GLYPHS, PageInk, readPageInk, shareInside } from './ink';
+import type { DailyBreak } from './bank-parser';
 import type { OpenedDocument } from './open';
+import { fontFindings, PageFont, pageFonts } from './tamper-structure';
+import { digitFindings, MAX_DIGIT_ROWS, oneDigitApart, oneDigitRows, periodFindings, rowLabel, roundDepositFindings } from './tamper-arith';
 import type { PageLayout, Reconciliation, StatementTransaction, TamperFinding } from './types';
+import { sortedNumbers } from './tokens';
 
 /** A run of glyphs on one baseline without a word gap: one printed value. */
 export interface InkToken {
@@ -17,6 +21,8 @@ export interface InkToken {
   size: number;
   /** the transaction whose line holds it (index into transactions), or null */
   row: number | null;
+  /** the draw order of its first-drawn glyph */
+  seq: number;
 }
 
 const MONEY = /^[^\d]{0,3}\d{1,3}(?:[,.' ]?\d{3})*[.,]\d{2}(?:[^\d]{0,3})$/;
@@ -32,38 +38,54 @@ const money2 = (s: string) => s.replace(/[^\d.,-]/g, '');
 export function tokensOf(glyphs: Glyph[], page: number): InkToken[] {
   const out: InkToken[] = [];
   let cur: Glyph[] = [];
-  const flush = () => {
-    const gs = cur;
-    cur = [];
-    if (!gs.length) return;
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -Infinity;
-    let y1 = -Infinity;
-    let text = '';
-    for (const g of gs) {
-      if (g.x0 < x0) x0 = g.x0;
-      if (g.y0 < y0) y0 = g.y0;
-      if (g.x1 > x1) x1 = g.x1;
-      if (g.y1 > y1) y1 = g.y1;
-      text += g.ch;
-    }
-    const sizes = gs.map((g) => g.size).sort((p, q) => p - q);
-    out.push({ text, page, glyphs: gs, box: [x0, y0, x1, y1], base: gs[0].base, size: sizes[sizes.length >> 1], row: null });
-  };
   for (const g of glyphs) {
     const prev = cur[cur.length - 1];
     if (prev) {
       const em = Math.max(g.size, prev.size);
       const gap = g.x0 - prev.x1;
-      if (Math.abs(g.base - prev.base) > 0.25 * em || gap > 0.2 * em || gap < -0.3 * em) flush();
+      if (Math.abs(g.base - prev.base) > 0.25 * em || gap > 0.2 * em || gap < -0.3 * em) {
+        out.push(tokenOfRun(cur, page));
+        cur = [];
+      }
     }
     if (g.ch.trim()) cur.push(g);
-    else flush();
+    else if (cur.length) {
+      out.push(tokenOfRun(cur, page));
+      cur = [];
+    }
   }
-  flush();
+  if (cur.length) out.push(tokenOfRun(cur, page));
   return out;
 }
+
+/**
+ * The token of a run of glyphs (not empty). A function of its own rather than a closure made per
+ * call: V8 keeps a closure's optimised code only while one of its instances lives, so a hot closure
+ * of each read is optimised again after every full collection.
+ */
+function tokenOfRun(gs: Glyph[], page: number): InkToken {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  let text = '';
+  let seq = Infinity;
+  let oneSize = true;
+  for (const g of gs) {
+    if (g.x0 < x0) x0 = g.x0;
+    if (g.y0 < y0) y0 = g.y0;
+    if (g.x1 > x1) x1 = g.x1;
+    if (g.y1 > y1) y1 = g.y1;
+    if (g.seq < seq) seq = g.seq;
+    if (g.size !== gs[0].size) oneSize = false;
+    text += g.ch;
+  }
+  // the median size (most values are set in one size)
+  const size = oneSize ? gs[0].size : sortedNumbers(gs.map(sizeOf))[gs.length >> 1];
+  return { text, page, glyphs: gs, box: [x0, y0, x1, y1], base: gs[0].base, size, seq, row: null };
+}
+
+const sizeOf = (g: Glyph) => g.size;
 
 /** Colours a reader would call the same (near-black greys of one generator) fall in one bucket. */
 const buckets = new Map<string, string>();
@@ -115,12 +137,6 @@ function tokenStyle(t: InkToken): string {
   return style;
 }
 
-const rowLabel = (txs: StatementTransaction[], row: number | null) => {
-  if (row === null) return '';
-  const t = txs[row];
-  return ` (row ${row + 1}: ${t.date}${t.description ? `, ${t.description.slice(0, 40)}` : ''})`;
-};
-
 const describeStyle = (s: string) => {
   const [font, size, color] = s.split('|');
   return `${font} ${size} pt${color !== '#000000' ? ` ${color}` : ''}`;
@@ -168,6 +184,17 @@ function rowAt(txs: StatementTransaction[], page: number, box: Box): number | nu
 const r1 = (n: number) => Math.round(n * 10) / 10;
 const rbox = (b: Box): Box => [r1(b[0]), r1(b[1]), r1(b[2]), r1(b[3])];
 
+/** A content finding about one printed value: its page, its box and its row. */
+const tokenFinding = (kind: TamperFinding['kind'], severity: TamperFinding['severity'], t: InkToken, message: string): TamperFinding => ({
+  kind,
+  category: 'content',
+  severity,
+  page: t.page,
+  boxes: [rbox(t.box)],
+  row: t.row,
+  message,
+});
+
 export interface ContentInput {
   opened: OpenedDocument;
   pages: PageLayout[];
@@ -177,21 +204,34 @@ export interface ContentInput {
   misprints: number;
   /** total glyphs read over the document (the rest of the pages are not checked) */
   maxGlyphs?: number;
+  /** pages' ink already read with the text (extractLayout's `inks`): used where it is what a read here would give */
+  inks?: Map<number, PageInk>;
+  /** the opening balance the rows' chain starts from */
+  openingBalance?: number | null;
+  /** the statement period as printed (null when it was not read from the page) */
+  periodStart?: string | null;
+  periodEnd?: string | null;
+  /** where a printed daily-balance table first disagrees with the rows */
+  dailyBreak?: DailyBreak | null;
+  /** printed section totals that differ from their rows (printed minus read, absolute amounts) */
+  totalBreaks?: Array<{ rows: number[]; difference: number }>;
 }
 
 /** Content findings of a document: glyph style, position, covered and hidden text, arithmetic. */
 export async function contentFindings(input: ContentInput): Promise<TamperFinding[]> {
   const { opened, pages, transactions: txs } = input;
   const findings: TamperFinding[] = [];
-  const budget = input.maxGlyphs ?? 400_000;
+  const budget = input.maxGlyphs ?? DOCUMENT_GLYPHS;
   const inks: PageInk[] = [];
   let used = 0;
   for (const p of pages) {
     if (p.method !== 'text' || used >= budget) continue;
+    const cap = Math.min(PAGE_GLYPHS, budget - used);
+    // a read with another limit gives the same glyphs when the first stopped short of both limits
+    const early = input.inks?.get(p.index);
+    const same = early && (early.cap === cap || (!early.truncated && (cap >= early.cap || early.glyphs.length < cap)));
     // only the text that holds a digit (amounts, dates, balances) is read glyph by glyph
-    const focus: Box[] = [];
-    for (const l of p.lines) for (const w of l.words) if (/\d/.test(w.text)) focus.push([w.x0 - 1, w.y0 - 1, w.x1 + 1, w.y1 + 1]);
-    const ink = await readPageInk(opened, p.index, Math.min(60_000, budget - used), focus);
+    const ink = same ? early : await readPageInk(opened, p.index, cap);
     used += ink.glyphs.length;
     inks.push(ink);
   }
@@ -287,43 +327,131 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
   // 3. style and position of the amounts in the transaction rows, column by column
   findings.push(...columnFindings(moneyVisible, visible, txs));
 
-  // 4. arithmetic the reading already did
-  const rec = input.reconciliation;
-  if (rec && txs.length && !input.misprints) {
-    if (rec.firstBrokenRow !== null) {
-      const k = rec.firstBrokenRow;
-      const t = txs[k];
-      // where balances are printed only at the end of a day, the row at fault is any since the last
-      // printed balance: those rows of the same page are boxed too
-      let from = k;
-      while (from > 0 && txs[from - 1].balance === null && txs[from - 1].source?.page === t.source?.page) from--;
-      const boxes = txs.slice(from, k + 1).flatMap((x) => x.source?.boxes.map(rbox) ?? []);
-      findings.push({
-        kind: 'balance_chain',
-        category: 'arithmetic',
-        severity: 'medium',
-        page: t.source?.page ?? null,
-        boxes,
-        row: k,
-        message: `the running balance does not follow at row ${k + 1} (${t.date}, ${t.amount.toFixed(2)}, printed balance ${t.balance === null ? '-' : t.balance.toFixed(2)})${from < k ? `: one of rows ${from + 1} to ${k + 1} (printed without a balance of their own) or its balance differs from what was printed` : ''}`,
-      });
-    }
-    if (rec.totalsMatch === false && rec.difference !== null) {
-      findings.push({
-        kind: 'totals',
-        category: 'arithmetic',
-        severity: 'medium',
-        page: null,
-        boxes: [],
-        row: null,
-        message: `the printed closing balance differs from the opening balance plus the rows by ${rec.difference.toFixed(2)}`,
-      });
-    }
+  // 3b. how the pages' fonts are built (resource lookups: no pass over the content)
+  const fontsByPage = new Map<number, PageFont[]>();
+  for (const ink of inks) {
+    const fonts = pageFonts(opened, ink.index);
+    if (fonts?.length) fontsByPage.set(ink.index + 1, fonts);
   }
+  findings.push(...fontFindings(fontsByPage, moneyVisible, txs));
+
+  // 4. arithmetic the reading already did
+  findings.push(...arithmeticFindings(input));
+  // 5. the calendar and the deposits' pattern
+  findings.push(...periodFindings(txs, input.periodStart ?? null, input.periodEnd ?? null));
+  findings.push(...roundDepositFindings(txs));
   return findings;
 }
 
-const seqOf = (t: InkToken) => Math.min(...t.glyphs.map((g) => g.seq));
+/**
+ * The balance chain and the totals. A break names the rows since the last printed balance (on every
+ * page they are on); where exactly one of them, with one digit changed, would make the chain (or the
+ * totals, within the days a daily-balance table narrows them to) hold, that row is named.
+ */
+function arithmeticFindings(input: ContentInput): TamperFinding[] {
+  const { transactions: txs, reconciliation: rec } = input;
+  const out: TamperFinding[] = [];
+  if (!rec || !txs.length || input.misprints) return out;
+  const chainNamed = new Set<number>();
+  if (rec.firstBrokenRow !== null) {
+    const k = rec.firstBrokenRow;
+    const t = txs[k];
+    // where balances are printed only at the end of a day, the row at fault is any since the last
+    // printed balance (a day may run over a page break): those rows are boxed too, on their pages
+    let from = k;
+    while (from > 0 && txs[from - 1].balance === null) from--;
+    const range = txs.map((_, i) => i).slice(from, k + 1);
+    const before = from > 0 ? txs[from - 1].balance : (input.openingBalance ?? null);
+    const sum = range.reduce((a, i) => a + txs[i].amount, 0);
+    const difference = t.balance !== null && before !== null ? Math.round((t.balance - before - sum) * 100) / 100 : 0;
+    const cands = oneDigitRows(txs, range, difference);
+    if (cands.length && cands.length <= MAX_DIGIT_ROWS) {
+      for (const c of cands) chainNamed.add(c);
+      out.push(
+        ...digitFindings(
+          txs,
+          cands,
+          difference,
+          'balance_chain',
+          `the running balance printed at row ${k + 1} (${t.balance!.toFixed(2)})`,
+          range.length,
+        ),
+      );
+    }
+    const pages = [...new Set(range.map((i) => txs[i].source?.page ?? null))];
+    for (const page of pages.length ? pages : [null]) {
+      const rows = range.filter((i) => (txs[i].source?.page ?? null) === page);
+      const boxes = rows.flatMap((i) => txs[i].source?.boxes.map(rbox) ?? []);
+      out.push({
+        kind: 'balance_chain',
+        category: 'arithmetic',
+        severity: 'medium',
+        page,
+        boxes,
+        row: rows.includes(k) ? k : rows[rows.length - 1],
+        message: `the running balance does not follow at row ${k + 1} (${t.date}, ${t.amount.toFixed(2)}, printed balance ${t.balance === null ? '-' : t.balance.toFixed(2)})${from < k ? `: one of rows ${from + 1} to ${k + 1} (printed without a balance of their own) or its balance differs from what was printed` : ''}${page !== (t.source?.page ?? null) && page !== null ? ` (rows ${rows[0] + 1} to ${rows[rows.length - 1] + 1} on this page)` : ''}`,
+      });
+    }
+  }
+  if (rec.totalsMatch === false && rec.difference !== null) {
+    const d = rec.difference;
+    // the daily balances narrow the rows to those dated since the last day the table agrees on
+    const brk = input.dailyBreak;
+    const window =
+      brk && Math.abs(brk.difference - d) < 0.005
+        ? txs.map((_, i) => i).filter((i) => txs[i].date <= brk.day && (brk.lastGood === null || txs[i].date > brk.lastGood))
+        : txs.map((_, i) => i);
+    const cands = oneDigitRows(txs, window, d);
+    // over the whole statement many rows fit by chance: one is named, within a narrowed window two
+    const most = window.length < txs.length ? MAX_DIGIT_ROWS : 1;
+    // a printed section total that differs by as much narrows it to the section's rows
+    const section = (input.totalBreaks ?? []).find((b) => b.rows.length && Math.abs(Math.abs(b.difference) - Math.abs(d)) < 0.005);
+    const inSection = section
+      ? section.rows.filter((i) => oneDigitApart(Math.abs(txs[i].amount), Math.abs(txs[i].amount) + section.difference))
+      : [];
+    if (
+      (!cands.length || cands.length > most) &&
+      inSection.length &&
+      inSection.length <= MAX_DIGIT_ROWS &&
+      !inSection.some((c) => chainNamed.has(c))
+    )
+      out.push(
+        ...digitFindings(
+          txs,
+          inSection,
+          section!.difference,
+          'totals',
+          `the printed total of the section holding rows ${section!.rows[0] + 1} to ${section!.rows[section!.rows.length - 1] + 1}`,
+          section!.rows.length,
+          // section totals add the amounts as printed (unsigned): the row would print more (or less) by the difference
+          (i) => (Math.sign(txs[i].amount) * Math.round((Math.abs(txs[i].amount) + section!.difference) * 100)) / 100,
+        ),
+      );
+    else if (cands.length && cands.length <= most && !cands.some((c) => chainNamed.has(c)))
+      out.push(
+        ...digitFindings(
+          txs,
+          cands,
+          d,
+          'totals',
+          `the printed closing balance${window.length < txs.length ? ` (and the daily balance of ${brk!.day})` : ''}`,
+          window.length,
+        ),
+      );
+    out.push({
+      kind: 'totals',
+      category: 'arithmetic',
+      severity: 'medium',
+      page: null,
+      boxes: [],
+      row: null,
+      message: `the printed closing balance differs from the opening balance plus the rows by ${d.toFixed(2)}`,
+    });
+  }
+  return out;
+}
+
+const seqOf = (t: InkToken) => t.seq;
 
 /**
  * Values of a column drawn out of its order: a generator writes a column top to bottom (or bottom
@@ -376,15 +504,14 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
     const styles = new Set(t.glyphs.filter((g) => g.ch >= '0' && g.ch <= '9').map(styleOf));
     if (styles.size < 2) continue;
     flagged.add(t);
-    out.push({
-      kind: 'glyph_style',
-      category: 'content',
-      severity: 'high',
-      page: t.page,
-      boxes: [rbox(t.box)],
-      row: t.row,
-      message: `page ${t.page}: the digits of ${t.text} are not all in one font (${[...styles].map(describeStyle).join(', ')})${rowLabel(txs, t.row)}`,
-    });
+    out.push(
+      tokenFinding(
+        'glyph_style',
+        'high',
+        t,
+        `page ${t.page}: the digits of ${t.text} are not all in one font (${[...styles].map(describeStyle).join(', ')})${rowLabel(txs, t.row)}`,
+      ),
+    );
   }
 
   // columns: amounts whose right edges line up within 3 pt (tables right-align their amounts)
@@ -408,22 +535,24 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
         const [font, size] = s.split('|');
         const strong = font !== mFont || Math.abs(+size - +mSize) >= 0.25;
         flagged.add(t);
-        out.push({
-          kind: 'glyph_style',
-          category: 'content',
-          severity: strong ? 'high' : 'medium',
-          page: t.page,
-          boxes: [rbox(t.box)],
-          row: t.row,
-          message: `page ${t.page}: the amount ${t.text} is set in ${describeStyle(s)}, the other ${majorN} amounts of its column in ${describeStyle(major)}${rowLabel(txs, t.row)}`,
-        });
+        out.push(
+          tokenFinding(
+            'glyph_style',
+            strong ? 'high' : 'medium',
+            t,
+            `page ${t.page}: the amount ${t.text} is set in ${describeStyle(s)}, the other ${majorN} amounts of its column in ${describeStyle(major)}${rowLabel(txs, t.row)}`,
+          ),
+        );
       }
     }
   }
 
   // the document: its row amounts are set in one font; a font at most two amounts of the whole
   // document use (summary included) stands out even in a column too short to compare
-  const fontOf = (t: InkToken) => tokenStyle(t).split('|')[0];
+  const fontOf = (t: InkToken) => {
+    const style = tokenStyle(t);
+    return style.slice(0, style.indexOf('|'));
+  };
   const docFonts = new Map<string, number>();
   for (const t of money) docFonts.set(fontOf(t), (docFonts.get(fontOf(t)) ?? 0) + 1);
   const rowFonts = new Map<string, number>();
@@ -434,15 +563,14 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
       const f = fontOf(t);
       if (f === mainFont || flagged.has(t) || (docFonts.get(f) ?? 0) > 2) continue;
       flagged.add(t);
-      out.push({
-        kind: 'glyph_style',
-        category: 'content',
-        severity: 'high',
-        page: t.page,
-        boxes: [rbox(t.box)],
-        row: t.row,
-        message: `page ${t.page}: the amount ${t.text} is set in ${f}, a font no more than two amounts of the document use; ${mainN} of its ${inRows.length} row amounts are in ${mainFont}${rowLabel(txs, t.row)}`,
-      });
+      out.push(
+        tokenFinding(
+          'glyph_style',
+          'high',
+          t,
+          `page ${t.page}: the amount ${t.text} is set in ${f}, a font no more than two amounts of the document use; ${mainN} of its ${inRows.length} row amounts are in ${mainFont}${rowLabel(txs, t.row)}`,
+        ),
+      );
     }
   }
 
@@ -497,13 +625,13 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
       }
       for (const group of byEnd.values()) {
         if (group.length < 4) continue;
-        const edges = group.map(edgeOf).sort((a, b) => a - b);
+        const edges = sortedNumbers(group.map(edgeOf));
         const med = edges[edges.length >> 1];
         const tight = edges.filter((e) => Math.abs(e - med) <= 0.25).length;
         if (tight / group.length < 0.8) continue;
         // right-aligned: values of different widths share the edge (a left-aligned column's values of one width would too)
         const onEdge = group.filter((t) => Math.abs(edgeOf(t) - med) <= 0.25);
-        const widths = onEdge.map((t) => t.box[2] - t.box[0]).sort((a, b) => a - b);
+        const widths = sortedNumbers(onEdge.map((t) => t.box[2] - t.box[0]));
         if (widths[widths.length - 1] - widths[0] < 1) continue;
         for (const t of group) {
           const off = edgeOf(t) - med;
@@ -513,19 +641,20 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
           // another value on the same off edge: a second column (a section's own), not a misplaced value
           if (group.some((o) => o !== t && Math.abs(edgeOf(o) - edgeOf(t)) <= 0.25)) continue;
           flagged.add(t);
-          out.push({
-            kind: 'alignment',
-            category: 'content',
-            severity: 'medium',
-            page: t.page,
-            boxes: [rbox(t.box)],
-            row: t.row,
-            message: `page ${t.page}: the amount ${t.text} ends ${Math.abs(off).toFixed(1)} pt ${off > 0 ? 'right' : 'left'} of the edge the other ${tight} amounts of its column share${rowLabel(txs, t.row)}`,
-          });
+          out.push(
+            tokenFinding(
+              'alignment',
+              'medium',
+              t,
+              `page ${t.page}: the amount ${t.text} ends ${Math.abs(off).toFixed(1)} pt ${off > 0 ? 'right' : 'left'} of the edge the other ${tight} amounts of its column share${rowLabel(txs, t.row)}`,
+            ),
+          );
         }
       }
     }
   }
+
+  out.push(...pitchFindings(inRows, txs, flagged));
 
   // baseline: the other values of the row's line share one baseline; an amount off it was placed by hand
   const byRow = new Map<string, InkToken[]>();
@@ -540,21 +669,95 @@ function columnFindings(money: InkToken[], all: InkToken[], txs: StatementTransa
     if (flagged.has(t)) continue;
     const line = (byRow.get(`${t.page}|${t.row}`) ?? []).filter((o) => o !== t && Math.abs(o.base - t.base) < 0.6 * t.size);
     if (line.length < 2) continue;
-    const bases = line.map((o) => o.base).sort((a, b) => a - b);
+    const bases = sortedNumbers(line.map((o) => o.base));
     const med = bases[bases.length >> 1];
     if (bases.filter((b) => Math.abs(b - med) <= 0.1).length < Math.max(2, bases.length * 0.8)) continue;
     const off = t.base - med;
     if (Math.abs(off) <= 0.3) continue;
     flagged.add(t);
-    out.push({
-      kind: 'baseline',
-      category: 'content',
-      severity: 'medium',
-      page: t.page,
-      boxes: [rbox(t.box)],
-      row: t.row,
-      message: `page ${t.page}: the amount ${t.text} sits ${Math.abs(off).toFixed(1)} pt ${off > 0 ? 'below' : 'above'} the baseline of the rest of its row${rowLabel(txs, t.row)}`,
-    });
+    out.push(
+      tokenFinding(
+        'baseline',
+        'medium',
+        t,
+        `page ${t.page}: the amount ${t.text} sits ${Math.abs(off).toFixed(1)} pt ${off > 0 ? 'below' : 'above'} the baseline of the rest of its row${rowLabel(txs, t.row)}`,
+      ),
+    );
+  }
+  return out;
+}
+
+/** Pairs of glyphs a column must show this often before their spacing is judged. */
+const PITCH_MIN = 8;
+
+/**
+ * Spacing of the digits inside the row amounts: a generator places the same pair of glyphs of one
+ * font and size the same distance apart every time (its widths and kerning); a digit changed inside
+ * the content stream keeps the position or kerning written for the old digit, so its pair with the
+ * next glyph is spaced unlike every other such pair. Only pairs seen at least PITCH_MIN times, nearly
+ * all at one distance, are judged.
+ */
+function pitchFindings(inRows: InkToken[], txs: StatementTransaction[], flagged: Set<InkToken>): TamperFinding[] {
+  // groups by font, size and the two characters, in the order first seen (the findings' order);
+  // keyed without building a string per pair: a page of amounts holds thousands of pairs
+  interface Pairs {
+    pair: string;
+    font: string;
+    size: number;
+    d: number[];
+    t: InkToken[];
+  }
+  const groups: Pairs[] = [];
+  const byFont = new Map<string, Map<number, Map<number, Pairs>>>();
+  for (const t of inRows) {
+    const gs = t.glyphs;
+    for (let i = 0; i + 1 < gs.length; i++) {
+      const g = gs[i];
+      const h = gs[i + 1];
+      if (g.font !== h.font || g.size !== h.size || g.base !== h.base) continue;
+      let bySize = byFont.get(g.font);
+      if (!bySize) byFont.set(g.font, (bySize = new Map()));
+      let byPair = bySize.get(g.size);
+      if (!byPair) bySize.set(g.size, (byPair = new Map()));
+      const code = g.ch.codePointAt(0)! * 0x110000 + h.ch.codePointAt(0)!;
+      let l = byPair.get(code);
+      if (!l) {
+        byPair.set(code, (l = { pair: g.ch + h.ch, font: g.font, size: g.size, d: [], t: [] }));
+        groups.push(l);
+      }
+      l.d.push(h.x0 - g.x0);
+      l.t.push(t);
+    }
+  }
+  const out: TamperFinding[] = [];
+  for (const l of groups) {
+    const n = l.d.length;
+    if (n < PITCH_MIN) continue;
+    const ds = sortedNumbers(l.d);
+    const med = ds[n >> 1];
+    let odd = 0;
+    let close = 0;
+    for (const d of l.d) {
+      if (Math.abs(d - med) > 0.3) odd++;
+      if (Math.abs(d - med) <= 0.05) close++;
+    }
+    // a generator that spaces pairs its own way each time (justified, hand-kerned) is not judged
+    if (odd > 2 || close < 0.9 * n) continue;
+    for (let i = 0; i < n; i++) {
+      const d = l.d[i];
+      if (!(Math.abs(d - med) > 0.3)) continue;
+      const t = l.t[i];
+      if (flagged.has(t)) continue;
+      flagged.add(t);
+      out.push(
+        tokenFinding(
+          'alignment',
+          'medium',
+          t,
+          `page ${t.page}: in the amount ${t.text}, "${l.pair}" is spaced ${(d - med).toFixed(1)} pt ${d > med ? 'wider' : 'narrower'} than the other ${n - odd} times the row amounts print it in ${describeStyle(`${l.font}|${l.size.toFixed(1)}|#000000`)}: a digit changed after the page was set${rowLabel(txs, t.row)}`,
+        ),
+      );
+    }
   }
   return out;
 }

@@ -20,8 +20,9 @@ export function combineRisk(meta: TamperAssessment, findings: TamperFinding[]): 
   const raise = (l: RiskLevel) => {
     if (RANK[l] > RANK[level]) level = l;
   };
-  // the metadata assessment already words the balance chain and the totals; content and structure are new
-  const own = findings.filter((f) => f.category !== 'arithmetic');
+  // the metadata assessment already words the balance chain and the totals; content, structure, the
+  // period and the round deposits are new
+  const own = findings.filter((f) => f.kind !== 'balance_chain' && f.kind !== 'totals');
   for (const f of findings) raise(f.severity);
   // two independent kinds of evidence at medium (say a covered amount and an editor's metadata) make it high
   const kinds = new Set(own.map((f) => f.kind));

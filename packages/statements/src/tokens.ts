@@ -53,6 +53,13 @@ export function isAmount(token: string): boolean {
 
 export const round2 = (n: number): number => Math.round(n * 100) / 100;
 
+/**
+ * The numbers in ascending order, in a typed array: the sorts of the hot paths go through one
+ * element type (a plain array of whole numbers and one of fractions have different shapes, and code
+ * optimised for one is thrown away when the other arrives) and need no comparator.
+ */
+export const sortedNumbers = (xs: ArrayLike<number>): Float64Array => Float64Array.from(xs).sort();
+
 const MONTHS: Record<string, number> = {
   jan: 1,
   january: 1,
@@ -111,7 +118,11 @@ function fixYear(y: string): number {
  * "05-Jan-2025", "12th Feb". Numeric dates are read month-first when valid; `ambiguous` marks those
  * the document-level date order may swap.
  */
+const HAS_DIGIT = /\d/;
+
 export function parseDateToken(token: string): ParsedDate | null {
+  // every form below holds a digit: most words of a line (descriptions, headings) end here
+  if (!HAS_DIGIT.test(token)) return null;
   const t = token.trim().replace(/[,.]$/, '');
   let m = /^(\d{1,2})([/-])(\d{1,2})(?:\2(\d{2}|\d{4}))?$/.exec(t) ?? /^(\d{1,2})(\.)(\d{1,2})\.(\d{2}|\d{4})$/.exec(t);
   if (m) {

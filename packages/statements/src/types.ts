@@ -65,7 +65,11 @@ export interface TamperFinding {
     | 'hidden_text'
     | 'balance_chain'
     | 'totals'
-    | 'draw_order';
+    | 'draw_order'
+    | 'period_dates'
+    | 'round_amount'
+    | 'font_pages'
+    | 'pasted_patch';
   /** content: the printed glyphs; arithmetic: the figures; structure: how the file is built */
   category: 'content' | 'arithmetic' | 'structure';
   severity: 'medium' | 'high';

@@ -16,7 +16,7 @@ describe('categorizeTransaction', () => {
     ['AMAZON REFUND', 45.5, 'non_revenue'],
     ['REVERSAL OF NSF FEE', 35, 'non_revenue'],
     ['INTEREST PAID', 1.23, 'non_revenue'],
-    ['MISC CREDIT', 10, 'other'],
+    ['MISC CREDIT', 10, 'revenue'],
     // debits
     ['POS PURCHASE HOME DEPOT', -120, 'operating_expense'],
     ['ADP PAYROLL', -5400, 'operating_expense'],

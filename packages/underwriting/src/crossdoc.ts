@@ -1,5 +1,5 @@
 import type { UnderwritingParams } from './params';
-import { clamp, dayNumber, formatMoney, round2 } from './util';
+import { cents, clamp, dayNumber, formatMoney, fromCents } from './util';
 
 export type CrossDocFindingType =
   | 'overlap'
@@ -54,7 +54,8 @@ export interface CrossDocInput {
 }
 
 /**
- * Consistency between statements. Per account (bank + last 4), statements are taken in order of
+ * Consistency between statements. Per account (accounts.ts: the same last 4 digits, else balance
+ * continuity; a statement with neither is an account of its own), statements are taken in order of
  * period start and each is compared with the furthest-reaching earlier one:
  * overlap (-overlapPenalty), gap > gapToleranceDays (-gapPenalty), closing vs next opening differing by
  * more than balanceTolerance (-balanceMismatchPenalty, only when they do not overlap). Inside each
@@ -151,7 +152,7 @@ function pairFindings(prev: CrossDocStatement, cur: CrossDocStatement, p: Underw
     });
   }
   if (prev.closingBalance !== null && cur.openingBalance !== null) {
-    const diff = round2(cur.openingBalance - prev.closingBalance);
+    const diff = fromCents(cents(cur.openingBalance) - cents(prev.closingBalance));
     if (Math.abs(diff) > p.balanceTolerance) {
       findings.push({
         statement_ids: [],
@@ -217,7 +218,7 @@ function informationalFindings(input: CrossDocInput): CrossDocFinding[] {
       statement_ids: [],
       type: 'own_account_transfers',
       severity: 'info',
-      message: `${input.ownTransfers.count} transfer${input.ownTransfers.count === 1 ? '' : 's'} between the merchant's own accounts (${formatMoney(input.ownTransfers.total)}) excluded from revenue`,
+      message: `${input.ownTransfers.count} transfer${input.ownTransfers.count === 1 ? '' : 's'} between the merchant's own accounts (${formatMoney(input.ownTransfers.total)}) excluded from revenue and expenses`,
       statements: [],
       deduction: 0,
     });

@@ -119,9 +119,20 @@ describe('analyzeDeal: lender positions, debt service and stacking (March 2024)'
     expect(lp.position_count).toBe(2);
     expect(lp.stacking_count).toBe(2);
     expect(lp.active_count).toBe(2);
-    expect(lp.positions[0]).toEqual({
+    expect(lp.directory_version).toMatch(/^\d{4}\.\d+\.\d+$/);
+    expect([lp.factor_rate, lp.factor_rate_source]).toEqual([1.35, 'default']);
+    expect(lp.positions[0]).toMatchObject({
       counterparty: 'yellowstone capital',
       known_lender: true,
+      lender_id: 'yellowstone-capital',
+      lender_kind: 'mca',
+      sequence: 1,
+      start_reason: 'new',
+      funding_amount: null,
+      estimated_remaining_balance: null,
+      missed_payments: 0,
+      bounced_payments: 0,
+      stacked: true,
       frequency: 'daily',
       payment_amount: 500,
       payment_count: 21,
@@ -134,8 +145,19 @@ describe('analyzeDeal: lender positions, debt service and stacking (March 2024)'
       share_of_deposits: 0.1726, // 10875 / 63000
       is_active: true,
     });
+    expect(lp.positions[0].transactions).toHaveLength(21);
+    expect(lp.positions[0].transactions[0]).toEqual({
+      index: 1,
+      role: 'payment',
+      date: '2024-03-01',
+      amount: -500,
+      statement_id: 1,
+      statement_tx_index: 1,
+      transaction_id: null,
+    });
     expect(lp.positions[1]).toMatchObject({
-      counterparty: 'kalamata',
+      counterparty: 'kalamata capital group',
+      lender_id: 'kalamata-capital',
       frequency: 'weekly',
       payment_amount: 1000,
       payment_count: 5,
@@ -234,7 +256,8 @@ describe('analyzeDeal: coverage edge cases', () => {
   it('13 months: Jan 2023 .. Jan 2024 is 396 days = 13 months', () => {
     const months = [];
     for (let k = 0; k < 13; k++) months.push(monthly(2023 + Math.floor(k / 12), (k % 12) + 1, 10000));
-    const a = analyzeDeal({ statements: assemble(months, 1000), fundingAmountRequested: 10000 });
+    // a window wide enough for all 13 statements (the default 6 months would name the older ones stale)
+    const a = analyzeDeal({ statements: assemble(months, 1000), fundingAmountRequested: 10000, params: { lookbackMonths: 13 } });
     expect(a.coverage).toMatchObject({ days_covered: 396, months_covered: 13, statement_count: 13 });
     expect(a.financials.avg_monthly_deposits).toBe(10000); // 130000 / 13
     expect(a.monthly).toHaveLength(13);
@@ -244,7 +267,7 @@ describe('analyzeDeal: coverage edge cases', () => {
   it('a leap year is 366 days = 12 months', () => {
     const months = [];
     for (let m = 1; m <= 12; m++) months.push(monthly(2024, m, 1000));
-    const a = analyzeDeal({ statements: assemble(months, 0), fundingAmountRequested: 1000 });
+    const a = analyzeDeal({ statements: assemble(months, 0), fundingAmountRequested: 1000, params: { lookbackMonths: 12 } });
     expect(a.coverage).toMatchObject({ days_covered: 366, months_covered: 12 });
     expect(a.monthly.find((m) => m.month === '2024-02')!.days_covered).toBe(29);
     // Feb: 1000 / 29 x 30.4375
@@ -436,7 +459,7 @@ describe('analyzeDeal: cross-document consistency', () => {
       expect.objectContaining({
         type: 'own_account_transfers',
         deduction: 0,
-        message: "1 transfer between the merchant's own accounts ($5,000.00) excluded from revenue",
+        message: "1 transfer between the merchant's own accounts ($5,000.00) excluded from revenue and expenses",
       }),
     ]);
     // the deal balance is the sum of both accounts: ending 15000 + 5000

@@ -1,11 +1,17 @@
+import { type AccountGroups, type DealAccount, groupAccounts } from './accounts';
+import { type Affordability, affordabilityOf } from './affordability';
 import { type DescriptionFeatures, descriptionFeatures } from './categorize';
+import { type LenderMatcher, type OrgLenderEntry, lenderMatcher } from './lenders';
 import { type CrossDocResult, type CrossDocStatement, crossDocumentCheck } from './crossdoc';
 import { chronologicalOrder, computeStatementMetrics, dailyBalanceSeries, type DailyBalanceSeries } from './metrics';
 import { type UnderwritingParams, resolveParams } from './params';
 import type { Authenticity, Reliability } from './report';
-import { type LenderPositionSummary, detectLenderPositions } from './positions';
+import { type LenderPositionSummary, detectLenderPositions, markUnnamedFundings } from './positions';
+import { type DepositClasses, type RevenueTable, applyOverrides, classifyDeposit, newDepositClasses, revenueTable } from './revenue';
 import { emptyBucketCounts, screenTransactions } from './screening';
 import { type AllScores, type FactorInputs, computeScores } from './scores';
+import { type StalenessSummary, splitStale } from './staleness';
+import { type TransferSummary, matchOwnTransfers } from './transfers';
 import type {
   BucketCounts,
   DealTransaction,
@@ -14,7 +20,7 @@ import type {
   StatementTransactionInput,
   TransactionCategory,
 } from './types';
-import { DAYS_PER_MONTH, cents, dayNumber, dayToDate, monthsFromDays, round2 } from './util';
+import { cents, dayNumber, dayToDate, divCents, fromCents, monthsFromDays, round2 } from './util';
 
 export interface AnalyzeDealInput {
   statements: StatementInput[];
@@ -22,6 +28,8 @@ export interface AnalyzeDealInput {
   /** YYYY-MM-DD; defaults to the last covered day (never the clock) */
   asOf?: string;
   params?: Partial<UnderwritingParams>;
+  /** the organization's own lender names (API /v1/lenders): they win over the shipped directory */
+  lenders?: readonly OrgLenderEntry[];
 }
 
 export interface MonthSummary {
@@ -126,8 +134,17 @@ export interface DealAnalysis {
   nsf_events: FeeEvent[];
   /** revenue by counterparty, largest first (at most REVENUE_SOURCE_LIMIT) */
   revenue_sources: RevenueSource[];
+  /** true revenue: per month, gross deposits, what each non-revenue class excluded, true revenue, cash deposits */
+  revenue: RevenueTable;
   currency: CurrencySummary;
   lender_positions: LenderPositionSummary;
+  /** the bank accounts the analysed statements belong to */
+  accounts: DealAccount[];
+  /** statements outside the look-back window, left out of every figure */
+  staleness: StalenessSummary;
+  /** transfers between the merchant's own accounts (neither revenue nor expense) */
+  own_transfers: TransferSummary;
+  affordability: Affordability;
   cross_doc: CrossDocResult;
   cash_flow: {
     monthly_revenue: number;
@@ -162,11 +179,6 @@ export function storedAnalysis(analysis: DealAnalysis): StoredDealAnalysis {
   return { ...rest, statements: statements.map(({ daily_balances: _daily, ...s }) => s) };
 }
 
-/** Same account = same last 4 digits (bank names are printed inconsistently); without them, same bank name. */
-const accountKey = (s: StatementInput) => {
-  const last4 = (s.accountNumberLast4 ?? '').trim();
-  return last4 ? `#${last4}` : `bank:${(s.bankName ?? '').trim().toLowerCase()}`;
-};
 const txKey = (t: StatementTransactionInput) =>
   `${t.date}|${cents(t.amount)}|${(t.description ?? '').trim().toLowerCase().replace(/\s+/g, ' ')}`;
 
@@ -192,8 +204,11 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   if (!(typeof funding === 'number' && Number.isFinite(funding) && funding > 0)) {
     throw new RangeError('fundingAmountRequested must be a number greater than 0');
   }
-  const { currency, statements, excluded } = splitByCurrency(input.statements);
-  const { shapes, dups, flat, ownTransfers, screened, transactions, statementMetrics } = screenStatements(statements, p);
+  const { currency, statements: inCurrency, excluded } = splitByCurrency(input.statements);
+  const { fresh: statements, summary: staleness } = splitStale(inCurrency, p.lookbackMonths);
+  const matcher = lenderMatcher(input.lenders);
+  const screening = screenStatements(statements, p, matcher);
+  const { shapes, dups, flat, ownTransfers, screened, features, transactions, statementMetrics, overridden } = screening;
   const coverage = coverageOf(shapes.series);
   const asOf = input.asOf ? dayNumber(input.asOf) : (coverage.periodEnd ?? lastTransactionDay(flat.txs));
   const dealDay = dealDailyBalance(shapes);
@@ -205,19 +220,11 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   const dailyBalances = [...dealDay.entries()].sort((a, b) => a[0] - b[0]);
   const monthly = finishMonthly(grid, dailyBalances);
   const weeks = weekBlockCounts(coverage.coveredDays, grid, totals.dayFlags);
-  const avgMonthlyDeposits = div(totals.deposits, coverage.months);
-  const avgMonthlyRevenue = div(totals.revenue, coverage.months);
-  const positionOptions = { asOf: asOf ?? 0, monthsCovered: coverage.months, avgMonthlyDeposits, positionActiveDays: p.positionActiveDays };
-  const positions = detectLenderPositions(screened, positionOptions);
-  const crossDoc = crossDocumentCheck(
-    {
-      statements: crossDocStatements(statements, excluded, shapes, statementMetrics),
-      duplicates: [...dups.dupPairs.values()],
-      ownTransfers,
-      reportingCurrency: currency,
-    },
-    p,
-  );
+  const avgMonthlyDeposits = fromCents(divCents(totals.deposits, coverage.months));
+  const avgMonthlyRevenue = fromCents(divCents(totals.revenue, coverage.months));
+  const positions = positionsOf(screened, features, { asOf: asOf ?? 0, monthsCovered: coverage.months, avgMonthlyDeposits }, p, input);
+  const crossDocInput = { statements: crossDocStatements(statements, excluded, shapes, statementMetrics), ownTransfers };
+  const crossDoc = crossDocumentCheck({ ...crossDocInput, duplicates: [...dups.dupPairs.values()], reportingCurrency: currency }, p);
   const cashFlow = cashFlowOf(totals, coverage.months, funding, avgMonthlyRevenue, p);
   const scores = computeScores(
     {
@@ -226,8 +233,8 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
       daysCovered: dealDay.size,
       avgMonthlyDeposits,
       avgMonthlyRevenue,
-      avgDailyBalance: balances.adb,
-      endingBalance: ending,
+      avgDailyBalance: fromCents(balances.adb),
+      endingBalance: fromCents(ending),
       lowBalanceDays: balances.lowDays,
       negativeBalanceDays: balances.negDays,
       nsfOverdraftEvents: totals.nsfCount + totals.odCount,
@@ -251,11 +258,16 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
     nsf_overdraft: nsfOverdraftOf(totals, grid),
     screening: screeningSection(totals, screened.length),
     monthly,
-    daily_balances: dailyBalances.map(([d, b]) => ({ date: dayToDate(d), balance: round2(b) })),
+    daily_balances: dailyBalances.map(([d, b]) => ({ date: dayToDate(d), balance: fromCents(b) })),
     nsf_events: feeEvents(screened),
     revenue_sources: revenueSources(screened, totals.revenue),
+    revenue: revenueTable(screened, monthly, overridden),
     currency: currencySummary(currency, input.statements, excluded),
     lender_positions: positions,
+    accounts: shapes.groups.accounts,
+    staleness,
+    own_transfers: ownTransfers,
+    affordability: affordabilityAt(avgMonthlyRevenue, positions, p),
     cross_doc: crossDoc,
     cash_flow: cashFlow.section,
     health: scores.health,
@@ -266,28 +278,57 @@ export function analyzeDeal(input: AnalyzeDealInput): DealAnalysis {
   };
 }
 
+/** Lender positions; the factor rate of the remaining-balance estimates is the params' when given, else the default. */
+function positionsOf(
+  screened: DealTransaction[],
+  features: DescriptionFeatures[],
+  o: { asOf: number; monthsCovered: number; avgMonthlyDeposits: number },
+  p: UnderwritingParams,
+  input: AnalyzeDealInput,
+): LenderPositionSummary {
+  return detectLenderPositions(screened, {
+    ...o,
+    positionActiveDays: p.positionActiveDays,
+    features,
+    factorRate: p.positionFactorRate,
+    factorRateSource: input.params?.positionFactorRate !== undefined ? 'params' : 'default',
+    amountTolerance: p.mcaAmountTolerance,
+  });
+}
+
 /**
  * The counted transactions of the deal (copies across statements of one account left out, own-account
  * transfers matched), screened together, and each statement's figures from that one screening.
  */
-function screenStatements(statements: StatementInput[], p: UnderwritingParams) {
-  const shapes = statementShapes(statements);
+function screenStatements(statements: StatementInput[], p: UnderwritingParams, matcher: LenderMatcher) {
+  const shapes = statementShapes(statements, p);
   const dups = crossFileDuplicates(statements, shapes);
   const flat = flattenCounted(statements, shapes.txDays, dups.twinOf);
-  const { features, categories } = initialCategories(flat.txs);
+  const { features, categories, classes } = initialCategories(flat.txs, flat.st, statements, matcher);
   const ownTransfers = matchOwnTransfers(flat, features, categories, shapes.accounts, p);
+  applyOverrides(flat.txs, classes, categories, ownTransfers.count);
   const screened = screenTransactions(flat.txs, p, {
     groups: flat.st,
     categories,
     days: flat.days,
     features,
-    deal: { statementIndex: flat.st, statementId: flat.id, statementTxIndex: flat.tx, index: flat.pos },
+    deal: { statementIndex: flat.st, statementId: flat.id, statementTxIndex: flat.tx, index: flat.pos, revenue: classes },
   }) as DealTransaction[];
+  markUnnamedFundings(screened, classes.overridden);
   const { transactions, perStatement } = statementRows(statements, flat, dups.twinOf, screened);
   const statementMetrics = statements.map((s, si) =>
     computeStatementMetrics(s, { params: p, screened: perStatement[si], series: shapes.series[si] }),
   );
-  return { shapes, dups, flat, ownTransfers, screened, transactions, statementMetrics };
+  return { shapes, dups, flat, ownTransfers, screened, features, transactions, statementMetrics, overridden: classes.overridden };
+}
+
+/** The affordability at the parameters' holdback cap, factor rate and term. */
+function affordabilityAt(monthlyRevenue: number, positions: LenderPositionSummary, p: UnderwritingParams): Affordability {
+  return affordabilityOf(monthlyRevenue, positions, {
+    maxTotalHoldback: p.maxTotalHoldback,
+    factorRate: p.proposedFactorRate,
+    termMonths: p.proposedTermMonths,
+  });
 }
 
 /** The last day with a transaction; null without any. */
@@ -316,12 +357,13 @@ interface StatementShapes {
   txDays: Int32Array[];
   series: DailyBalanceSeries[];
   accounts: string[];
+  groups: AccountGroups;
   labels: string[];
   /** statement indexes in order of period start */
   byStart: number[];
 }
 
-function statementShapes(statements: StatementInput[]): StatementShapes {
+function statementShapes(statements: StatementInput[], p: UnderwritingParams): StatementShapes {
   const txDays = statements.map((s) => {
     const a = new Int32Array(s.transactions.length);
     for (let i = 0; i < a.length; i++) a[i] = dayNumber(s.transactions[i].date);
@@ -335,7 +377,11 @@ function statementShapes(statements: StatementInput[]): StatementShapes {
     return `statement ${s.id ?? i + 1} (${period})`;
   });
   const byStart = statements.map((_, i) => i).sort((a, b) => (series[a].start ?? 0) - (series[b].start ?? 0) || a - b);
-  return { txDays, series, accounts: statements.map(accountKey), labels, byStart };
+  const groups = groupAccounts(
+    statements.map((statement, i) => ({ statement, start: series[i].start, end: series[i].end })),
+    p,
+  );
+  return { txDays, series, accounts: groups.keys, groups, labels, byStart };
 }
 
 type TxRef = { st: number; tx: number };
@@ -478,58 +524,22 @@ function flattenCounted(statements: StatementInput[], txDays: Int32Array[], twin
   return flat;
 }
 
-function initialCategories(txs: StatementTransactionInput[]): { features: DescriptionFeatures[]; categories: TransactionCategory[] } {
+/** Keyword features and categories of the counted transactions, and each deposit's revenue class (docs/revenue.md). */
+function initialCategories(
+  txs: StatementTransactionInput[],
+  statementOf: Int32Array,
+  statements: StatementInput[],
+  matcher: LenderMatcher,
+): { features: DescriptionFeatures[]; categories: TransactionCategory[]; classes: DepositClasses } {
   const features: DescriptionFeatures[] = new Array(txs.length);
   const categories: TransactionCategory[] = new Array(txs.length);
+  const classes = newDepositClasses(txs.length, statements);
   for (let i = 0; i < txs.length; i++) {
     const t = txs[i];
-    const f = (features[i] = descriptionFeatures(t.description ?? ''));
-    categories[i] = t.amount > 0 ? f.creditCategory.category : t.amount < 0 ? f.debitCategory.category : 'other';
+    const f = (features[i] = descriptionFeatures(t.description ?? '', matcher));
+    categories[i] = t.amount > 0 ? classifyDeposit(classes, i, t, f, statementOf[i]) : t.amount < 0 ? f.debitCategory.category : 'other';
   }
-  return { features, categories };
-}
-
-/**
- * Own-account transfers: a debit in one account and a credit of the same amount in another,
- * within transferMatchDays days, where at least one side reads as a transfer. Both become transfers.
- */
-function matchOwnTransfers(
-  flat: FlatTransactions,
-  features: DescriptionFeatures[],
-  categories: TransactionCategory[],
-  accounts: string[],
-  p: UnderwritingParams,
-): { count: number; total: number } {
-  const own = { count: 0, total: 0 };
-  if (new Set(accounts).size <= 1) return own;
-  const debitsByCents = new Map<number, number[]>();
-  flat.txs.forEach((t, i) => {
-    if (t.amount < 0 && categories[i] !== 'debt_service') {
-      const k = -cents(t.amount);
-      const g = debitsByCents.get(k);
-      if (g) g.push(i);
-      else debitsByCents.set(k, [i]);
-    }
-  });
-  const used = new Set<number>();
-  flat.txs.forEach((t, i) => {
-    if (t.amount <= 0 || features[i].knownRevenue) return;
-    const cands = debitsByCents.get(cents(t.amount));
-    if (!cands) return;
-    const day = flat.days[i];
-    for (const j of cands) {
-      if (used.has(j) || accounts[flat.st[j]] === accounts[flat.st[i]]) continue;
-      if (Math.abs(flat.days[j] - day) > p.transferMatchDays) continue;
-      if (categories[i] !== 'transfer' && categories[j] !== 'transfer') continue;
-      used.add(j);
-      categories[i] = 'transfer';
-      categories[j] = 'transfer';
-      own.count++;
-      own.total += t.amount;
-      break;
-    }
-  });
-  return own;
+  return { features, categories, classes };
 }
 
 /** Every transaction of each statement; a copy takes the screening of the transaction it copies, uncounted. */
@@ -612,7 +622,7 @@ function coverageSection(c: Coverage, statementCount: number): DealAnalysis['cov
 
 /**
  * The deal's daily balance: per account, the first statement (by period start) covering a day
- * wins; the deal's balance on a day is the sum over the accounts covering that day.
+ * wins; the deal's balance on a day is the sum over the accounts covering that day (integer cents).
  */
 function dealDailyBalance(shapes: StatementShapes): Map<number, number> {
   const perAccountDay = new Map<string, Map<number, number>>();
@@ -627,10 +637,11 @@ function dealDailyBalance(shapes: StatementShapes): Map<number, number> {
     });
   }
   const dealDay = new Map<number, number>();
-  for (const m of perAccountDay.values()) for (const [d, b] of m) dealDay.set(d, (dealDay.get(d) ?? 0) + b);
+  for (const m of perAccountDay.values()) for (const [d, b] of m) dealDay.set(d, (dealDay.get(d) ?? 0) + cents(b));
   return dealDay;
 }
 
+/** The deal's daily balance figures, in integer cents. */
 interface BalanceFigures {
   adb: number;
   min: number;
@@ -642,19 +653,20 @@ interface BalanceFigures {
 
 function balanceFigures(dealDay: Map<number, number>, p: UnderwritingParams): BalanceFigures {
   let sum = 0;
+  const low = cents(p.lowBalanceThreshold);
   const f: BalanceFigures = { adb: 0, min: Infinity, max: -Infinity, negDays: 0, lowDays: 0, known: dealDay.size > 0 };
   for (const b of dealDay.values()) {
     sum += b;
     if (b < f.min) f.min = b;
     if (b > f.max) f.max = b;
     if (b < 0) f.negDays++;
-    if (b < p.lowBalanceThreshold) f.lowDays++;
+    if (b < low) f.lowDays++;
   }
-  f.adb = div(sum, dealDay.size);
+  f.adb = divCents(sum, dealDay.size);
   return f;
 }
 
-/** Ending balance: per account, the statement with the latest period end, summed. */
+/** Ending balance in cents: per account, the statement with the latest period end, summed. */
 function endingBalance(statements: StatementInput[], shapes: StatementShapes, metrics: StatementMetrics[]): number {
   const { accounts, series } = shapes;
   const latestByAccount = new Map<string, number>();
@@ -663,7 +675,7 @@ function endingBalance(statements: StatementInput[], shapes: StatementShapes, me
     if (cur === undefined || (series[si].end ?? -Infinity) >= (series[cur].end ?? -Infinity)) latestByAccount.set(accounts[si], si);
   });
   let ending = 0;
-  for (const si of latestByAccount.values()) ending += metrics[si].ending_balance ?? 0;
+  for (const si of latestByAccount.values()) ending += cents(metrics[si].ending_balance ?? 0);
   return ending;
 }
 
@@ -719,7 +731,7 @@ function emptyMonth(month: string): MonthSummary {
   };
 }
 
-/** Sums over the counted transactions (money not yet rounded). */
+/** Sums over the counted transactions: money in integer cents. */
 interface DealTotals {
   deposits: number;
   withdrawals: number;
@@ -761,27 +773,28 @@ function dealTotals(
     const mi = grid.monthIdx[rel];
     const m = grid.months[mi];
     grid.has[mi] |= 1;
-    if (t.amount > 0) {
-      r.deposits += t.amount;
+    const c = cents(t.amount);
+    if (c > 0) {
+      r.deposits += c;
       r.depositCount++;
       r.dayFlags[rel] |= 1;
-      m.deposits += t.amount;
+      m.deposits += c;
       m.deposit_count++;
-      if (t.amount > r.largest) r.largest = t.amount;
+      if (c > r.largest) r.largest = c;
       if (t.category === 'revenue') {
-        r.revenue += t.amount;
-        m.revenue += t.amount;
+        r.revenue += c;
+        m.revenue += c;
         r.dayFlags[rel] |= 2;
       }
-    } else if (t.amount < 0) {
-      r.withdrawals += -t.amount;
+    } else if (c < 0) {
+      r.withdrawals -= c;
       r.withdrawalCount++;
-      m.withdrawals += -t.amount;
-      if (t.category === 'operating_expense') r.opex += -t.amount;
-      else if (t.category === 'debt_service') r.debt += -t.amount;
+      m.withdrawals -= c;
+      if (t.category === 'operating_expense') r.opex -= c;
+      else if (t.category === 'debt_service') r.debt -= c;
     }
     if (t.is_nsf_fee || t.is_overdraft_fee) {
-      countFee(r, t, grid, mi);
+      countFee(r, t, c, grid, mi);
       if (asOf !== null && asOf - flatDays[i] < p.nsfRecentDays) r.recentFee = true;
     }
     if (t.screening_bucket !== null) {
@@ -792,16 +805,16 @@ function dealTotals(
   return r;
 }
 
-function countFee(r: DealTotals, t: DealTransaction, grid: MonthGrid, mi: number): void {
+function countFee(r: DealTotals, t: DealTransaction, c: number, grid: MonthGrid, mi: number): void {
   const m = grid.months[mi];
   if (t.is_nsf_fee) {
     r.nsfCount++;
-    r.nsfAmount += -t.amount;
+    r.nsfAmount -= c;
     grid.has[mi] |= 2;
     m.nsf_count++;
   } else {
     r.odCount++;
-    r.odAmount += -t.amount;
+    r.odAmount -= c;
     grid.has[mi] |= 4;
     m.overdraft_count++;
   }
@@ -834,15 +847,16 @@ function finishMonthly(grid: MonthGrid, dailyBalances: [number, number][]): Mont
     monthBalance.set(mi, acc);
   }
   for (const [mi, acc] of monthBalance) {
-    grid.months[mi].ending_balance = round2(acc.last);
-    grid.months[mi].avg_daily_balance = round2(acc.sum / acc.n);
+    grid.months[mi].ending_balance = fromCents(acc.last);
+    grid.months[mi].avg_daily_balance = fromCents(divCents(acc.sum, acc.n));
   }
   const monthly = grid.months.filter((_, k) => grid.has[k] & 1);
   for (const m of monthly) {
-    m.revenue_rate = round2(m.days_covered > 0 ? (m.revenue / m.days_covered) * DAYS_PER_MONTH : 0);
-    m.deposits = round2(m.deposits);
-    m.revenue = round2(m.revenue);
-    m.withdrawals = round2(m.withdrawals);
+    // revenue / days x 30.4375, and 30.4375 = 487 / 16: one exact integer quotient
+    m.revenue_rate = fromCents(divCents(m.revenue * 487, m.days_covered * 16));
+    m.deposits = fromCents(m.deposits);
+    m.revenue = fromCents(m.revenue);
+    m.withdrawals = fromCents(m.withdrawals);
   }
   return monthly;
 }
@@ -899,7 +913,7 @@ function crossDocStatements(
       index: statements.length + k,
       id: s.id ?? null,
       label: `statement ${s.id ?? statements.length + k + 1} (${start ? `${start}..${end}` : 'undated'})`,
-      account: accountKey(s),
+      account: `other-currency:${k}`,
       start,
       end,
       openingBalance: null,
@@ -919,19 +933,20 @@ function cashFlowOf(
   avgMonthlyRevenue: number,
   p: UnderwritingParams,
 ): { monthlyDebt: number; section: DealAnalysis['cash_flow'] } {
-  const monthlyDebt = div(totals.debt, months);
-  const monthlyOpex = div(totals.opex, months);
-  const proposed = (funding * p.proposedFactorRate) / p.proposedTermMonths;
-  const cfa = avgMonthlyRevenue - monthlyOpex;
+  // monthly figures in whole cents, each rounded once; the ratio from those
+  const monthlyDebt = divCents(totals.debt, months);
+  const monthlyOpex = divCents(totals.opex, months);
+  const proposed = cents(round2((funding * p.proposedFactorRate) / p.proposedTermMonths));
+  const cfa = cents(avgMonthlyRevenue) - monthlyOpex;
   const cfcr = cfa / (monthlyDebt + proposed);
   return {
-    monthlyDebt,
+    monthlyDebt: fromCents(monthlyDebt),
     section: {
-      monthly_revenue: round2(avgMonthlyRevenue),
-      monthly_operating_expenses: round2(monthlyOpex),
-      cash_flow_available: round2(cfa),
-      existing_monthly_debt_service: round2(monthlyDebt),
-      proposed_monthly_payment: round2(proposed),
+      monthly_revenue: avgMonthlyRevenue,
+      monthly_operating_expenses: fromCents(monthlyOpex),
+      cash_flow_available: fromCents(cfa),
+      existing_monthly_debt_service: fromCents(monthlyDebt),
+      proposed_monthly_payment: fromCents(proposed),
       cfcr: round2(cfcr),
     },
   };
@@ -948,28 +963,28 @@ function financialsOf(f: {
 }): DealAnalysis['financials'] {
   const { totals: t, balances: b } = f;
   return {
-    avg_monthly_deposits: round2(div(t.deposits, f.months)),
-    avg_monthly_revenue: round2(div(t.revenue, f.months)),
-    avg_daily_balance: round2(b.adb),
-    min_daily_balance: f.dealDays ? round2(b.min) : 0,
-    max_daily_balance: f.dealDays ? round2(b.max) : 0,
-    ending_balance: round2(f.ending),
-    total_deposits: round2(t.deposits),
-    total_withdrawals: round2(t.withdrawals),
-    total_revenue: round2(t.revenue),
-    net_cash_flow: round2(t.deposits - t.withdrawals),
+    avg_monthly_deposits: fromCents(divCents(t.deposits, f.months)),
+    avg_monthly_revenue: fromCents(divCents(t.revenue, f.months)),
+    avg_daily_balance: fromCents(b.adb),
+    min_daily_balance: f.dealDays ? fromCents(b.min) : 0,
+    max_daily_balance: f.dealDays ? fromCents(b.max) : 0,
+    ending_balance: fromCents(f.ending),
+    total_deposits: fromCents(t.deposits),
+    total_withdrawals: fromCents(t.withdrawals),
+    total_revenue: fromCents(t.revenue),
+    net_cash_flow: fromCents(t.deposits - t.withdrawals),
     deposit_count: t.depositCount,
     withdrawal_count: t.withdrawalCount,
     deposit_frequency_per_month: round2(div(t.depositCount, f.months)),
-    avg_deposit_amount: round2(div(t.deposits, t.depositCount)),
-    largest_deposit: round2(t.largest),
+    avg_deposit_amount: fromCents(divCents(t.deposits, t.depositCount)),
+    largest_deposit: fromCents(t.largest),
     deposit_days: f.days.depositDays,
     revenue_deposit_days: f.days.revenueDays,
     negative_balance_days: b.negDays,
     low_balance_days: b.lowDays,
     low_balance_threshold: f.p.lowBalanceThreshold,
-    total_operating_expenses: round2(t.opex),
-    total_debt_service: round2(t.debt),
+    total_operating_expenses: fromCents(t.opex),
+    total_debt_service: fromCents(t.debt),
   };
 }
 
@@ -985,8 +1000,8 @@ function nsfOverdraftOf(t: DealTotals, grid: MonthGrid): DealAnalysis['nsf_overd
     total_overdraft_fees: t.odCount,
     nsf_months: nsfMonths,
     overdraft_months: odMonths,
-    nsf_fee_amount: round2(t.nsfAmount),
-    overdraft_fee_amount: round2(t.odAmount),
+    nsf_fee_amount: fromCents(t.nsfAmount),
+    overdraft_fee_amount: fromCents(t.odAmount),
   };
 }
 
@@ -1012,14 +1027,16 @@ function feeEvents(txs: DealTransaction[]): FeeEvent[] {
     .sort((a, b) => a.date.localeCompare(b.date));
 }
 
+/** Revenue by counterparty; totals in cents (totalRevenue too). */
 function revenueSources(txs: DealTransaction[], totalRevenue: number): RevenueSource[] {
   const groups = new Map<string, { total: number; count: number; first: string; last: string }>();
   for (const t of txs) {
     if (t.amount <= 0 || t.category !== 'revenue') continue;
     const g = groups.get(t.counterparty);
-    if (!g) groups.set(t.counterparty, { total: t.amount, count: 1, first: t.date, last: t.date });
+    const c = cents(t.amount);
+    if (!g) groups.set(t.counterparty, { total: c, count: 1, first: t.date, last: t.date });
     else {
-      g.total += t.amount;
+      g.total += c;
       g.count++;
       if (t.date < g.first) g.first = t.date;
       if (t.date > g.last) g.last = t.date;
@@ -1028,7 +1045,7 @@ function revenueSources(txs: DealTransaction[], totalRevenue: number): RevenueSo
   return [...groups.entries()]
     .map(([counterparty, g]) => ({
       counterparty,
-      total: round2(g.total),
+      total: fromCents(g.total),
       deposit_count: g.count,
       share_of_revenue: totalRevenue > 0 ? Math.round((g.total / totalRevenue) * 10000) / 10000 : 0,
       first_seen: g.first,

@@ -1,5 +1,14 @@
+import { type Affordability, affordabilityAtTerms, affordabilityReason } from './affordability';
 import type { DealAnalysis, ScoredDeal } from './deal';
-import { cfcrShortfall, DEFAULT_RULESET, evaluateFactorRuleset, type FactorRuleset, type FlatRuleset, recommend } from './ruleset';
+import {
+  affordabilityTermsOf,
+  cfcrShortfall,
+  DEFAULT_RULESET,
+  evaluateFactorRuleset,
+  type FactorRuleset,
+  type FlatRuleset,
+  recommend,
+} from './ruleset';
 import { gradeFor } from './scores';
 import { formatMoney, round2 } from './util';
 
@@ -38,7 +47,43 @@ export interface Evaluation {
  * unreliable statements, tampering risk and the cash-flow minima.
  */
 export function evaluateRuleset(analysis: ScoredDeal, ruleset: RulesetDefinition): Evaluation {
-  return withHolds(scoreRuleset(analysis, ruleset), analysis);
+  const a = analysis.affordability as Affordability | undefined;
+  const t = affordabilityTermsOf(ruleset.definition);
+  // the ruleset's own affordability terms, where it sets them, over the analysis' defaults
+  const affordability = a
+    ? affordabilityAtTerms(a, {
+        maxTotalHoldback: t.max_total_holdback ?? a.max_total_holdback,
+        factorRate: t.factor_rate ?? a.factor_rate,
+        termMonths: t.term_months ?? a.term_months,
+      })
+    : undefined;
+  return withContext(withHolds(scoreRuleset(analysis, ruleset), analysis), { staleness: analysis.staleness, affordability });
+}
+
+/**
+ * The last reasons: the statements left out as stale, and the affordability arithmetic (with a
+ * word when the ruleset's max advance is above it). An analysis stored before these were computed
+ * gets neither. `evaluateRuleset` passes the affordability at the ruleset's own terms.
+ */
+export function withContext(e: Evaluation, analysis: Partial<Pick<DealAnalysis, 'staleness' | 'affordability'>>): Evaluation {
+  const extra: string[] = [];
+  const stale = analysis.staleness?.stale_statements ?? [];
+  if (stale.length) {
+    const named = stale.map((s) => `statement ${s.statement_id ?? '?'} (${s.period_start ?? '?'}..${s.period_end ?? '?'})`).join(', ');
+    extra.push(
+      `Stale: ${named} ${plural(stale.length, 'ends', 'end')} ${analysis.staleness!.lookback_months} or more months before the newest statement (${analysis.staleness!.newest_period_end}) and ${plural(stale.length, 'was', 'were')} left out of every figure`,
+    );
+  }
+  const a = analysis.affordability;
+  if (a) {
+    extra.push(affordabilityReason(a));
+    if (e.max_advance !== null && e.max_advance > a.max_advance) {
+      extra.push(
+        `Affordability: the max advance of ${formatMoney(e.max_advance)} is above the ${formatMoney(a.max_advance)} the cash flow carries at a ${round2(a.max_total_holdback * 100)}% total holdback`,
+      );
+    }
+  }
+  return extra.length ? { ...e, reasons: [...e.reasons, ...extra] } : e;
 }
 
 function scoreRuleset(analysis: ScoredDeal, ruleset: RulesetDefinition): Evaluation {

@@ -11,10 +11,12 @@ export {
   type DescriptionFeatures,
   isKnownRevenueSource,
   matchKnownLender,
+  lenderMatchOf,
   KNOWN_LENDERS,
   type CategoryResult,
 } from './categorize';
 export { screenTransactions, emptyBucketCounts, type ScreenContext } from './screening';
+export { OVERRIDE_RULE, personNameWords, revenueTable, type RevenueExclusions, type RevenueMonth, type RevenueTable } from './revenue';
 export { classifyFrequency, PAYMENTS_PER_MONTH, type PaymentFrequency } from './frequency';
 export {
   computeStatementMetrics,
@@ -23,7 +25,40 @@ export {
   type DailyBalanceSeries,
   type StatementMetricsOptions,
 } from './metrics';
-export { detectLenderPositions, type LenderPosition, type LenderPositionSummary, type PositionOptions } from './positions';
+export { groupAccounts, type AccountGrouping, type AccountGroups, type AccountStatement, type DealAccount } from './accounts';
+export { splitStale, type StaleStatement, type StalenessSummary } from './staleness';
+export { matchOwnTransfers, type OwnTransfer, type TransferCandidates, type TransferSide, type TransferSummary } from './transfers';
+export { affordabilityOf, affordabilityAtTerms, affordabilityReason, type Affordability, type AffordabilityTerms } from './affordability';
+export {
+  detectLenderPositions,
+  type LenderPosition,
+  type LenderPositionSummary,
+  type PositionEvidence,
+  type PositionEvidenceRole,
+  type PositionOptions,
+  type PositionStart,
+} from './positions';
+export {
+  FUNDER_KINDS,
+  LENDER_DIRECTORY_VERSION,
+  LENDER_KINDS,
+  LenderMatcher,
+  MIN_NAME_CHARS,
+  directoryEntry,
+  isFunderKind,
+  lenderDirectory,
+  lenderMatcher,
+  matchLender,
+  nameWords,
+  parseDescriptorCases,
+  scoreDescriptorCases,
+  type DescriptorCase,
+  type DescriptorScore,
+  type DirectoryEntry,
+  type LenderKind,
+  type LenderMatch,
+  type OrgLenderEntry,
+} from './lenders';
 export {
   crossDocumentCheck,
   type CrossDocFindingType,
@@ -36,6 +71,7 @@ export {
   computeScores,
   gradeFor,
   revenueTrendPct,
+  revenueTrendNotApplicable,
   HEALTH_FACTORS,
   RULESET_FACTORS,
   FORM_B_FACTORS,
@@ -87,6 +123,7 @@ export {
 export {
   evaluateRuleset,
   withHolds,
+  withContext,
   authenticityHolds,
   cashFlowHolds,
   reliabilityReason,
@@ -109,6 +146,9 @@ export { summaryFacts, templateSummary, ungroundedNumbers, type SummaryDeal, typ
 export {
   DEFAULT_RULESET,
   FLAT_WEIGHT_FIELDS,
+  AFFORDABILITY_FIELDS,
+  affordabilityTermsOf,
+  type AffordabilityRulesetTerms,
   cfcrShortfall,
   validateFlatRuleset,
   validateFactorRuleset,

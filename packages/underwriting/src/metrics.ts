@@ -1,7 +1,7 @@
 import { type UnderwritingParams } from './params';
 import { emptyBucketCounts, screenTransactions } from './screening';
 import type { BucketCounts, ScreenedTransaction, StatementInput, StatementMetrics } from './types';
-import { cents, dayNumber, dayToDate, monthsFromDays, round2 } from './util';
+import { cents, dayNumber, dayToDate, divCents, fromCents, monthsFromDays, round2 } from './util';
 
 export interface DailyBalanceSeries {
   /** first and last day (day numbers) of the series; null when the statement has no dates at all */
@@ -49,21 +49,22 @@ export function dailyBalanceSeries(
   if (start !== null && end === null) end = start;
   if (end !== null && start === null) start = end;
 
-  let opening: number | null = st.openingBalance ?? null;
+  // in integer cents: a running balance adds exactly
+  let opening: number | null = st.openingBalance != null ? cents(st.openingBalance) : null;
   if (opening === null) {
     let acc = 0;
     for (const i of order) {
-      acc += txs[i].amount;
+      acc += cents(txs[i].amount);
       if (txs[i].balance !== null && txs[i].balance !== undefined) {
-        opening = (txs[i].balance as number) - acc;
+        opening = cents(txs[i].balance as number) - acc;
         break;
       }
     }
   }
   if (opening === null && st.closingBalance !== null && st.closingBalance !== undefined) {
     let acc = 0;
-    for (const t of txs) acc += t.amount;
-    opening = st.closingBalance - acc;
+    for (const t of txs) acc += cents(t.amount);
+    opening = cents(st.closingBalance) - acc;
   }
   const known = opening !== null;
   const open = opening ?? 0;
@@ -74,13 +75,13 @@ export function dailyBalanceSeries(
     for (let day = start; day <= end; day++) {
       while (k < order.length && days[order[k]] === day) {
         const t = txs[order[k]];
-        running = t.balance !== null && t.balance !== undefined ? t.balance : running + t.amount;
+        running = t.balance !== null && t.balance !== undefined ? cents(t.balance) : running + cents(t.amount);
         k++;
       }
-      balances.push(running);
+      balances.push(fromCents(running));
     }
   }
-  return { start, end, opening: open, known, balances };
+  return { start, end, opening: fromCents(open), known, balances };
 }
 
 export interface StatementMetricsOptions {
@@ -91,7 +92,7 @@ export interface StatementMetricsOptions {
   series?: DailyBalanceSeries;
 }
 
-/** Sums over a statement's screened transactions (money not yet rounded). */
+/** Sums over a statement's screened transactions: money in integer cents. */
 interface TransactionTotals {
   deposits: number;
   withdrawals: number;
@@ -129,27 +130,28 @@ function transactionTotals(screened: ScreenedTransaction[]): TransactionTotals {
   const depositDays = new Set<string>();
   let lastDepositDate = '';
   for (const t of screened) {
-    r.amountCents += cents(t.amount);
-    if (t.amount > 0) {
-      r.deposits += t.amount;
+    const c = cents(t.amount);
+    r.amountCents += c;
+    if (c > 0) {
+      r.deposits += c;
       r.depositCount++;
       if (t.date !== lastDepositDate) {
         depositDays.add(t.date);
         lastDepositDate = t.date;
       }
-      if (t.amount > r.largest) r.largest = t.amount;
-      if (t.category === 'revenue') r.revenue += t.amount;
-    } else if (t.amount < 0) {
-      r.withdrawals += -t.amount;
+      if (c > r.largest) r.largest = c;
+      if (t.category === 'revenue') r.revenue += c;
+    } else if (c < 0) {
+      r.withdrawals -= c;
       r.withdrawalCount++;
     }
     if (t.is_nsf_fee) {
       r.nsfCount++;
-      r.nsfFees += -t.amount;
+      r.nsfFees -= c;
     }
     if (t.is_overdraft_fee) {
       r.odCount++;
-      r.odFees += -t.amount;
+      r.odFees -= c;
     }
     if (t.screening_bucket) {
       r.flags++;
@@ -160,14 +162,14 @@ function transactionTotals(screened: ScreenedTransaction[]): TransactionTotals {
   return r;
 }
 
-/** Mean, lowest, highest and negative days of a daily balance series. */
+/** Sum (in cents), lowest, highest and negative days of a daily balance series. */
 function balanceStats(balances: number[]): { sum: number; min: number; max: number; negativeDays: number } {
   let sum = 0;
   let min = Infinity;
   let max = -Infinity;
   let negativeDays = 0;
   for (const b of balances) {
-    sum += b;
+    sum += cents(b);
     if (b < min) min = b;
     if (b > max) max = b;
     if (b < 0) negativeDays++;
@@ -179,7 +181,7 @@ function balanceStats(balances: number[]): { sum: number; min: number; max: numb
 function reconciliationDifference(statement: StatementInput, amountCents: number): number | null {
   const { openingBalance, closingBalance } = statement;
   if (openingBalance === null || openingBalance === undefined || closingBalance === null || closingBalance === undefined) return null;
-  return round2((cents(openingBalance) + amountCents - cents(closingBalance)) / 100);
+  return fromCents(cents(openingBalance) + amountCents - cents(closingBalance));
 }
 
 /** Per-statement analysis. Money rounded to cents, counts exact. See README "Per statement". */
@@ -199,13 +201,13 @@ export function computeStatementMetrics(statement: StatementInput, opts: Stateme
     days_covered: days,
     months_covered: months,
     transaction_count: screened.length,
-    total_deposits: round2(t.deposits),
-    total_withdrawals: round2(t.withdrawals),
-    total_credits: round2(t.deposits),
-    total_debits: round2(t.withdrawals),
-    net_cash_flow: round2(t.deposits - t.withdrawals),
+    total_deposits: fromCents(t.deposits),
+    total_withdrawals: fromCents(t.withdrawals),
+    total_credits: fromCents(t.deposits),
+    total_debits: fromCents(t.withdrawals),
+    net_cash_flow: fromCents(t.deposits - t.withdrawals),
     opening_balance: series.known ? round2(series.opening) : null,
-    avg_daily_balance: days ? round2(bal.sum / days) : null,
+    avg_daily_balance: days ? fromCents(divCents(bal.sum, days)) : null,
     min_daily_balance: days ? round2(bal.min) : null,
     max_daily_balance: days ? round2(bal.max) : null,
     ending_balance: ending === null ? null : round2(ending),
@@ -214,13 +216,13 @@ export function computeStatementMetrics(statement: StatementInput, opts: Stateme
     withdrawal_count: t.withdrawalCount,
     deposit_days: t.depositDays,
     deposit_frequency_per_month: months ? round2(t.depositCount / months) : 0,
-    avg_deposit_amount: t.depositCount ? round2(t.deposits / t.depositCount) : 0,
-    largest_deposit: round2(t.largest),
-    revenue_deposits: round2(t.revenue),
+    avg_deposit_amount: fromCents(divCents(t.deposits, t.depositCount)),
+    largest_deposit: fromCents(t.largest),
+    revenue_deposits: fromCents(t.revenue),
     nsf_count: t.nsfCount,
-    nsf_total_fees: round2(t.nsfFees),
+    nsf_total_fees: fromCents(t.nsfFees),
     overdraft_count: t.odCount,
-    overdraft_total_fees: round2(t.odFees),
+    overdraft_total_fees: fromCents(t.odFees),
     screening_flags: t.flags,
     screening_buckets: t.buckets,
     reconciliation_difference: reconciliationDifference(statement, t.amountCents),

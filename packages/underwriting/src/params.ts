@@ -56,9 +56,18 @@ export interface UnderwritingParams {
   balanceTolerance: number;
   /** own-account transfer matching window (days) */
   transferMatchDays: number;
+  /**
+   * Look-back window (calendar months, integer >= 1): a statement whose last month lies this many
+   * months or more before the newest statement's last month is stale and left out of every figure.
+   */
+  lookbackMonths: number;
+  /** Affordability: the largest share of monthly revenue all positions together may take (0 < x <= 1). */
+  maxTotalHoldback: number;
   /** CFCR: the requested advance is assumed repaid at factorRate over termMonths. */
   proposedFactorRate: number;
   proposedTermMonths: number;
+  /** Existing positions: estimated payback = funding deposit x this factor rate (remaining balance = payback - paid since). */
+  positionFactorRate: number;
   /** health composite weights (sum 1) */
   healthWeights: {
     revenue: number;
@@ -99,9 +108,12 @@ export const DEFAULT_PARAMS: Readonly<UnderwritingParams> = Object.freeze({
   crossDocCurrencyPenalty: 20,
   gapToleranceDays: 3,
   balanceTolerance: 1,
-  transferMatchDays: 2,
+  transferMatchDays: 3,
+  lookbackMonths: 6,
+  maxTotalHoldback: 0.25,
   proposedFactorRate: 1.35,
   proposedTermMonths: 6,
+  positionFactorRate: 1.35,
   healthWeights: Object.freeze({
     revenue: 0.25,
     balance_health: 0.2,
@@ -112,7 +124,22 @@ export const DEFAULT_PARAMS: Readonly<UnderwritingParams> = Object.freeze({
   }),
 }) as UnderwritingParams;
 
+/**
+ * The defaults with `p` laid over them. Throws a RangeError for a look-back window, holdback cap,
+ * factor rate or term the affordability and staleness rules cannot use.
+ */
 export function resolveParams(p?: Partial<UnderwritingParams>): UnderwritingParams {
   if (!p) return DEFAULT_PARAMS;
-  return { ...DEFAULT_PARAMS, ...p, healthWeights: { ...DEFAULT_PARAMS.healthWeights, ...(p.healthWeights ?? {}) } };
+  const r = { ...DEFAULT_PARAMS, ...p, healthWeights: { ...DEFAULT_PARAMS.healthWeights, ...(p.healthWeights ?? {}) } };
+  const fine = (x: number) => typeof x === 'number' && Number.isFinite(x);
+  if (!fine(r.lookbackMonths) || !Number.isInteger(r.lookbackMonths) || r.lookbackMonths < 1) {
+    throw new RangeError('lookbackMonths must be an integer of at least 1');
+  }
+  if (!fine(r.maxTotalHoldback) || r.maxTotalHoldback <= 0 || r.maxTotalHoldback > 1) {
+    throw new RangeError('maxTotalHoldback must be a number greater than 0 and at most 1');
+  }
+  if (!fine(r.proposedFactorRate) || r.proposedFactorRate < 1) throw new RangeError('proposedFactorRate must be a number of at least 1');
+  if (!fine(r.proposedTermMonths) || r.proposedTermMonths <= 0) throw new RangeError('proposedTermMonths must be a number greater than 0');
+  if (!fine(r.transferMatchDays) || r.transferMatchDays < 0) throw new RangeError('transferMatchDays must be a number of at least 0');
+  return r;
 }

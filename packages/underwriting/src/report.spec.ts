@@ -189,7 +189,7 @@ describe('coverage gaps between accounts', () => {
   });
 
   it('days no statement covers lower cross_doc, whatever the account', () => {
-    const a = analyzeDeal({ statements: [jan, jul], fundingAmountRequested: 1000 });
+    const a = analyzeDeal({ statements: [jan, jul], fundingAmountRequested: 1000, params: { lookbackMonths: 12 } });
     // February 29 + March 31 + April 30 + May 31 + June 30 = 151 days
     expect(a.cross_doc.findings).toEqual([
       {
@@ -207,7 +207,7 @@ describe('coverage gaps between accounts', () => {
   it('accounts covering each other leave no gap', () => {
     const both = statement({ id: 3, accountNumberLast4: '2222', periodStart: '2024-01-15', periodEnd: '2024-07-10', transactions: [] });
     expect(
-      analyzeDeal({ statements: [jan, jul, both], fundingAmountRequested: 1000 }).cross_doc.findings.filter(
+      analyzeDeal({ statements: [jan, jul, both], fundingAmountRequested: 1000, params: { lookbackMonths: 12 } }).cross_doc.findings.filter(
         (f) => f.type === 'coverage_gap',
       ),
     ).toEqual([]);
@@ -382,6 +382,7 @@ describe('buildDealReport', () => {
         total_deposits: 1000,
         total_withdrawals: 0,
         included: true,
+        stale: false,
       },
       {
         document_id: 2,
@@ -400,6 +401,7 @@ describe('buildDealReport', () => {
         total_deposits: null,
         total_withdrawals: null,
         included: false,
+        stale: false,
       },
     ]);
     expect(report.financials!.total_deposits).toBe(1000);

@@ -1,7 +1,13 @@
 import { analyzeDeal, type CurrencySummary, type DealAnalysis, type FeeEvent, type MonthSummary, type RevenueSource } from './deal';
+import type { DealAccount } from './accounts';
+import type { Affordability } from './affordability';
 import type { CrossDocResult } from './crossdoc';
+import type { OrgLenderEntry } from './lenders';
 import type { UnderwritingParams } from './params';
 import type { LenderPositionSummary } from './positions';
+import type { RevenueTable } from './revenue';
+import type { StalenessSummary } from './staleness';
+import type { TransferSummary } from './transfers';
 import type { AllScores } from './scores';
 import type { BucketCounts, StatementInput, StatementTransactionInput } from './types';
 
@@ -59,6 +65,8 @@ export interface BuildDealReportInput {
   reportDate: string;
   sightings?: RelatedDocumentSighting[];
   params?: Partial<UnderwritingParams>;
+  /** the organization's own lender names (see AnalyzeDealInput.lenders) */
+  lenders?: readonly OrgLenderEntry[];
 }
 
 export interface DocumentAuthenticity {
@@ -122,8 +130,10 @@ export interface StatementRow {
   transaction_count: number;
   total_deposits: number | null;
   total_withdrawals: number | null;
-  /** false when the statement is in another currency than the deal and left out of every figure */
+  /** false when the statement is left out of every figure: in another currency than the deal, or stale */
   included: boolean;
+  /** true when it lies outside the look-back window (see the report's `staleness`) */
+  stale: boolean;
 }
 
 export interface RelatedDealFinding {
@@ -152,8 +162,15 @@ export interface DealReport {
   monthly: MonthSummary[];
   daily_balances: { date: string; balance: number }[];
   lender_positions: LenderPositionSummary | null;
+  /** the bank accounts of the analysed statements */
+  accounts: DealAccount[];
+  staleness: StalenessSummary | null;
+  own_transfers: TransferSummary | null;
+  affordability: Affordability | null;
   nsf_events: FeeEvent[];
   revenue_sources: RevenueSource[];
+  /** true revenue per month: gross deposits, excluded by class, true revenue, cash deposits (null without a statement) */
+  revenue: RevenueTable | null;
   cross_doc: CrossDocResult;
   related_deals: RelatedDealFinding[];
 }
@@ -274,13 +291,15 @@ export function buildDealReport(input: BuildDealReportInput): { report: DealRepo
           statements: statementDocs.map(statementInputOf),
           fundingAmountRequested: input.fundingAmountRequested,
           params: input.params,
+          lenders: input.lenders,
         }),
         authenticity,
         reliability: reliabilityOf(input.documents),
       }
     : null;
   const metrics = new Map((analysis?.statements ?? []).map((m) => [m.statement_id, m]));
-  const excluded = new Set(analysis?.currency.excluded_statement_ids ?? []);
+  const stale = new Set((analysis?.staleness.stale_statements ?? []).map((x) => x.statement_id));
+  const excluded = new Set([...(analysis?.currency.excluded_statement_ids ?? []), ...stale]);
   const statements: StatementRow[] = statementDocs.map((d) => {
     const m = metrics.get(d.id);
     return {
@@ -300,6 +319,7 @@ export function buildDealReport(input: BuildDealReportInput): { report: DealRepo
       total_deposits: m ? m.total_deposits : null,
       total_withdrawals: m ? m.total_withdrawals : null,
       included: !excluded.has(d.id),
+      stale: stale.has(d.id),
     };
   });
   const report: DealReport = {
@@ -317,8 +337,13 @@ export function buildDealReport(input: BuildDealReportInput): { report: DealRepo
     monthly: analysis?.monthly ?? [],
     daily_balances: analysis?.daily_balances ?? [],
     lender_positions: analysis?.lender_positions ?? null,
+    accounts: analysis?.accounts ?? [],
+    staleness: analysis?.staleness ?? null,
+    own_transfers: analysis?.own_transfers ?? null,
+    affordability: analysis?.affordability ?? null,
     nsf_events: analysis?.nsf_events ?? [],
     revenue_sources: analysis?.revenue_sources ?? [],
+    revenue: analysis?.revenue ?? null,
     cross_doc: analysis?.cross_doc ?? { score: 100, findings: [] },
     related_deals: relatedDealFindings(input.sightings ?? [], input.documents),
   };

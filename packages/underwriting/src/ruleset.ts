@@ -1,9 +1,9 @@
 import type { DealAnalysis, ScoredDeal } from './deal';
-import { FORM_B_FACTORS, type FormBFactor, RULESET_FACTORS, type RulesetFactor, gradeFor } from './scores';
+import { FORM_B_FACTORS, type FormBFactor, RULESET_FACTORS, type RulesetFactor, gradeFor, revenueTrendNotApplicable } from './scores';
 import { formatMoney, round2 } from './util';
 
 /** Flat ruleset (spec Ruleset Form A): nine integer weights summing to 100. */
-export interface FlatRuleset {
+export interface FlatRuleset extends AffordabilityRulesetTerms {
   name?: string;
   description?: string;
   weight_revenue: number;
@@ -23,6 +23,40 @@ export interface FlatRuleset {
   /** max advance = multiplier x average monthly revenue */
   max_advance_multiplier: number;
   cfcr_target: number;
+}
+
+/**
+ * Affordability terms a ruleset of either kind may set (AFFORDABILITY_FIELDS); an absent one is the
+ * underwriting parameter's default (maxTotalHoldback, proposedFactorRate, proposedTermMonths).
+ */
+export interface AffordabilityRulesetTerms {
+  /** the largest share of monthly revenue all positions together may take, 0 < x <= 1 */
+  max_total_holdback?: number;
+  /** factor rate of the new advance, 1 to 5 */
+  factor_rate?: number;
+  /** term of the new advance in months, more than 0 and at most 36 */
+  term_months?: number;
+}
+
+export const AFFORDABILITY_FIELDS = ['max_total_holdback', 'factor_rate', 'term_months'] as const;
+
+/** Each affordability term that is set (null or absent: the default) must be in range. */
+function checkAffordabilityTerms(r: Record<string, unknown>, errors: RulesetFieldError[]): void {
+  const bad = (field: string, message: string) => errors.push({ code: 'VALIDATION_ERROR', field, message });
+  const set = (f: string) => r[f] !== undefined && r[f] !== null;
+  if (set('max_total_holdback') && !(isNum(r.max_total_holdback) && r.max_total_holdback > 0 && r.max_total_holdback <= 1))
+    bad('max_total_holdback', 'max_total_holdback must be a number greater than 0 and at most 1');
+  if (set('factor_rate') && !(isNum(r.factor_rate) && r.factor_rate >= 1 && r.factor_rate <= 5))
+    bad('factor_rate', 'factor_rate must be a number from 1 to 5');
+  if (set('term_months') && !(isNum(r.term_months) && r.term_months > 0 && r.term_months <= 36))
+    bad('term_months', 'term_months must be a number greater than 0 and at most 36');
+}
+
+/** The affordability terms a ruleset definition sets. */
+export function affordabilityTermsOf(definition: Record<string, unknown>): AffordabilityRulesetTerms {
+  const out: AffordabilityRulesetTerms = {};
+  for (const f of AFFORDABILITY_FIELDS) if (isNum(definition[f])) out[f] = definition[f] as number;
+  return out;
 }
 
 export const DEFAULT_RULESET: Readonly<FlatRuleset> = Object.freeze({
@@ -47,7 +81,7 @@ export const DEFAULT_RULESET: Readonly<FlatRuleset> = Object.freeze({
 });
 
 /** Factor-list ruleset (spec Ruleset Form B). */
-export interface FactorRuleset {
+export interface FactorRuleset extends AffordabilityRulesetTerms {
   name?: string;
   description?: string;
   factors: { name: FormBFactor | string; weight: number; threshold: number }[];
@@ -146,6 +180,7 @@ export function validateFlatRuleset(r: unknown): RulesetValidationResult {
   if (!isNum(r.cfcr_target) || r.cfcr_target < 0) {
     errors.push({ code: 'VALIDATION_ERROR', field: 'cfcr_target', message: 'cfcr_target must be a number of at least 0' });
   }
+  checkAffordabilityTerms(r, errors);
   return result(errors);
 }
 
@@ -209,6 +244,7 @@ export function validateFactorRuleset(r: unknown): RulesetValidationResult {
       message: 'decline_threshold must be lower than approval_threshold',
     });
   }
+  checkAffordabilityTerms(r, errors);
   return result(errors);
 }
 
@@ -260,6 +296,8 @@ export function describeFactor(a: ScoredDeal, f: RulesetFactor | FormBFactor): s
     case 'revenue_stability': {
       const full = a.monthly.filter((m) => m.days_covered >= 15);
       if (full.length < 2) return 'fewer than two full months, so no revenue trend can be measured';
+      if (f === 'revenue_trend' && revenueTrendNotApplicable(full.map((m) => ({ rate: m.revenue_rate }))))
+        return `revenue in ${full.filter((m) => m.revenue_rate > 0).length} of ${full.length} full months: no revenue trend to measure (not applicable, scores nothing)`;
       return `monthly revenue went from ${formatMoney(full[0].revenue_rate)} (${full[0].month}) to ${formatMoney(full[full.length - 1].revenue_rate)} (${full[full.length - 1].month})`;
     }
     case 'debt_service': {

@@ -96,7 +96,17 @@ export function revenueTrendPct(rates: { ordinal: number; rate: number }[]): num
   return (sxy / sxx / my) * 100;
 }
 
+/**
+ * True when two or more months are measured but fewer than two of them have any revenue: a trend
+ * on no revenue ("$0 -> $0") is not applicable and scores nothing (0), where it used to read the
+ * slope of a lone month as growth.
+ */
+export function revenueTrendNotApplicable(rates: { rate: number }[]): boolean {
+  return rates.length >= 2 && rates.filter((r) => r.rate > 0).length < 2;
+}
+
 export function revenueTrendScore(i: FactorInputs, p: UnderwritingParams): number {
+  if (revenueTrendNotApplicable(i.monthlyRevenueRates)) return 0;
   const pct = revenueTrendPct(i.monthlyRevenueRates);
   return pct === null ? 50 : clamp(50 + p.trendPointsPerPct * pct);
 }

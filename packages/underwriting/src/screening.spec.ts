@@ -116,7 +116,7 @@ describe('screenTransactions: repeat charges and lender payments', () => {
   it('a known lender name is a lender payment even once', () => {
     const [r] = screenTransactions([tx('2024-03-01', 'KALAMATA CAPITAL ACH', -800)]);
     expect([r.is_lender_payment, r.category, r.screening_bucket]).toEqual([true, 'debt_service', 'mca_payment']);
-    expect(r.flag_reason).toBe("Payment to lender 'kalamata' (known lender)");
+    expect(r.flag_reason).toBe("Payment to lender 'kalamata capital group' (known lender)");
   });
 
   it('loan wording needs two payments to become a position', () => {

@@ -1,7 +1,26 @@
 import { type DescriptionFeatures, descriptionFeatures } from './categorize';
 import { classifyFrequency } from './frequency';
+import type { LenderKind, LenderMatcher } from './lenders';
+
+/** Kinds of names whose steady debits are never a position by recurrence alone (a bank's may be a loan). */
+const NO_RECURRENCE_KINDS: ReadonlySet<LenderKind> = new Set<LenderKind>([
+  'fintech_bank',
+  'card',
+  'processor',
+  'payroll',
+  'broker',
+  'other',
+  'not_lender',
+]);
 import { type UnderwritingParams, resolveParams } from './params';
-import type { DealTransaction, ScreenedTransaction, ScreeningBucket, StatementTransactionInput, TransactionCategory } from './types';
+import type {
+  DealTransaction,
+  RevenueClass,
+  ScreenedTransaction,
+  ScreeningBucket,
+  StatementTransactionInput,
+  TransactionCategory,
+} from './types';
 import { SCREENING_BUCKETS } from './types';
 import { cents, dayNumber, formatMoney, median } from './util';
 
@@ -18,7 +37,11 @@ export interface ScreenContext {
     statementId: (string | number | null)[];
     statementTxIndex: ArrayLike<number>;
     index?: ArrayLike<number>;
+    /** each deposit's revenue class, rule and cash flag (docs/revenue.md) */
+    revenue?: { classes: (RevenueClass | null)[]; rules: (string | null)[]; cash: Uint8Array };
   };
+  /** the lender names to match (the organization's entries and the directory); the directory alone when absent */
+  lenders?: LenderMatcher;
   /** day numbers of the transactions (see dayNumber), when the caller has them already */
   days?: ArrayLike<number>;
 }
@@ -93,7 +116,7 @@ function categorizeRows(
   for (let i = 0; i < n; i++) {
     const tx = transactions[i];
     const amount = tx.amount;
-    const f = ctx.features?.[i] ?? descriptionFeatures(tx.description ?? '');
+    const f = ctx.features?.[i] ?? descriptionFeatures(tx.description ?? '', ctx.lenders);
     feats[i] = f;
     const category = ctx.categories?.[i] ?? (amount > 0 ? f.creditCategory.category : amount < 0 ? f.debitCategory.category : 'other');
     out[i] = newRow(tx, i, category, f, ctx.deal);
@@ -143,6 +166,9 @@ function newRow(
         statement_id: deal.statementId[i],
         statement_tx_index: deal.statementTxIndex[i],
         counted: true,
+        revenue_class: deal.revenue ? deal.revenue.classes[i] : null,
+        revenue_rule: deal.revenue ? deal.revenue.rules[i] : null,
+        is_cash_deposit: deal.revenue ? deal.revenue.cash[i] === 1 : false,
       } satisfies DealTransaction as ScreenedTransaction)
     : {
         index: i,
@@ -333,6 +359,8 @@ function lenderEvidence(s: Screen, idx: number[], cp: string): string {
   if (idx.some((i) => feats[i].lender !== null)) return 'known lender';
   if (idx.length >= 2 && idx.some((i) => feats[i].genericLender)) return 'loan or advance payments';
   if (idx.length < p.mcaMinOccurrences || feats[idx[0]].opex || cp === 'unknown') return '';
+  // a name known as no lender (card issuer, processor, payroll, fintech account, marked so by the organization) recurs for other reasons
+  if (idx.some((i) => NO_RECURRENCE_KINDS.has(feats[i].lenderMatch?.kind as LenderKind))) return '';
   // cheap pre-check: a steady series has max - min <= 2 x tolerance x median <= 2 x tolerance x max
   let lo = Infinity;
   let hi = -Infinity;

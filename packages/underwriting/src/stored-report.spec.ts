@@ -33,7 +33,7 @@ describe('storedReport', () => {
   it('stamps the current version and leaves the recommendation to come', () => {
     const stored = storedReport(report);
     expect(stored).toEqual({ ...report, report_version: REPORT_VERSION, recommendation: null });
-    expect(REPORT_VERSION).toBe(1);
+    expect(REPORT_VERSION).toBe(2);
   });
 });
 
@@ -52,7 +52,7 @@ describe('upgradeStoredReport', () => {
     expect(v0.report_version).toBeUndefined();
     expect(upgradeStoredReport(v0)).toEqual({
       ...report,
-      report_version: 1,
+      report_version: REPORT_VERSION,
       recommendation,
       inputs_key: 'v2|7:1:completed|c0',
       ai_summary_meta: meta,
@@ -72,7 +72,7 @@ describe('upgradeStoredReport', () => {
       recommendation: { ...recommendation, reasons: undefined },
     };
     expect(upgradeStoredReport(JSON.parse(JSON.stringify(early)))).toEqual({
-      report_version: 1,
+      report_version: REPORT_VERSION,
       report_date: '2024-06-05',
       ai_summary: null,
       coverage: { months_covered: 0.13, days_covered: 4, statement_count: 1, period_start: null, period_end: null },
@@ -87,11 +87,86 @@ describe('upgradeStoredReport', () => {
       monthly: [],
       daily_balances: [],
       lender_positions: null,
+      accounts: [],
+      staleness: null,
+      own_transfers: null,
+      affordability: null,
       nsf_events: [],
       revenue_sources: [],
+      revenue: null,
       cross_doc: null,
       related_deals: [],
       recommendation: { ...recommendation, reasons: [] },
+    });
+  });
+
+  it('reads a version-1 report: the version-2 sections null (not computed then), accounts empty, no statement stale', () => {
+    const { accounts: _a, staleness: _s, own_transfers: _t, affordability: _f, revenue: _r, ...v1Sections } = report;
+    const v1 = JSON.parse(
+      JSON.stringify({
+        ...v1Sections,
+        statements: report.statements.map(({ stale: _x, ...row }) => row),
+        report_version: 1,
+        recommendation,
+      }),
+    );
+    expect(upgradeStoredReport(v1)).toEqual({
+      ...report,
+      report_version: REPORT_VERSION,
+      recommendation,
+      accounts: [],
+      staleness: null,
+      own_transfers: null,
+      affordability: null,
+      revenue: null,
+    });
+    expect(report.accounts).toHaveLength(1);
+    expect(report.statements[0].stale).toBe(false);
+  });
+
+  it('reads version-1 lender positions with the fields added since as not computed', () => {
+    const v1Position = {
+      counterparty: 'ondeck',
+      known_lender: true,
+      frequency: 'daily',
+      payment_amount: 300,
+      payment_count: 20,
+      total_paid: 6000,
+      first_seen: '2024-06-03',
+      last_seen: '2024-06-28',
+      estimated_monthly_total: 6525,
+      estimated_daily_debit: 300,
+      estimated_weekly_debit: 1505.77,
+      share_of_deposits: 0.2,
+      is_active: true,
+    };
+    const lp = { positions: [v1Position], position_count: 1, active_count: 1, stacking_count: 1, estimated_monthly_total: 6525 };
+    const v1 = JSON.parse(JSON.stringify({ ...storedReport(report), report_version: 1, lender_positions: lp }));
+    const up = upgradeStoredReport(v1);
+    expect(up?.report_version).toBe(2);
+    expect(up?.lender_positions).toEqual({
+      ...lp,
+      directory_version: null,
+      factor_rate: null,
+      factor_rate_source: null,
+      positions: [
+        {
+          ...v1Position,
+          lender_id: null,
+          lender_name: null,
+          lender_kind: null,
+          sequence: 1,
+          start_reason: 'new',
+          funding_amount: null,
+          funding_date: null,
+          estimated_payback: null,
+          estimated_remaining_balance: null,
+          missed_payments: null,
+          bounced_payments: null,
+          stacked: null,
+          transactions: [],
+        },
+      ],
     });
   });
 

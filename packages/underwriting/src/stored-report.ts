@@ -1,4 +1,5 @@
 import type { Evaluation } from './evaluation';
+import type { LenderPosition, LenderPositionSummary } from './positions';
 import type { DealReport } from './report';
 
 /**
@@ -7,8 +8,15 @@ import type { DealReport } from './report';
  *   0 (no `report_version`): written before the report was versioned; sections added later may be
  *     missing, `coverage` may lack its period, `recommendation` its reasons.
  *   1: `DealReport` with `report_version`, the `recommendation` section and the server's metadata.
+ *   2: adds `accounts`, `staleness`, `own_transfers`, `affordability`, each statement row's
+ *     `stale`, and the `revenue` section (true revenue per month); a version-1 report reads them as
+ *     [] / null / false / null (it was computed without them). Lender positions gain the lender's
+ *     directory id, funding, remaining balance, renewals and modifications, missed and bounced
+ *     payments, stacking and evidence rows, and `lender_positions` the directory version and factor
+ *     rate; older positions read with those fields null (or empty: no evidence rows; sequence 1,
+ *     start "new": one position per lender then).
  */
-export const REPORT_VERSION = 1;
+export const REPORT_VERSION = 2;
 
 /** The report's `recommendation` section: the deal's default recommendation (spec: Deal report), plus ruleset_id and grade. */
 export type ReportRecommendation = Pick<
@@ -26,7 +34,9 @@ export interface AiSummaryMeta {
 }
 
 /** Sections a version-0 report may lack: read as null (as the API serves a section it has not got). */
-type LaterSections = 'report_date' | 'coverage' | 'authenticity' | 'review' | 'currency' | 'cross_doc';
+type LaterSections = 'report_date' | 'coverage' | 'authenticity' | 'review' | 'currency' | 'cross_doc' | Version2Sections;
+/** Sections version 2 added: null in a report written before. */
+type Version2Sections = 'staleness' | 'own_transfers' | 'affordability';
 
 /** The deal report as stored on the deal: what `buildDealReport` built, plus the server's sections. */
 export type StoredDealReport = Omit<DealReport, LaterSections> & {
@@ -54,7 +64,50 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 export function upgradeStoredReport(stored: unknown): StoredDealReport | null {
   if (!isObject(stored)) return null;
   if (stored.report_version === REPORT_VERSION) return stored as StoredDealReport;
-  return upgradeFromV0(stored);
+  const older = stored.report_version === 1 ? upgradeFromV1(stored) : upgradeFromV0(stored);
+  return { ...older, report_version: REPORT_VERSION, lender_positions: upgradePositions(older.lender_positions) };
+}
+
+/** Version 1 (and 0) positions: the fields added in version 2, as "not computed then". */
+function upgradePositions(lp: LenderPositionSummary | null): LenderPositionSummary | null {
+  if (!isObject(lp)) return null;
+  const stored: unknown[] = Array.isArray(lp.positions) ? lp.positions : [];
+  const positions = stored.map(
+    (p): LenderPosition =>
+      ({
+        lender_id: null,
+        lender_name: null,
+        lender_kind: null,
+        sequence: 1,
+        start_reason: 'new',
+        funding_amount: null,
+        funding_date: null,
+        estimated_payback: null,
+        estimated_remaining_balance: null,
+        missed_payments: null,
+        bounced_payments: null,
+        stacked: null,
+        transactions: [],
+        ...(p as Partial<LenderPosition>),
+      }) as LenderPosition,
+  );
+  const v1: Partial<LenderPositionSummary> = lp;
+  return { directory_version: null, factor_rate: null, factor_rate_source: null, ...v1, positions } as LenderPositionSummary;
+}
+
+/** Version 1: the sections of version 2 read as not computed; each statement row as not stale. */
+function upgradeFromV1(v1: Record<string, unknown>): StoredDealReport {
+  const rows = Array.isArray(v1.statements) ? (v1.statements as Record<string, unknown>[]) : [];
+  return {
+    ...(v1 as unknown as StoredDealReport),
+    report_version: REPORT_VERSION,
+    statements: rows.map((r) => ({ stale: false, ...r })) as StoredDealReport['statements'],
+    accounts: Array.isArray(v1.accounts) ? (v1.accounts as StoredDealReport['accounts']) : [],
+    staleness: null,
+    own_transfers: null,
+    affordability: null,
+    revenue: null,
+  };
 }
 
 /** Version 0: fills what a report of then may lack; sections it has are kept as they were. */
@@ -78,12 +131,17 @@ function upgradeFromV0(v0: Record<string, unknown>): StoredDealReport {
     authenticity: section('authenticity'),
     review: section('review'),
     currency: section('currency'),
-    statements: list('statements'),
+    statements: list('statements').map((r) => ({ ...r, stale: (r as { stale?: boolean }).stale ?? false })),
+    accounts: list('accounts'),
+    staleness: section('staleness'),
+    own_transfers: section('own_transfers'),
+    affordability: section('affordability'),
     monthly: list('monthly'),
     daily_balances: list('daily_balances'),
     lender_positions: section('lender_positions'),
     nsf_events: list('nsf_events'),
     revenue_sources: list('revenue_sources'),
+    revenue: section('revenue'),
     cross_doc: section('cross_doc'),
     related_deals: list('related_deals'),
     recommendation: recommendation ? { ...recommendation, reasons: recommendation.reasons ?? [] } : null,

@@ -15,6 +15,10 @@ export interface StatementTransactionInput {
   /** running balance where printed */
   balance: number | null;
   transactionType?: 'credit' | 'debit';
+  /** a category a person set (a correction): kept over the rules */
+  category?: TransactionCategory | null;
+  /** a revenue class a person set on a deposit (an override): kept over the rules */
+  revenueClass?: RevenueClass | null;
 }
 
 /** One parsed bank statement. */
@@ -34,6 +38,16 @@ export interface StatementInput {
 
 export const CATEGORIES = ['revenue', 'non_revenue', 'debt_service', 'operating_expense', 'transfer', 'other'] as const;
 export type TransactionCategory = (typeof CATEGORIES)[number];
+
+/**
+ * What a deposit is, for true revenue (docs/revenue.md): `revenue` counts; every other class is
+ * excluded from revenue. Cash deposits are revenue, flagged (is_cash_deposit) and totalled apart.
+ */
+export const REVENUE_CLASSES = ['revenue', 'transfer', 'loan_proceeds', 'refund', 'owner_injection', 'other_non_revenue'] as const;
+export type RevenueClass = (typeof REVENUE_CLASSES)[number];
+/** The classes excluded from revenue. */
+export type NonRevenueClass = Exclude<RevenueClass, 'revenue'>;
+export const NON_REVENUE_CLASSES = REVENUE_CLASSES.filter((c): c is NonRevenueClass => c !== 'revenue');
 
 /** Screening buckets, in priority order: a transaction that matches several keeps the first. */
 export const SCREENING_BUCKETS = [
@@ -82,6 +96,12 @@ export interface DealTransaction extends ScreenedTransaction {
   statement_tx_index: number;
   /** false when the transaction is a copy of one in an earlier, overlapping statement of the same account */
   counted: boolean;
+  /** a deposit's revenue class (null for a debit) */
+  revenue_class: RevenueClass | null;
+  /** the rule that decided the revenue class ("set by an underwriter" for an override); null for a debit */
+  revenue_rule: string | null;
+  /** a cash deposit (counted as revenue, totalled apart) */
+  is_cash_deposit: boolean;
 }
 
 export type BucketCounts = Record<ScreeningBucket, number>;

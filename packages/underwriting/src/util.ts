@@ -67,8 +67,42 @@ export function sum(values: number[]): number {
   return t;
 }
 
+/**
+ * Money: an amount becomes integer cents once, where it enters (Math.round(x x 100)); sums and
+ * comparisons are then exact integers, a quotient is rounded once (divCents: half away from zero),
+ * and a figure leaves as dollars (fromCents). See docs/money.md.
+ */
 export function cents(x: number): number {
   return Math.round(x * 100);
+}
+
+/** Integer cents -> dollars with 2 decimals (the nearest double to the exact decimal). */
+export function fromCents(c: number): number {
+  return c / 100 + 0;
+}
+
+/**
+ * num / den rounded to whole cents, half away from zero (1.005 -> 1.01, -1.005 -> -1.01), exact for
+ * integer num and den (|num| < 2^53); 0 when den <= 0. A non-integer den falls back to a float quotient.
+ */
+export function divCents(num: number, den: number): number {
+  if (!(den > 0)) return 0;
+  const a = Math.abs(num);
+  let q: number;
+  if (Number.isInteger(den) && Number.isInteger(a)) {
+    q = Math.floor(a / den);
+    let r = a - q * den;
+    // a / den in floating point may land one off the true floor for large values
+    if (r < 0) {
+      q--;
+      r += den;
+    } else if (r >= den) {
+      q++;
+      r -= den;
+    }
+    if (2 * r >= den) q++;
+  } else q = Math.round(a / den + 1e-9);
+  return num < 0 && q !== 0 ? -q : q;
 }
 
 /** "$1,234.50" / "-$1,234.50" (fast; no Intl) */

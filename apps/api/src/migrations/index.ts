@@ -20,6 +20,8 @@ import { Migration20261128100000_transaction_source } from './Migration202611281
 import { Migration20261128110000_deal_recommendation } from './Migration20261128110000_deal_recommendation';
 import { Migration20261128120000_workbench_review } from './Migration20261128120000_workbench_review';
 import { Migration20261128130000_tamper_findings } from './Migration20261128130000_tamper_findings';
+import { Migration20261129100000_lenders } from './Migration20261129100000_lenders';
+import { Migration20261129110000_revenue_class } from './Migration20261129110000_revenue_class';
 
 /** Versioned migrations, oldest first. Never edit one that has shipped: add a new one. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -44,4 +46,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128110000_deal_recommendation', class: Migration20261128110000_deal_recommendation },
   { name: 'Migration20261128120000_workbench_review', class: Migration20261128120000_workbench_review },
   { name: 'Migration20261128130000_tamper_findings', class: Migration20261128130000_tamper_findings },
+  { name: 'Migration20261129100000_lenders', class: Migration20261129100000_lenders },
+  { name: 'Migration20261129110000_revenue_class', class: Migration20261129110000_revenue_class },
 ];

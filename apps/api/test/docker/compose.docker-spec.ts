@@ -241,6 +241,130 @@ withEngine('docker/compose.yaml on a real Docker engine', () => {
     }
   }, 600_000);
 
+  it('takes an api replica out of rotation through /ready when it stops under load (the shipped Caddyfile): no request fails', async () => {
+    const [api1] = container(project, 'api-1');
+    /** A request through Caddy with an id of ours, which the replica that serves it logs. */
+    interface Sent {
+      id: string;
+      status: number | string;
+    }
+    const sent: Sent[] = [];
+    let n = 0;
+    let stop = false;
+    const loop = async (k: number) => {
+      while (!stop) {
+        const id = `drain-${k}-${n++}`;
+        try {
+          const res = await viaCaddy(`/v1/deals/${dealId}`, { headers: { 'X-Request-Id': id } });
+          await res.arrayBuffer();
+          sent.push({ id, status: res.status });
+        } catch (e) {
+          sent.push({ id, status: (e as Error).message });
+        }
+      }
+    };
+    const loops = [0, 1, 2, 3].map(loop);
+    await waitFor('requests flowing', () => sent.length >= 40, 30_000);
+    const stopAt = Date.now();
+    await runLong('docker', ['stop', '-t', '30', api1]);
+    const stoppedAt = Date.now();
+    const before = sent.length;
+    await waitFor('requests after the stop', () => sent.length >= before + 40, 30_000);
+    stop = true;
+    await Promise.all(loops);
+
+    const failed = sent.filter((s) => s.status !== 200);
+    expect(failed).toEqual([]);
+    // the replica's own log (pino, one line per request it served, with our id and its time)
+    const served = new Map<string, number>();
+    for (const line of must('docker', ['logs', api1]).split('\n')) {
+      const m = /"reqId":"(drain-[\d-]+)".*?"time":(\d+)|"time":(\d+).*?"reqId":"(drain-[\d-]+)"/.exec(line);
+      if (m) served.set(m[1] ?? m[4], Number(m[2] ?? m[3]));
+    }
+    const times = [...served.values()];
+    // both replicas were in rotation before the stop
+    expect(times.some((t) => t < stopAt)).toBe(true);
+    expect(served.size).toBeLessThan(sent.length);
+    // it answered /ready with 503 from the stop on, for SHUTDOWN_DELAY_SECONDS (3 s) before closing,
+    // and Caddy (checking every second) stopped sending to it well before it closed
+    expect(stoppedAt - stopAt).toBeGreaterThanOrEqual(3000);
+    expect(Math.max(...times)).toBeLessThan(stopAt + 2500);
+    // back in rotation once it answers /ready again
+    must('docker', ['start', api1]);
+    const id = await waitFor(
+      'the replica back in rotation',
+      async () => {
+        const rid = `drain-back-${n++}`;
+        const res = await viaCaddy(`/v1/deals/${dealId}`, { headers: { 'X-Request-Id': rid } });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+        return must('docker', ['logs', '--since', '60s', api1]).includes(`"${rid}"`) ? rid : null;
+      },
+      120_000,
+    );
+    expect(id).toMatch(/^drain-back-/);
+  }, 300_000);
+
+  it('runs every service within the limits the compose file sets, and the connection budget fits PostgreSQL', () => {
+    const services = ['api-1', 'api-2', 'worker', 'postgres', 'redis', 's3', 'caddy', 'backup-db', 'backup-files'];
+    const servers: Array<{ env: string[] }> = [];
+    for (const service of services)
+      for (const c of container(project, service)) {
+        const [info] = JSON.parse(must('docker', ['inspect', c])) as Array<{
+          Config: { Env: string[] };
+          State: { Running: boolean };
+          HostConfig: {
+            Memory: number;
+            NanoCpus: number;
+            ReadonlyRootfs: boolean;
+            CapDrop: string[] | null;
+            SecurityOpt: string[] | null;
+            RestartPolicy: { Name: string };
+            LogConfig: { Type: string; Config: Record<string, string> };
+          };
+        }>;
+        const h = info.HostConfig;
+        const where = `${service} (${c.slice(0, 12)})`;
+        expect({ where, memory: h.Memory > 0, cpus: h.NanoCpus > 0 }).toEqual({ where, memory: true, cpus: true });
+        expect({ where, log: h.LogConfig.Type, size: h.LogConfig.Config['max-size'] }).toEqual({ where, log: 'json-file', size: '10m' });
+        if (service === 'caddy') continue; // started by `run` here (see above): no restart policy
+        expect({ where, restart: h.RestartPolicy.Name }).toEqual({ where, restart: 'unless-stopped' });
+        expect({ where, readOnly: h.ReadonlyRootfs, capDrop: h.CapDrop, noNewPrivileges: h.SecurityOpt }).toEqual({
+          where,
+          readOnly: true,
+          capDrop: ['ALL'],
+          noNewPrivileges: ['no-new-privileges:true'],
+        });
+        if (['api-1', 'api-2', 'worker'].includes(service)) servers.push({ env: info.Config.Env });
+      }
+    // the engine enforces them: the api's cgroup holds its memory to 1 GiB and its CPU to one core
+    const [api] = container(project, 'api-1');
+    const cgroup = must('docker', [
+      'exec',
+      api,
+      'sh',
+      '-c',
+      'cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/cpu.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.cfs_period_us',
+    ])
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    expect(cgroup[0]).toBe(1024 * 1024 * 1024);
+    expect(cgroup[1] / cgroup[2]).toBe(1);
+    // each server process opens at most 2 x DATABASE_POOL_MAX connections (docs/docker.md): with the
+    // migrate job and the backups, the four stay under PostgreSQL's max_connections
+    expect(servers).toHaveLength(4);
+    const budget = servers.reduce((sum, s) => {
+      const pool = Number(/^DATABASE_POOL_MAX=(\d+)$/m.exec(s.env.join('\n'))?.[1]);
+      expect(pool).toBeGreaterThan(0);
+      return sum + 2 * pool;
+    }, 0);
+    const psql = (sql: string) => dc(project, 'exec', '-T', 'postgres', 'psql', '-U', 'ledgerlens', '-d', 'ledgerlens', '-tAc', sql).trim();
+    const max = Number(psql('show max_connections'));
+    expect(budget + 10).toBeLessThanOrEqual(max);
+    expect(Number(psql('select count(*) from pg_stat_activity where datname = current_database()'))).toBeLessThanOrEqual(budget + 2);
+  });
+
   it('compresses JSON at Caddy but never the event stream', async () => {
     // the OpenAPI document: JSON well past Caddy's minimum length
     const list = await viaCaddy('/docs/openapi.json', { headers: { 'Accept-Encoding': 'gzip' } });

@@ -335,14 +335,20 @@ real('the compose topology as processes: 2 api + 2 workers + Caddy on PostgreSQL
     );
     const minutes = (Date.now() - started) / 60_000;
     expect(statuses.filter((s) => s === 'completed').length).toBe(count);
-    // Which worker ran each document: its log line `Document <id> processed`.
+    // Which worker ran each document: its log line `Document <id> processed`. A worker logs that
+    // line after it commits the status, so the last line can reach the pipe after the poll above
+    // saw every document terminal: wait for one line per document before counting.
     const mine = new Set(ids);
     const byWorker: Record<string, number> = {};
-    for (const p of procs.filter((p) => p.name.startsWith('worker')))
-      byWorker[p.name] = p.out
-        .slice(logMark.get(p.name) ?? 0)
-        .map((l) => /Document (\d+) processed/.exec(l)?.[1])
-        .filter((id) => id !== undefined && mine.has(Number(id))).length;
+    const tally = (): number => {
+      for (const p of procs.filter((p) => p.name.startsWith('worker')))
+        byWorker[p.name] = p.out
+          .slice(logMark.get(p.name) ?? 0)
+          .map((l) => /Document (\d+) processed/.exec(l)?.[1])
+          .filter((id) => id !== undefined && mine.has(Number(id))).length;
+      return Object.values(byWorker).reduce((a, b) => a + b, 0);
+    };
+    await waitUntil(`a "processed" log line for each of ${count} documents (${label})`, () => tally() >= count, 10_000, 50);
     return { perMinute: count / minutes, byWorker };
   };
 

@@ -13,6 +13,8 @@ export interface ReadyDealOptions {
   businessName?: string;
   funding?: number;
   profile?: DealProfile;
+  /** the statements to analyse instead of makeStatements(profile) */
+  statements?: StatementInput[];
   /** also run the pipeline's recommendation step (RecommendationsService.generateDefault) */
   recommend?: boolean;
 }
@@ -79,6 +81,48 @@ export function makeStatements(profile: DealProfile, seed = 7): StatementInput[]
   return statements;
 }
 
+/**
+ * The `weak` statements with what the underwriting tables show: OnDeck funds a renewal of its
+ * daily position (a loan-proceeds deposit), one payment is returned, a savings account sends
+ * the checking account a transfer (an own-account transfer), and card sales lift revenue so
+ * the affordability arithmetic leaves room for an advance.
+ */
+export function underwritingStatements(): StatementInput[] {
+  const statements = makeStatements('weak');
+  const checking = statements[0];
+  const extra: StatementTransactionInput[] = [
+    { date: '2025-01-02', description: 'ONDECK CAPITAL FUNDING DEPOSIT', amount: 15000, balance: 0 },
+    { date: '2025-01-09', description: 'ONLINE TRANSFER FROM CHK 9876', amount: 2500, balance: 0 },
+    { date: '2025-01-10', description: 'RETURNED ITEM ONDECK CAPITAL DAILY PMT', amount: 95, balance: 0 },
+  ];
+  for (const st of statements)
+    extra.push({ date: `${st.periodStart!.slice(0, 8)}15`, description: 'SQUARE INC DEPOSIT', amount: 9000, balance: 0 });
+  for (const t of extra) {
+    const st = statements.find((s) => s.periodStart!.slice(0, 7) === t.date.slice(0, 7)) ?? checking;
+    st.transactions.push(t);
+  }
+  // running balances again, statement by statement
+  let balance = checking.openingBalance ?? 0;
+  for (const st of statements) {
+    st.openingBalance = balance;
+    st.transactions.sort((x, y) => x.date.localeCompare(y.date));
+    for (const t of st.transactions) t.balance = balance = cents(balance + t.amount);
+    st.closingBalance = balance;
+  }
+  statements.push({
+    id: 'savings-1',
+    bankName: 'First Test Bank',
+    accountNumberLast4: '9876',
+    accountHolder: 'Test Merchant LLC',
+    periodStart: '2025-01-01',
+    periodEnd: '2025-01-31',
+    openingBalance: 10000,
+    closingBalance: 7500,
+    transactions: [{ date: '2025-01-09', description: 'ONLINE TRANSFER TO CHK 4321', amount: -2500, balance: 7500 }],
+  });
+  return statements;
+}
+
 /** Creates a deal through the API and makes it `ready` as the pipeline would (report + analysis, built by buildDealReport). */
 export async function newReadyDeal(app: TestApp, key: string, options: ReadyDealOptions = {}): Promise<ReadyDeal> {
   const funding = options.funding ?? 40000;
@@ -89,7 +133,7 @@ export async function newReadyDeal(app: TestApp, key: string, options: ReadyDeal
   if (created.status !== 201) throw new Error(`deal create failed: ${created.status}`);
   const id: number = created.body.id;
   // Document ids 1..3 stand for the statements: the report only names them.
-  const documents = makeStatements(options.profile ?? 'strong').map((st, i) => ({
+  const documents = (options.statements ?? makeStatements(options.profile ?? 'strong')).map((st, i) => ({
     ...st,
     id: i + 1,
     filename: `${st.id}.pdf`,

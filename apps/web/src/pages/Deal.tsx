@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Download } from '@ledgerlens/sdk';
@@ -10,8 +10,11 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { TableWrap } from '../components/TableWrap';
 import { useSession } from '../components/Root';
 import { SharePanel, TimelinePanel } from './DealActivity';
+import { AuthenticityPanel, ChartsPanel, ConsistencyPanel, RelatedDealsPanel, TrueRevenuePanel } from './DealFindings';
+import { AccountsPanels } from './DealAccounts';
 import { day, label, month, num, period, usd, usdCents, when } from '../format';
 import { Upload } from './Upload';
+import { useUsable } from '../perf';
 
 const route = getRouteApi('/deals/$dealId');
 
@@ -23,12 +26,15 @@ export function DealPage() {
     enabled: Number.isInteger(dealId),
   });
   const session = useSession().data;
+  // usable: the recommendation, the figures and the tables drawn (the side panels fetch their own)
+  const root = useRef<HTMLElement>(null);
+  useUsable('deal-usable', deal.isSuccess, dealId, root);
   if (deal.isPending) return <p className="splash">Loading…</p>;
   if (deal.isError) return <ErrorNotice error={deal.error} />;
   const d = deal.data;
   const writer = can(session, 'write');
   return (
-    <article aria-labelledby="deal-title" className="deal">
+    <article aria-labelledby="deal-title" className="deal" ref={root}>
       <Crumbs trail={[<span key="deal">Deal {d.id}</span>]} />
       <div className="page-head">
         <h1 id="deal-title">{d.business_name}</h1>
@@ -51,9 +57,15 @@ export function DealPage() {
           <StatementsPanel deal={d} />
           {d.health && <HealthPanel deal={d} />}
           {d.financials && <FinancialsPanel deal={d} />}
+          <ChartsPanel deal={d} />
           {d.monthly.length > 0 && <MonthlyPanel deal={d} />}
+          <TrueRevenuePanel deal={d} />
           <PositionsPanel deal={d} />
+          <AccountsPanels deal={d} />
           <NsfPanel deal={d} />
+          <AuthenticityPanel deal={d} />
+          <ConsistencyPanel deal={d} />
+          <RelatedDealsPanel deal={d} />
         </div>
         <aside className="deal-side">
           {writer ? (
@@ -412,13 +424,16 @@ function PositionsPanel({ deal }: { deal: DealDetail }) {
           <table className="dense">
             <thead>
               <tr>
-                <th scope="col">Counterparty</th>
+                <th scope="col">Lender</th>
                 <th scope="col">Frequency</th>
                 <th scope="col" className="num">
                   Payment
                 </th>
                 <th scope="col" className="num">
                   Per month
+                </th>
+                <th scope="col" className="num">
+                  Funded / est. left
                 </th>
                 <th scope="col">Seen</th>
                 <th scope="col">Active</th>
@@ -427,10 +442,16 @@ function PositionsPanel({ deal }: { deal: DealDetail }) {
             <tbody>
               {lp.positions.map((p) => (
                 <tr key={`${p.counterparty}-${p.first_seen}`}>
-                  <th scope="row">{p.counterparty}</th>
+                  <th scope="row">
+                    {p.lender_name ?? p.counterparty}
+                    {p.start_reason && p.start_reason !== 'new' ? <span className="muted"> ({p.start_reason})</span> : null}
+                  </th>
                   <td>{label(p.frequency)}</td>
                   <td className="num">{usdCents(p.payment_amount)}</td>
                   <td className="num">{usd(p.estimated_monthly_total)}</td>
+                  <td className="num">
+                    {p.funding_amount != null ? `${usd(p.funding_amount)} / ${usd(p.estimated_remaining_balance ?? 0)}` : '-'}
+                  </td>
                   <td className="nowrap">{period(p.first_seen, p.last_seen)}</td>
                   <td>{p.is_active ? 'Yes' : 'No'}</td>
                 </tr>
@@ -509,6 +530,16 @@ function StatementsPanel({ deal }: { deal: DealDetail }) {
                       {s.reconciled ? 'Reconciled' : s.reconciled === false ? 'Does not add up' : 'Unchecked'}
                     </span>
                     <span className={`badge risk-${s.risk_level}`}>Tampering risk {s.risk_level}</span>
+                    {s.stale ? (
+                      <span className="badge severity-warning" title="Older than the ruleset's window: left out of every figure">
+                        Stale: left out
+                      </span>
+                    ) : null}
+                    {!s.included && !s.stale ? (
+                      <span className="badge severity-warning" title="In another currency than the deal's: left out of every figure">
+                        {s.currency ? `${s.currency}: left out` : 'Currency unknown: left out'}
+                      </span>
+                    ) : null}
                   </span>
                 </td>
               </tr>

@@ -1,13 +1,15 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { experimental_streamedQuery as streamedQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { can, keys, ll, queryClient, type Schemas } from '../api';
 import { Crumbs } from '../components/Crumbs';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useSession } from '../components/Root';
-import { day, label, usdCents } from '../format';
+import { day, usdCents } from '../format';
 import type { PDFDocumentProxy } from '../review/pdf';
 import { AddRow, DeleteRow, FixRow, type Transaction } from '../review/RowForms';
+import { appendRows, documentRows, NO_ROWS, RowsGrid } from '../review/RowsGrid';
+import { useUsable } from '../perf';
 
 const route = getRouteApi('/deals/$dealId/documents/$documentId');
 
@@ -15,8 +17,6 @@ type TamperFinding = Schemas['TamperFindingDto'];
 
 /** What the panel under the rows shows: nothing, or the form of one change. */
 type Mode = null | 'fix' | 'add' | 'delete';
-
-const COLUMNS: [string, string?][] = [['Date'], ['Description'], ['Amount', 'num'], ['Category']];
 
 /**
  * The balance chain, checked in the page: the rows whose printed running balance does not follow
@@ -34,6 +34,29 @@ export function chainBreaks(rows: Transaction[], opening: number | null): Map<nu
     running = t.balance;
   }
   return breaks;
+}
+
+/**
+ * Resolves when the query has its data or its error, or after `ms` (it may never start): the rows
+ * after the first page wait for the statement's file, so the page is drawn before they arrive.
+ */
+function settled(queryKey: readonly unknown[], ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      const status = queryClient.getQueryState(queryKey)?.status;
+      return status === 'success' || status === 'error';
+    };
+    if (done()) return resolve();
+    const timer = setTimeout(finish, ms);
+    const unsubscribe = queryClient.getQueryCache().subscribe(() => {
+      if (done()) finish();
+    });
+    function finish() {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    }
+  });
 }
 
 /** Who may correct a row: the API allows admins and managers (a 403 for anyone else). */
@@ -58,11 +81,13 @@ export function ReviewPage() {
   const deal = useQuery({ queryKey: keys.deal(dealId), queryFn: ({ signal }) => ll.deals.get(dealId, { signal }) });
   const rows = useQuery({
     queryKey: keys.transactions(documentId),
-    queryFn: async ({ signal }) => {
-      const all: Transaction[] = [];
-      for await (const t of ll.transactions.listAllForDocument(documentId, {}, { signal })) all.push(t);
-      return all;
-    },
+    // shown from the first page on; after a change, the list is read again and replaces the old one when complete
+    queryFn: streamedQuery({
+      streamFn: ({ signal }) => documentRows(documentId, signal, settled(['document-file', documentId], 3000)),
+      reducer: appendRows,
+      initialValue: NO_ROWS,
+      refetchMode: 'replace',
+    }),
   });
   const file = useQuery({
     queryKey: ['document-file', documentId],
@@ -84,11 +109,19 @@ export function ReviewPage() {
   const [page, setPage] = useState(1);
   const [evidence, setEvidence] = useState<number | null>(null);
   const region = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLElement>(null);
+  const [drawn, setDrawn] = useState(false);
+  // usable: the rows listed and the statement's page drawn
+  useUsable('review-usable', rows.isSuccess && !!doc.data && !!deal.data && drawn, documentId, root);
+  // and every row arrived (a long statement's come after the first page)
+  useUsable('review-rows-loaded', rows.isSuccess && !rows.isFetching && !!doc.data && !!deal.data, documentId, root);
   const stopEditing = () => {
     setEditing(false);
     region.current?.focus({ preventScroll: true });
   };
-  const list = rows.data ?? [];
+  const list = rows.data?.rows ?? [];
+  const total = rows.data?.total ?? 0;
+  const loading = list.length < total;
   const current = list.find((t) => t.id === selected) ?? null;
   const reviewed = useMutation({
     mutationFn: () => ll.documents.markReviewed(documentId),
@@ -117,6 +150,10 @@ export function ReviewPage() {
       e.preventDefault();
       const next = e.key === 'ArrowDown' ? Math.min(list.length - 1, index + 1) : Math.max(0, index - 1);
       select(list[index < 0 ? 0 : next]);
+    } else if (e.key === 'Home' || e.key === 'End') {
+      // the first or the last row (a statement can have thousands)
+      e.preventDefault();
+      select(e.key === 'Home' ? list[0] : list[list.length - 1]);
     } else if (e.key === 'Enter' && current && corrector) {
       e.preventDefault();
       setEditing(true);
@@ -135,6 +172,13 @@ export function ReviewPage() {
   const drafted = draft ? list.map((t) => (t.id === draft.id ? { ...t, amount: draft.amount } : t)) : list;
   const breaks = chainBreaks(drafted, d.opening_balance);
   const warningsOf = (t: Transaction) => [...t.row_warnings, ...(breaks.has(t.id) ? [breaks.get(t.id)!] : [])];
+  // in a long statement, the rows to look at: the next one after the selection (from the top again)
+  const isFlagged = (t: Transaction) => t.row_warnings.length > 0 || breaks.has(t.id);
+  const flagged = list.reduce((n, t) => n + (isFlagged(t) ? 1 : 0), 0);
+  const nextFlagged = () => {
+    const at = list.findIndex((t) => t.id === selected);
+    select(list.slice(at + 1).find(isFlagged) ?? list.find(isFlagged));
+  };
   // the signs of editing read from the content: each names its page and boxes, shown over the page
   const findings: TamperFinding[] = d.tamper_findings ?? [];
   const showFinding = (i: number) => {
@@ -144,7 +188,7 @@ export function ReviewPage() {
   };
 
   return (
-    <article aria-labelledby="review-title" className="review">
+    <article aria-labelledby="review-title" className="review" ref={root}>
       <Crumbs
         trail={[
           <Link key="deal" to="/deals/$dealId" params={{ dealId: String(dealId) }}>
@@ -215,46 +259,53 @@ export function ReviewPage() {
               Next page
             </button>
           </div>
-          {file.isError ? (
-            <ErrorNotice error={file.error} action="open the statement" />
-          ) : file.data ? (
-            <PdfPage
-              bytes={file.data}
-              page={page}
-              rows={list}
-              warned={(t) => warningsOf(t).length > 0}
-              selected={selected}
-              onSelect={select}
-              evidence={findings.flatMap((f, i) =>
-                f.page === page ? f.boxes.map((box, k) => ({ key: `${i}-${k}`, box, selected: i === evidence, label: f.message })) : [],
-              )}
-            />
-          ) : (
-            <p className="muted">Opening the statement…</p>
-          )}
+          <div className="pdf-scroll" role="region" aria-label="The statement's page" tabIndex={0}>
+            {file.isError ? (
+              <ErrorNotice error={file.error} action="open the statement" />
+            ) : file.data ? (
+              <PdfPage
+                bytes={file.data}
+                page={page}
+                rows={list}
+                warned={(t) => warningsOf(t).length > 0}
+                selected={selected}
+                onSelect={select}
+                onDrawn={() => setDrawn(true)}
+                evidence={findings.flatMap((f, i) =>
+                  f.page === page ? f.boxes.map((box, k) => ({ key: `${i}-${k}`, box, selected: i === evidence, label: f.message })) : [],
+                )}
+              />
+            ) : (
+              <p className="muted">Opening the statement…</p>
+            )}
+          </div>
         </section>
         <section className="panel review-rows" aria-labelledby="rows-title">
-          <h2 id="rows-title">Rows read ({list.length})</h2>
-          {rows.isError ? <ErrorNotice error={rows.error} /> : null}
-          <p className="muted small">↑ ↓ move between rows{corrector ? ', Enter fixes the selected row, Escape cancels' : ''}.</p>
-          <div ref={region} className="rows-scroll" role="region" aria-label="Rows read" tabIndex={0} onKeyDown={onKey} data-testid="rows">
-            <table className="dense">
-              <thead>
-                <tr>
-                  {COLUMNS.map(([name, className]) => (
-                    <th key={name} scope="col" className={className}>
-                      {name}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((t) => (
-                  <Row key={t.id} t={t} warnings={warningsOf(t)} selected={t.id === selected} onSelect={() => select(t)} />
-                ))}
-              </tbody>
-            </table>
+          <div className="rows-head">
+            <h2 id="rows-title">Rows read ({total.toLocaleString('en-US')})</h2>
+            <div className="spacer" />
+            {flagged > 0 ? (
+              <button type="button" onClick={nextFlagged}>
+                Next flagged row ({flagged})
+              </button>
+            ) : null}
           </div>
+          {rows.isError ? <ErrorNotice error={rows.error} /> : null}
+          <p className="muted small">↑ ↓ Home End move between rows{corrector ? ', Enter fixes the selected row, Escape cancels' : ''}.</p>
+          {loading ? (
+            <p className="muted small" role="status" data-testid="rows-loading">
+              Loading rows: {list.length.toLocaleString('en-US')} of {total.toLocaleString('en-US')}…
+            </p>
+          ) : null}
+          <RowsGrid
+            rows={list}
+            total={total}
+            selected={selected}
+            warningsOf={warningsOf}
+            onSelect={select}
+            region={region}
+            onKeyDown={onKey}
+          />
           {!corrector ? null : mode === 'fix' && current ? (
             <FixRow
               key={current.id}
@@ -310,54 +361,6 @@ export function ReviewPage() {
   );
 }
 
-/** Scrolls the list (not the page, as scrollIntoView would) so that the row is in sight. */
-function keepInView(row: HTMLTableRowElement): void {
-  const list = row.closest<HTMLElement>('.rows-scroll');
-  if (!list) return;
-  const head = list.querySelector('thead')?.offsetHeight ?? 0;
-  if (row.offsetTop - head < list.scrollTop) list.scrollTop = row.offsetTop - head;
-  else if (row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight)
-    list.scrollTop = row.offsetTop + row.offsetHeight - list.clientHeight;
-}
-
-function Row({ t, warnings, selected, onSelect }: { t: Transaction; warnings: string[]; selected: boolean; onSelect: () => void }) {
-  const ref = useRef<HTMLTableRowElement>(null);
-  useEffect(() => {
-    const row = ref.current;
-    if (!selected || !row) return;
-    const keep = () => keepInView(row);
-    keep();
-    // a narrower window makes the list shorter: the selected row stays in sight
-    window.addEventListener('resize', keep);
-    return () => window.removeEventListener('resize', keep);
-  }, [selected]);
-  const warned = warnings.length > 0;
-  return (
-    <tr
-      ref={ref}
-      aria-selected={selected}
-      className={`${selected ? 'selected' : ''} ${warned ? 'warned' : ''}`}
-      onClick={onSelect}
-      data-row-id={t.id}
-    >
-      <td className="nowrap">{day(t.date)}</td>
-      <td>
-        {t.description}
-        {warned ? (
-          <ul className="row-warnings" aria-label="Row warnings">
-            {warnings.map((w) => (
-              <li key={w}>{w}</li>
-            ))}
-          </ul>
-        ) : null}
-        {t.origin === 'added' ? <span className="badge">Added</span> : t.corrected ? <span className="badge">Corrected</span> : null}
-      </td>
-      <td className={`num ${t.amount < 0 ? 'debit' : ''}`}>{usdCents(t.amount)}</td>
-      <td>{label(t.category)}</td>
-    </tr>
-  );
-}
-
 /** One page of the statement drawn by pdf.js, with the rows' boxes over it. */
 function PdfPage({
   bytes,
@@ -366,6 +369,7 @@ function PdfPage({
   warned,
   selected,
   onSelect,
+  onDrawn,
   evidence,
 }: {
   bytes: Uint8Array;
@@ -374,6 +378,8 @@ function PdfPage({
   warned: (t: Transaction) => boolean;
   selected: number | null;
   onSelect: (t: Transaction) => void;
+  /** a page was drawn */
+  onDrawn: () => void;
   /** the boxes of the tamper findings on this page */
   evidence: Array<{ key: string; box: number[]; selected: boolean; label: string }>;
 }) {
@@ -436,6 +442,7 @@ function PdfPage({
             setScale(fit);
             c.dataset.rendered = String(page);
             c.dataset.width = String(Math.round(width));
+            onDrawn();
           }
         },
         () => undefined,
@@ -447,8 +454,22 @@ function PdfPage({
     };
   }, [pdf, page, width]);
 
+  const onPage = useMemo(() => rows.filter((t) => t.source?.page === page), [rows, page]);
+
+  // the selected row's boxes in sight in the page's own scrolling area (the window does not move)
+  useEffect(() => {
+    const el = holder.current;
+    const box = el?.querySelector<HTMLElement>(`.box[data-box-for="${selected}"]`);
+    const pane = el?.closest<HTMLElement>('.pdf-scroll');
+    if (!box || !pane) return;
+    const top = el!.offsetTop + box.offsetTop;
+    const bottom = top + box.offsetHeight;
+    const margin = 24;
+    if (top - margin < pane.scrollTop) pane.scrollTop = Math.max(0, top - margin);
+    else if (bottom + margin > pane.scrollTop + pane.clientHeight) pane.scrollTop = bottom + margin - pane.clientHeight;
+  }, [selected, scale, page]);
+
   if (error) return <ErrorNotice error={error} action="draw the statement" />;
-  const onPage = rows.filter((t) => t.source?.page === page);
   return (
     <div className="pdf-holder" ref={holder}>
       <canvas ref={canvas} role="img" aria-label={`Page ${page} of the statement`} />

@@ -5,6 +5,7 @@ import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { TableWrap } from '../components/TableWrap';
 import { label, when } from '../format';
+import { CrmPanel, UsagePanel, WebhooksPanel } from './SettingsIntegrations';
 
 type Role = Schemas['InviteUserDto']['role'];
 const ROLES: Role[] = ['admin', 'manager', 'underwriter', 'reviewer'];
@@ -30,7 +31,7 @@ function ShownOnce({ title, secret, onClose }: { title: string; secret: string |
   );
 }
 
-/** Admin settings: the organization's users and roles, and API keys. */
+/** Admin settings: the organization's users and roles, API keys, the webhook, CRM connections, usage and quota. */
 export function SettingsPage() {
   return (
     <section aria-labelledby="settings-title" className="settings">
@@ -39,6 +40,9 @@ export function SettingsPage() {
       </div>
       <UsersPanel />
       <KeysPanel />
+      <WebhooksPanel />
+      <CrmPanel />
+      <UsagePanel />
     </section>
   );
 }

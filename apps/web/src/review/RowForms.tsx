@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { keys, ll, queryClient, type Schemas } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { day, label, usdCents } from '../format';
+import type { LoadedRows } from './RowsGrid';
 
 export type Transaction = Schemas['TransactionDto'];
 type Category = Transaction['category'];
@@ -17,10 +18,19 @@ export function isCalendarDate(value: string): boolean {
   return d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
 }
 
-/** After a saved change: the rows, the document, the deal (its report follows) and the pipeline. */
-async function refresh(documentId: number, dealId: number): Promise<void> {
+/**
+ * After a saved change: the rows, the document, the deal (its report follows) and the pipeline.
+ * The change is made in the cached rows at once (`change`), and the rows are read again in the
+ * background (a statement of 10,000 rows takes seconds: the form does not wait for them).
+ */
+async function refresh(documentId: number, dealId: number, change: (rows: Transaction[]) => Transaction[]): Promise<void> {
+  queryClient.setQueryData<LoadedRows>(keys.transactions(documentId), (prev) => {
+    if (!prev) return prev;
+    const rows = change(prev.rows);
+    return { rows, total: prev.total + rows.length - prev.rows.length };
+  });
+  void queryClient.invalidateQueries({ queryKey: keys.transactions(documentId) });
   await Promise.all([
-    queryClient.invalidateQueries({ queryKey: keys.transactions(documentId) }),
     queryClient.invalidateQueries({ queryKey: keys.document(documentId) }),
     queryClient.invalidateQueries({ queryKey: keys.deal(dealId) }),
     queryClient.invalidateQueries({ queryKey: ['deals'] }),
@@ -189,8 +199,8 @@ export function FixRow({
         ...(v.category !== t.category ? { category: v.category } : {}),
       });
     },
-    onSuccess: async () => {
-      await refresh(t.document_id, dealId);
+    onSuccess: async (fixed) => {
+      await refresh(t.document_id, dealId, (rows) => rows.map((r) => (r.id === fixed.id ? fixed : r)));
       onDone();
     },
   });
@@ -238,7 +248,10 @@ export function AddRow({
         correction_reason: reason.trim(),
       }),
     onSuccess: async (added) => {
-      await refresh(documentId, dealId);
+      await refresh(documentId, dealId, (rows) => {
+        const at = after ? rows.findIndex((r) => r.id === after.id) + 1 : 0;
+        return [...rows.slice(0, at), added, ...rows.slice(at)];
+      });
       onDone(added);
     },
   });
@@ -264,7 +277,7 @@ export function DeleteRow({ t, dealId, onDone }: { t: Transaction; dealId: numbe
   const save = useMutation({
     mutationFn: () => ll.transactions.delete(t.document_id, t.id, reason.trim()),
     onSuccess: async () => {
-      await refresh(t.document_id, dealId);
+      await refresh(t.document_id, dealId, (rows) => rows.filter((r) => r.id !== t.id));
       onDone(true);
     },
   });

@@ -37,15 +37,29 @@ export class ExportsResource {
   }
 
   /** One document as JSON: header fields, transactions and analysis. */
+  /** One of the deal report's underwriting tables as CSV: positions, revenue (true revenue per month), transfers or affordability. */
+  dealUnderwritingCsv(
+    dealId: number,
+    table: 'positions' | 'revenue' | 'transfers' | 'affordability',
+    options?: CommonRequestOptions,
+  ): Promise<Download> {
+    return this.stream('/v1/deals/{deal_id}/export/underwriting/csv', { deal_id: dealId }, options, { table });
+  }
+
   async document(documentId: number, options?: CommonRequestOptions): Promise<S['DocumentExportDto']> {
     return (await this.client.GET('/v1/documents/{document_id}/export', { ...options, params: { path: { document_id: documentId } } }))
       .data;
   }
 
-  private async stream(path: string, pathParams: Record<string, number>, options?: CommonRequestOptions): Promise<Download> {
+  private async stream(
+    path: string,
+    pathParams: Record<string, number>,
+    options?: CommonRequestOptions,
+    query?: Record<string, string>,
+  ): Promise<Download> {
     const res = await this.client.request<ReadableStream<Uint8Array>>('GET', path, {
       ...options,
-      params: { path: pathParams },
+      params: { path: pathParams, ...(query ? { query } : {}) },
       headers: { Accept: '*/*', ...options?.headers },
       parseAs: 'stream',
     });

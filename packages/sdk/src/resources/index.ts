@@ -6,6 +6,7 @@ export { EventsResource, toEnvelope } from './events.js';
 export type { LiveEvent, LiveEventData, StreamOptions } from './events.js';
 export { KeysResource } from './keys.js';
 export { RulesetsResource } from './rulesets.js';
+export { LendersResource } from './lenders.js';
 export { TransactionsResource } from './transactions.js';
 export { WebhooksResource } from './webhooks.js';
 export { ExportsResource } from './exports.js';

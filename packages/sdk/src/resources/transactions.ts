@@ -53,7 +53,10 @@ export class TransactionsResource {
     );
   }
 
-  /** Corrects a transaction read from a statement (category, amount, date, description); kept in its correction trail. */
+  /**
+   * Corrects a transaction read from a statement (category, amount, date, description), or overrides a deposit's revenue class
+   * (`revenue_class`: the deal's figures and recommendation are computed again with it); kept in its correction trail.
+   */
   async correct(
     documentId: number,
     transactionId: number,

@@ -7,7 +7,7 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, recordEvent } from '../../platform/events/events';
 import { truncateText } from '../../platform/text/truncate';
 import { User } from '../auth/auth.entities';
-import type { Deal } from '../pipeline/entities/deal.entities';
+import type { DealRecord } from '../pipeline/records';
 import { DealsService } from '../pipeline/services/deals.service';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { ApiKey } from '../keys/keys.entities';
@@ -196,7 +196,7 @@ export class CollaborationFeed implements OnModuleInit {
   }
 
   /** Who hears of the event: the assignee; mentioned users; the deal's current assignees on a status change. Never the actor. */
-  private async notificationsFor(tx: EntityManager, event: DomainEvent, deal: Deal, actor: Actor): Promise<NotificationDraft[]> {
+  private async notificationsFor(tx: EntityManager, event: DomainEvent, deal: DealRecord, actor: Actor): Promise<NotificationDraft[]> {
     const d = event.data;
     const name = deal.businessName;
     switch (event.type) {
@@ -239,7 +239,7 @@ export class CollaborationFeed implements OnModuleInit {
   }
 
   /** One notification per user (users who left the organization are skipped), each with its `notification.created` event. */
-  private async notify(tx: EntityManager, scope: Scope, event: DomainEvent, deal: Deal, drafts: NotificationDraft[]): Promise<void> {
+  private async notify(tx: EntityManager, scope: Scope, event: DomainEvent, deal: DealRecord, drafts: NotificationDraft[]): Promise<void> {
     if (drafts.length === 0) return;
     const users = await usersById(
       tx,

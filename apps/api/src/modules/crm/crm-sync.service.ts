@@ -12,7 +12,7 @@ import { DomainEvent, DomainEventType } from '../../platform/events/events';
 import { JobQueue, QUEUES } from '../../platform/queue/job-queue';
 import { flatten } from '../../platform/validation/validation.pipe';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
-import type { Deal } from '../pipeline/entities/deal.entities';
+import type { DealRecord } from '../pipeline/records';
 import { DealsService } from '../pipeline/services/deals.service';
 import { UpdateDealDto } from '../pipeline/dto/deal.dto';
 import { CrmError, CrmRecord, DealSnapshot, dealIdOfRef, dealRef } from './adapters/crm-provider';
@@ -278,7 +278,7 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
   }
 
   /** Deals changed since they were last exchanged with this provider (never exchanged: all). */
-  private async dealsToPush(scope: Scope, config: CrmConfig): Promise<Deal[]> {
+  private async dealsToPush(scope: Scope, config: CrmConfig): Promise<DealRecord[]> {
     const em = this.db.forScope(scope);
     const links = new Map((await em.find(CrmLink, { provider: config.provider })).map((l) => [l.dealId, l]));
     const deals = await this.deals.listAll(UnitOfWork.of(em));
@@ -291,7 +291,7 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
   // ------------------------------------------------------------------ push / pull
 
   /** Pushes one deal to one provider; writes the link and a sync log row. Never throws for CRM errors. */
-  async push(scope: Scope, config: CrmConfig, deal: Deal, runId: number | null, mappings?: CrmFieldMapping[]): Promise<PushOutcome> {
+  async push(scope: Scope, config: CrmConfig, deal: DealRecord, runId: number | null, mappings?: CrmFieldMapping[]): Promise<PushOutcome> {
     const em = this.db.forScope(scope);
     const maps = mappings ?? (await this.configs.mappings(scope, config.provider));
     const values = dealValues(deal);
@@ -466,7 +466,13 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
     return { action: 'updated', dealId: deal.id, fields: Object.keys(changes), field: null };
   }
 
-  private async saveLink(scope: Scope, provider: CrmProviderName, deal: Deal, record: CrmRecord, link: CrmLink | null): Promise<void> {
+  private async saveLink(
+    scope: Scope,
+    provider: CrmProviderName,
+    deal: DealRecord,
+    record: CrmRecord,
+    link: CrmLink | null,
+  ): Promise<void> {
     const em = this.db.forScope(scope);
     if (link)
       await em.nativeUpdate(
@@ -491,7 +497,7 @@ export class CrmSyncService implements OnModuleInit, OnApplicationBootstrap, OnA
     em: ReturnType<Database['forScope']>,
     scope: Scope,
     row: {
-      deal: Deal;
+      deal: DealRecord;
       config?: CrmConfig;
       provider?: CrmProviderName;
       direction: 'to_crm' | 'from_crm';

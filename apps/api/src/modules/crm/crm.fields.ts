@@ -1,11 +1,11 @@
-import type { Deal } from '../pipeline/entities/deal.entities';
+import type { DealRecord } from '../pipeline/records';
 import type { CrmProviderName, Direction } from './crm.entities';
 
 /**
  * Deal fields a mapping may name (`banklyze_field`). Writable ones may be mapped from the CRM
  * (`from_crm`, `both`); the others are computed by the service and only pushed.
  */
-export const DEAL_FIELDS: Record<string, { writable: boolean; read: (d: Deal) => unknown }> = {
+export const DEAL_FIELDS: Record<string, { writable: boolean; read: (d: DealRecord) => unknown }> = {
   business_name: { writable: true, read: (d) => d.businessName },
   dba_name: { writable: true, read: (d) => d.dbaName },
   owner_name: { writable: true, read: (d) => d.ownerName },
@@ -27,7 +27,7 @@ export const DEAL_FIELDS: Record<string, { writable: boolean; read: (d: Deal) =>
 };
 export const DEAL_FIELD_NAMES = Object.keys(DEAL_FIELDS);
 
-export function dealValues(deal: Deal): Record<string, unknown> {
+export function dealValues(deal: DealRecord): Record<string, unknown> {
   return Object.fromEntries(Object.entries(DEAL_FIELDS).map(([name, f]) => [name, f.read(deal)]));
 }
 

@@ -1,11 +1,11 @@
-import { Controller, Get, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '../../platform/auth/auth-context';
 import { Auth, Authenticated } from '../../platform/auth/decorators';
 import { ErrorEnvelopeDto } from '../../platform/errors/error.dto';
 import { contentDisposition } from '../../platform/http/content-disposition';
 import { IdParam } from '../../platform/http/id-param';
-import { DocumentExportDto } from './dto/export.dto';
+import { DocumentExportDto, UnderwritingCsvQueryDto } from './dto/export.dto';
 import { ExportFile, ExportsService } from './exports.service';
 
 const PDF = {
@@ -54,16 +54,42 @@ export class ExportsController {
   @Get('deals/:deal_id/export/csv')
   @Authenticated('exports:read')
   @ApiProduces('text/csv')
-  @ApiOkResponse(csv('Form A columns: Statement, Date, Description, Amount, Balance, Type, NSF Fee, ... Flag Reason; streamed'))
+  @ApiOkResponse(
+    csv(
+      "Form A columns: Statement, Date, Description, Amount, Balance, Type, NSF Fee, ... Flag Reason, then Revenue Class and Revenue Rule (a deposit's class and the rule that decided it, docs/revenue.md; empty for a debit). Columns are only ever appended; streamed",
+    ),
+  )
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   async exportDealCsv(@Auth() auth: AuthContext, @IdParam('deal_id') id: number): Promise<StreamableFile> {
     return attachment(await this.exports.dealCsv(auth, id));
   }
 
+  @Get('deals/:deal_id/export/underwriting/csv')
+  @Authenticated('exports:read')
+  @ApiProduces('text/csv')
+  @ApiOkResponse(
+    csv(
+      "One of the deal report's underwriting tables (`table`): positions (lender, cadence, payment, first/last seen, funding, estimated remaining, renewals, missed and bounced payments, stacking, the stored transaction ids it stands on), revenue (true revenue per month by class, then a total row), transfers (both sides of each own-account transfer) or affordability (item, value: each input and step). The same figures as GET /v1/deals/{deal_id}",
+    ),
+  )
+  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiConflictResponse(NOT_READY)
+  async exportDealUnderwritingCsv(
+    @Auth() auth: AuthContext,
+    @IdParam('deal_id') id: number,
+    @Query() query: UnderwritingCsvQueryDto,
+  ): Promise<StreamableFile> {
+    return attachment(await this.exports.dealUnderwritingCsv(auth, id, query.table));
+  }
+
   @Get('deals/:deal_id/transactions/csv')
   @Authenticated('exports:read')
   @ApiProduces('text/csv')
-  @ApiOkResponse(csv('Form B columns: date, description, amount, balance, transaction_type, ... document_id; streamed'))
+  @ApiOkResponse(
+    csv(
+      "Form B columns: date, description, amount, balance, transaction_type, ... document_id, then revenue_class and revenue_rule (a deposit's class and the rule that decided it, docs/revenue.md; empty for a debit). Columns are only ever appended; streamed",
+    ),
+  )
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   async exportDealTransactionsCsv(@Auth() auth: AuthContext, @IdParam('deal_id') id: number): Promise<StreamableFile> {
     return attachment(await this.exports.dealTransactionsCsv(auth, id));
@@ -72,7 +98,7 @@ export class ExportsController {
   @Get('documents/:document_id/export/csv')
   @Authenticated('exports:read')
   @ApiProduces('text/csv')
-  @ApiOkResponse(csv('The deal CSV columns for one document; streamed'))
+  @ApiOkResponse(csv('The deal CSV (Form A) columns, Revenue Class and Revenue Rule included, for one document; streamed'))
   @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
   @ApiConflictResponse({ type: ErrorEnvelopeDto, description: 'The document is not completed' })
   async exportDocumentCsv(@Auth() auth: AuthContext, @IdParam('document_id') id: number): Promise<StreamableFile> {

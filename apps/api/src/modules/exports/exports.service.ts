@@ -24,6 +24,7 @@ import type * as ReportPdf from './pdf/report-pdf';
 const renderDealReportPdf: typeof ReportPdf.renderDealReportPdf = (input) =>
   (require('./pdf/report-pdf') as typeof ReportPdf).renderDealReportPdf(input);
 import { CsvFormat, FORM_A, FORM_B } from './transaction-csv';
+import { underwritingCsv, type UnderwritingTable } from './underwriting-csv';
 
 /** Rows per keyset page: memory stays flat whatever the number of transactions. */
 const BATCH = 2000;
@@ -127,6 +128,20 @@ export class ExportsService {
     const filename = `underwriting-report-${deal.id}-${slug(deal.businessName)}.pdf`;
     await this.recordExport(auth, deal.id, { format: 'pdf', filename, bytes: bytes.length });
     return { filename, contentType: 'application/pdf', body: Buffer.from(bytes) };
+  }
+
+  /** One of the deal report's underwriting tables as CSV (positions, true revenue, transfers, affordability). */
+  async dealUnderwritingCsv(auth: AuthContext, dealId: number, table: UnderwritingTable): Promise<ExportFile> {
+    const deal = await this.deals.findOr404(this.db.unitOfWork(auth), dealId);
+    if (deal.status !== 'ready') {
+      throw ApiError.conflict(
+        `Deal ${deal.id} is not ready (status: ${deal.status}): its underwriting tables exist once every document is processed`,
+      );
+    }
+    const body = Buffer.from(underwritingCsv(mapDealDetail(deal), table), 'utf8');
+    const filename = `deal-${deal.id}-${slug(deal.businessName)}-${table}.csv`;
+    await this.recordExport(auth, deal.id, { format: 'csv', filename, bytes: body.length });
+    return { filename, contentType: 'text/csv; charset=utf-8', body };
   }
 
   private csvFile(

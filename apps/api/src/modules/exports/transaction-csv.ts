@@ -10,7 +10,10 @@ export interface CsvFormat {
   line(row: ExportRow, statement: string): string;
 }
 
-/** Form A: deal and document CSV, exact columns and order (spec: Exports). */
+/**
+ * Form A: deal and document CSV, exact columns and order (spec: Exports). Columns added later go at
+ * the end (clients read by position): Revenue Class and Revenue Rule (docs/revenue.md).
+ */
 export const FORM_A: CsvFormat = {
   header: csvLine([
     'Statement',
@@ -27,6 +30,8 @@ export const FORM_A: CsvFormat = {
     'Suspicious',
     'Screening Bucket',
     'Flag Reason',
+    'Revenue Class',
+    'Revenue Rule',
   ]),
   line: (r, statement) =>
     csvLine([
@@ -44,10 +49,12 @@ export const FORM_A: CsvFormat = {
       boolCell(r.isSuspicious),
       textCell(r.screeningBucket),
       textCell(r.flagReason),
+      textCell(r.revenueClass),
+      textCell(r.revenueRule),
     ]),
 };
 
-/** Form B: `/deals/{id}/transactions/csv`. */
+/** Form B: `/deals/{id}/transactions/csv`; revenue_class and revenue_rule appended after document_id. */
 export const FORM_B: CsvFormat = {
   header: csvLine([
     'date',
@@ -61,6 +68,8 @@ export const FORM_B: CsvFormat = {
     'flag_reason',
     'category',
     'document_id',
+    'revenue_class',
+    'revenue_rule',
   ]),
   line: (r) =>
     csvLine([
@@ -75,5 +84,7 @@ export const FORM_B: CsvFormat = {
       textCell(r.flagReason),
       textCell(r.category),
       intCell(r.documentId),
+      textCell(r.revenueClass),
+      textCell(r.revenueRule),
     ]),
 };

@@ -5,8 +5,8 @@ import { Scope } from '../../platform/database/tenant';
 import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { DomainEvent, DomainEventType, recordEvent } from '../../platform/events/events';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
-import type { Deal } from '../pipeline/entities/deal.entities';
-import { isInFlight } from '../pipeline/entities/document.entities';
+import type { DealRecord } from '../pipeline/records';
+import { isInFlight } from '../pipeline/records';
 import { DealsService } from '../pipeline/services/deals.service';
 import { DocumentsService } from '../pipeline/services/documents.service';
 import { RecommendationsService } from '../pipeline/services/recommendations.service';
@@ -97,7 +97,7 @@ export class BatchCompletion implements OnModuleInit {
     });
   }
 
-  private async recommendation(uow: UnitOfWork, scope: Scope, deal: Deal): Promise<Record<string, unknown> | null> {
+  private async recommendation(uow: UnitOfWork, scope: Scope, deal: DealRecord): Promise<Record<string, unknown> | null> {
     const rec = await this.recommendations.latestRecord(uow, scope, deal.id);
     if (!rec) return null;
     return {

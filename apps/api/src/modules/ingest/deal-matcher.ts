@@ -7,7 +7,7 @@ import { EventDispatcher } from '../../platform/events/event-dispatcher';
 import { recordEvent } from '../../platform/events/events';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { DealsService } from '../pipeline/services/deals.service';
-import type { Deal } from '../pipeline/entities/deal.entities';
+import type { DealRecord } from '../pipeline/records';
 import { MatchMethod } from './ingest.entities';
 
 /**
@@ -26,7 +26,7 @@ export interface DealCriteria {
 }
 
 export interface DealMatch {
-  deal: Deal;
+  deal: DealRecord;
   matched: boolean;
   method: MatchMethod;
 }

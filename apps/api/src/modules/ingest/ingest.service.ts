@@ -12,7 +12,7 @@ import { flatten } from '../../platform/validation/validation.pipe';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { DealsService } from '../pipeline/services/deals.service';
 import { DocumentsService } from '../pipeline/services/documents.service';
-import type { Document } from '../pipeline/entities/document.entities';
+import type { DocumentRecord } from '../pipeline/records';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { DEFAULT_INGEST_FUNDING } from './deal-matcher';
 import {
@@ -30,7 +30,7 @@ import { IngestBatch, IngestBatchDocument } from './ingest.entities';
 const BATCH_ID = /^bat_[0-9a-f]{24}$/;
 
 /** Status while open: pending until a document has started, then processing; completed is stored. */
-export function batchStatusOf(batch: IngestBatch, docs: Document[]): BatchStatus {
+export function batchStatusOf(batch: IngestBatch, docs: DocumentRecord[]): BatchStatus {
   if (batch.completedAt) return 'completed';
   return docs.every((d) => d.status === 'uploaded' && !d.processingStartedAt) ? 'pending' : 'processing';
 }
@@ -46,7 +46,7 @@ export class IngestService {
     private readonly documents: DocumentsService,
   ) {}
 
-  private async load(auth: AuthContext, batchId: string): Promise<{ batch: IngestBatch; docs: Document[] }> {
+  private async load(auth: AuthContext, batchId: string): Promise<{ batch: IngestBatch; docs: DocumentRecord[] }> {
     const em = this.db.forScope(auth);
     const batch = BATCH_ID.test(batchId) ? await em.findOne(IngestBatch, { id: batchId }) : null;
     if (!batch) throw ApiError.notFound('Ingest batch');
@@ -56,10 +56,10 @@ export class IngestService {
       links.map((l) => l.documentId),
     );
     const byId = new Map(found.map((d) => [d.id, d]));
-    return { batch, docs: links.map((l) => byId.get(l.documentId)).filter((d): d is Document => !!d) };
+    return { batch, docs: links.map((l) => byId.get(l.documentId)).filter((d): d is DocumentRecord => !!d) };
   }
 
-  private summary(batch: IngestBatch, docs: Document[]): IngestBatchSummaryDto {
+  private summary(batch: IngestBatch, docs: DocumentRecord[]): IngestBatchSummaryDto {
     const done = !!batch.completedAt;
     const completed = done ? batch.completed : docs.filter((d) => d.status === 'completed').length;
     const failed = done ? batch.failed : docs.filter((d) => d.status === 'failed' || d.status === 'cancelled').length;

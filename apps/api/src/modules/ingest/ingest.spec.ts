@@ -1,7 +1,7 @@
 import { normalizeBusinessName } from './deal-matcher';
 import { IngestBatch } from './ingest.entities';
 import { batchStatusOf } from './ingest.service';
-import { Document } from '../pipeline/entities/document.entities';
+import type { DocumentRecord } from '../pipeline/records';
 
 describe('normalizeBusinessName', () => {
   it.each([
@@ -24,7 +24,8 @@ describe('normalizeBusinessName', () => {
 
 describe('batch status', () => {
   const batch = (completedAt: Date | null) => ({ completedAt }) as IngestBatch;
-  const doc = (status: Document['status'], started = false) => ({ status, processingStartedAt: started ? new Date() : null }) as Document;
+  const doc = (status: DocumentRecord['status'], started = false) =>
+    ({ status, processingStartedAt: started ? new Date() : null }) as DocumentRecord;
 
   it('is pending until a document has started, processing while open, completed once closed', () => {
     expect(batchStatusOf(batch(null), [doc('uploaded'), doc('uploaded')])).toBe('pending');

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LendersModule } from '../lenders/lenders.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { DealsController } from './controllers/deals.controller';
 import { DocumentsController } from './controllers/documents.controller';
@@ -26,7 +27,7 @@ import { TransactionsService } from './services/transactions.service';
  * its events (docs/architecture.md).
  */
 @Module({
-  imports: [RulesetsModule],
+  imports: [RulesetsModule, LendersModule],
   controllers: [DealsController, DocumentsController, TransactionsController, RecommendationsController],
   providers: [
     DealRepository,

@@ -1,4 +1,4 @@
-import { FLAT_WEIGHT_FIELDS } from '@ledgerlens/underwriting';
+import { AFFORDABILITY_FIELDS, FLAT_WEIGHT_FIELDS } from '@ledgerlens/underwriting';
 import { Ruleset } from './rulesets.entities';
 import { RulesetDto, RulesetFactorDto } from './dto/ruleset.dto';
 
@@ -33,6 +33,7 @@ export function mapRuleset(r: Ruleset): RulesetDto {
     factors: flat ? null : ((d.factors as RulesetFactorDto[] | undefined) ?? []),
     approval_threshold: flat ? null : num('approval_threshold'),
     decline_threshold: flat ? null : num('decline_threshold'),
+    ...(Object.fromEntries(AFFORDABILITY_FIELDS.map((f) => [f, num(f)])) as Record<(typeof AFFORDABILITY_FIELDS)[number], number | null>),
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
   };

@@ -1,7 +1,13 @@
 import { QueryOrder, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_RULESET, validateFactorRuleset, validateFlatRuleset, type RulesetValidationResult } from '@ledgerlens/underwriting';
+import {
+  AFFORDABILITY_FIELDS,
+  DEFAULT_RULESET,
+  validateFactorRuleset,
+  validateFlatRuleset,
+  type RulesetValidationResult,
+} from '@ledgerlens/underwriting';
 import { AuthContext } from '../../platform/auth/auth-context';
 import { Database } from '../../platform/database/database.service';
 import { Scope, scopeFields } from '../../platform/database/tenant';
@@ -91,8 +97,8 @@ export class RulesetsService {
     const kind: RulesetKind = factorSent.length ? 'factors' : flatSent.length ? 'flat' : ruleset.kind;
     const fields: readonly string[] = kind === 'flat' ? FLAT_FIELDS : FACTOR_FIELDS;
     // A change of kind starts from an empty definition: every field of the new kind is then required.
-    const merged: Record<string, unknown> = kind === ruleset.kind ? { ...ruleset.definition } : {};
-    for (const f of fields) if (present(body, f)) merged[f] = (body as Record<string, unknown>)[f];
+    const merged: Record<string, unknown> = kind === ruleset.kind ? { ...ruleset.definition } : termsOf(ruleset.definition);
+    for (const f of [...fields, ...AFFORDABILITY_FIELDS]) if (present(body, f)) merged[f] = (body as Record<string, unknown>)[f];
     const input = parseRuleset({
       ...merged,
       name: present(body, 'name') ? body.name : ruleset.name,
@@ -301,5 +307,10 @@ export function parseRuleset(body: object): RulesetInput {
           approval_threshold: b.approval_threshold,
           decline_threshold: b.decline_threshold,
         };
-  return { name: name as string, description: (description as string | null) ?? null, kind, definition };
+  return { name: name as string, description: (description as string | null) ?? null, kind, definition: { ...definition, ...termsOf(b) } };
+}
+
+/** The affordability terms a body or definition sets (null: back to the default, left out). */
+function termsOf(b: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(AFFORDABILITY_FIELDS.filter((f) => b[f] !== undefined && b[f] !== null).map((f) => [f, b[f]]));
 }

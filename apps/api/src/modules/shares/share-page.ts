@@ -1,9 +1,12 @@
-import type { ShareViewDto } from './dto/share.dto';
+import type { SharedOwnTransfersDto, SharedPositionsDto, SharedRevenueDto, SharedRevenueRowDto, ShareViewDto } from './dto/share.dto';
+import type { AffordabilityDto, RevenueExclusionsDto } from '../pipeline/dto/report.dto';
 import { entityTypeLabel } from '../pipeline/mappers/labels';
 
 /**
  * The human page behind a share link's `url`: one self-contained HTML document (inline CSS, no
- * script, no external request), readable on a phone. Every value is escaped.
+ * script, no external request), readable on a phone. Every value is escaped. The underwriting
+ * tables (positions, true revenue, own-account transfers, affordability) show the share DTO's
+ * fields only; a wide table scrolls inside its card.
  */
 
 const esc = (value: unknown): string =>
@@ -28,6 +31,89 @@ const longDate = (iso: string | null): string | null => {
     ? null
     : d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 };
+
+const shortDate = (iso: string | null): string => {
+  if (!iso) return '—';
+  const d = new Date(`${iso.slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+};
+
+const monthLabel = (ym: string): string => {
+  const d = new Date(`${ym}-01T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? ym : d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', timeZone: 'UTC' });
+};
+
+const CADENCE: Record<string, string> = {
+  daily: 'Daily',
+  weekly: 'Weekly',
+  biweekly: 'Every 2 weeks',
+  monthly: 'Monthly',
+  irregular: 'Irregular',
+};
+
+/** The revenue table's exclusion columns, in the report's order. */
+const EXCLUSIONS: Array<[keyof RevenueExclusionsDto, string]> = [
+  ['transfer', 'Transfers'],
+  ['loan_proceeds', 'Loan proceeds'],
+  ['refund', 'Refunds'],
+  ['owner_injection', 'Owner injections'],
+  ['other_non_revenue', 'Other non-revenue'],
+];
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function positionsSection(p: SharedPositionsDto | null): string {
+  if (!p) return '';
+  if (!p.positions.length) return '<h2>Lender positions</h2><div class="card note">No lender positions found in the statements.</div>';
+  const rows = p.positions.map((x) => {
+    const marks = [
+      x.start_reason === 'renewal' ? '<span class="mark warn">Renewal</span>' : '',
+      x.start_reason === 'modification' ? '<span class="mark warn">Modified</span>' : '',
+      x.missed_payments ? `<span class="mark bad">${esc(plural(x.missed_payments, 'missed'))}</span>` : '',
+      x.bounced_payments ? `<span class="mark bad">${esc(plural(x.bounced_payments, 'bounced'))}</span>` : '',
+      x.stacked ? '<span class="mark warn">Stacked</span>' : '',
+      x.is_active ? '' : '<span class="mark">Ended</span>',
+    ].join('');
+    return `<tr><td>${esc(x.lender)}</td><td>${esc(CADENCE[x.frequency] ?? x.frequency)}</td><td>${esc(usd(x.payment_amount, 2))}</td>
+<td>${esc(shortDate(x.first_seen))} – ${esc(shortDate(x.last_seen))}</td><td>${esc(usd(x.funding_amount))}</td><td>${esc(usd(x.estimated_remaining_balance))}</td><td class="marks">${marks || '—'}</td></tr>`;
+  });
+  return `<h2>Lender positions</h2>
+<div class="card table"><table aria-label="Lender positions"><caption>${esc(plural(p.positions.length, 'position'))}, ${esc(String(p.active_count))} active${p.stacking_count > 1 ? `, up to ${esc(String(p.stacking_count))} at once` : ''} · about ${esc(usd(p.estimated_monthly_total))} a month</caption>
+<thead><tr><th scope="col">Lender</th><th scope="col">Cadence</th><th scope="col">Payment</th><th scope="col">First – last seen</th><th scope="col">Funding</th><th scope="col">Est. remaining</th><th scope="col" class="marks">Marks</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></div>`;
+}
+
+function revenueSection(r: SharedRevenueDto | null): string {
+  if (!r || !r.months.length) return '';
+  // a class that excluded nothing in any month gets no column (the totals say so)
+  const columns = EXCLUSIONS.filter(([k]) => r.totals.excluded[k] !== 0);
+  const cells = (row: SharedRevenueRowDto) =>
+    [
+      `<td>${esc(usd(row.gross_deposits))}</td>`,
+      ...columns.map(([k]) => `<td>${esc(usd(row.excluded[k]))}</td>`),
+      `<td>${esc(usd(row.excluded_total))}</td>`,
+      `<td><strong>${esc(usd(row.true_revenue))}</strong></td>`,
+    ].join('');
+  return `<h2>True revenue</h2>
+<div class="card table"><table aria-label="True revenue by month"><caption>Deposits less what is not revenue, by month</caption>
+<thead><tr><th scope="col">Month</th><th scope="col">Gross deposits</th>${columns.map(([, label]) => `<th scope="col">${esc(label)}</th>`).join('')}<th scope="col">Excluded</th><th scope="col">True revenue</th></tr></thead>
+<tbody>${r.months.map((m) => `<tr><td>${esc(monthLabel(m.month))}</td>${cells(m)}</tr>`).join('\n')}</tbody>
+<tfoot><tr><td>Total</td>${cells(r.totals)}</tr></tfoot></table></div>`;
+}
+
+function transfersAndAffordability(t: SharedOwnTransfersDto | null, a: AffordabilityDto | null): string {
+  const transfers = t
+    ? `<div class="card metric" aria-label="Own-account transfers"><div class="label">Own-account transfers</div><div class="value">${esc(plural(t.count, 'transfer'))} · ${esc(usd(t.total))}</div>
+<div class="note">Moved between the merchant's own accounts: neither revenue nor expense.</div></div>`
+    : '';
+  const affordability = a
+    ? `<div class="card" aria-label="Affordability"><div class="label">Affordability: max advance</div><div class="big">${esc(usd(a.max_advance))}</div>
+<ol class="steps">${a.steps.map((step) => `<li>${esc(step)}</li>`).join('')}</ol></div>`
+    : '';
+  return transfers || affordability ? `<h2>Affordability</h2><section class="duo">${affordability}${transfers}</section>` : '';
+}
 
 const STYLE = `
 :root{--ink:#14213d;--muted:#5c677d;--line:#e3e7ee;--bg:#f5f7fa;--card:#fff;--accent:#1f4e9c;--good:#1b7f4b;--warn:#a86b00;--bad:#b42318}
@@ -61,7 +147,20 @@ button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:8px;back
 .alert .label{color:var(--warn);font-weight:700}
 .alert ul{margin:6px 0 0;padding-left:20px}.alert li{margin:4px 0;word-wrap:break-word}
 .note{color:var(--muted);font-size:13px}
-@media (min-width:640px){.hero{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
+.table{padding:0;overflow-x:auto}
+table{border-collapse:collapse;width:100%;font-size:14px}
+caption{text-align:left;padding:12px 16px 4px;color:var(--muted);font-size:13px}
+th,td{padding:8px 12px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap;vertical-align:top}
+th:first-child,td:first-child{text-align:left;white-space:normal;min-width:8em}
+thead th{color:var(--muted);font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em}
+tfoot td{font-weight:650;border-top:1px solid var(--line);border-bottom:0}
+tbody tr:last-child td{border-bottom:0}
+.marks{text-align:left;white-space:normal;min-width:12em}
+.mark{display:inline-block;margin:0 4px 4px 0;padding:1px 8px;border-radius:999px;font-size:12px;font-weight:600;background:#e8edf5;color:var(--ink)}
+.mark.warn{background:#fff1d6;color:#7a4e00}.mark.bad{background:#fde7e5;color:var(--bad)}
+.steps{margin:8px 0 0;padding-left:22px}.steps li{margin:4px 0;word-wrap:break-word}
+.duo{display:grid;grid-template-columns:1fr;gap:12px;align-items:start}
+@media (min-width:640px){.hero,.duo{grid-template-columns:1.2fr 1fr}.grid{grid-template-columns:repeat(3,minmax(0,1fr))}h1{font-size:32px}}
 `;
 
 function page(title: string, body: string): string {
@@ -115,6 +214,9 @@ ${metric('Months covered', d.months_covered === null ? '—' : String(d.months_c
 ${metric('NSF fees', d.nsf_count === null ? '—' : String(d.nsf_count))}
 </section>
 ${d.ai_summary ? `<h2>Summary</h2><div class="card summary">${esc(d.ai_summary)}</div>` : ''}
+${transfersAndAffordability(d.own_transfers, d.affordability)}
+${positionsSection(d.lender_positions)}
+${revenueSection(d.revenue)}
 </main>
 <footer>${reportDate ? `Report of ${esc(reportDate)} · ` : ''}Read-only link${expires ? ` · expires ${esc(expires)}` : ''}</footer>`,
   );

@@ -33,6 +33,12 @@ export interface ScopedSelect<T> {
   countUpTo?: number;
   /** `order by` body, trusted SQL built from an allow-list */
   orderBy?: string;
+  /**
+   * false: sent unprepared, so PostgreSQL plans it with the values known (a custom plan). For
+   * statements whose best plan depends on the values (a search pattern: a rare word reads a few
+   * index entries, a word in every row is better filtered along the list's order index).
+   */
+  prepare?: boolean;
   limit?: number;
   offset?: number;
 }
@@ -90,7 +96,7 @@ export class ScopedReader {
 
   async rows<T extends object>(scope: Scope, entity: new (...args: never[]) => T, q: ScopedSelect<T> = {}): Promise<T[]> {
     const { sql, values, dates } = this.statement(scope, entity, q);
-    const rows = (await this.execute(sql, values)) as Record<string, unknown>[];
+    const rows = (await this.execute(sql, values, q.prepare !== false)) as Record<string, unknown>[];
     // The PostgreSQL driver hands timestamps over as text (MikroORM's type parsers); PGlite as Dates.
     if (dates.length) {
       const platform = this.orm.em.getPlatform();

@@ -148,7 +148,10 @@ export class OutboundHttp {
         address: pinned.address,
       };
     } catch (err) {
-      if (signal.aborted) throw new OutboundTimeoutError(`no response within ${req.timeoutMs} ms`);
+      // undici's own headers/body/connect timers run on the same deadline as the signal and may fire
+      // first (a loaded machine): either way the receiver did not answer in time
+      if (signal.aborted || UNDICI_TIMEOUTS.has((err as { code?: string }).code ?? ''))
+        throw new OutboundTimeoutError(`no response within ${req.timeoutMs} ms`);
       throw err;
     } finally {
       await agent.close().catch(() => undefined);
@@ -163,6 +166,8 @@ export class OutboundHttp {
     }
   }
 }
+
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export class OutboundTimeoutError extends Error {
   override readonly name = 'OutboundTimeoutError';

@@ -1,4 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ValidateEnum } from '../../../platform/validation/decorators';
+import { UNDERWRITING_TABLES, type UnderwritingTable } from '../underwriting-csv';
 import { ScreeningBucketsDto } from '../../pipeline/dto/report.dto';
 import { AnalysisRecordDto, ExtractionRecordDto } from '../../pipeline/dto/document.dto';
 
@@ -40,4 +42,13 @@ export class DocumentExportDto {
   @ApiProperty({ type: ExportScreeningDto }) screening: ExportScreeningDto;
   @ApiProperty({ type: ExportTransactionsRefDto }) transactions: ExportTransactionsRefDto;
   @ApiProperty({ type: String, format: 'date-time' }) exported_at: string;
+}
+
+/** GET /v1/deals/{deal_id}/export/underwriting/csv: which of the report's tables. */
+export class UnderwritingCsvQueryDto {
+  @ValidateEnum(UNDERWRITING_TABLES, {
+    description:
+      'positions: lender positions; revenue: true revenue per month with a total row; transfers: own-account transfers; affordability: its inputs and each step',
+  })
+  table: UnderwritingTable;
 }

@@ -6,6 +6,7 @@ import type { FlaggedTransactionDto } from '../dto/export.dto';
 import { dailyBalanceChart, monthLabel, monthlyRevenueChart, scoreBars, scoreBarsHeight } from './charts';
 import { fallbackFilesFor, fallbackFontBytes, fontFiles, hasGlyph, useCmapLayout } from './fonts';
 import { COLOR, CONTENT_WIDTH, fitText, PAGE, ReportWriter, scoreColor, wrapText } from './layout';
+import { accountsAndAffordability } from './report-pdf-accounts';
 import { entityTypeLabel, sourceTypeLabel } from '../../pipeline/mappers/labels';
 
 /** What the PDF report is made of: the typed deal report, its recommendation, the flagged transactions. */
@@ -113,6 +114,7 @@ export async function renderDealReportPdf(input: ReportPdfInput): Promise<Uint8A
   cashFlow(w, deal);
   scoring(w, input);
   risk(w, input);
+  accountsAndAffordability(w, deal);
   documents(w, deal, rest);
   w.finish(
     `${brand} · Deal #${deal.id} · Report date ${longDate(deal.report_date)} · Generated ${input.generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC · Confidential`,
@@ -474,29 +476,31 @@ function risk(w: ReportWriter, input: ReportPdfInput): void {
 
   // lender positions
   const lp = deal.lender_positions;
+  const stacked = lp && lp.stacking_count > 1 ? ` · up to ${lp.stacking_count} at once` : '';
   w.heading(
     'Lender positions',
-    lp ? `${lp.active_count} active · ${usd(lp.estimated_monthly_total)} / month` : undefined,
+    lp ? `${lp.active_count} active · ${usd(lp.estimated_monthly_total)} / month${stacked}` : undefined,
     ReportWriter.tableHeight(2),
   );
   if (lp?.positions.length) {
+    const start = { new: '', renewal: ' (renewal)', modification: ' (modified)' } as const;
     w.table(
       [
-        { title: 'Counterparty', width: 150, lines: 2 },
+        { title: 'Lender', width: 150, lines: 2 },
         { title: 'Cadence', width: 60 },
         { title: 'Payment', width: 70, align: 'right' },
-        { title: 'Payments', width: 55, align: 'right' },
+        { title: 'Payments', width: 55, align: 'right', lines: 2 },
         { title: 'Monthly', width: 75, align: 'right' },
-        { title: 'Share of dep.', width: 70, align: 'right' },
+        { title: 'Funded / left', width: 70, align: 'right', lines: 2 },
         { title: 'Last seen', width: 70 },
       ],
       lp.positions.map((p) => [
-        `${p.counterparty}${p.known_lender ? '' : ' (?)'}`,
+        `${p.lender_name ?? p.counterparty}${p.known_lender ? '' : ' (?)'}${start[p.start_reason] ?? ''}`,
         titleCase(p.frequency),
         usd(p.payment_amount, 2),
-        String(p.payment_count),
+        `${p.payment_count}${p.missed_payments ? ` · ${p.missed_payments} missed` : ''}${p.bounced_payments ? ` · ${p.bounced_payments} returned` : ''}`,
         usd(p.estimated_monthly_total),
-        pct(p.share_of_deposits),
+        p.funding_amount !== null ? `${usd(p.funding_amount)} / ${usd(p.estimated_remaining_balance ?? 0)}` : '-',
         `${p.last_seen}${p.is_active ? '' : ' (ended)'}`,
       ]),
     );
@@ -559,7 +563,7 @@ function risk(w: ReportWriter, input: ReportPdfInput): void {
         { size: 8, color: COLOR.muted },
       );
     }
-  } else w.paragraph('No transaction was flagged.', { color: COLOR.good });
+  } else if (!s?.total_flags) w.paragraph('No transaction was flagged.', { color: COLOR.good });
 }
 
 function documents(w: ReportWriter, deal: DealDetailDto, moreNotes: string[]): void {

@@ -18,7 +18,12 @@ import {
   NsfOverdraftDto,
   RelatedDealFindingDto,
   ReportRecommendationDto,
+  DealAccountDto,
+  StalenessDto,
+  OwnTransfersDto,
+  AffordabilityDto,
   RevenueSourceDto,
+  RevenueTableDto,
   ReviewDto,
   ScreeningDto,
   StatementRowDto,
@@ -180,11 +185,24 @@ export class DealDetailDto extends DealSummaryDto {
   @ApiProperty(SECTION(CrossDocDto, 'Consistency between statements: gaps, overlaps, mismatches, currencies'))
   cross_doc: CrossDocDto | null;
   @ApiProperty(SECTION(LenderPositionsDto)) lender_positions: LenderPositionsDto | null;
+  @ApiProperty({ type: [DealAccountDto], description: 'The bank accounts of the analysed statements' }) accounts: DealAccountDto[];
+  @ApiProperty(SECTION(StalenessDto, 'Statements outside the look-back window, left out of every figure')) staleness: StalenessDto | null;
+  @ApiProperty(SECTION(OwnTransfersDto, "Transfers between the merchant's own accounts (neither revenue nor expense)"))
+  own_transfers: OwnTransfersDto | null;
+  @ApiProperty(SECTION(AffordabilityDto, 'Existing holdback and the largest new advance the cash flow carries, with the arithmetic'))
+  affordability: AffordabilityDto | null;
   @ApiProperty({ type: [StatementRowDto] }) statements: StatementRowDto[];
   @ApiProperty({ type: [MonthSummaryDto] }) monthly: MonthSummaryDto[];
   @ApiProperty({ type: [DailyBalanceDto] }) daily_balances: DailyBalanceDto[];
   @ApiProperty({ type: [FeeEventDto], description: 'Every NSF and overdraft fee' }) nsf_events: FeeEventDto[];
   @ApiProperty({ type: [RevenueSourceDto], description: 'Top revenue sources by counterparty' }) revenue_sources: RevenueSourceDto[];
+  @ApiProperty(
+    SECTION(
+      RevenueTableDto,
+      'True revenue per month: gross deposits, what each non-revenue class excluded, true revenue, cash deposits (docs/revenue.md)',
+    ),
+  )
+  revenue: RevenueTableDto | null;
   @ApiProperty({ type: [RelatedDealFindingDto], description: 'The same account or file seen in another deal of the organization' })
   related_deals: RelatedDealFindingDto[];
 }

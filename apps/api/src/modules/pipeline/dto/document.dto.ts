@@ -153,8 +153,12 @@ export const TAMPER_FINDING_KINDS = [
   'overlapping_text',
   'hidden_text',
   'draw_order',
+  'pasted_patch',
   'balance_chain',
   'totals',
+  'period_dates',
+  'round_amount',
+  'font_pages',
 ] as const;
 
 /** A sign of editing read from the document's content, with the evidence a person can check on the page (docs/tamper.md). */
@@ -162,7 +166,7 @@ export class TamperFindingDto {
   @ApiProperty({
     enum: TAMPER_FINDING_KINDS,
     description:
-      'glyph_style: an amount in a font, size or colour its column or document does not use; alignment / baseline: an amount off its column edge or its row baseline; covered_text: an amount under an opaque box drawn after it (with another amount on top: a white-box overlay); overlapping_text: two amounts printed over each other; hidden_text: invisible, clipped or off-page text contradicting the visible amount; draw_order: an amount written after the rest of its column; balance_chain / totals: the arithmetic',
+      'glyph_style: an amount in a font, size or colour its column or document does not use; alignment / baseline: an amount off its column edge or its row baseline; covered_text: an amount under an opaque box drawn after it (with another amount on top: a white-box overlay); overlapping_text: two amounts printed over each other; hidden_text: invisible, clipped or off-page text contradicting the visible amount; draw_order: an amount written after the rest of its column; pasted_patch: on a scanned page, an amount whose pixels (paper noise, edge sharpness, paper tone) differ from the other amounts of its column and the words of its row, as a patch pasted into the scan; balance_chain / totals: the arithmetic (with boxes when one digit changed in one row explains it); period_dates: rows dated outside the printed statement period, or a period no bank prints; round_amount: a round deposit, among the largest, on an account whose other deposits are never round; font_pages: a font embedded on some pages only, or added by one page to set amounts',
   })
   kind: (typeof TAMPER_FINDING_KINDS)[number];
   @ApiProperty({ enum: ['content', 'arithmetic', 'structure'] }) category: 'content' | 'arithmetic' | 'structure';

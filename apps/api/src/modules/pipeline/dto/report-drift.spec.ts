@@ -5,8 +5,15 @@ import {
   storedReport,
   type Authenticity,
   type BucketCounts,
+  type Affordability,
   type CrossDocFinding,
   type CrossDocResult,
+  type DealAccount,
+  type OwnTransfer,
+  type StaleStatement,
+  type StalenessSummary,
+  type TransferSide,
+  type TransferSummary,
   type CurrencySummary,
   type DealAnalysis,
   type DocumentAuthenticity,
@@ -14,11 +21,15 @@ import {
   type FeeEvent,
   type LenderPosition,
   type LenderPositionSummary,
+  type PositionEvidence,
   type MonthSummary,
   type RelatedDealFinding,
   type ReportDocumentInput,
   type ReportRecommendation,
   type RevenueSource,
+  type RevenueExclusions,
+  type RevenueMonth,
+  type RevenueTable,
   type ReviewSection,
   type StatementRow,
   type StoredDealReport,
@@ -27,6 +38,13 @@ import { Deal } from '../entities/deal.entities';
 import { mapDealDetail } from '../mappers/deals.mapper';
 import type { DealDetailDto, DealSummaryDto } from './deal.dto';
 import type {
+  AffordabilityDto,
+  DealAccountDto,
+  OwnTransferDto,
+  OwnTransfersDto,
+  StaleStatementDto,
+  StalenessDto,
+  TransferSideDto,
   AuthenticityDto,
   CoverageDto,
   CrossDocDto,
@@ -42,10 +60,15 @@ import type {
   LenderPositionDto,
   LenderPositionsDto,
   MonthSummaryDto,
+  PositionEvidenceDto,
   NsfOverdraftDto,
   RelatedDealFindingDto,
   ReportRecommendationDto,
   RevenueSourceDto,
+  RevenueExclusionsDto,
+  RevenueMonthDto,
+  RevenueTableDto,
+  RevenueTotalsDto,
   ReviewDto,
   ScreeningBucketsDto,
   ScreeningDto,
@@ -85,11 +108,23 @@ const mirrors: Record<string, true> = {
   DailyBalanceDto: true satisfies Mirrors<DailyBalanceDto, DealAnalysis['daily_balances'][number]>,
   LenderPositionDto: true satisfies Mirrors<LenderPositionDto, LenderPosition>,
   LenderPositionsDto: true satisfies Mirrors<LenderPositionsDto, LenderPositionSummary>,
+  PositionEvidenceDto: true satisfies Mirrors<PositionEvidenceDto, PositionEvidence>,
   FeeEventDto: true satisfies Mirrors<FeeEventDto, FeeEvent>,
   RevenueSourceDto: true satisfies Mirrors<RevenueSourceDto, RevenueSource>,
+  RevenueExclusionsDto: true satisfies Mirrors<RevenueExclusionsDto, RevenueExclusions>,
+  RevenueTotalsDto: true satisfies Mirrors<RevenueTotalsDto, RevenueTable['totals']>,
+  RevenueMonthDto: true satisfies Mirrors<RevenueMonthDto, RevenueMonth>,
+  RevenueTableDto: true satisfies Mirrors<RevenueTableDto, RevenueTable>,
   CrossDocFindingDto: true satisfies Mirrors<CrossDocFindingDto, CrossDocFinding>,
   CrossDocDto: true satisfies Mirrors<CrossDocDto, CrossDocResult>,
   RelatedDealFindingDto: true satisfies Mirrors<RelatedDealFindingDto, RelatedDealFinding>,
+  DealAccountDto: true satisfies Mirrors<DealAccountDto, DealAccount>,
+  StaleStatementDto: true satisfies Mirrors<StaleStatementDto, StaleStatement>,
+  StalenessDto: true satisfies Mirrors<StalenessDto, StalenessSummary>,
+  TransferSideDto: true satisfies Mirrors<TransferSideDto, TransferSide>,
+  OwnTransferDto: true satisfies Mirrors<OwnTransferDto, OwnTransfer>,
+  OwnTransfersDto: true satisfies Mirrors<OwnTransfersDto, TransferSummary>,
+  AffordabilityDto: true satisfies Mirrors<AffordabilityDto, Affordability>,
 };
 
 /** The deal detail's report sections, and the stored report's sections (without the server's own metadata). */
@@ -183,15 +218,36 @@ function fullReport(): StoredDealReport {
     periodStart: '2024-08-01',
     periodEnd: '2024-08-31',
     openingBalance: 8000,
-    closingBalance: 9000,
+    closingBalance: 8500,
     riskLevel: 'low',
     riskReasons: [],
     warnings: [],
-    transactions: [{ date: '2024-08-05', description: 'SQUARE INC DEPOSIT', amount: 1000, balance: 9000 }],
+    transactions: [
+      { date: '2024-08-05', description: 'SQUARE INC DEPOSIT', amount: 1000, balance: 9000 },
+      { date: '2024-08-06', description: 'ONLINE TRANSFER TO SAVINGS', amount: -500, balance: 8500 },
+    ],
   };
   const euros: ReportDocumentInput = { ...august, id: 13, filename: 'euros.pdf', accountNumberLast4: '9999', currency: 'EUR' };
+  // another account of the merchant (a transfer), and a statement outside the look-back window
+  const savings: ReportDocumentInput = {
+    ...august,
+    id: 14,
+    filename: 'savings.pdf',
+    accountNumberLast4: '5555',
+    openingBalance: 0,
+    closingBalance: 500,
+    transactions: [{ date: '2024-08-07', description: 'ONLINE TRANSFER FROM CHECKING', amount: 500, balance: 500 }],
+  };
+  const old: ReportDocumentInput = {
+    ...august,
+    id: 15,
+    filename: 'old.pdf',
+    periodStart: '2023-01-01',
+    periodEnd: '2023-01-31',
+    transactions: [],
+  };
   const { report } = buildDealReport({
-    documents: [june, august, euros],
+    documents: [june, august, euros, savings, old],
     fundingAmountRequested: 10000,
     reportDate: '2024-09-01',
     sightings: [{ kind: 'same_account', document_id: 11, other_deal_id: 3, other_business_name: 'Other LLC', other_document_id: 31 }],
@@ -215,7 +271,7 @@ function fullReport(): StoredDealReport {
 
 describe('the report DTOs and the underwriting types', () => {
   it('mirror each other, type by type (a compile-time check: this file does not compile otherwise)', () => {
-    expect(Object.keys(mirrors)).toHaveLength(23);
+    expect(Object.keys(mirrors)).toHaveLength(35);
     expect(sections).toEqual({ keys: true, each: true });
   });
 
@@ -234,7 +290,7 @@ describe('the report DTOs and the underwriting types', () => {
     const visited = new Set<string>();
     expect(drift(served, { $ref: '#/components/schemas/DealDetailDto' }, 'deal', visited)).toEqual([]);
     // every section and list was there to compare
-    const lists = ['statements', 'monthly', 'daily_balances', 'nsf_events', 'revenue_sources', 'related_deals'];
+    const lists = ['statements', 'monthly', 'daily_balances', 'nsf_events', 'revenue_sources', 'related_deals', 'accounts'];
     const objects = [
       'coverage',
       'financials',
@@ -247,6 +303,10 @@ describe('the report DTOs and the underwriting types', () => {
       'currency',
       'cross_doc',
       'lender_positions',
+      'staleness',
+      'own_transfers',
+      'affordability',
+      'revenue',
     ];
     for (const k of [...lists, ...objects]) expect(visited).toContain(`deal.${k}`);
     for (const k of [
@@ -255,6 +315,11 @@ describe('the report DTOs and the underwriting types', () => {
       'deal.cross_doc.findings',
       'deal.lender_positions.positions',
       'deal.currency.excluded_statement_ids',
+      'deal.staleness.stale_statements',
+      'deal.own_transfers.transfers',
+      'deal.affordability.steps',
+      'deal.revenue.months',
+      'deal.revenue.totals.excluded',
     ]) {
       expect(visited).toContain(k);
     }

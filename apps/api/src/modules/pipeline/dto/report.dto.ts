@@ -1,5 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
+  type Affordability,
+  type DealAccount,
+  type OwnTransfer,
+  type StaleStatement,
+  type StalenessSummary,
+  type TransferSide,
+  type TransferSummary,
   HEALTH_FACTORS,
   RISK_LEVELS,
   SCREENING_BUCKETS,
@@ -13,12 +20,20 @@ import {
   type DocumentAuthenticity,
   type DocumentReview,
   type FeeEvent,
+  LENDER_KINDS,
+  type LenderKind,
   type LenderPosition,
   type LenderPositionSummary,
+  type PositionEvidence,
+  type PositionEvidenceRole,
+  type PositionStart,
   type MonthSummary,
   type RelatedDealFinding,
   type ReportRecommendation,
   type RevenueSource,
+  type RevenueExclusions,
+  type RevenueMonth,
+  type RevenueTable,
   type ReviewSection,
   type StatementRow,
 } from '@ledgerlens/underwriting';
@@ -220,7 +235,9 @@ export class StatementRowDto implements StatementRow {
   @ApiProperty(INT) transaction_count: number;
   @ApiProperty(NULLABLE_NUMBER) total_deposits: number | null;
   @ApiProperty(NULLABLE_NUMBER) total_withdrawals: number | null;
-  @ApiProperty({ description: 'false when the statement is in another currency than the deal' }) included: boolean;
+  @ApiProperty({ description: 'false when the statement is left out of every figure: in another currency than the deal, or stale' })
+  included: boolean;
+  @ApiProperty({ description: 'true when the statement lies outside the look-back window (see `staleness`)' }) stale: boolean;
 }
 
 export class MonthSummaryDto implements MonthSummary {
@@ -243,14 +260,54 @@ export class DailyBalanceDto {
   @ApiProperty() balance: number;
 }
 
+export class PositionEvidenceDto implements PositionEvidence {
+  @ApiProperty({ ...INT, description: "The transaction's index in the deal analysis" }) index: number;
+  @ApiProperty({
+    enum: ['funding', 'payment', 'returned_payment', 'return'],
+    description: 'funding deposit, payment, a payment that was returned (bounced), or the return itself',
+  })
+  role: PositionEvidenceRole;
+  @ApiProperty(DATE) date: string;
+  @ApiProperty({ description: 'Signed amount (credits positive)' }) amount: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Document id of the statement' })
+  statement_id: PositionEvidence['statement_id'];
+  @ApiProperty({ type: 'integer', nullable: true, description: "The row's index in its statement (the transaction list's order)" })
+  statement_tx_index: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The transaction (GET /v1/deals/{deal_id}/transactions, PATCH /v1/documents/{document_id}/transactions/{transaction_id})',
+  })
+  transaction_id: PositionEvidence['transaction_id'];
+}
+
 export class LenderPositionDto implements LenderPosition {
   @ApiProperty() counterparty: string;
   @ApiProperty() known_lender: boolean;
+  @ApiProperty({
+    ...NULLABLE_STRING,
+    description: 'Lender directory id, or "org:<id>" for one of the organization\'s lenders; null when found by recurrence',
+  })
+  lender_id: string | null;
+  @ApiProperty(NULLABLE_STRING) lender_name: string | null;
+  @ApiProperty({
+    type: String,
+    enum: [...LENDER_KINDS, null],
+    nullable: true,
+    description: 'mca or lender (the funder kinds); null when no funder is named',
+  })
+  lender_kind: LenderKind | null;
+  @ApiProperty({ ...INT, description: '1, 2, ... per counterparty in time order' }) sequence: number;
+  @ApiProperty({
+    enum: ['new', 'renewal', 'modification'],
+    description: 'renewal: a new funding deposit of the same lender; modification: a lasting change of the payment amount',
+  })
+  start_reason: PositionStart;
   @ApiProperty({ enum: ['daily', 'weekly', 'biweekly', 'monthly', 'irregular'], description: 'Payment cadence' })
   frequency: LenderPosition['frequency'];
   @ApiProperty() payment_amount: number;
   @ApiProperty(INT) payment_count: number;
-  @ApiProperty() total_paid: number;
+  @ApiProperty({ description: 'Sum of the payments, returned ones left out' }) total_paid: number;
   @ApiProperty(DATE) first_seen: string;
   @ApiProperty(DATE) last_seen: string;
   @ApiProperty() estimated_monthly_total: number;
@@ -258,6 +315,17 @@ export class LenderPositionDto implements LenderPosition {
   @ApiProperty({ description: 'estimated_monthly_total / (52/12) weeks' }) estimated_weekly_debit: number;
   @ApiProperty(NULLABLE_NUMBER) share_of_deposits: number | null;
   @ApiProperty() is_active: boolean;
+  @ApiProperty({ ...NULLABLE_NUMBER, description: 'The deposit from the lender that started the position' }) funding_amount: number | null;
+  @ApiProperty(NULLABLE_DATE) funding_date: string | null;
+  @ApiProperty({ ...NULLABLE_NUMBER, description: 'funding_amount x factor_rate' }) estimated_payback: number | null;
+  @ApiProperty({ ...NULLABLE_NUMBER, description: 'estimated_payback - total_paid, not below 0' }) estimated_remaining_balance:
+    number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Expected payment days with no payment; null in reports stored before' })
+  missed_payments: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Payments returned within 10 days; null in reports stored before' })
+  bounced_payments: number | null;
+  @ApiProperty({ type: Boolean, nullable: true, description: 'Overlaps another position in time' }) stacked: boolean | null;
+  @ApiProperty({ type: [PositionEvidenceDto], description: 'The transactions the position stands on' }) transactions: PositionEvidenceDto[];
 }
 
 export class LenderPositionsDto implements LenderPositionSummary {
@@ -266,6 +334,11 @@ export class LenderPositionsDto implements LenderPositionSummary {
   @ApiProperty(INT) active_count: number;
   @ApiProperty(INT) stacking_count: number;
   @ApiProperty() estimated_monthly_total: number;
+  @ApiProperty({ ...NULLABLE_STRING, description: 'Version of the lender directory the names were matched with' })
+  directory_version: string | null;
+  @ApiProperty({ ...NULLABLE_NUMBER, description: 'Factor rate of the payback estimates' }) factor_rate: number | null;
+  @ApiProperty({ type: String, enum: ['params', 'default', null], nullable: true, description: "params: the ruleset's; default: 1.35" })
+  factor_rate_source: 'params' | 'default' | null;
 }
 
 export class FeeEventDto implements FeeEvent {
@@ -307,4 +380,107 @@ export class RelatedDealFindingDto implements RelatedDealFinding {
   @ApiProperty(INT) other_deal_id: number;
   @ApiProperty() other_business_name: string;
   @ApiProperty(INT) other_document_id: DocumentId;
+}
+
+export class DealAccountDto implements DealAccount {
+  @ApiProperty({ description: 'A1, A2, ... in order of the first period start' }) account: string;
+  @ApiProperty(NULLABLE_STRING) bank_name: string | null;
+  @ApiProperty(NULLABLE_STRING) account_number_last4: string | null;
+  @ApiProperty({
+    enum: ['account_number', 'balance_continuity', 'single_statement'],
+    description:
+      'account_number: the same last 4 digits; balance_continuity: a statement opens at the balance another closed at, on the next day (a statement without an account number joins an account this way); single_statement: nothing ties it to another statement',
+  })
+  grouped_by: DealAccount['grouped_by'];
+  @ApiProperty(INT) statement_count: number;
+  @ApiProperty({ type: [Number], description: 'Document ids, by period start' }) statement_ids: DealAccount['statement_ids'];
+  @ApiProperty(NULLABLE_DATE) period_start: string | null;
+  @ApiProperty(NULLABLE_DATE) period_end: string | null;
+}
+
+export class StaleStatementDto implements StaleStatement {
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Document id' }) statement_id: StaleStatement['statement_id'];
+  @ApiProperty(NULLABLE_DATE) period_start: string | null;
+  @ApiProperty(NULLABLE_DATE) period_end: string | null;
+  @ApiProperty({ ...INT, description: "Calendar months between its last month and the newest statement's last month" })
+  months_before_newest: number;
+}
+
+export class StalenessDto implements StalenessSummary {
+  @ApiProperty({ ...INT, description: 'The look-back window in calendar months' }) lookback_months: number;
+  @ApiProperty(NULLABLE_DATE) newest_period_end: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'YYYY-MM: the oldest month a statement must reach into to count' })
+  window_start_month: string | null;
+  @ApiProperty({ type: [StaleStatementDto], description: 'Statements left out of every figure' }) stale_statements: StaleStatementDto[];
+}
+
+export class TransferSideDto implements TransferSide {
+  @ApiProperty({ description: 'The account (accounts[].account)' }) account: string;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Document id' }) statement_id: TransferSide['statement_id'];
+  @ApiProperty({ ...INT, description: "The row's position in its statement" }) statement_tx_index: number;
+  @ApiProperty(DATE) date: string;
+  @ApiProperty() description: string;
+}
+
+export class OwnTransferDto implements OwnTransfer {
+  @ApiProperty() amount: number;
+  @ApiProperty(INT) days_apart: number;
+  @ApiProperty({ type: TransferSideDto }) debit: TransferSideDto;
+  @ApiProperty({ type: TransferSideDto }) credit: TransferSideDto;
+}
+
+export class OwnTransfersDto implements TransferSummary {
+  @ApiProperty(INT) count: number;
+  @ApiProperty({ description: 'Sum of the transferred amounts' }) total: number;
+  @ApiProperty({ ...INT, description: 'Days a debit and its credit may lie apart' }) window_days: number;
+  @ApiProperty({ type: [OwnTransferDto] }) transfers: OwnTransferDto[];
+}
+
+export class AffordabilityDto implements Affordability {
+  @ApiProperty({ description: 'Average monthly revenue' }) monthly_revenue: number;
+  @ApiProperty({ description: 'Estimated monthly debits of the active lender positions' }) existing_monthly_debits: number;
+  @ApiProperty(INT) active_position_count: number;
+  @ApiProperty({ ...NULLABLE_NUMBER, description: 'existing_monthly_debits / monthly_revenue; null without revenue' })
+  existing_holdback: number | null;
+  @ApiProperty({ description: 'The largest share of revenue all positions together may take' }) max_total_holdback: number;
+  @ApiProperty() factor_rate: number;
+  @ApiProperty() term_months: number;
+  @ApiProperty({ description: 'max_total_holdback x monthly_revenue - existing_monthly_debits' }) monthly_headroom: number;
+  @ApiProperty({ description: 'max(0, monthly_headroom) x term_months' }) max_payback: number;
+  @ApiProperty({ description: 'max_payback / factor_rate' }) max_advance: number;
+  @ApiProperty({ type: [String], description: 'The arithmetic, one line per step' }) steps: string[];
+}
+
+export class RevenueExclusionsDto implements RevenueExclusions {
+  @ApiProperty({ description: 'Transfers between accounts (by wording, or matched to a debit in another account of the deal)' })
+  transfer: number;
+  @ApiProperty({ description: 'Loan and MCA proceeds' }) loan_proceeds: number;
+  @ApiProperty({ description: 'Refunds, reversals and returns' }) refund: number;
+  @ApiProperty({ description: 'Owner, shareholder or member contributions, and transfers from the account holder (a person)' })
+  owner_injection: number;
+  @ApiProperty({ description: 'Interest, dividends, insurance claims, and deposits a person put in another category' })
+  other_non_revenue: number;
+}
+
+export class RevenueTotalsDto implements Omit<RevenueMonth, 'month'> {
+  @ApiProperty({ description: 'Every deposit' }) gross_deposits: number;
+  @ApiProperty({ type: RevenueExclusionsDto, description: 'Deposits left out of revenue, by class' }) excluded: RevenueExclusionsDto;
+  @ApiProperty() excluded_total: number;
+  @ApiProperty({ description: 'gross_deposits - excluded_total' }) true_revenue: number;
+  @ApiProperty({ description: 'Cash deposits: part of true_revenue, totalled apart' }) cash_deposits: number;
+}
+
+export class RevenueMonthDto extends RevenueTotalsDto implements RevenueMonth {
+  @ApiProperty({ example: '2024-06', description: 'YYYY-MM' }) month: string;
+}
+
+export class RevenueTableDto implements RevenueTable {
+  @ApiProperty({ type: [RevenueMonthDto], description: 'One row per month of `monthly`, oldest first' }) months: RevenueMonthDto[];
+  @ApiProperty({ type: RevenueTotalsDto }) totals: RevenueTotalsDto;
+  @ApiProperty(INT) deposit_count: number;
+  @ApiProperty(INT) cash_deposit_count: number;
+  @ApiProperty({ ...INT, description: 'Deposits whose revenue class an underwriter set' }) overridden_count: number;
+  @ApiProperty({ ...INT, description: 'Deposits no rule named, counted as revenue: the ones an underwriter checks first' })
+  unidentified_count: number;
+  @ApiProperty({ description: 'Their total (part of true revenue)' }) unidentified_total: number;
 }

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto } from '../../../platform/pagination/pagination';
 import { ValidateBoolean, ValidateEnum, ValidateInt, ValidateNumber, ValidateString } from '../../../platform/validation/decorators';
 import { BoxesProperty } from './document.dto';
+import { REVENUE_CLASSES } from '@ledgerlens/underwriting';
 import { TRANSACTION_CATEGORIES } from '../entities/transaction.entities';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -80,6 +81,26 @@ export class TransactionDto {
     description: '`read`: the reader found the row on the statement; `added`: a person added a row the reader missed (`source` is null)',
   })
   origin: 'read' | 'added';
+  @ApiProperty({
+    enum: [...REVENUE_CLASSES, null],
+    nullable: true,
+    description:
+      "A deposit's revenue class (docs/revenue.md): `revenue` counts as true revenue, every other class is left out of it. Null for a debit, and for a row its deal has not been scored with since",
+  })
+  revenue_class: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The rule that decided `revenue_class` ("set by an underwriter" when a person set it); null for a debit',
+  })
+  revenue_rule: string | null;
+  @ApiProperty({ description: 'A cash deposit: counted as revenue, totalled apart in the report' }) is_cash_deposit: boolean;
+  @ApiProperty({
+    enum: [...REVENUE_CLASSES, null],
+    nullable: true,
+    description: 'The revenue class a person set on this deposit (kept over the rules and across a new reading); null when none was set',
+  })
+  revenue_class_override: string | null;
 }
 
 export class TransactionListDto {
@@ -99,6 +120,12 @@ export class CorrectTransactionDto {
   @ValidateString({ optional: true, minLength: 1, maxLength: 2000 }) description?: string;
   @ValidateEnum(['credit', 'debit'] as const, { optional: true }) transaction_type?: 'credit' | 'debit';
   @ValidateEnum(TRANSACTION_CATEGORIES, { optional: true }) category?: string;
+  @ValidateEnum(REVENUE_CLASSES, {
+    optional: true,
+    description:
+      "Override a deposit's revenue class (a credit only): every figure and the recommendation are computed again with it, and it survives a new reading. The trail records it as field `revenue_class`",
+  })
+  revenue_class?: (typeof REVENUE_CLASSES)[number];
   @ValidateString({ minLength: 1, maxLength: 500, description: 'Why the value is corrected; stored verbatim in the audit trail' })
   correction_reason: string;
 }
@@ -141,7 +168,7 @@ export class CorrectionDto {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ type: 'integer' }) transaction_id: number;
   @ApiProperty({
-    enum: ['date', 'amount', 'description', 'transaction_type', 'category', 'row'],
+    enum: ['date', 'amount', 'description', 'transaction_type', 'category', 'revenue_class', 'row'],
     description: '`row`: the row was added (old_value null) or deleted (new_value null); the other value is the row as JSON',
   })
   field: string;

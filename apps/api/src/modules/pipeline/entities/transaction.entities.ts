@@ -24,7 +24,11 @@ export class Transaction {
     | 'isSuspicious'
     | 'source'
     | 'rowWarnings'
-    | 'origin';
+    | 'origin'
+    | 'revenueClass'
+    | 'revenueRule'
+    | 'isCashDeposit'
+    | 'revenueClassOverride';
   @PrimaryKey({ type: 'integer', autoincrement: true }) id: number;
   @Int() organizationId: number;
   @Bool() livemode: boolean;
@@ -55,6 +59,13 @@ export class Transaction {
   @Json({ nullable: true }) rowWarnings: string[] | null = null;
   /** `read`: the reader found it; `added`: a person added a row the reader missed (it survives a new reading). */
   @Text({ length: 8 }) origin: TransactionOrigin = 'read';
+  /** A deposit's revenue class as the deal's screening decided it (null: a debit, or not scored since). */
+  @Text({ length: 32, nullable: true }) revenueClass: string | null = null;
+  /** The rule that decided revenueClass. */
+  @Text({ nullable: true }) revenueRule: string | null = null;
+  @Bool({ default: false }) isCashDeposit: boolean = false;
+  /** The revenue class a person set on this deposit (kept over the rules and across a new reading); null: none set. */
+  @Text({ length: 32, nullable: true }) revenueClassOverride: string | null = null;
 }
 
 export type TransactionOrigin = 'read' | 'added';

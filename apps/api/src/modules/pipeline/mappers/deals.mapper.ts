@@ -67,11 +67,16 @@ export function mapDealDetail(deal: Omit<Deal, 'analysis'>): DealDetailDto {
     currency: report?.currency ?? null,
     cross_doc: report?.cross_doc ?? null,
     lender_positions: report?.lender_positions ?? null,
+    accounts: report?.accounts ?? [],
+    staleness: report?.staleness ?? null,
+    own_transfers: report?.own_transfers ?? null,
+    affordability: report?.affordability ?? null,
     statements: report?.statements ?? [],
     monthly: report?.monthly ?? [],
     daily_balances: report?.daily_balances ?? [],
     nsf_events: report?.nsf_events ?? [],
     revenue_sources: report?.revenue_sources ?? [],
+    revenue: report?.revenue ?? null,
     related_deals: report?.related_deals ?? [],
   });
 }

@@ -51,6 +51,16 @@ const STATS_SELECT = [
 export interface DealFilter {
   status?: string;
   q?: string;
+  /**
+   * The word of `q` the trigram index reads (DealRepository.planSearch); the whole of `q` is still
+   * what each name is matched against. Unset: `q` itself.
+   */
+  indexWord?: string;
+}
+
+/** Words of `q` the search may read the trigram index by: three characters or more (a shorter one has no whole trigram), at most four. */
+function indexableWords(q: string): string[] {
+  return [...new Set(q.split(/\s+/).filter((w) => w.length >= 3))].sort((a, b) => b.length - a.length).slice(0, 4);
 }
 
 /** The conditions of a filter, for the scoped raw path. */
@@ -64,7 +74,7 @@ function matching(filter: DealFilter): { where?: string; params?: unknown[] } {
   if (filter.q) {
     const like = `%${escapeLike(filter.q)}%`;
     conditions.push(`${SEARCH_EXPRESSION} ilike ? and ("business_name" ilike ? or "dba_name" ilike ? or "owner_name" ilike ?)`);
-    params.push(like, like, like, like);
+    params.push(`%${escapeLike(filter.indexWord ?? filter.q)}%`, like, like, like);
   }
   return conditions.length ? { where: conditions.join(' and '), params } : {};
 }
@@ -78,22 +88,51 @@ function matching(filter: DealFilter): { where?: string; params?: unknown[] } {
 export class DealRepository {
   constructor(private readonly db: Database) {}
 
+  /**
+   * The search as it is sent. Every word of `q` is in the joined names of every match, so the trigram
+   * index may be read by any one of them and the names still matched against the whole of `q`: it is
+   * read by the word PostgreSQL estimates rarest in the organization (a word in nearly every name,
+   * "LLC", would make it intersect posting lists of every deal in the table). Searches are sent
+   * unprepared (`prepare: false`), so each is planned with its pattern known: a rare word reads a few
+   * index entries, a word in every name is filtered along the list's order index instead.
+   */
+  async planSearch(scope: Scope, filter: DealFilter): Promise<DealFilter> {
+    const words = filter.q ? indexableWords(filter.q) : [];
+    if (words.length < 2) return filter;
+    const estimates = await Promise.all(
+      words.map((w) => this.db.estimate(scope, Deal, { where: `${SEARCH_EXPRESSION} ilike ?`, params: [`%${escapeLike(w)}%`] })),
+    );
+    let best = 0;
+    for (let i = 1; i < words.length; i++) if (estimates[i] < estimates[best]) best = i;
+    return { ...filter, indexWord: words[best] };
+  }
+
   /** One page of the organization's deals in this mode, without the report and analysis JSON. */
   findPageForOrg(scope: Scope, filter: DealFilter, sort: DealSort, order: 'asc' | 'desc', offset: number, limit: number): Promise<Deal[]> {
-    return this.db.rows(scope, Deal, { ...matching(filter), exclude: SUMMARY_EXCLUDES, orderBy: ORDER_BY[sort][order], offset, limit });
+    return this.db.rows(scope, Deal, {
+      ...matching(filter),
+      exclude: SUMMARY_EXCLUDES,
+      orderBy: ORDER_BY[sort][order],
+      offset,
+      limit,
+      prepare: !filter.q,
+    });
   }
 
   /** How many deals match, counting no further than `upTo`. */
   async countUpTo(scope: Scope, filter: DealFilter, upTo: number): Promise<number> {
-    const [{ total }] = (await this.db.rows(scope, Deal, { ...matching(filter), countUpTo: upTo })) as unknown as [{ total: number }];
+    const select = { ...matching(filter), countUpTo: upTo, prepare: !filter.q };
+    const [{ total }] = (await this.db.rows(scope, Deal, select)) as unknown as [{ total: number }];
     return total;
   }
 
   /** How many deals match, exactly. */
   async countMatching(scope: Scope, filter: DealFilter): Promise<number> {
-    const [{ total }] = (await this.db.rows(scope, Deal, { ...matching(filter), raw: 'count(*)::int as "total"' })) as unknown as [
-      { total: number },
-    ];
+    const [{ total }] = (await this.db.rows(scope, Deal, {
+      ...matching(filter),
+      raw: 'count(*)::int as "total"',
+      prepare: !filter.q,
+    })) as unknown as [{ total: number }];
     return total;
   }
 

@@ -39,6 +39,9 @@ export interface TransactionExportRow {
   isSuspicious: boolean;
   screeningBucket: string | null;
   flagReason: string | null;
+  /** A deposit's revenue class (an underwriter's override included); null for a debit or a row not scored since. */
+  revenueClass: string | null;
+  revenueRule: string | null;
 }
 
 const EXPORT_COLUMNS = [
@@ -59,6 +62,8 @@ const EXPORT_COLUMNS = [
   'isSuspicious',
   'screeningBucket',
   'flagReason',
+  'revenueClass',
+  'revenueRule',
 ] as const;
 
 /** What a list of flagged transactions shows. */
@@ -235,13 +240,13 @@ export class TransactionRepository {
   }
 
   /** Of these rows, those whose category a person corrected (the screening does not override it). */
-  async categoryCorrected(uow: UnitOfWork, rows: Transaction[]): Promise<Set<number>> {
+  async categoryCorrected(uow: UnitOfWork, rows: Transaction[], fields: string[] = ['category', 'row']): Promise<Set<number>> {
     const corrected = rows.filter((r) => r.correctionCount > 0).map((r) => r.id);
     if (!corrected.length) return new Set();
     const entries = await entityManagerOf(uow).find(
       TransactionCorrection,
       // a row a person added (field `row`) has the category the person gave it
-      { transactionId: { $in: corrected }, field: { $in: ['category', 'row'] } },
+      { transactionId: { $in: corrected }, field: { $in: fields } },
       { fields: ['transactionId'] },
     );
     return new Set(entries.map((e) => e.transactionId));

@@ -12,6 +12,8 @@ import { DealRepository } from '../repositories/deal.repository';
 import { DocumentRepository } from '../repositories/document.repository';
 import { TransactionRepository } from '../repositories/transaction.repository';
 import { writeDealReport } from './deal-report';
+import { LendersService } from '../../lenders/lenders.service';
+import { lenderMatcher } from '@ledgerlens/underwriting';
 import { Deal, DealStatus } from '../entities/deal.entities';
 
 /** The document events after which a deal's state may have changed. */
@@ -29,11 +31,12 @@ const SCORING_VERSION = 2;
 
 /**
  * What the deal's report follows from: each terminal document at its attempt, whether a person
- * marked it reviewed, and the corrections made to their rows (the append-only trail only grows:
- * a field fixed, a row added or deleted).
+ * marked it reviewed, the corrections made to their rows (the append-only trail only grows:
+ * a field fixed, a row added or deleted), and the lender names matched (the directory's version
+ * and the organization's own entries).
  */
-const inputsKey = (docs: Document[], corrections: number) =>
-  `v${SCORING_VERSION}|${docs.map((d) => `${d.id}:${d.attempt}:${d.status}${d.reviewedAt ? ':r' : ''}`).join(',')}|c${corrections}`;
+const inputsKey = (docs: Document[], corrections: number, lenders: string) =>
+  `v${SCORING_VERSION}|${docs.map((d) => `${d.id}:${d.attempt}:${d.status}${d.reviewedAt ? ':r' : ''}`).join(',')}|c${corrections}|l${lenders}`;
 
 /** The outcome of a rescore: whether anything was recomputed (not when nothing changed since the last scoring). */
 export interface RescoreOutcome {
@@ -84,6 +87,7 @@ export class DealLifecycleService implements OnModuleInit {
     private readonly events: EventDispatcher,
     private readonly recommendations: RecommendationsService,
     private readonly summary: SummaryService,
+    private readonly lenders: LendersService,
   ) {}
 
   onModuleInit(): void {
@@ -191,12 +195,14 @@ export class DealLifecycleService implements OnModuleInit {
    * was already scored from the same documents and corrections.
    */
   private async score(tx: UnitOfWork, scope: Scope, deal: Deal, docs: Document[], actor: string): Promise<boolean> {
+    const lenders = await this.lenders.entriesFor(tx, scope);
     const key = inputsKey(
       docs,
       await this.transactions.countCorrectionsForDocuments(
         tx,
         docs.map((d) => d.id),
       ),
+      lenderMatcher(lenders).fingerprint,
     );
     if (deal.status === 'ready' && deal.report?.inputs_key === key) return false;
     deal.status = 'under_review';
@@ -206,6 +212,7 @@ export class DealLifecycleService implements OnModuleInit {
       deal,
       docs,
       new Date().toISOString().slice(0, 10),
+      lenders,
     );
     if (deal.report) deal.report = { ...deal.report, inputs_key: key };
     if (deal.analysis) await this.recommendations.generateDefault(tx, scope, deal, actor);

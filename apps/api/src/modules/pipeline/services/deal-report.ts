@@ -9,10 +9,15 @@ import {
   type DealAnalysis,
   type DealReport,
   type DealTransaction,
+  type OrgLenderEntry,
   type RelatedDocumentSighting,
   type ReportDocumentInput,
   type RiskLevel,
   type ScreenedTransaction,
+  type RevenueClass,
+  type TransactionCategory,
+  CATEGORIES,
+  REVENUE_CLASSES,
 } from '@ledgerlens/underwriting';
 import { Document, TERMINAL_STATUSES } from '../entities/document.entities';
 import { Transaction } from '../entities/transaction.entities';
@@ -92,8 +97,15 @@ function recheckCorrected(
   return { reconciled: rec.reconciled, needsReview: reviewReasons.length > 0, reviewReasons };
 }
 
-/** A document row as the report builder reads it. */
-export function reportDocument(doc: Document, transactions?: Transaction[]): ReportDocumentInput {
+const isRevenueClass = (v: string | null): v is RevenueClass => (REVENUE_CLASSES as readonly string[]).includes(v ?? '');
+const isCategory = (v: string): v is TransactionCategory => (CATEGORIES as readonly string[]).includes(v);
+
+/**
+ * A document row as the report builder reads it. What a person set wins over the rules: a deposit's
+ * revenue class, and a category a person corrected (`categoryCorrected`, the rows with a category
+ * trail entry).
+ */
+export function reportDocument(doc: Document, transactions?: Transaction[], categoryCorrected?: Set<number>): ReportDocumentInput {
   // stored JSON: a reading of an older version may lack the verdict
   const reconciled: unknown = doc.reconciliation?.reconciled;
   const rechecked = transactions ? recheckCorrected(doc, transactions) : null;
@@ -125,6 +137,8 @@ export function reportDocument(doc: Document, transactions?: Transaction[]): Rep
       amount: t.amount,
       balance: t.balance,
       transactionType: t.transactionType,
+      ...(isRevenueClass(t.revenueClassOverride) ? { revenueClass: t.revenueClassOverride } : {}),
+      ...(categoryCorrected?.has(t.id) && isCategory(t.category) ? { category: t.category } : {}),
     })),
   };
 }
@@ -175,6 +189,9 @@ export async function findSightings(
 type Screening = Pick<
   Transaction,
   | 'category'
+  | 'revenueClass'
+  | 'revenueRule'
+  | 'isCashDeposit'
   | 'isNsfFee'
   | 'isOverdraftFee'
   | 'isLargeDeposit'
@@ -188,6 +205,9 @@ type Screening = Pick<
 /** A row's screening: the deal's, or none (a statement left out of the deal); its category the reading's when unscreened. */
 const screeningOf = (row: Transaction, t: DealTransaction | null): Screening => ({
   category: t?.category ?? categorizeTransaction(row).category,
+  revenueClass: t ? t.revenue_class : (row.revenueClassOverride ?? null),
+  revenueRule: t ? t.revenue_rule : null,
+  isCashDeposit: t?.is_cash_deposit ?? false,
   isNsfFee: t?.is_nsf_fee ?? false,
   isOverdraftFee: t?.is_overdraft_fee ?? false,
   isLargeDeposit: t?.is_large_deposit ?? false,
@@ -261,6 +281,17 @@ function applyScreening(
   }
 }
 
+/** Each row a lender position stands on gets its stored transaction's id (the report and the analysis share the positions). */
+function linkPositionRows(analysis: DealAnalysis | null, rows: Map<number, Transaction[]>): void {
+  for (const p of analysis?.lender_positions.positions ?? []) {
+    for (const e of p.transactions) {
+      const row =
+        e.statement_id !== null && e.statement_tx_index !== null ? rows.get(Number(e.statement_id))?.[e.statement_tx_index] : undefined;
+      e.transaction_id = row?.id ?? null;
+    }
+  }
+}
+
 /** Builds the deal's report from its terminal documents and writes it, in the caller's transaction. */
 export async function writeDealReport(
   sources: ReportSources,
@@ -268,6 +299,7 @@ export async function writeDealReport(
   deal: Deal,
   docs: Document[],
   reportDate: string,
+  lenders: readonly OrgLenderEntry[] = [],
 ): Promise<void> {
   const terminal = docs.filter((d) => TERMINAL_STATUSES.includes(d.status));
   const statementDocs = terminal.filter((d) => d.status === 'completed' && d.documentType === 'bank_statement');
@@ -283,10 +315,13 @@ export async function writeDealReport(
       else rows.set(t.documentId, [t]);
     }
   }
+  const all = [...rows.values()].flat();
+  const categoryCorrected = await sources.transactions.categoryCorrected(tx, all, ['category']);
   const built = buildDealReport({
-    documents: terminal.map((d) => reportDocument(d, rows.get(d.id) ?? (statementDocs.includes(d) ? [] : undefined))),
+    documents: terminal.map((d) => reportDocument(d, rows.get(d.id) ?? (statementDocs.includes(d) ? [] : undefined), categoryCorrected)),
     fundingAmountRequested: deal.fundingAmountRequested,
     reportDate,
+    lenders,
     sightings: await findSightings(
       sources,
       tx,
@@ -294,7 +329,7 @@ export async function writeDealReport(
       terminal.filter((d) => d.status === 'completed'),
     ),
   });
-  const all = [...rows.values()].flat();
+  linkPositionRows(built.analysis, rows);
   applyScreening(built.analysis, statementDocs, rows, await sources.transactions.categoryCorrected(tx, all));
   applyReport(deal, built);
 }

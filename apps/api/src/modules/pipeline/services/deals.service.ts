@@ -136,7 +136,7 @@ export class DealsService {
     // Plain scoped rows (DealRepository: the scoped raw path): the hottest read path, without query
     // building or hydration; the count and the page run concurrently on two connections, and a
     // summary reads neither the report nor the analysis JSON (docs/performance.md).
-    const filter = { status: query.status, q: query.q?.trim() || undefined };
+    const filter = await this.deals.planSearch(auth, { status: query.status, q: query.q?.trim() || undefined });
     const window = pageWindow(query);
     // One row past the page tells whether another page follows, whatever the total says.
     const [counted, rows] = await Promise.all([

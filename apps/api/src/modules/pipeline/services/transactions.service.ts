@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OVERRIDE_RULE } from '@ledgerlens/underwriting';
 import { AuthContext } from '../../../platform/auth/auth-context';
 import { Database } from '../../../platform/database/database.service';
 import { Scope, scopeFields } from '../../../platform/database/tenant';
@@ -57,6 +58,10 @@ export function mapTransaction(t: Transaction): TransactionDto {
     source: t.source,
     row_warnings: t.rowWarnings ?? [],
     origin: t.origin ?? 'read',
+    revenue_class: t.revenueClass ?? null,
+    revenue_rule: t.revenueRule ?? null,
+    is_cash_deposit: t.isCashDeposit ?? false,
+    revenue_class_override: t.revenueClassOverride ?? null,
   };
 }
 
@@ -204,6 +209,12 @@ export class TransactionsService {
         if (dto.date !== undefined) t.date = dto.date;
         if (dto.description !== undefined) t.description = dto.description;
         if (dto.category !== undefined) t.category = dto.category;
+        if (dto.revenue_class !== undefined && next.revenue_class[0] !== next.revenue_class[1]) {
+          // the person's class wins over the rules from now on (the rescore below and every new reading)
+          t.revenueClassOverride = dto.revenue_class;
+          t.revenueClass = dto.revenue_class;
+          t.revenueRule = OVERRIDE_RULE;
+        }
         t.correctionCount += changes;
         t.lastCorrectedAt = now;
         t.correctedBy = auth.actor;
@@ -334,10 +345,15 @@ export class TransactionsService {
 
   /** New values as strings for the audit trail; amount sign and transaction_type stay consistent. */
   private resolve(t: Transaction, dto: CorrectTransactionDto): Record<string, [string | null, string | null]> {
-    const editable = [dto.date, dto.amount, dto.description, dto.transaction_type, dto.category];
+    const editable = [dto.date, dto.amount, dto.description, dto.transaction_type, dto.category, dto.revenue_class];
     if (editable.every((v) => v === undefined)) {
       throw ApiError.validation([
-        validationEntry('body', [], 'Give at least one of date, amount, description, transaction_type, category', 'value_error.missing'),
+        validationEntry(
+          'body',
+          [],
+          'Give at least one of date, amount, description, transaction_type, category, revenue_class',
+          'value_error.missing',
+        ),
       ]);
     }
     assertCalendarDate(dto.date);
@@ -361,12 +377,25 @@ export class TransactionsService {
       type = dto.transaction_type;
       amount = type === 'debit' ? -Math.abs(amount) : Math.abs(amount);
     }
+    if (dto.revenue_class !== undefined && !(amount > 0)) {
+      throw ApiError.validation([
+        validationEntry(
+          'body',
+          ['revenue_class'],
+          `revenue_class applies to a deposit (a credit); transaction ${t.id} is a debit of ${money(amount)}`,
+          'value_error.inconsistent',
+        ),
+      ]);
+    }
+    const revenueClass = t.revenueClassOverride ?? t.revenueClass;
     return {
       date: [t.date, dto.date ?? t.date],
       amount: [money(t.amount), money(amount)],
       transaction_type: [t.transactionType, type],
       description: [t.description, dto.description ?? t.description],
       category: [t.category, dto.category ?? t.category],
+      // the class as the deal's screening (or an earlier override) had it -> the person's
+      revenue_class: [revenueClass, dto.revenue_class ?? revenueClass],
     };
   }
 

@@ -62,6 +62,30 @@ const FIELD = {
     description: 'Form A: max advance = multiplier x average monthly revenue',
   },
   cfcr_target: { type: Number, minimum: 0, description: 'Form A: target cash flow coverage ratio' },
+  max_total_holdback: {
+    type: Number,
+    nullable: true,
+    exclusiveMinimum: true,
+    minimum: 0,
+    maximum: 1,
+    description:
+      'Either form, optional: affordability, the largest share of monthly revenue all positions together may take (default 0.25; null: the default)',
+  },
+  factor_rate: {
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: 5,
+    description: 'Either form, optional: affordability, the factor rate of a new advance (default 1.35; null: the default)',
+  },
+  term_months: {
+    type: Number,
+    nullable: true,
+    exclusiveMinimum: true,
+    minimum: 0,
+    maximum: 36,
+    description: 'Either form, optional: affordability, the term of a new advance in months (default 6; null: the default)',
+  },
   factors: {
     type: [RulesetFactorDto],
     description: 'Form B: the factor list; weights sum to exactly 1.0. Its presence makes a factor-list ruleset',
@@ -105,6 +129,9 @@ export class CreateRulesetDto {
   @BodyField(FIELD.factors) factors?: unknown;
   @BodyField(FIELD.approval_threshold) approval_threshold?: unknown;
   @BodyField(FIELD.decline_threshold) decline_threshold?: unknown;
+  @BodyField(FIELD.max_total_holdback) max_total_holdback?: unknown;
+  @BodyField(FIELD.factor_rate) factor_rate?: unknown;
+  @BodyField(FIELD.term_months) term_months?: unknown;
 }
 
 /** Form A body of POST /rulesets and PUT /rulesets/{id}: a flat ruleset, every field but `description` required. */
@@ -127,6 +154,9 @@ export class FlatRulesetInputDto {
   @Required('approve_threshold') approve_threshold: number;
   @Required('max_advance_multiplier') max_advance_multiplier: number;
   @Required('cfcr_target') cfcr_target: number;
+  @ApiPropertyOptional(FIELD.max_total_holdback) max_total_holdback?: number | null;
+  @ApiPropertyOptional(FIELD.factor_rate) factor_rate?: number | null;
+  @ApiPropertyOptional(FIELD.term_months) term_months?: number | null;
 }
 
 /** Form B body of POST /rulesets and PUT /rulesets/{id}: a factor-list ruleset. */
@@ -136,6 +166,9 @@ export class FactorRulesetInputDto {
   @Required('factors') factors: RulesetFactorDto[];
   @Required('approval_threshold') approval_threshold: number;
   @Required('decline_threshold') decline_threshold: number;
+  @ApiPropertyOptional(FIELD.max_total_holdback) max_total_holdback?: number | null;
+  @ApiPropertyOptional(FIELD.factor_rate) factor_rate?: number | null;
+  @ApiPropertyOptional(FIELD.term_months) term_months?: number | null;
 }
 
 /**
@@ -178,6 +211,10 @@ export class RulesetDto {
   @ApiProperty({ type: [RulesetFactorDto], nullable: true }) factors: RulesetFactorDto[] | null;
   @ApiProperty(NUM_N) approval_threshold: number | null;
   @ApiProperty(NUM_N) decline_threshold: number | null;
+  @ApiProperty({ ...NUM_N, description: 'Affordability: maximum total holdback; null: the default 0.25' }) max_total_holdback:
+    number | null;
+  @ApiProperty({ ...NUM_N, description: 'Affordability: factor rate of a new advance; null: the default 1.35' }) factor_rate: number | null;
+  @ApiProperty({ ...NUM_N, description: 'Affordability: term of a new advance in months; null: the default 6' }) term_months: number | null;
   @ApiProperty({ type: String, format: 'date-time' }) created_at: string;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at: string;
 }

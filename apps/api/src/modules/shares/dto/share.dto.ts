@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto } from '../../../platform/pagination/pagination';
+import { AffordabilityDto, RevenueExclusionsDto } from '../../pipeline/dto/report.dto';
 import { ValidateDateTime, ValidateInt, ValidateString } from '../../../platform/validation/decorators';
 
 /**
@@ -51,6 +52,63 @@ export class ActiveShareLinksDto {
   @ApiProperty({ type: [ShareLinkDto], description: 'Active (not expired, not revoked) links' }) data: ShareLinkDto[];
 }
 
+/**
+ * One lender position as a share viewer sees it: who, how often, how much, since when, what is
+ * left, and the marks an underwriter looks at. Not the evidence rows (no transactions) nor the
+ * directory ids.
+ */
+export class SharedPositionDto {
+  @ApiProperty({ description: "The lender's name, or the counterparty wording when the position was found by recurrence" })
+  lender: string;
+  @ApiProperty({ description: 'true: a lender of the directory or of the organization' }) known_lender: boolean;
+  @ApiProperty({ enum: ['daily', 'weekly', 'biweekly', 'monthly', 'irregular'], description: 'Payment cadence' }) frequency: string;
+  @ApiProperty() payment_amount: number;
+  @ApiProperty({ type: String, format: 'date' }) first_seen: string;
+  @ApiProperty({ type: String, format: 'date' }) last_seen: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'The deposit from the lender that started the position' })
+  funding_amount: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Estimated payback less what was paid, not below 0' })
+  estimated_remaining_balance: number | null;
+  @ApiProperty({ enum: ['new', 'renewal', 'modification'] }) start_reason: string;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Expected payment days with no payment' }) missed_payments: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Payments returned within 10 days' }) bounced_payments: number | null;
+  @ApiProperty({ type: Boolean, nullable: true, description: 'Overlaps another position in time' }) stacked: boolean | null;
+  @ApiProperty() is_active: boolean;
+}
+
+/** The positions table of the share page. */
+export class SharedPositionsDto {
+  @ApiProperty({ type: [SharedPositionDto] }) positions: SharedPositionDto[];
+  @ApiProperty({ type: 'integer' }) active_count: number;
+  @ApiProperty({ type: 'integer', description: 'The most positions running at the same time' }) stacking_count: number;
+  @ApiProperty({ description: 'Estimated monthly payments of the positions together' }) estimated_monthly_total: number;
+}
+
+/** One month (or the totals) of the true-revenue table: figures only. */
+export class SharedRevenueRowDto {
+  @ApiProperty({ description: 'Every deposit' }) gross_deposits: number;
+  @ApiProperty({ type: RevenueExclusionsDto, description: 'Deposits left out of revenue, by class' }) excluded: RevenueExclusionsDto;
+  @ApiProperty() excluded_total: number;
+  @ApiProperty({ description: 'gross_deposits - excluded_total' }) true_revenue: number;
+  @ApiProperty({ description: 'Cash deposits: part of true_revenue, totalled apart' }) cash_deposits: number;
+}
+
+export class SharedRevenueMonthDto extends SharedRevenueRowDto {
+  @ApiProperty({ example: '2024-06', description: 'YYYY-MM' }) month: string;
+}
+
+/** True revenue per month (docs/revenue.md), as the report has it, without the per-deposit detail. */
+export class SharedRevenueDto {
+  @ApiProperty({ type: [SharedRevenueMonthDto], description: 'Oldest first' }) months: SharedRevenueMonthDto[];
+  @ApiProperty({ type: SharedRevenueRowDto }) totals: SharedRevenueRowDto;
+}
+
+/** Transfers between the merchant's own accounts: how many and how much, not the accounts or rows. */
+export class SharedOwnTransfersDto {
+  @ApiProperty({ type: 'integer' }) count: number;
+  @ApiProperty({ description: 'Sum of the transferred amounts (neither revenue nor expense)' }) total: number;
+}
+
 /** The deal as a share viewer sees it: summary figures only, no transactions, flags or notes. */
 export class SharedDealDto {
   @ApiProperty({ type: 'integer' }) id: number;
@@ -91,6 +149,29 @@ export class SharedDealDto {
   @ApiProperty() funding_amount_requested: number;
   @ApiProperty({ type: Number, nullable: true }) max_advance: number | null;
   @ApiProperty({ type: String, format: 'date', nullable: true }) report_date: string | null;
+  @ApiProperty({
+    type: SharedPositionsDto,
+    nullable: true,
+    description:
+      'The lender positions (cadence, payment, dates, funding, estimated remaining balance, renewal, missed and bounced payments); null before the deal is analysed',
+  })
+  lender_positions: SharedPositionsDto | null;
+  @ApiProperty({
+    type: SharedRevenueDto,
+    nullable: true,
+    description:
+      'True revenue per month: gross deposits, what each non-revenue class excluded, true revenue; null before the deal is analysed',
+  })
+  revenue: SharedRevenueDto | null;
+  @ApiProperty({ type: SharedOwnTransfersDto, nullable: true, description: "Transfers between the merchant's own accounts" })
+  own_transfers: SharedOwnTransfersDto | null;
+  @ApiProperty({
+    type: AffordabilityDto,
+    nullable: true,
+    description:
+      'The largest new advance the cash flow carries, with its arithmetic (`steps`); the affordability `max_advance` may differ from the recommendation’s `max_advance` above',
+  })
+  affordability: AffordabilityDto | null;
 }
 
 /** GET /v1/share/{token} (Form A shape: a bare object). */
