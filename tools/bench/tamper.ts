@@ -57,10 +57,18 @@ export function namingFinding(res: ParseResult, edit: Edit): TamperFinding | nul
 }
 
 /** Every kind of finding that names the edited row (a detection often rests on more than one). */
+/** The kinds of the findings naming the edited row; two of them told apart by their evidence, as docs/tamper.md's table does. */
 function namingKinds(res: ParseResult, edit: Edit): string[] {
   const kinds = new Set<string>();
   for (const f of res.tamperFindings ?? [])
-    if (f.page === edit.page && f.boxes.some((b) => edit.boxes.some((e) => overlaps(b, e)))) kinds.add(f.kind);
+    if (f.page === edit.page && f.boxes.some((b) => edit.boxes.some((e) => overlaps(b, e))))
+      kinds.add(
+        f.kind === 'draw_order' && /content stream added/.test(f.message)
+          ? 'appended_stream'
+          : f.kind === 'glyph_style' && /has no glyph for/.test(f.message)
+            ? 'missing_glyph'
+            : f.kind,
+      );
   return [...kinds];
 }
 

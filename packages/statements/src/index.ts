@@ -43,6 +43,7 @@ export { assessTamperRisk, parsePdfDate } from './tamper';
 export type { TamperAssessment, TamperInput } from './tamper';
 export { contentFindings, tokensOf, isMoney } from './tamper-content';
 export { scanFindings, scanPageStats, wordPixelStats } from './tamper-scan';
+export { woffToSfnt } from './font-files';
 export type { ScanPageStats, ScanWordStats } from './tamper-scan';
 export type { ContentInput, InkToken } from './tamper-content';
 export { readPageInk } from './ink';

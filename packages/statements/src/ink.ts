@@ -32,6 +32,8 @@ export interface Glyph {
   offPage: boolean;
   /** the seq of the opaque shape or image drawn later that hides it; null when none does */
   coveredBy: number | null;
+  /** a digit drawn with glyph 0 (.notdef): its font has no glyph for it (a subset made without that digit) */
+  notdef: boolean;
 }
 
 /**
@@ -71,6 +73,7 @@ class InkGlyph implements Glyph {
     readonly seq: number,
     readonly clipped: boolean,
     readonly offPage: boolean,
+    readonly notdef: boolean,
   ) {}
   get x0(): number {
     return this.places.v[4 * this.at];
@@ -237,6 +240,7 @@ export function inkOf(mupdf: Mupdf, source: InkSource, index: number, b: number[
   const rUni = new Int32Array(RUN_MAX);
   const rSeq = new Int32Array(RUN_MAX);
   const rFont: Array<{ name: string; bold: boolean }> = new Array(RUN_MAX);
+  const rNotdef = new Uint8Array(RUN_MAX);
   // the hot path (every glyph of the page): advances cached per font
   const readText = (text: any, ctm: M, mode: Glyph['mode'], color: string) => {
     const clip = clipBox();
@@ -276,6 +280,7 @@ export function inkOf(mupdf: Mupdf, source: InkSource, index: number, b: number[
               rSeq[i],
               !!clip && (cx < clip[0] || cx > clip[2] || cy < clip[1] || cy > clip[3]),
               cx < px0 || cx > px1 || cy < py0 || cy > py1,
+              rNotdef[i] === 1,
             ),
           );
         }
@@ -314,7 +319,8 @@ export function inkOf(mupdf: Mupdf, source: InkSource, index: number, b: number[
         const gap = x0 - rX1[n - 1];
         if (Math.abs(base - rBase[n - 1]) > 0.25 * em || gap > 0.2 * em || gap < -0.3 * em || n >= RUN_MAX) endRun();
       }
-      if (uni >= 48 && uni <= 57) digit = true;
+      const isDigit = uni >= 48 && uni <= 57;
+      if (isDigit) digit = true;
       rX0[n] = x0;
       rX1[n] = x0 + adv * a;
       rBase[n] = base;
@@ -322,6 +328,7 @@ export function inkOf(mupdf: Mupdf, source: InkSource, index: number, b: number[
       rUni[n] = uni;
       rSeq[n] = ++seq;
       rFont[n] = f;
+      rNotdef[n] = isDigit && buf.gid[i] === 0 ? 1 : 0;
       n++;
     }
     endRun();

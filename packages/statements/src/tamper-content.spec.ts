@@ -10,36 +10,19 @@ import {
   setTextRenderingMode,
   showText,
 } from 'pdf-lib';
-import { makePdf, rows, Txt } from './__fixtures__/make-pdf';
+import { makePdf, Txt } from './__fixtures__/make-pdf';
+import { PLOVER_ROWS, ploverPage } from './__fixtures__/plover';
 import { readPageInk } from './ink';
+import { loadMupdf } from './mupdf';
 import { extractLayout, openDocument, parseStatementFile } from './index';
 import { combineRisk } from './tamper-risk';
 
 const H = 792;
-const X = [40, 110, -380, -460, -560];
-const ROWS = [
-  ['03/01/2025', 'Card purchase Grocer', '50.00', '', '950.00'],
-  ['05/01/2025', 'Payroll deposit', '', '1,200.00', '2,150.00'],
-  ['08/01/2025', 'Rent', '900.00', '', '1,250.00'],
-  ['11/01/2025', 'Card purchase Fuel', '45.10', '', '1,204.90'],
-  ['14/01/2025', 'Transfer in', '', '300.00', '1,504.90'],
-  ['18/01/2025', 'Utility bill', '120.35', '', '1,384.55'],
-  ['22/01/2025', 'Card purchase Cafe', '8.40', '', '1,376.15'],
-  ['27/01/2025', 'Customer payment', '', '640.00', '2,016.15'],
-];
+const ROWS = PLOVER_ROWS;
 const Y0 = 125;
 const LH = 12;
 
-function page(rowsIn: string[][] = ROWS): Txt[] {
-  return [
-    { x: 40, y: 40, text: 'Plover Savings Bank', size: 12, bold: true },
-    { x: 40, y: 58, text: 'Statement period 01/01/2025 to 31/01/2025' },
-    { x: 40, y: 70, text: 'Opening balance 1,000.00' },
-    { x: 40, y: 82, text: 'Closing balance 2,016.15' },
-    ...rows([['Date', 'Description', 'Withdrawals', 'Deposits', 'Balance']], X, 110),
-    ...rows(rowsIn, X, Y0, LH),
-  ];
-}
+const page = (rowsIn: string[][] = ROWS): Txt[] => ploverPage(rowsIn, { y0: Y0, lh: LH });
 
 /** The statement with one cell changed where the generator put it (same font, same place: an edit of the content stream). */
 const withCell = (row: number, col: number, text: string) =>
@@ -79,6 +62,48 @@ describe('content tamper findings', () => {
     expect(f!.boxes[0][0]).toBeGreaterThan(400);
     expect(r.pdfRiskLevel).toBe('high');
     expect(r.riskReasons.join('\n')).toContain(f!.message);
+    // pdf-lib drew it in a content stream of its own, numbered after everything the generator wrote
+    const appended = r.tamperFindings!.filter(
+      (x) => x.kind === 'draw_order' && x.category === 'structure' && /content stream added/.test(x.message),
+    );
+    expect(appended).toHaveLength(1);
+    expect(appended[0]).toMatchObject({ severity: 'medium', page: 1, row: 1 });
+    expect(appended[0].message).toMatch(
+      /^page 1: the amount 4,200\.00 is drawn by a content stream added to the page after the file's pages were written \(object \d+; the page's own content is object \d+, and the pages and their own content end at object \d+\): as an editor draws on a finished page \(row 2: 2025-01-05, Payroll deposit\)$/,
+    );
+  });
+
+  it('a stream added after the file was written that draws no amount of a row (a page number) is not reported', async () => {
+    const doc = await PDFDocument.load(await makePdf([page()]), { updateMetadata: false });
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    doc.getPage(0).drawText('Page 1 of 1', { x: 500, y: 40, size: 8, font });
+    const r = await read(await doc.save());
+    expect((r.tamperFindings ?? []).filter((x) => /content stream added/.test(x.message))).toEqual([]);
+  });
+
+  it('a page whose content the generator wrote as two streams together is not taken for an appended one', async () => {
+    const mupdf = await loadMupdf();
+    const doc = mupdf.Document.openDocument(await makePdf([page()]), 'application/pdf') as InstanceType<typeof mupdf.PDFDocument>;
+    try {
+      const po = doc.findPage(0);
+      const own = po.get('Contents');
+      const parts = own.isArray() ? Array.from({ length: own.length }, (_, k) => own.get(k)) : [own];
+      const text = parts.map((x) => Buffer.from(x.readStream().asUint8Array()).toString('latin1')).join('\n');
+      // split between two text objects, half way: the second half draws the rows' amounts
+      const cut = text.indexOf('ET', text.length >> 1) + 2;
+      const first = doc.addStream(text.slice(0, cut), {});
+      const second = doc.addStream(text.slice(cut), {});
+      expect(second.asIndirect()).toBe(first.asIndirect() + 1);
+      const contents = doc.newArray();
+      contents.push(first);
+      contents.push(second);
+      po.put('Contents', contents);
+      const r = await read(doc.saveToBuffer('').asUint8Array().slice());
+      expect(r.transactions).toHaveLength(8);
+      expect(r.tamperFindings).toEqual([]);
+    } finally {
+      doc.destroy?.();
+    }
   });
 
   it('an amount set in another font is named, with both fonts', async () => {

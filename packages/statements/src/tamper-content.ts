@@ -6,7 +6,7 @@
 import { area, Box, DOCUMENT_GLYPHS, Glyph, intersection, PAGE_GLYPHS, PageInk, readPageInk, shareInside } from './ink';
 import type { DailyBreak } from './bank-parser';
 import type { OpenedDocument } from './open';
-import { fontFindings, PageFont, pageFonts } from './tamper-structure';
+import { appendedFinding, appendedInk, appendedStreams, fontFindings, PageFont, pageFonts } from './tamper-structure';
 import { digitFindings, MAX_DIGIT_ROWS, oneDigitApart, oneDigitRows, periodFindings, rowLabel, roundDepositFindings } from './tamper-arith';
 import type { PageLayout, Reconciliation, StatementTransaction, TamperFinding } from './types';
 import { sortedNumbers } from './tokens';
@@ -326,6 +326,7 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
 
   // 3. style and position of the amounts in the transaction rows, column by column
   findings.push(...columnFindings(moneyVisible, visible, txs));
+  findings.push(...missingGlyphFindings(visible, moneyVisible, txs));
 
   // 3b. how the pages' fonts are built (resource lookups: no pass over the content)
   const fontsByPage = new Map<number, PageFont[]>();
@@ -334,6 +335,20 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
     if (fonts?.length) fontsByPage.set(ink.index + 1, fonts);
   }
   findings.push(...fontFindings(fontsByPage, moneyVisible, txs));
+  // 3c. content streams appended to a text page after the file was written: the amounts they draw
+  for (const a of appendedStreams(opened)) {
+    if (!inks.some((k) => k.index === a.index)) continue;
+    const ink = await appendedInk(opened, a);
+    if (!ink) continue;
+    const page = a.index + 1;
+    const drawnGlyphs = ink.glyphs.filter((g) => (g.mode === 'fill' || g.mode === 'stroke') && !g.clipped && !g.offPage);
+    const own = tokensOf(drawnGlyphs, page).filter((t) => isMoney(t.text));
+    const drawn = moneyVisible.filter(
+      (v) =>
+        v.page === page && v.row !== null && own.some((t) => area(intersection(t.box, v.box)) > 0.5 * Math.min(area(t.box), area(v.box))),
+    );
+    if (drawn.length) findings.push(appendedFinding(a, drawn, txs));
+  }
 
   // 4. arithmetic the reading already did
   findings.push(...arithmeticFindings(input));
@@ -341,6 +356,52 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
   findings.push(...periodFindings(txs, input.periodStart ?? null, input.periodEnd ?? null));
   findings.push(...roundDepositFindings(txs));
   return findings;
+}
+
+/**
+ * An amount with a digit its font has no glyph for (drawn with glyph 0, .notdef: a blank or a box
+ * on the page). A bank's generator subsets its fonts from the text it sets, so every digit it prints
+ * is in the subset; a digit written into the content afterwards, in the same font, may not be. The
+ * subset's width for such a code is usually 0, so the next glyph is drawn over it and the reading
+ * splits it from its amount ("7" and ",200.00"): a glyph touching an amount on its baseline joins it.
+ */
+function missingGlyphFindings(visible: InkToken[], money: InkToken[], txs: StatementTransaction[]): TamperFinding[] {
+  const out: TamperFinding[] = [];
+  const seen = new Set<InkToken>();
+  for (const t of visible) {
+    const missing = t.glyphs.filter((g) => g.notdef);
+    if (!missing.length) continue;
+    const size = missing[0].size;
+    const base = missing[0].base;
+    const amount = isMoney(t.text)
+      ? t
+      : money.find(
+          (m) =>
+            m.page === t.page &&
+            Math.abs(m.glyphs[0].base - base) <= 0.3 * size &&
+            Math.max(m.box[0] - t.box[2], t.box[0] - m.box[2]) <= 0.5 * size,
+        );
+    if (!amount || seen.has(amount)) continue;
+    seen.add(amount);
+    const text = amount === t ? t.text : t.box[0] <= amount.box[0] ? t.text + amount.text : amount.text + t.text;
+    const box: Box = [
+      Math.min(t.box[0], amount.box[0]),
+      Math.min(t.box[1], amount.box[1]),
+      Math.max(t.box[2], amount.box[2]),
+      Math.max(t.box[3], amount.box[3]),
+    ];
+    const digits = [...new Set(missing.map((g) => g.ch))].join("', '");
+    out.push({
+      ...tokenFinding(
+        'glyph_style',
+        'high',
+        amount,
+        `page ${t.page}: the amount ${text} is drawn with a digit its font (${missing[0].font}) has no glyph for ('${digits}', shown blank or as a box): a font subset holds the digits the bank printed, so the digit was written in after the file was made${rowLabel(txs, amount.row)}`,
+      ),
+      boxes: [rbox(box)],
+    });
+  }
+  return out;
 }
 
 /**

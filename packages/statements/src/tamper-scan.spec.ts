@@ -1,32 +1,14 @@
-import { makePdf, rows, Txt } from './__fixtures__/make-pdf';
-import { pastePatch, rasterPdf, renderGray, scanify } from './__fixtures__/make-scan';
+import { makePdf, Txt } from './__fixtures__/make-pdf';
+import { PLOVER_ROWS, ploverPage } from './__fixtures__/plover';
+import { pastePatch, rasterPdf, renderGray, scanify } from '../../../tools/corpus/scan';
 import { parseStatementFile, shutdownOcr } from './index';
 import { wordPixelStats } from './tamper-scan';
 
-const X = [40, 110, -380, -460, -560];
-const ROWS = [
-  ['03/01/2025', 'Card purchase Grocer', '50.00', '', '950.00'],
-  ['05/01/2025', 'Payroll deposit', '', '1,200.00', '2,150.00'],
-  ['08/01/2025', 'Rent', '900.00', '', '1,250.00'],
-  ['11/01/2025', 'Card purchase Fuel', '45.10', '', '1,204.90'],
-  ['14/01/2025', 'Transfer in', '', '300.00', '1,504.90'],
-  ['18/01/2025', 'Utility bill', '120.35', '', '1,384.55'],
-  ['22/01/2025', 'Card purchase Cafe', '8.40', '', '1,376.15'],
-  ['27/01/2025', 'Customer payment', '', '640.00', '2,016.15'],
-];
+const ROWS = PLOVER_ROWS;
 const Y0 = 125;
 const LH = 14;
 
-function page(rowsIn: string[][]): Txt[] {
-  return [
-    { x: 40, y: 40, text: 'Plover Savings Bank', size: 12, bold: true },
-    { x: 40, y: 58, text: 'Statement period 01/01/2025 to 31/01/2025' },
-    { x: 40, y: 70, text: 'Opening balance 1,000.00' },
-    { x: 40, y: 82, text: 'Closing balance 2,016.15' },
-    ...rows([['Date', 'Description', 'Withdrawals', 'Deposits', 'Balance']], X, 110),
-    ...rows(rowsIn, X, Y0, LH, 10),
-  ];
-}
+const page = (rowsIn: string[][]): Txt[] => ploverPage(rowsIn, { y0: Y0, lh: LH, size: 10 });
 
 // a short page: less to scan, render and recognise
 const SIZE: [number, number] = [612, 260];
@@ -48,6 +30,23 @@ describe('scan tamper findings (pasted patch)', () => {
     expect(scanned.sharp!).toBeLessThan(0.65);
     expect(patched.sharp!).toBeGreaterThan(0.8);
     expect(Math.abs(scanned.tone - patched.tone)).toBeLessThanOrEqual(3);
+    // neither bends its ink on a pixel grid of its own (a finding needs 0.3)
+    expect(scanned.grid!).toBeLessThan(0.2);
+    expect(patched.grid!).toBeLessThan(0.2);
+  });
+
+  it('measures a patch enlarged from half the resolution as bending on a 2-pixel grid, whatever noise it was given', async () => {
+    const clean = await renderGray(await makePdf([page(ROWS)], { size: SIZE }));
+    const scan = scanify(clean, { seed: 7 });
+    const box: [number, number, number, number] = [421, Y0 + LH - 7.5, 460, Y0 + LH + 0.5];
+    const rect: [number, number, number, number] = [414, Y0 + LH - 10, 464, Y0 + LH + 4];
+    const enlarged = wordPixelStats(pastePatch(scan, clean, rect, SCALE, 'resampled', { seed: 3 }), SCALE, box)!;
+    const matched = wordPixelStats(pastePatch(scan, clean, rect, SCALE, 'noise_matched', { seed: 3 }), SCALE, box)!;
+    expect(enlarged.grid!).toBeGreaterThan(0.35);
+    // its noise was matched to the page's and its edges are as soft as the scanner's: only the grid tells
+    expect(Math.abs(enlarged.noise! - wordPixelStats(scan, SCALE, box)!.noise!)).toBeLessThan(1.5);
+    expect(matched.grid!).toBeLessThan(0.2);
+    expect(matched.sharp!).toBeGreaterThan(0.75);
   });
 
   it('finds no patch on a scanned page, and names the row of an amount pasted in as a crisp patch', async () => {
@@ -71,5 +70,24 @@ describe('scan tamper findings (pasted patch)', () => {
     expect(patch[0]).toMatchObject({ category: 'content', severity: 'high', page: 1, row });
     expect(patch[0].message).toMatch(/4,200\.00 is cleaner and sharper than the other \d+ amounts of its (column|page): paper noise/);
     expect(res.pdfRiskLevel).toBe('high');
+  }, 60_000);
+
+  it('names the row of an amount pasted in enlarged from a smaller image, its noise matched to the page', async () => {
+    const scan = scanify(await renderGray(await makePdf([page(ROWS)], { size: SIZE })), { seed: 32 });
+    const edited = ROWS.map((r) => [...r]);
+    edited[7][3] = '940.00';
+    const clean = await renderGray(await makePdf([page(edited)], { size: SIZE }));
+    const base = Y0 + 7 * LH;
+    const patched = pastePatch(scan, clean, [414, base - 10, 464, base + 4], SCALE, 'resampled', { seed: 11 });
+    const res = await read(await rasterPdf(patched, SIZE));
+    const row = res.transactions.findIndex((t) => Math.abs(t.amount - 940) < 0.005);
+    expect(row).toBeGreaterThanOrEqual(0);
+    const patch = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
+    expect(patch).toHaveLength(1);
+    expect(patch[0]).toMatchObject({ category: 'content', page: 1, row });
+    expect(patch[0].message).toMatch(
+      /940\.00 .*its ink bends on a grid of 2 or 3 pixels, as an enlarged image's does \(grid score 0\.\d\d against 0\.\d\d/,
+    );
+    expect(res.pdfRiskLevel).not.toBe('low');
   }, 60_000);
 });

@@ -2,7 +2,8 @@
  * Content check of scanned pages (issue 32): an amount pasted into a scan as a patch. A scan's paper
  * carries the scanner's noise everywhere and its ink edges are as soft as its optics; a patch made in
  * an image editor (the new digits typed onto a box of the paper's colour) is cleaner and sharper than
- * every other amount of its page. The pixels of each money-like word (and of the other words of its
+ * every other amount of its page, and one cut from a smaller image and enlarged bends its edges on a
+ * pixel grid of its own. The pixels of each money-like word (and of the other words of its
  * line) are measured in the raster OCR read, while it is still held (layout.ts, finishJob), and the
  * findings compare each amount with the other amounts of its column and the words of its row, by
  * median and MAD, needing strong evidence. docs/tamper.md.
@@ -30,6 +31,14 @@ export interface ScanWordStats {
   sharp: number | null;
   /** ink/paper contrast (grey levels) */
   contrast: number;
+  /** OCR words it was measured over (more than one: neighbours holding digits, joined) */
+  parts: number;
+  /**
+   * How much of the ink's curvature falls on one phase of a 2- or 3-pixel grid (0 evenly spread, 1 all
+   * on one phase): an image enlarged by 2 or 3 bends its edges only on the grid of its own pixels, a
+   * scan's and a render's bend anywhere. null when too little ink.
+   */
+  grid: number | null;
 }
 
 export interface ScanPageStats {
@@ -42,7 +51,11 @@ export interface ScanPageStats {
 const LINE_WORDS = 16;
 
 /** Measures one word's box (PDF points) in a raster of `scale` pixels per point. */
-export function wordPixelStats(r: GrayRaster, scale: number, box: Box): Omit<ScanWordStats, 'text' | 'box' | 'line' | 'money'> | null {
+export function wordPixelStats(
+  r: GrayRaster,
+  scale: number,
+  box: Box,
+): Omit<ScanWordStats, 'text' | 'box' | 'line' | 'money' | 'parts'> | null {
   const hpx = (box[3] - box[1]) * scale;
   if (hpx < 6) return null;
   const pad = Math.round(Math.min(6, Math.max(2, 0.25 * hpx)));
@@ -149,7 +162,66 @@ export function wordPixelStats(r: GrayRaster, scale: number, box: Box): Omit<Sca
     }
     noise = Math.max(0, noise ?? 0);
   }
-  return { noise, tone, sharp, contrast };
+  return { noise, tone, sharp, contrast, grid: gridPhase(r, x0, y0, w, h, near) };
+}
+
+/** Grid periods an enlargement leaves (by 2, by 3). */
+const PERIODS = [2, 3] as const;
+
+/**
+ * How much of the ink's curvature falls on one phase of a 2- or 3-pixel grid, scaled so that an even
+ * spread is 0 and all of it on one phase is 1 (the lower of the two axes; the highest over the
+ * periods and the two orders of difference). An image enlarged by interpolation is made of straight
+ * ramps between its own pixels: its second differences (pixel-aligned enlargement) or third
+ * differences (centre-aligned, as image editors do it) vanish on all but one phase of its grid, in
+ * both axes. A scanner's and a renderer's edges fall anywhere.
+ */
+function gridPhase(r: GrayRaster, x0: number, y0: number, w: number, h: number, near: Uint8Array): number | null {
+  // energy by [order][period][axis][phase]
+  const e = [2, 3].map(() => PERIODS.map((k) => [new Float64Array(k), new Float64Array(k)]));
+  let count = 0;
+  const W = r.width;
+  const d = r.data;
+  for (let y = 2; y < h - 2; y++) {
+    const at = (y + y0) * W + x0;
+    for (let x = 2; x < w - 2; x++) {
+      if (!near[y * w + x]) continue;
+      count++;
+      const i = at + x;
+      const v = d[i];
+      const d2h = d[i - 1] + d[i + 1] - 2 * v;
+      const d2v = d[i - W] + d[i + W] - 2 * v;
+      const d3h = d[i + 2] - 3 * d[i + 1] + 3 * v - d[i - 1];
+      const d3v = d[i + 2 * W] - 3 * d[i + W] + 3 * v - d[i - W];
+      const gx = x + x0;
+      const gy = y + y0;
+      for (let p = 0; p < PERIODS.length; p++) {
+        const k = PERIODS[p];
+        e[0][p][0][gx % k] += d2h * d2h;
+        e[0][p][1][gy % k] += d2v * d2v;
+        e[1][p][0][gx % k] += d3h * d3h;
+        e[1][p][1][gy % k] += d3v * d3v;
+      }
+    }
+  }
+  if (count < 60) return null;
+  let best = 0;
+  for (const byPeriod of e)
+    for (let p = 0; p < PERIODS.length; p++) {
+      const k = PERIODS[p];
+      let axisMin = 1;
+      for (const axis of byPeriod[p]) {
+        let sum = 0;
+        let top = 0;
+        for (const v of axis) {
+          sum += v;
+          if (v > top) top = v;
+        }
+        axisMin = Math.min(axisMin, sum > 0 ? (k * (top / sum) - 1) / (k - 1) : 0);
+      }
+      best = Math.max(best, axisMin);
+    }
+  return best;
 }
 
 /** The pixel statistics of a whole-page OCR reading: the money words and the other words of their lines. */
@@ -157,13 +229,32 @@ export function scanPageStats(r: GrayRaster, scale: number, lines: Line[], index
   const words: ScanWordStats[] = [];
   lines.forEach((l, li) => {
     if (!l.words.some((w) => isMoney(w.text))) return;
-    for (const w of l.words.slice(0, LINE_WORDS)) {
-      const box: Box = [w.x0, w.y0, w.x1, w.y1];
-      const s = wordPixelStats(r, scale, box);
-      if (s) words.push({ text: w.text, box, line: li, money: isMoney(w.text), ...s });
+    for (const g of digitGroups(l.words.slice(0, LINE_WORDS))) {
+      const s = wordPixelStats(r, scale, g.box);
+      if (s) words.push({ text: g.text, box: g.box, line: li, money: g.parts === 1 && isMoney(g.text), parts: g.parts, ...s });
     }
   });
   return { index, words };
+}
+
+/**
+ * The words of a line, with neighbours that both hold a digit (and neither is an amount) joined into
+ * one: OCR splits a number whose digits look unlike the rest ("8.051" "338" for 8,051.33), and a patch
+ * is measured whole.
+ */
+function digitGroups(ws: Line['words']): Array<{ text: string; box: Box; parts: number }> {
+  const out: Array<{ text: string; box: Box; parts: number; joinable: boolean }> = [];
+  for (const w of ws) {
+    const joinable = /\d/.test(w.text) && !isMoney(w.text);
+    const last = out[out.length - 1];
+    const h = w.y1 - w.y0;
+    if (last?.joinable && joinable && w.x0 - last.box[2] <= 0.6 * h) {
+      last.text += ` ${w.text}`;
+      last.box = [Math.min(last.box[0], w.x0), Math.min(last.box[1], w.y0), Math.max(last.box[2], w.x1), Math.max(last.box[3], w.y1)];
+      last.parts++;
+    } else out.push({ text: w.text, box: [w.x0, w.y0, w.x1, w.y1], parts: 1, joinable });
+  }
+  return out;
 }
 
 const median = (xs: number[]) => {
@@ -177,7 +268,7 @@ const mad = (xs: number[], med: number) => median(xs.map((x) => Math.abs(x - med
 const MIN_AMOUNTS = 6;
 
 interface Signal {
-  what: 'cleaner' | 'noisier' | 'sharper' | 'softer' | 'lighter' | 'darker';
+  what: 'cleaner' | 'noisier' | 'sharper' | 'softer' | 'lighter' | 'darker' | 'enlarged';
   detail: string;
 }
 
@@ -208,7 +299,10 @@ export function scanFindings(pages: Iterable<ScanPageStats>, txs: StatementTrans
     const money = p.words.filter((w) => w.money);
     if (money.length < MIN_AMOUNTS) continue;
     const inColumn = (w: ScanWordStats) => money.filter((o) => Math.abs(o.box[2] - w.box[2]) <= 6).length >= 1;
-    const misread = p.words.filter((w) => !w.money && /\d.*\d/.test(w.text) && w.text.length >= 4 && inColumn(w));
+    // a value OCR did not read as an amount: in a column of amounts, or a number it split in two
+    const misread = p.words.filter(
+      (w) => !w.money && w.text.length >= 4 && (/\d.*\d/.test(w.text) ? inColumn(w) || (w.parts > 1 && /(\d.*){3}/.test(w.text)) : false),
+    );
     for (const t of [...money, ...misread]) {
       // the reference: the other amounts of its column (right edges within 6 pt) when there are enough, else of the page
       const others = money.filter((o) => o !== t);
@@ -272,12 +366,27 @@ export function scanFindings(pages: Iterable<ScanPageStats>, txs: StatementTrans
             detail: `paper tone ${t.tone} against ${f1(med)} (its row's words ${f1(rowMed)})`,
           });
       }
+      // a grid of its own: an enlarged patch (the others' ink bends anywhere)
+      const grids = ref.map((o) => o.grid).filter((x): x is number => x !== null);
+      if (t.grid !== null && grids.length >= MIN_AMOUNTS - 1) {
+        const med = median(grids);
+        const spread = Math.max(1.4826 * mad(grids, med), 0.02);
+        const rowG = row.map((o) => o.grid).filter((x): x is number => x !== null);
+        const rowMed = rowG.length ? median(rowG) : null;
+        if (t.grid >= 0.3 && t.grid - med >= Math.max(4 * spread, 0.2) && (rowMed === null || t.grid - rowMed >= 0.2))
+          signals.push({
+            what: 'enlarged',
+            detail: `its ink bends on a grid of 2 or 3 pixels, as an enlarged image's does (grid score ${f2(t.grid)} against ${f2(med)}${rowMed !== null ? `; its row's words ${f2(rowMed)}` : ''})`,
+          });
+      }
       if (!signals.length) continue;
       const rowIx = rowOf(txs, page, t.box);
       const tx = rowIx === null ? null : txs[rowIx];
       const label = tx ? ` (row ${rowIx! + 1}: ${tx.date}${tx.description ? `, ${tx.description.slice(0, 40)}` : ''})` : '';
-      const words = signals.map((s) => s.what);
-      const how = words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0];
+      const words = signals.map((s) => s.what).filter((w) => w !== 'enlarged');
+      const how = words.length
+        ? `is ${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0]} than`
+        : 'stands out from';
       out.push({
         kind: 'pasted_patch',
         category: 'content',
@@ -285,7 +394,7 @@ export function scanFindings(pages: Iterable<ScanPageStats>, txs: StatementTrans
         page,
         boxes: [[r1(t.box[0]), r1(t.box[1]), r1(t.box[2]), r1(t.box[3])]],
         row: rowIx,
-        message: `page ${page}: ${t.money ? `the amount ${t.text}` : `the value read as "${t.text}" in a column of amounts`} is ${how} than the other ${ref.length} amounts of ${where}: ${signals.map((s) => s.detail).join('; ')}, as a patch pasted into the scan is${label}`,
+        message: `page ${page}: ${t.money ? `the amount ${t.text}` : t.parts > 1 ? `the number read as "${t.text}" (OCR split it)` : `the value read as "${t.text}" in a column of amounts`} ${how} the other ${ref.length} amounts of ${where}: ${signals.map((s) => s.detail).join('; ')}, as a patch pasted into the scan is${label}`,
       });
     }
   }

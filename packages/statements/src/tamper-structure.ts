@@ -1,14 +1,17 @@
 /**
- * Structure checks for edited statements (issue 32): how the fonts of the pages are built. A bank's
- * generator embeds the fonts of every page the same way and names its font resources one way; an
- * editor that writes an amount into a finished page adds a font of its own (often a standard font it
- * does not embed) under a name of its own, on the edited page only. Reads each text page's font
- * resources (object lookups, no pass over the content) and the ink tokens already read. docs/tamper.md.
+ * Structure checks for edited statements (issue 32): how the fonts of the pages are built, and in
+ * which order the pages' content was written. A bank's generator embeds the fonts of every page the
+ * same way and names its font resources one way; an editor that writes an amount into a finished page
+ * adds a font of its own (often a standard font it does not embed) under a name of its own, and a
+ * content stream of its own numbered after everything the generator wrote, on the edited page only.
+ * Reads each text page's font resources and content stream numbers (object lookups, no pass over the
+ * content; only a stream found appended is drawn alone) and the ink tokens already read. docs/tamper.md.
  */
 import type { InkToken } from './tamper-content';
 import type { OpenedDocument } from './open';
 import type { StatementTransaction, TamperFinding } from './types';
-import { mupdfWasm } from './mupdf';
+import { inkOf, PageInk } from './ink';
+import { loadMupdf, mupdfWasm } from './mupdf';
 import { rowLabel } from './tamper-arith';
 
 export interface PageFont {
@@ -92,6 +95,8 @@ export function pageFonts(opened: OpenedDocument, index: number, viaWrappers = f
 const keyShape = (f: PageFont) => f.key.split(f.name).join('@').replace(/\d+/g, '#');
 
 const r1 = (n: number) => Math.round(n * 10) / 10;
+const boxesOf = (ts: InkToken[]) =>
+  ts.map((t): [number, number, number, number] => [r1(t.box[0]), r1(t.box[1]), r1(t.box[2]), r1(t.box[3])]);
 
 /**
  * Fonts embedded on some pages and not on others, and fonts of row amounts that a single page adds
@@ -110,7 +115,7 @@ export function fontFindings(fontsByPage: Map<number, PageFont[]>, money: InkTok
     category: 'structure',
     severity: 'medium',
     page,
-    boxes: ts.map((t): [number, number, number, number] => [r1(t.box[0]), r1(t.box[1]), r1(t.box[2]), r1(t.box[3])]),
+    boxes: boxesOf(ts),
     row: ts[0].row,
     message: `page ${page}: ${says}${rowLabel(txs, ts[0].row)}`,
   });
@@ -176,4 +181,152 @@ export function fontFindings(fontsByPage: Map<number, PageFont[]>, money: InkTok
     }
   }
   return out;
+}
+
+/** A content stream added to a page after the file's pages and their own content were written. */
+export interface AppendedStream {
+  /** 0-based page index */
+  index: number;
+  /** its object number */
+  num: number;
+  /** the page's lowest-numbered content stream: its own */
+  own: number;
+  /** the highest object number of the pages and their own content streams */
+  pagesEnd: number;
+}
+
+const objNum = (o: any): number | null => (o && !o.isNull() && o.isIndirect() ? o.asIndirect() : null);
+
+/**
+ * Object numbers follow the order a program writes objects. A bank's generator writes every page and
+ * its content; an editor that draws on a finished page (pdf-lib: the page's content wrapped in q/Q and
+ * a stream of its own after it) writes new streams numbered after all of them. A stream is reported
+ * when its page has another, lower-numbered one (its own), when it is numbered above every page
+ * object and every page's own stream, when other objects were written between the two (a generator
+ * that splits a page's content writes the parts together), and when at most a handful of objects
+ * come after it (a generator writes its fonts and the rest after the pages). Object lookups only, no
+ * pass over any content.
+ */
+export function appendedStreams(opened: OpenedDocument): AppendedStream[] {
+  try {
+    const doc = opened.doc as any;
+    if (!doc.findPage) return [];
+    const pages: Array<{ index: number; obj: number; nums: number[] }> = [];
+    for (let i = 0; i < doc.countPages(); i++) {
+      const po = doc.findPage(i);
+      const c = po.get('Contents');
+      const nums: number[] = [];
+      if (c.isArray()) {
+        for (let k = 0; k < c.length; k++) {
+          const n = objNum(c.get(k));
+          if (n !== null) nums.push(n);
+        }
+      } else if (objNum(c) !== null) nums.push(objNum(c)!);
+      pages.push({ index: i, obj: objNum(po) ?? 0, nums });
+    }
+    let pagesEnd = 0;
+    for (const p of pages) pagesEnd = Math.max(pagesEnd, p.obj, p.nums.length ? Math.min(...p.nums) : 0);
+    const count: number = doc.countObjects();
+    const out: AppendedStream[] = [];
+    for (const p of pages) {
+      if (p.nums.length < 2) continue;
+      const own = Math.min(...p.nums);
+      for (const num of p.nums) {
+        if (num <= pagesEnd) continue;
+        // written apart from the page's own content (a generator writes a page's parts together)
+        if (num - own - 1 - p.nums.filter((x) => x > own && x < num).length < 1) continue;
+        if (objectsAfter(doc, num, count, p.nums) <= AFTER_APPENDED) out.push({ index: p.index, num, own, pagesEnd });
+      }
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Objects an editor writes after its stream (its font, the q/Q streams it wraps the page's content
+ * in): at most this many others may follow an appended stream. A generator writes its fonts, images
+ * and the rest of the document after a page's content, many more than this.
+ */
+const AFTER_APPENDED = 6;
+
+/**
+ * Objects numbered after `num` that are not streams of the same page, nor the object and
+ * cross-reference streams a writer packs the file into (pdf-lib packs every object anew); counted up
+ * to one more than AFTER_APPENDED.
+ */
+function objectsAfter(doc: any, num: number, count: number, pageStreams: number[]): number {
+  let n = 0;
+  for (let k = num + 1; k < count && n <= AFTER_APPENDED; k++) {
+    if (pageStreams.includes(k)) continue;
+    const o = doc.newIndirect(k, 0).resolve();
+    if (o.isNull()) continue;
+    const type = o.isDictionary() || o.isStream() ? o.get('Type') : null;
+    const name = type?.isName() ? type.asName() : '';
+    if (name === 'ObjStm' || name === 'XRef') continue;
+    n++;
+  }
+  return n;
+}
+
+/** The ink of one appended stream alone: drawn on a page of its own with the page's resources, box and rotation. */
+export async function appendedInk(opened: OpenedDocument, a: AppendedStream): Promise<PageInk | null> {
+  const mupdf = await loadMupdf();
+  const src = opened.doc as any;
+  const po = src.findPage(a.index);
+  let stream: any = null;
+  const c = po.get('Contents');
+  if (c.isArray()) {
+    for (let k = 0; k < c.length && !stream; k++) if (objNum(c.get(k)) === a.num) stream = c.get(k);
+  } else stream = c;
+  if (!stream || !stream.isStream()) return null;
+  const out = new mupdf.PDFDocument();
+  try {
+    const box = (name: string) => {
+      const b = po.getInheritable(name);
+      return b && b.isArray() && b.length === 4 ? [0, 1, 2, 3].map((k) => b.get(k).asNumber()) : null;
+    };
+    const media = box('MediaBox') ?? [0, 0, 612, 792];
+    const rot = po.getInheritable('Rotate');
+    const rotate = rot && rot.isNumber() ? rot.asNumber() : 0;
+    const res = po.getInheritable('Resources');
+    const page = out.addPage(
+      media as [number, number, number, number],
+      rotate,
+      res && !res.isNull() ? out.graftObject(res) : out.newDictionary(),
+      stream.readStream(),
+    );
+    const crop = box('CropBox');
+    if (crop) page.put('CropBox', crop);
+    out.insertPage(-1, page);
+    const loaded = out.loadPage(0);
+    try {
+      return inkOf(mupdf, loaded, a.index, loaded.getBounds() as number[]);
+    } finally {
+      loaded.destroy?.();
+    }
+  } catch {
+    return null;
+  } finally {
+    out.destroy?.();
+  }
+}
+
+/**
+ * draw_order findings (structure) for the amounts of the rows an appended stream draws: `drawn` are
+ * the stream's own money tokens already matched to the page's visible amounts (not empty).
+ */
+export function appendedFinding(a: AppendedStream, drawn: InkToken[], txs: StatementTransaction[]): TamperFinding {
+  const page = a.index + 1;
+  const texts = drawn.map((t) => t.text).slice(0, 3);
+  return {
+    kind: 'draw_order',
+    category: 'structure',
+    severity: 'medium',
+    page,
+    boxes: boxesOf(drawn),
+    row: drawn[0].row,
+    message: `page ${page}: the amount${drawn.length > 1 ? 's' : ''} ${texts.join(', ')}${drawn.length > 3 ? ` and ${drawn.length - 3} more` : ''} ${drawn.length > 1 ? 'are' : 'is'} drawn by a content stream added to the page after the file's pages were written (object ${a.num}; the page's own content is object ${a.own}, and the pages and their own content end at object ${a.pagesEnd}): as an editor draws on a finished page${rowLabel(txs, drawn[0].row)}`,
+  };
 }

@@ -1,0 +1,175 @@
+/**
+ * Scanned pages made from text PDFs, for the scan tamper checks' tests and benchmark: a page
+ * rendered grey, made to look scanned (a scanner's blur, paper and ink tones, seeded noise), an
+ * amount pasted over the way an image editor does it, and the raster wrapped back into an image-only
+ * PDF. One implementation for `packages/statements/src/tamper-scan.spec.ts` and
+ * `tools/bench/tamper-scan-edits.ts` (docs/tamper.md, "Scanned pages").
+ */
+import { PDFDocument } from 'pdf-lib';
+import { GrayRaster, openDocument, renderPageGray } from '@ledgerlens/statements';
+import { Rng } from './rng';
+
+export type Rect = [number, number, number, number];
+
+export interface ScanLook {
+  seed: number;
+  /** grey level of the paper (default 232) and of the ink (default 45) */
+  paper?: number;
+  ink?: number;
+  /** standard deviation of the gaussian grey noise (default 5) */
+  noise?: number;
+}
+
+/** How the pasted patch was made (docs/tamper.md lists what each leaves to see). */
+export type PatchStyle =
+  /** the new digits crisp on a flat box of the paper's tone: an image editor's text tool */
+  | 'crisp'
+  /** the same, with noise of the page's strength added over the patch: only the edges stand out */
+  | 'noise_matched'
+  /** rendered at half the resolution and enlarged (bilinear), then noise added: a patch cut from a smaller image */
+  | 'resampled'
+  /** blurred and noised like the rest of the page: a patch made to look scanned (beyond these checks) */
+  | 'rescanned';
+
+export const PATCH_STYLES: readonly PatchStyle[] = ['crisp', 'noise_matched', 'resampled', 'rescanned'];
+
+/** One page of a PDF rendered grey at `dpi` (mupdf, as the reader renders it for OCR). */
+export async function renderGray(pdf: Uint8Array, page = 0, dpi = 200): Promise<GrayRaster> {
+  const opened = await openDocument(pdf);
+  try {
+    const r = await renderPageGray(opened, page, dpi);
+    return { data: r.data, width: r.width, height: r.height };
+  } finally {
+    opened.close();
+  }
+}
+
+/** A [1 2 1] x [1 2 1] blur: about a flatbed scanner's optics at 200 dpi. */
+function blur3(r: GrayRaster): Float64Array {
+  const { width: w, height: h, data } = r;
+  const out = new Float64Array(w * h);
+  const K = [1, 2, 1];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      let n = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= w) continue;
+          const k = K[dy + 1] * K[dx + 1];
+          s += data[yy * w + xx] * k;
+          n += k;
+        }
+      }
+      out[y * w + x] = s / n;
+    }
+  return out;
+}
+
+const gaussian = (rng: Rng) => Math.sqrt(-2 * Math.log(rng.next() || 1e-9)) * Math.cos(2 * Math.PI * rng.next());
+const clampGrey = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
+
+/** A scanner's look over a clean render: the blur, the paper and ink tones, gaussian noise. */
+export function scanify(r: GrayRaster, look: ScanLook): GrayRaster {
+  const paper = look.paper ?? 232;
+  const ink = look.ink ?? 45;
+  const sigma = look.noise ?? 5;
+  const rng = new Rng(look.seed);
+  const soft = blur3(r);
+  const out = new Uint8Array(r.width * r.height);
+  for (let i = 0; i < out.length; i++) out[i] = clampGrey(ink + ((paper - ink) * soft[i]) / 255 + sigma * gaussian(rng));
+  return { data: out, width: r.width, height: r.height };
+}
+
+/**
+ * `clean` (a render of the edited page at the scan's resolution) inside `rect` (PDF points, origin
+ * top-left; `scale` pixels per point) pasted onto `scan`, mapped to the paper and ink tones, made
+ * as `style` says (`look` gives the page's tones, noise and the patch's own seed).
+ */
+export function pastePatch(
+  scan: GrayRaster,
+  clean: GrayRaster,
+  rect: Rect,
+  scale: number,
+  style: PatchStyle = 'crisp',
+  look?: ScanLook,
+): GrayRaster {
+  const paper = look?.paper ?? 232;
+  const ink = look?.ink ?? 45;
+  const sigma = look?.noise ?? 5;
+  const rng = new Rng(look?.seed ?? 1);
+  const source = style === 'resampled' ? halfThenDouble(clean) : style === 'rescanned' ? blur3(clean) : null;
+  const noisy = style !== 'crisp';
+  const out = new Uint8Array(scan.data);
+  const x0 = Math.max(0, Math.floor(rect[0] * scale));
+  const y0 = Math.max(0, Math.floor(rect[1] * scale));
+  const x1 = Math.min(scan.width, clean.width, Math.ceil(rect[2] * scale));
+  const y1 = Math.min(scan.height, clean.height, Math.ceil(rect[3] * scale));
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
+      const v = source ? source[y * clean.width + x] : clean.data[y * clean.width + x];
+      out[y * scan.width + x] = clampGrey(ink + ((paper - ink) * v) / 255 + (noisy ? sigma * gaussian(rng) : 0));
+    }
+  return { data: out, width: scan.width, height: scan.height };
+}
+
+/** The raster at half its resolution (2x2 means), enlarged back bilinearly: what a patch cut from a smaller image looks like. */
+function halfThenDouble(r: GrayRaster): Float64Array {
+  const { width: w, height: h, data } = r;
+  const hw = Math.ceil(w / 2);
+  const hh = Math.ceil(h / 2);
+  const half = new Float64Array(hw * hh);
+  for (let y = 0; y < hh; y++)
+    for (let x = 0; x < hw; x++) {
+      let s = 0;
+      let n = 0;
+      for (let dy = 0; dy < 2; dy++)
+        for (let dx = 0; dx < 2; dx++) {
+          const yy = 2 * y + dy;
+          const xx = 2 * x + dx;
+          if (yy < h && xx < w) {
+            s += data[yy * w + xx];
+            n++;
+          }
+        }
+      half[y * hw + x] = s / n;
+    }
+  const out = new Float64Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const fy = Math.min(hh - 1, Math.max(0, (y - 0.5) / 2));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(hh - 1, y0 + 1);
+    const ty = fy - y0;
+    for (let x = 0; x < w; x++) {
+      const fx = Math.min(hw - 1, Math.max(0, (x - 0.5) / 2));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(hw - 1, x0 + 1);
+      const tx = fx - x0;
+      const top = half[y0 * hw + x0] * (1 - tx) + half[y0 * hw + x1] * tx;
+      const bottom = half[y1 * hw + x0] * (1 - tx) + half[y1 * hw + x1] * tx;
+      out[y * w + x] = top * (1 - ty) + bottom * ty;
+    }
+  }
+  return out;
+}
+
+/** An image-only one-page PDF (`size` in points) showing the raster, as PNG or as JPEG at `jpeg` quality. */
+export async function rasterPdf(r: GrayRaster, size: [number, number], jpeg?: number): Promise<Uint8Array> {
+  const mupdf = await import('mupdf');
+  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, r.width, r.height], false);
+  try {
+    const px = pix.getPixels();
+    const stride = pix.getStride();
+    for (let y = 0; y < r.height; y++) px.set(r.data.subarray(y * r.width, (y + 1) * r.width), y * stride);
+    const bytes = jpeg ? pix.asJPEG(jpeg) : pix.asPNG();
+    const doc = await PDFDocument.create();
+    const img = jpeg ? await doc.embedJpg(bytes) : await doc.embedPng(bytes);
+    doc.addPage(size).drawImage(img, { x: 0, y: 0, width: size[0], height: size[1] });
+    return doc.save();
+  } finally {
+    pix.destroy?.();
+  }
+}
