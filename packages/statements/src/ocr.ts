@@ -79,17 +79,33 @@ async function terminate(slot: Slot): Promise<void> {
   }
 }
 
-/** A line of statement-like text rendered to a PGM (200 dpi), to warm the OCR workers up with. */
+/** Rows of a statement the OCR workers are warmed up with. */
+const SAMPLE_ROWS = [
+  '03/14 Card Purchase Grocer 1,234.56 Balance',
+  '03/15 Payroll Deposit Acme Holdings 2,450.00 3,684.56',
+  '03/17 ACH Debit Utility Company 118.42 3,566.14',
+  '03/18 Transfer to Savings 500.00 3,066.14',
+  '03/21 Check 1042 75.00 2,991.14',
+  '03/22 Mobile Deposit 860.25 3,851.39',
+  '03/25 Card Purchase Fuel Station 48.10 3,803.29',
+  '03/28 Monthly Service Fee 12.00 3,791.29',
+];
+
+/**
+ * A few rows of statement-like text rendered to a PGM (200 dpi), to warm the OCR workers up with:
+ * enough text that the engine's hot code is compiled (wasm code is compiled again, optimised, once it
+ * has run a while) before the first page, as a server's workers are after their first pages.
+ */
 async function sampleLine(): Promise<Uint8Array> {
   const m = await loadMupdf();
   const doc = new m.PDFDocument();
   try {
     const font = doc.addSimpleFont(new m.Font('Helvetica'));
     const resources = doc.addObject({ Font: { F1: font } });
-    doc.insertPage(
-      -1,
-      doc.addPage([0, 0, 360, 30], 0, resources, 'BT /F1 11 Tf 8 10 Td (03/14 Card Purchase Grocer 1,234.56 Balance) Tj ET'),
-    );
+    const lh = 16;
+    const height = 14 + lh * SAMPLE_ROWS.length;
+    const text = SAMPLE_ROWS.map((row, i) => `BT /F1 11 Tf 8 ${height - 18 - i * lh} Td (${row}) Tj ET`).join('\n');
+    doc.insertPage(-1, doc.addPage([0, 0, 400, height], 0, resources, text));
     const page = doc.loadPage(0);
     const pix = page.toPixmap(m.Matrix.scale(200 / 72, 200 / 72), m.ColorSpace.DeviceGray, false, true);
     const raster = grayOf(pix);

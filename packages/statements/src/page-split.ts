@@ -10,9 +10,14 @@ import type { GrayRaster } from './extract';
 
 /** Otsu's threshold of a raster's grey levels (the level that best separates ink from paper). */
 export function otsuThreshold(r: GrayRaster): number {
-  const hist = new Float64Array(256);
-  for (let i = 0; i < r.data.length; i++) hist[r.data[i]]++;
-  const total = r.data.length;
+  const hist = new Uint32Array(256);
+  const d = r.data;
+  for (let i = 0; i < d.length; i++) hist[d[i]]++;
+  return otsuOf(hist, d.length);
+}
+
+/** Otsu's threshold of a histogram of `total` grey levels. */
+function otsuOf(hist: Uint32Array, total: number): number {
   let sum = 0;
   for (let t = 0; t < 256; t++) sum += t * hist[t];
   let sumBelow = 0;
@@ -42,13 +47,24 @@ export function otsuThreshold(r: GrayRaster): number {
  * (the closest to half wins).
  */
 export function splitRow(r: GrayRaster, minGap = 6): number {
-  const dark = Math.min(otsuThreshold(r), 160);
+  // one pass over the pixels: a histogram per row gives the page's (for the threshold) and each
+  // row's count of dark pixels
+  const d = r.data;
+  const w = r.width;
+  const rows = new Uint32Array(256 * r.height);
+  for (let y = 0; y < r.height; y++) {
+    const at = y * w;
+    const h = y << 8;
+    for (let x = 0; x < w; x++) rows[h + d[at + x]]++;
+  }
+  const hist = new Uint32Array(256);
+  for (let y = 0; y < r.height; y++) for (let v = 0, h = y << 8; v < 256; v++) hist[v] += rows[h + v];
+  const dark = Math.min(otsuOf(hist, w * r.height), 160);
   const ink = new Int32Array(r.height);
   let total = 0;
   for (let y = 0; y < r.height; y++) {
     let n = 0;
-    const row = y * r.width;
-    for (let x = 0; x < r.width; x++) if (r.data[row + x] <= dark) n++;
+    for (let v = 0, h = y << 8; v <= dark; v++) n += rows[h + v];
     ink[y] = n;
     total += n;
   }

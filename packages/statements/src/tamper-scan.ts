@@ -87,15 +87,7 @@ export function wordPixelStats(
   if (contrast < 40) return null;
   // ink: darker than a quarter of the way from paper to ink; paper pixels are those 2 px or more from any ink
   const thr = paper - 0.25 * contrast;
-  const near = new Uint8Array(n);
-  for (let y = 0; y < h; y++) {
-    const row = (y + y0) * r.width + x0;
-    for (let x = 0; x < w; x++) {
-      if (r.data[row + x] >= thr) continue;
-      for (let dy = Math.max(0, y - 2); dy <= Math.min(h - 1, y + 2); dy++)
-        near.fill(1, dy * w + Math.max(0, x - 2), dy * w + Math.min(w, x + 3));
-    }
-  }
+  const near = nearInk(r, x0, y0, w, h, thr);
   // the median step: robust to a JPEG's ringing beside the glyphs and to specks
   const stepHist = new Uint32Array(256);
   let pairs = 0;
@@ -165,6 +157,39 @@ export function wordPixelStats(
   return { noise, tone, sharp, contrast, grid: gridPhase(r, x0, y0, w, h, near) };
 }
 
+/**
+ * The pixels of a box (`w` x `h` at `x0`, `y0`) within 2 px of an ink pixel (darker than `thr`), in
+ * both directions: the ink dilated by a 5 x 5 square, as two sliding windows (along the rows, then
+ * down the columns).
+ */
+function nearInk(r: GrayRaster, x0: number, y0: number, w: number, h: number, thr: number): Uint8Array {
+  const d = r.data;
+  const across = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const at = (y + y0) * r.width + x0;
+    const out = y * w;
+    // ink pixels in the window [x - 2, x + 2] of the row
+    let inWindow = 0;
+    for (let x = 0; x < Math.min(2, w); x++) if (d[at + x] < thr) inWindow++;
+    for (let x = 0; x < w; x++) {
+      if (x + 2 < w && d[at + x + 2] < thr) inWindow++;
+      if (x - 3 >= 0 && d[at + x - 3] < thr) inWindow--;
+      across[out + x] = inWindow > 0 ? 1 : 0;
+    }
+  }
+  const near = new Uint8Array(w * h);
+  for (let x = 0; x < w; x++) {
+    let inWindow = 0;
+    for (let y = 0; y < Math.min(2, h); y++) inWindow += across[y * w + x];
+    for (let y = 0; y < h; y++) {
+      if (y + 2 < h) inWindow += across[(y + 2) * w + x];
+      if (y - 3 >= 0) inWindow -= across[(y - 3) * w + x];
+      near[y * w + x] = inWindow > 0 ? 1 : 0;
+    }
+  }
+  return near;
+}
+
 /** Grid periods an enlargement leaves (by 2, by 3). */
 const PERIODS = [2, 3] as const;
 
@@ -177,51 +202,56 @@ const PERIODS = [2, 3] as const;
  * both axes. A scanner's and a renderer's edges fall anywhere.
  */
 function gridPhase(r: GrayRaster, x0: number, y0: number, w: number, h: number, near: Uint8Array): number | null {
-  // energy by [order][period][axis][phase]
-  const e = [2, 3].map(() => PERIODS.map((k) => [new Float64Array(k), new Float64Array(k)]));
+  // energy by phase of a 6-pixel grid (both periods' phases follow from it): second and third
+  // differences, along the rows (by x) and down the columns (by y); sums of squared whole numbers,
+  // exact in any order
+  const d2h = new Float64Array(6);
+  const d2v = new Float64Array(6);
+  const d3h = new Float64Array(6);
+  const d3v = new Float64Array(6);
   let count = 0;
   const W = r.width;
   const d = r.data;
   for (let y = 2; y < h - 2; y++) {
     const at = (y + y0) * W + x0;
-    for (let x = 2; x < w - 2; x++) {
+    const py = (y + y0) % 6;
+    let px = (2 + x0) % 6;
+    for (let x = 2; x < w - 2; x++, px = px === 5 ? 0 : px + 1) {
       if (!near[y * w + x]) continue;
       count++;
       const i = at + x;
       const v = d[i];
-      const d2h = d[i - 1] + d[i + 1] - 2 * v;
-      const d2v = d[i - W] + d[i + W] - 2 * v;
-      const d3h = d[i + 2] - 3 * d[i + 1] + 3 * v - d[i - 1];
-      const d3v = d[i + 2 * W] - 3 * d[i + W] + 3 * v - d[i - W];
-      const gx = x + x0;
-      const gy = y + y0;
-      for (let p = 0; p < PERIODS.length; p++) {
-        const k = PERIODS[p];
-        e[0][p][0][gx % k] += d2h * d2h;
-        e[0][p][1][gy % k] += d2v * d2v;
-        e[1][p][0][gx % k] += d3h * d3h;
-        e[1][p][1][gy % k] += d3v * d3v;
-      }
+      const a = d[i - 1] + d[i + 1] - 2 * v;
+      const b = d[i - W] + d[i + W] - 2 * v;
+      const c = d[i + 2] - 3 * d[i + 1] + 3 * v - d[i - 1];
+      const e = d[i + 2 * W] - 3 * d[i + W] + 3 * v - d[i - W];
+      d2h[px] += a * a;
+      d2v[py] += b * b;
+      d3h[px] += c * c;
+      d3v[py] += e * e;
     }
   }
   if (count < 60) return null;
   let best = 0;
-  for (const byPeriod of e)
-    for (let p = 0; p < PERIODS.length; p++) {
-      const k = PERIODS[p];
-      let axisMin = 1;
-      for (const axis of byPeriod[p]) {
-        let sum = 0;
-        let top = 0;
-        for (const v of axis) {
-          sum += v;
-          if (v > top) top = v;
-        }
-        axisMin = Math.min(axisMin, sum > 0 ? (k * (top / sum) - 1) / (k - 1) : 0);
-      }
-      best = Math.max(best, axisMin);
-    }
+  for (const [h6, v6] of [
+    [d2h, d2v],
+    [d3h, d3v],
+  ])
+    for (const k of PERIODS) best = Math.max(best, Math.min(phaseShare(h6, k), phaseShare(v6, k)));
   return best;
+}
+
+/** From energies by phase of a 6-pixel grid, the share on the strongest phase of period `k` (2 or 3), scaled: 0 even, 1 all on one. */
+function phaseShare(by6: Float64Array, k: number): number {
+  let sum = 0;
+  let top = 0;
+  for (let p = 0; p < k; p++) {
+    let e = 0;
+    for (let q = p; q < 6; q += k) e += by6[q];
+    sum += e;
+    if (e > top) top = e;
+  }
+  return sum > 0 ? (k * (top / sum) - 1) / (k - 1) : 0;
 }
 
 /** The pixel statistics of a whole-page OCR reading: the money words and the other words of their lines. */
