@@ -167,6 +167,8 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
             periodEnd: parsed?.sources.periodEnd?.page != null ? parsed.periodEnd : null,
             dailyBreak: parsed?.dailyBreak ?? null,
             totalBreaks: parsed?.totalBreaks ?? [],
+            closingBalance: parsed?.closingBalance ?? null,
+            closingSource: parsed?.sources.closingBalance ?? null,
           })
         : [];
     // scanned pages: amounts pasted in as patches (their pixels measured while OCR read the page)

@@ -173,6 +173,24 @@ describe('content tamper findings', () => {
 });
 
 describe('edits the glyphs do not show', () => {
+  it("the summary's closing balance changed in place: printed twice with different values, both boxed", async () => {
+    const r = await read(await makePdf([ploverPage(ROWS, { y0: Y0, lh: LH, closing: '2,716.15' })]));
+    expect(r.closingBalance).toBe(2716.15);
+    expect(r.transactions).toHaveLength(8);
+    const twice = (r.tamperFindings ?? []).filter((x) => /printed twice/.test(x.message));
+    expect(twice).toHaveLength(1);
+    expect(twice[0]).toMatchObject({ kind: 'totals', category: 'arithmetic', severity: 'medium', page: 1, row: 7 });
+    expect(twice[0].message).toMatch(
+      /^the closing balance is printed twice with different values: 2716\.15 on page 1 \(.+\) and 2016\.15 as the running balance of the last row \(row 8, 2025-01-27, page 1\); the rows add up to 2016\.15$/,
+    );
+    // the summary's line (top of the page) and the last row
+    expect(twice[0].boxes).toHaveLength(1 + r.transactions[7].source!.boxes.length);
+    expect(twice[0].boxes[0][1]).toBeLessThan(100);
+    // with the summary as printed, nothing
+    const plain = await read(await makePdf([page()]));
+    expect((plain.tamperFindings ?? []).filter((x) => /printed twice/.test(x.message))).toEqual([]);
+  });
+
   it('a digit changed in place (same font, same place): the row that one digit explains is named', async () => {
     // Helvetica's digits are all one width: the page looks as the generator made it
     const r = await read(await withCell(4, 3, '500.00'));

@@ -8,7 +8,7 @@ import type { DailyBreak } from './bank-parser';
 import type { OpenedDocument } from './open';
 import { appendedFinding, appendedInk, appendedStreams, fontFindings, PageFont, pageFonts } from './tamper-structure';
 import { digitFindings, MAX_DIGIT_ROWS, oneDigitApart, oneDigitRows, periodFindings, rowLabel, roundDepositFindings } from './tamper-arith';
-import type { PageLayout, Reconciliation, StatementTransaction, TamperFinding } from './types';
+import type { FieldSource, PageLayout, Reconciliation, StatementTransaction, TamperFinding } from './types';
 import { sortedNumbers } from './tokens';
 
 /** A run of glyphs on one baseline without a word gap: one printed value. */
@@ -215,6 +215,9 @@ export interface ContentInput {
   dailyBreak?: DailyBreak | null;
   /** printed section totals that differ from their rows (printed minus read, absolute amounts) */
   totalBreaks?: Array<{ rows: number[]; difference: number }>;
+  /** the closing balance as read, and where (a summary's "Closing balance" line) */
+  closingBalance?: number | null;
+  closingSource?: FieldSource | null;
 }
 
 /** Content findings of a document: glyph style, position, covered and hidden text, arithmetic. */
@@ -499,6 +502,8 @@ function arithmeticFindings(input: ContentInput): TamperFinding[] {
           window.length,
         ),
       );
+    const twice = closingPrintedTwice(input);
+    if (twice) out.push(twice);
     out.push({
       kind: 'totals',
       category: 'arithmetic',
@@ -510,6 +515,34 @@ function arithmeticFindings(input: ContentInput): TamperFinding[] {
     });
   }
   return out;
+}
+
+/**
+ * The closing balance printed twice with different values: in the summary, and as the running
+ * balance of the last row, where the rows' chain holds from the opening balance to that row (so the
+ * rows agree with the last balance, and the summary's figure is the one that does not add up, or
+ * the rows and balances were all changed together). Boxed on the summary's page, with the last row
+ * when it is on the same page.
+ */
+function closingPrintedTwice(input: ContentInput): TamperFinding | null {
+  const { transactions: txs, reconciliation: rec } = input;
+  const closing = input.closingBalance ?? null;
+  const src = input.closingSource ?? null;
+  const lastIndex = txs.length - 1;
+  const last = txs[lastIndex];
+  if (!rec || rec.firstBrokenRow !== null || !last || last.balance === null || closing === null) return null;
+  if (src?.page == null || !src.boxes?.length || Math.abs(last.balance - closing) < 0.005) return null;
+  const lastPage = last.source?.page ?? null;
+  const samePage = lastPage === src.page && !!last.source;
+  return {
+    kind: 'totals',
+    category: 'arithmetic',
+    severity: 'medium',
+    page: src.page,
+    boxes: [...src.boxes.map(rbox), ...(samePage ? last.source!.boxes.map(rbox) : [])],
+    row: samePage ? lastIndex : null,
+    message: `the closing balance is printed twice with different values: ${closing.toFixed(2)} on page ${src.page} (${src.via}) and ${last.balance.toFixed(2)} as the running balance of the last row (row ${lastIndex + 1}, ${last.date}${lastPage !== null ? `, page ${lastPage}` : ''}); the rows add up to ${last.balance.toFixed(2)}`,
+  };
 }
 
 const seqOf = (t: InkToken) => t.seq;
