@@ -182,6 +182,14 @@ describeWith('chromium')('the web app in headless Chromium', () => {
     await expect(page.locator('figure.chart desc').first().textContent()).resolves.toContain(
       `deposits ${dollars.format(shown.monthly[0].deposits)}, revenue ${dollars.format(shown.monthly[0].revenue)}`,
     );
+    // every drawn point within the plot (the axis reaches the highest balance: the line is not cut off at the top)
+    const lineTops = await page
+      .locator('figure.chart svg .chart-line')
+      .evaluateAll((ps) =>
+        ps.map((p) => Math.min(...[...p.getAttribute('d')!.matchAll(/[ML][\d.]+,(-?[\d.]+)/g)].map((m) => Number(m[1])))),
+      );
+    expect(lineTops.length).toBeGreaterThan(0);
+    for (const top of lineTops) expect(top).toBeGreaterThanOrEqual(12);
     await page.locator('section[aria-labelledby=charts-title]').screenshot({ path: join(SHOTS, 'deal-charts.png') });
     await expect(page.getByRole('heading', { name: /^Authenticity/ }).count()).resolves.toBe(1);
     await expect(page.getByRole('heading', { name: /^Between statements/ }).count()).resolves.toBe(1);

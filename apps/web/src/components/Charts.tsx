@@ -9,14 +9,20 @@ import { day, month, usd } from '../format';
 const W = 640;
 const PAD = { top: 12, right: 12, bottom: 26, left: 58 };
 
-/** Round steps for an axis from `lo` to `hi`: 1, 2 or 5 times a power of ten, about four of them. */
+/**
+ * Round steps for an axis from `lo` to `hi`: 1, 2 or 5 times a power of ten, about four of them,
+ * the first at or below `lo` and the last at or above `hi` (the axis holds every value).
+ */
 export function niceTicks(lo: number, hi: number, count = 4): number[] {
   if (!(hi > lo)) return [lo];
   const raw = (hi - lo) / count;
   const pow = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= raw) ?? 10 * pow;
   const ticks: number[] = [];
-  for (let v = Math.floor(lo / step) * step; v <= hi + step / 2; v += step) ticks.push(Math.round(v * 100) / 100);
+  for (let v = Math.floor(lo / step) * step; ; v += step) {
+    ticks.push(Math.round(v * 100) / 100);
+    if (v >= hi) break;
+  }
   return ticks;
 }
 
