@@ -1,6 +1,6 @@
 /**
  * Benchmark of @ledgerlens/statements on real-world statement layouts (the shared development set).
- * usage: node tools/dist/bench/statements-real.js [--dir PATH] [--only NAME[,NAME...]] [--kind text|scan] [--skip-scans] [--verbose]
+ * usage: node tools/dist/bench/statements-real.js [--dir PATH] [--only NAME[,NAME...]] [--kind text|scan] [--skip-scans] [--ocr-rounds N] [--verbose]
  * The set lives outside the repository (default ../shared/statements-devset relative to the project
  * root; another folder with --dir). Its files are never copied here.
  * Scoring follows the set's README: F1 on (date, amount) pairs as a multiset, reconciliation
@@ -10,13 +10,14 @@
  * Exits 0 when the folder is absent (skipped), 1 when a target is missed (text F1 >= 99% and reconciled
  * on every text file, or needs_review naming a printed misprint; scans F1 >= 97%; 0 silent errors;
  * at most 1 false alarm; OCR >= 1 page/s on the cores the workers get; the scans' CPU per page at
- * most 1.3x native tesseract's on the same pages, where a `tesseract` program is installed).
+ * most 1.3x native tesseract's on the same pages, where a `tesseract` program is installed: the median
+ * of --ocr-rounds (3) rounds that alternate our read and native's file by file).
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { apiFieldName, HeaderFieldName, OCR_WORKERS, parseStatementFile, ParseResult, shutdownOcr, warmOcr } from '@ledgerlens/statements';
-import { nativeOcr } from './native-ocr';
+import { prepareNativeOcr } from './native-ocr';
 
 const TARGETS = { f1Text: 0.99, f1Scan: 0.97, ocrPagesPerSec: 1, silentErrors: 0, falseAlarms: 1, silentBelow: 0.99, ocrCpuVsNative: 1.3 };
 
@@ -173,6 +174,7 @@ async function main() {
   const verbose = args.includes('--verbose');
   const only = get('--only')?.split(',').filter(Boolean);
   const kind = args.includes('--skip-scans') ? 'text' : get('--kind');
+  const ocrRounds = Math.max(1, Number(get('--ocr-rounds') ?? 3));
   const dir = path.resolve(get('--dir') ?? path.join(projectRoot(), '..', 'shared', 'statements-devset'));
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
     console.log(`statements-devset not found at ${dir} - skipping real-layout benchmark`);
@@ -199,7 +201,7 @@ async function main() {
   let ocrMs = 0;
   let ocrCpuMs = 0;
   // the scanned files alone (every page OCR'd), for the comparison with native tesseract on the same pages
-  const scans = { pages: 0, cpuMs: 0, bytes: [] as Uint8Array[] };
+  const scans = { pages: 0, bytes: [] as Uint8Array[] };
   let textPages = 0;
   let textMs = 0;
   let textCpuMs = 0;
@@ -261,7 +263,6 @@ async function main() {
       console.log(`  OCR: ${res.ocrPages} of ${res.pageCount} pages`);
       if (meta.kind === 'scan') {
         scans.pages += res.pageCount;
-        scans.cpuMs += cpuMs;
         scans.bytes.push(bytes);
       }
     }
@@ -342,7 +343,6 @@ async function main() {
       `${name.padEnd(36)} ${String(truth.length).padStart(4)} ${String(res.transactions.length).padStart(4)} ${String(s.tp).padStart(4)}  ${(f1 * 100).toFixed(2).padStart(6)}  ${String(reconciledToMeta).padEnd(5)}  ${String(periodFound).padEnd(5)}  ${`${headerOk}/${scored.length}`.padEnd(6)} ${String(res.currency ?? '-').padEnd(4)} ${String(needsReview).padEnd(5)} ${calibration}`,
     );
   }
-  await shutdownOcr();
   console.log(`\n${'file'.padEnd(36)} want read  hit      F1  recon  period header cur  review calibration`);
   console.log('(header: bank, last4, period, opening, closing, currency; see the table below)');
   for (const l of summary) console.log(l);
@@ -388,18 +388,44 @@ async function main() {
       failures.push(`OCR ${Math.max(wall, capacity).toFixed(2)} pages/s < ${TARGETS.ocrPagesPerSec}`);
   }
   if (scans.pages) {
-    const native = await nativeOcr(scans.bytes);
-    const ours = scans.cpuMs / scans.pages / 1000;
+    const native = await prepareNativeOcr(scans.bytes);
     if (!native) console.log(`OCR against native tesseract: skipped (no tesseract program here; Debian: apt-get install tesseract-ocr)`);
     else {
-      const theirs = native.cpuSeconds / native.pages;
-      const ratio = ours / theirs;
-      console.log(
-        `OCR against native tesseract ${native.version} on the same ${native.pages} scanned pages (200 dpi, the same eng model, one thread): ours ${ours.toFixed(2)} CPU-s/page (whole read: render, deskew, OCR, parse), native ${theirs.toFixed(2)} (OCR alone) -> ${ratio.toFixed(2)}x   target <= ${TARGETS.ocrCpuVsNative}x`,
-      );
-      if (ratio > TARGETS.ocrCpuVsNative) failures.push(`OCR CPU ${ratio.toFixed(2)}x native tesseract > ${TARGETS.ocrCpuVsNative}x`);
+      try {
+        // paired rounds: each scanned file read by us, then its pages by native tesseract, file by file,
+        // so both figures of a round are taken in the same minute (this machine's speed drifts by a
+        // quarter over minutes); the target holds on the median round
+        const pages = native.pages.reduce((a, b) => a + b, 0);
+        const ratios: number[] = [];
+        console.log(
+          `\nOCR against native tesseract ${native.version} on the same ${pages} scanned pages (200 dpi, the same eng model, one thread), ${ocrRounds} paired rounds:`,
+        );
+        for (let round = 1; round <= ocrRounds; round++) {
+          let ours = 0;
+          let theirs = 0;
+          for (const [i, bytes] of scans.bytes.entries()) {
+            const c0 = process.cpuUsage();
+            await parseStatementFile(bytes, { filename: `scan-${i}.pdf` });
+            const cu = process.cpuUsage(c0);
+            ours += (cu.user + cu.system) / 1e6;
+            theirs += native.run(i);
+          }
+          ratios.push(ours / theirs);
+          console.log(
+            `  round ${round}: ours ${(ours / pages).toFixed(2)} CPU-s/page (whole read: render, deskew, OCR, parse, scan checks), native ${(theirs / pages).toFixed(2)} (OCR alone) -> ${(ours / theirs).toFixed(2)}x`,
+          );
+        }
+        const ratio = [...ratios].sort((a, b) => a - b)[(ratios.length - 1) >> 1];
+        console.log(`  median ${ratio.toFixed(2)}x   target <= ${TARGETS.ocrCpuVsNative}x`);
+        if (ratio > TARGETS.ocrCpuVsNative)
+          failures.push(`OCR CPU ${ratio.toFixed(2)}x native tesseract > ${TARGETS.ocrCpuVsNative}x (median of ${ratios.length} rounds)`);
+      } finally {
+        native.dispose();
+      }
     }
   }
+  // the workers the paired rounds read with are the accuracy pass's, warm
+  await shutdownOcr();
   if (failures.length) {
     console.log(`\nFAILED targets:\n - ${failures.join('\n - ')}`);
     process.exit(1);

@@ -5,7 +5,7 @@
  * caught is caught from the content. docs/tamper.md describes the kinds.
  */
 import { PDFDocument, PDFFont, PDFPage, rgb, StandardFonts } from 'pdf-lib';
-import { InkToken, isMoney, openDocument, ParseResult, readPageInk, tokensOf } from '@ledgerlens/statements';
+import { extractPageText, InkToken, isMoney, openDocument, ParseResult, readPageInk, tokensOf } from '@ledgerlens/statements';
 import { Rng } from '../corpus/rng';
 
 export const EDIT_KINDS = [
@@ -17,6 +17,8 @@ export const EDIT_KINDS = [
   'row_delete',
   'mupdf_redact_redraw',
   'stream_digit_swap',
+  'summary_balance',
+  'summary_stream_swap',
 ] as const;
 export type EditKind = (typeof EDIT_KINDS)[number];
 
@@ -27,7 +29,7 @@ export interface Edit {
   bytes: Uint8Array;
   /** 1-based page of the edited row */
   page: number;
-  /** index (in the original reading) of the edited row */
+  /** index (in the original reading) of the edited row; -1 when no row was edited (the summary) */
   row: number;
   /** boxes (top-left PDF points) of what was changed on `page`: a finding naming the row overlaps one */
   boxes: Box[];
@@ -215,12 +217,12 @@ async function redactAndRedraw(ctx: EditContext, tok: InkToken, text: string): P
  * where the stream holds the amount as literal text exactly once (fonts with a simple encoding);
  * elsewhere not applicable.
  */
-async function swapDigitInStream(ctx: EditContext, tok: InkToken, value: number): Promise<{ bytes: Uint8Array; text: string } | null> {
+async function swapDigitInStream(original: Uint8Array, tok: InkToken, value: number): Promise<{ bytes: Uint8Array; text: string } | null> {
   const m = /\d[\d,.' ]*[.,]\d{2}/.exec(tok.text);
   if (!m) return null;
   const digits = m[0];
   const mupdf = await import('mupdf');
-  const doc = mupdf.Document.openDocument(ctx.original, 'application/pdf') as InstanceType<typeof mupdf.PDFDocument>;
+  const doc = mupdf.Document.openDocument(original, 'application/pdf') as InstanceType<typeof mupdf.PDFDocument>;
   try {
     const page = doc.loadPage(tok.page - 1) as InstanceType<typeof mupdf.PDFPage>;
     const contents = page.getObject().get('Contents');
@@ -244,10 +246,30 @@ async function swapDigitInStream(ctx: EditContext, tok: InkToken, value: number)
     const edited = found.text.split(digits).length === 2 ? found.text.replace(digits, next) : null;
     if (!edited) return null;
     found.s.writeStream(Buffer.from(edited, 'latin1'));
-    return { bytes: doc.saveToBuffer('garbage=1').asUint8Array().slice(), text: tok.text.replace(digits, next) };
+    const bytes = doc.saveToBuffer('garbage=1').asUint8Array().slice();
+    const text = tok.text.replace(digits, next);
+    // a font's own encoding may give the same bytes to other glyphs: the edit must change this amount's
+    // line and no other, into the new value
+    return (await changedLine(original, bytes, tok.page - 1, tok.text, text)) ? { bytes, text } : null;
   } finally {
     doc.destroy?.();
   }
+}
+
+/** Whether exactly one line of page `index` differs between the two files, by `from` written as `to`. */
+async function changedLine(before: Uint8Array, after: Uint8Array, index: number, from: string, to: string): Promise<boolean> {
+  const lines = async (bytes: Uint8Array) => {
+    const opened = await openDocument(bytes);
+    try {
+      return extractPageText(opened, index).lines.map((l) => l.text);
+    } finally {
+      opened.close();
+    }
+  };
+  const [a, b] = [await lines(before), await lines(after)];
+  if (a.length !== b.length) return false;
+  const diff = a.map((l, i) => i).filter((i) => a[i] !== b[i]);
+  return diff.length === 1 && a[diff[0]].replace(from, to) === b[diff[0]];
 }
 
 /** Rows in the order the running balance runs (newest-first printouts run bottom-up). */
@@ -313,7 +335,7 @@ export async function makeEdit(
       // deposits (or any amount) whose printed text the stream holds once
       for (const row of [...(credits.length ? credits : debits)].sort(() => r.next() - 0.5).slice(0, 12)) {
         const tok = tokenOf(ctx, row, 'amount')!;
-        const done = await swapDigitInStream(ctx, tok, Math.abs(txs[row].amount));
+        const done = await swapDigitInStream(ctx.original, tok, Math.abs(txs[row].amount));
         if (done)
           return {
             kind,
@@ -350,6 +372,35 @@ export async function makeEdit(
         boxes: [tok.box],
         note: `${tok.text} +${delta.toFixed(2)} and ${redraws.length - 1} balances after it`,
       };
+    }
+    case 'summary_balance':
+    case 'summary_stream_swap': {
+      // the closing balance lifted where the summary prints it (every printed place outside the
+      // rows), the rows and their balances left as they are: white boxes and new text (pdf-lib), or
+      // the digits changed inside the content streams (mupdf; not applicable where a stream does not
+      // hold the value as literal text once)
+      const toks = closingTokens(ctx).filter((t) => !ctx.rotated.has(t.page));
+      if (!toks.length || parsed.closingBalance === null) return null;
+      const close = Math.abs(parsed.closingBalance);
+      const first = toks[0];
+      const edit = (bytes: Uint8Array, note: string): Edit => ({ kind, bytes, page: first.page, row: -1, boxes: [first.box], note });
+      if (kind === 'summary_balance') {
+        const text = reformat(first.text, lift(close), ctx.separator);
+        const bytes = await coverAndRedraw(
+          ctx,
+          toks.map((tok) => ({ tok, text: reformat(tok.text, valueOf(text), ctx.separator) })),
+        );
+        return edit(bytes, `closing ${first.text} -> ${text} (${toks.length} printed)`);
+      }
+      let bytes: Uint8Array = ctx.original;
+      let text = '';
+      for (const tok of toks) {
+        const done = await swapDigitInStream(bytes, tok, close);
+        if (!done) return null;
+        bytes = done.bytes;
+        text ||= done.text;
+      }
+      return edit(bytes, `closing ${first.text} -> ${text} in the content stream (${toks.length} printed)`);
     }
     case 'row_delete': {
       if (!debits.length) return null;

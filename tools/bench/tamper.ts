@@ -72,6 +72,9 @@ function namingKinds(res: ParseResult, edit: Edit): string[] {
   return [...kinds];
 }
 
+/** The edited row, or the summary (an edit of the summary's figures touches no row). */
+const where = (e: Edit) => (e.row < 0 ? 'summary' : `row ${e.row + 1}`);
+
 const read = (bytes: Uint8Array) => parseStatementFile(bytes, { ocr: false, receivedAt: new Date(Date.UTC(2026, 0, 1)) });
 
 export async function runTamperBench(
@@ -124,7 +127,7 @@ export async function runTamperBench(
       }
       if (Math.abs(res.transactions.length - parsed.transactions.length) > 1) {
         s.damaged.push(
-          `${o.name} row ${edit.row + 1}: ${parsed.transactions.length} rows read before the edit, ${res.transactions.length} after`,
+          `${o.name} ${where(edit)}: ${parsed.transactions.length} rows read before the edit, ${res.transactions.length} after`,
         );
         continue;
       }
@@ -137,10 +140,10 @@ export async function runTamperBench(
         for (const k of namingKinds(res, edit)) s.by[k] = (s.by[k] ?? 0) + 1;
       } else {
         s.misses.push(
-          `${o.name} row ${edit.row + 1} p${edit.page} (${edit.note}): level ${res.pdfRiskLevel}; ${(res.tamperFindings ?? []).map((x) => x.kind).join(', ') || 'no content finding'}`,
+          `${o.name} ${where(edit)} p${edit.page} (${edit.note}): level ${res.pdfRiskLevel}; ${(res.tamperFindings ?? []).map((x) => x.kind).join(', ') || 'no content finding'}`,
         );
       }
-      if (opts.verbose) log(`${o.name} ${kind} row ${edit.row + 1}: ${res.pdfRiskLevel} ${f ? `${f.kind}: ${f.message}` : 'not named'}`);
+      if (opts.verbose) log(`${o.name} ${kind} ${where(edit)}: ${res.pdfRiskLevel} ${f ? `${f.kind}: ${f.message}` : 'not named'}`);
     }
   }
   return result;

@@ -78,6 +78,54 @@ describe('sectioned layouts read by their arithmetic', () => {
   });
 });
 
+describe('the summary against the daily-balance table (tamper findings)', () => {
+  const withSummary = (ending: string, dailyLast?: string) => {
+    const pages = sectioned({ dailyLast });
+    pages[0].push({ x: 40, y: 110, text: 'Beginning balance 217.00', courier: true });
+    pages[0].push({ x: 40, y: 122, text: `Ending balance ${ending}`, courier: true });
+    return makePdf(pages);
+  };
+  const read = async (ending: string, dailyLast?: string) =>
+    parseStatementFile(await withSummary(ending, dailyLast), { ocr: false, receivedAt: new Date(Date.UTC(2014, 1, 1)) });
+  const totals = (r: Awaited<ReturnType<typeof read>>) => (r.tamperFindings ?? []).filter((f) => f.kind === 'totals');
+
+  it('as printed: no finding', async () => {
+    const r = await read('153.53');
+    expect(r.reconciliation.reconciled).toBe(true);
+    expect(r.tamperFindings).toEqual([]);
+  });
+
+  it("the summary's closing balance changed alone: printed twice, against the table's last day, the summary's line boxed", async () => {
+    const r = await read('183.53');
+    const twice = totals(r).filter((f) => /printed twice/.test(f.message));
+    expect(twice).toHaveLength(1);
+    expect(twice[0]).toMatchObject({ category: 'arithmetic', severity: 'medium', page: 1, row: null });
+    expect(twice[0].message).toBe(
+      "the closing balance is printed twice with different values: 183.53 on page 1 (Ending balance) and 153.53 as the daily balance of 2013-12-31 (page 1), the table's last day; the opening balance and the rows give every day of that table, and 153.53 at its end",
+    );
+    // the summary's line (y 122) and the table's last day (y 330 + 12) on the same page
+    expect(twice[0].boxes.map((b) => Math.round(b[3]))).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(twice[0].boxes[0][1]).toBeLessThan(122);
+    expect(twice[0].boxes[0][3]).toBeGreaterThan(118);
+    expect(twice[0].boxes[1][1]).toBeGreaterThan(330);
+    expect(r.pdfRiskLevel).not.toBe('low');
+  });
+
+  it('the summary and the table changed together: the table day no row explains is boxed, and the summary line', async () => {
+    const r = await read('160.00', '160.00');
+    const day = totals(r).find((f) => /daily balance printed for 2013-12-31/.test(f.message));
+    expect(day).toBeDefined();
+    expect(day!.message).toBe(
+      'the daily balance printed for 2013-12-31 (page 1) differs from the opening balance plus the rows by 6.47, as the closing balance does, and the one row dated between 2013-12-16, the last day the table agrees on, and 2013-12-31 does not explain it with one digit changed: the printed balances were changed, or rows were added or removed there',
+    );
+    expect(day!.boxes).toHaveLength(1);
+    expect(day!.boxes[0][1]).toBeGreaterThan(330);
+    const summary = totals(r).find((f) => /^the printed closing balance \(page 1, Ending balance\) differs/.test(f.message));
+    expect(summary).toMatchObject({ page: 1 });
+    expect(summary!.boxes[0][1]).toBeLessThan(122);
+  });
+});
+
 describe('business layouts: check grids and item totals', () => {
   it('reads a two-column "Check Nbr | Date | Amount" grid as checks, and "N item(s) totaling" lines as totals, not rows', async () => {
     const X = [40, 100, -560];

@@ -59,6 +59,8 @@ export interface BankParseResult extends BankStatementFields {
   readings: ReadingChoice[];
   /** where a printed daily-balance table first disagrees with the rows (tamper checks narrow the row at fault by it) */
   dailyBreak?: DailyBreak | null;
+  /** the last day of a printed daily-balance table that agrees with the opening balance and the rows on every day (a second printing of the closing balance) */
+  dailyClosing?: DailyClosing | null;
   /** printed section totals that differ from their rows: the rows (indices into transactions) and printed minus read, in absolute amounts */
   totalBreaks?: Array<{ rows: number[]; difference: number }>;
 }
@@ -71,6 +73,19 @@ export interface DailyBreak {
   day: string;
   /** printed minus the rows' balance on that day */
   difference: number;
+  /** where that day's balance is printed: 1-based page, and [x0, y0, x1, y1] in PDF points (origin top-left) */
+  page?: number;
+  box?: [number, number, number, number] | null;
+}
+
+/** A daily-balance table's last day, on or after the last row's date, where the table holds on every day. */
+export interface DailyClosing {
+  day: string;
+  balance: number;
+  /** 1-based page */
+  page: number;
+  /** the printed date and balance, [x0, y0, x1, y1] in PDF points (origin top-left) */
+  box: [number, number, number, number] | null;
 }
 
 // ---------------------------------------------------------------- tokens
@@ -779,7 +794,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
 
   impliedOpening(txs, bal, sources, warnings);
   impliedClosing(txs, bal, sources, warnings);
-  const dailyBreak = dailyBalanceFallback(read.dailyBalances, order.dayFirst, years.yearOf, txs, bal, sources, warnings);
+  const { dailyBreak, dailyClosing } = dailyBalanceFallback(read.dailyBalances, order.dayFirst, years.yearOf, txs, bal, sources, warnings);
   // (forward rows are placed by the printed order: a table read bottom-up has no such places)
   if (!newestFirst) checkForwardBalances(read.forwards, rows, txOfRow, txs, bal.opening, warnings);
   const misprints = findMisprints(txs, bal.opening);
@@ -803,6 +818,7 @@ export function parseBankStatement(pages: PageLayout[], opts: BankParseOptions =
     misprints,
     readings,
     dailyBreak,
+    dailyClosing,
     totalBreaks: read.totalBreaks.map((b) => ({
       rows: b.rows.flatMap((r) => {
         const t = txOfRow.get(r);
@@ -1032,9 +1048,9 @@ class RowCollector {
     if (this.carry?.open) this.carry.open = false;
     if (!hasAmount) return this.onTextLine(p, line, toks, hasDateFirst);
     if (TOTAL_LINE_RE.test(lower)) return this.onTotal(line, toks);
-    if (this.section.skip || this.header?.balanceOnly) return collectDailyBalances(toks, p.index, this.dailyBalances);
+    if (this.section.skip || this.header?.balanceOnly) return collectDailyBalances(toks, p.index, line, this.dailyBalances);
     if (this.isDailyBalanceRow(toks)) {
-      collectDailyBalances(toks, p.index, this.dailyBalances);
+      collectDailyBalances(toks, p.index, line, this.dailyBalances);
       this.last = null;
       return;
     }
@@ -1592,7 +1608,7 @@ function dailyBalanceFallback(
   bal: Balances,
   sources: FieldSources,
   warnings: string[],
-): DailyBreak | null {
+): { dailyBreak: DailyBreak | null; dailyClosing: DailyClosing | null } {
   const daily = checkDailyBalances(
     dailyBalances.map((d) => {
       const dt = dayFirst && d.date.ambiguous ? { ...d.date, month: d.date.day, day: d.date.month } : d.date;
@@ -1622,7 +1638,11 @@ function dailyBalanceFallback(
       confidence: 0.85,
     };
   }
-  return daily.break ?? null;
+  const agreed = daily.agreed ?? null;
+  return {
+    dailyBreak: daily.break ?? null,
+    dailyClosing: agreed && { day: agreed.iso, balance: agreed.balance, page: agreed.page + 1, box: agreed.box ?? null },
+  };
 }
 
 /** A page that holds dated lines with amounts but gave no row: a table the reader did not recognise. */
@@ -1665,15 +1685,18 @@ interface DailyBalance {
   date: ParsedDate;
   balance: number;
   page: number;
+  /** the printed date and balance, [x0, y0, x1, y1] in PDF points (origin top-left) */
+  box?: [number, number, number, number];
 }
 
 /** (date, balance) pairs of a daily-balance table line ("12/09 217.00 12/26 60.78"). */
-function collectDailyBalances(toks: Tok[], page: number, out: DailyBalance[]): void {
+function collectDailyBalances(toks: Tok[], page: number, line: Line, out: DailyBalance[]): void {
   const ts = toks.filter((t) => t.text !== '$');
   if (!ts.length || !ts.every((t) => t.kind === 'date' || t.kind === 'amount')) return;
   for (let i = 0; i + 1 < ts.length; i++) {
     if (ts[i].kind === 'date' && ts[i + 1].kind === 'amount') {
-      out.push({ date: ts[i].date!, balance: signed(ts[i + 1].amount!, 1), page });
+      const box: [number, number, number, number] = [ts[i].x0, line.y0, ts[i + 1].x1, line.y1];
+      out.push({ date: ts[i].date!, balance: signed(ts[i + 1].amount!, 1), page, box });
       i++;
     }
   }
@@ -1691,7 +1714,13 @@ export function checkDailyBalances(
   txs: StatementTransaction[],
   opening: number | null,
   warnings: string[],
-): { opening: (DailyBalance & { iso: string }) | null; closing: (DailyBalance & { iso: string }) | null; break?: DailyBreak } {
+): {
+  opening: (DailyBalance & { iso: string }) | null;
+  closing: (DailyBalance & { iso: string }) | null;
+  break?: DailyBreak;
+  /** the table's last day, on or after the last row, where the opening balance was printed and every day holds */
+  agreed?: DailyBalance & { iso: string };
+} {
   const none = { opening: null, closing: null };
   if (days.length < 2 || !txs.length) return none;
   const sorted = [...days].sort((a, b) => (a.iso < b.iso ? -1 : a.iso > b.iso ? 1 : 0));
@@ -1716,6 +1745,8 @@ export function checkDailyBalances(
         lastGood: good.length ? good[good.length - 1].iso : null,
         day: first.iso,
         difference: round2(first.balance - round2(start + upTo(first.iso))),
+        page: first.page + 1,
+        box: first.box ?? null,
       }
     : undefined;
   // a table that holds on most days but not on some: a row is missing or misread before those days
@@ -1725,7 +1756,9 @@ export function checkDailyBalances(
       `balance chain: the daily balance table prints ${d.balance.toFixed(2)} for ${d.iso} (page ${d.page + 1}), but the opening balance and the rows dated up to that day give ${round2(start + upTo(d.iso)).toFixed(2)}: a row may be missing or misread before that day`,
     );
   }
-  return { ...none, break: brk };
+  const last = sorted[sorted.length - 1];
+  const agreed = !broken.length && last.iso >= dates[dates.length - 1] ? last : undefined;
+  return { ...none, break: brk, agreed };
 }
 
 /**

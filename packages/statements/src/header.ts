@@ -222,8 +222,14 @@ const r1 = (n: number) => Math.round(n * 10) / 10;
 /** The box [x0, y0, x1, y1] of a line, or of some of its words, in PDF points (origin top-left). */
 export function boxOf(line: Line, xs?: Array<{ x0: number; x1: number }>): Box {
   const ws = xs?.length ? xs : line.words;
-  if (!ws.length) return [0, r1(line.y0), 0, r1(line.y1)];
-  return [r1(Math.min(...ws.map((w) => w.x0))), r1(line.y0), r1(Math.max(...ws.map((w) => w.x1))), r1(line.y1)];
+  // a font whose metrics mupdf reads as empty gives its lines a box a point high at the baseline: the
+  // box then spans the text's size about the baseline, as the glyphs are drawn
+  const size = line.words.reduce((m, w) => Math.max(m, w.size), 0);
+  const flat = size > 0 && line.y1 - line.y0 < 0.5 * size;
+  const y0 = flat ? Math.min(line.y0, line.base - 0.8 * size) : line.y0;
+  const y1 = flat ? Math.max(line.y1, line.base + 0.2 * size) : line.y1;
+  if (!ws.length) return [0, r1(y0), 0, r1(y1)];
+  return [r1(Math.min(...ws.map((w) => w.x0))), r1(y0), r1(Math.max(...ws.map((w) => w.x1))), r1(y1)];
 }
 
 /** Where a value was read: its page and line, the rule, the printed text and the box of the words it came from. */

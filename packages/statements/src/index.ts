@@ -166,6 +166,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
             periodStart: parsed?.sources.periodStart?.page != null ? parsed.periodStart : null,
             periodEnd: parsed?.sources.periodEnd?.page != null ? parsed.periodEnd : null,
             dailyBreak: parsed?.dailyBreak ?? null,
+            dailyClosing: parsed?.dailyClosing ?? null,
             totalBreaks: parsed?.totalBreaks ?? [],
             closingBalance: parsed?.closingBalance ?? null,
             closingSource: parsed?.sources.closingBalance ?? null,

@@ -4,7 +4,7 @@
  * transactions' `source`), the row it concerns and a sentence a person can check. docs/tamper.md.
  */
 import { area, Box, DOCUMENT_GLYPHS, Glyph, intersection, PAGE_GLYPHS, PageInk, readPageInk, shareInside } from './ink';
-import type { DailyBreak } from './bank-parser';
+import type { DailyBreak, DailyClosing } from './bank-parser';
 import type { OpenedDocument } from './open';
 import { appendedFinding, appendedInk, appendedStreams, fontFindings, PageFont, pageFonts } from './tamper-structure';
 import { digitFindings, MAX_DIGIT_ROWS, oneDigitApart, oneDigitRows, periodFindings, rowLabel, roundDepositFindings } from './tamper-arith';
@@ -215,6 +215,8 @@ export interface ContentInput {
   dailyBreak?: DailyBreak | null;
   /** printed section totals that differ from their rows (printed minus read, absolute amounts) */
   totalBreaks?: Array<{ rows: number[]; difference: number }>;
+  /** the last day of a printed daily-balance table that agrees with the rows on every day */
+  dailyClosing?: DailyClosing | null;
   /** the closing balance as read, and where (a summary's "Closing balance" line) */
   closingBalance?: number | null;
   closingSource?: FieldSource | null;
@@ -504,25 +506,50 @@ function arithmeticFindings(input: ContentInput): TamperFinding[] {
       );
     const twice = closingPrintedTwice(input);
     if (twice) out.push(twice);
+    else if (brk && Math.abs(brk.difference - d) < 0.005 && !cands.length && !inSection.length)
+      out.push(editedDailyBalance(brk, d, window.length));
+    // boxed where the closing balance is printed (a summary's line), when it was read from one
+    const src = input.closingSource ?? null;
+    const at = src?.page != null && src.boxes?.length ? src : null;
     out.push({
       kind: 'totals',
       category: 'arithmetic',
       severity: 'medium',
-      page: null,
-      boxes: [],
+      page: at?.page ?? null,
+      boxes: at?.boxes?.map(rbox) ?? [],
       row: null,
-      message: `the printed closing balance differs from the opening balance plus the rows by ${d.toFixed(2)}`,
+      message: `the printed closing balance${at ? ` (page ${at.page}, ${at.via})` : ''} differs from the opening balance plus the rows by ${d.toFixed(2)}`,
     });
   }
   return out;
 }
 
 /**
+ * A daily-balance table that first disagrees with the rows on a day by the closing balance's
+ * difference, where no row dated since the last day it agrees on explains it with one digit changed
+ * (or no row is dated there at all): the printed balances were changed (the table's day with the
+ * summary's closing balance), or rows were added or removed there. Boxed where that day is printed.
+ */
+function editedDailyBalance(brk: DailyBreak, d: number, rows: number): TamperFinding {
+  const since = brk.lastGood ? `between ${brk.lastGood}, the last day the table agrees on, and ${brk.day}` : `up to ${brk.day}`;
+  return {
+    kind: 'totals',
+    category: 'arithmetic',
+    severity: 'medium',
+    page: brk.page && brk.box ? brk.page : null,
+    boxes: brk.page && brk.box ? [rbox(brk.box)] : [],
+    row: null,
+    message: `the daily balance printed for ${brk.day}${brk.page ? ` (page ${brk.page})` : ''} differs from the opening balance plus the rows by ${d.toFixed(2)}, as the closing balance does, and ${rows ? `${rows === 1 ? 'the one row' : `none of the ${rows} rows`} dated ${since} ${rows === 1 ? 'does not explain' : 'explains'} it with one digit changed` : `no row is dated ${since}`}: the printed balances were changed, or rows were added or removed there`,
+  };
+}
+
+/**
  * The closing balance printed twice with different values: in the summary, and as the running
- * balance of the last row, where the rows' chain holds from the opening balance to that row (so the
+ * balance of the last row where the rows' chain holds from the opening balance to that row (so the
  * rows agree with the last balance, and the summary's figure is the one that does not add up, or
- * the rows and balances were all changed together). Boxed on the summary's page, with the last row
- * when it is on the same page.
+ * the rows and balances were all changed together); or, where the rows print no balance of their
+ * own, as the last day of a daily-balance table that agrees with the rows on every day. Boxed on the
+ * summary's page, with the other printing when it is on the same page.
  */
 function closingPrintedTwice(input: ContentInput): TamperFinding | null {
   const { transactions: txs, reconciliation: rec } = input;
@@ -530,18 +557,34 @@ function closingPrintedTwice(input: ContentInput): TamperFinding | null {
   const src = input.closingSource ?? null;
   const lastIndex = txs.length - 1;
   const last = txs[lastIndex];
-  if (!rec || rec.firstBrokenRow !== null || !last || last.balance === null || closing === null) return null;
-  if (src?.page == null || !src.boxes?.length || Math.abs(last.balance - closing) < 0.005) return null;
-  const lastPage = last.source?.page ?? null;
-  const samePage = lastPage === src.page && !!last.source;
+  if (!rec || rec.firstBrokenRow !== null || !last || closing === null) return null;
+  if (src?.page == null || !src.boxes?.length) return null;
+  if (last.balance !== null) {
+    if (Math.abs(last.balance - closing) < 0.005) return null;
+    const lastPage = last.source?.page ?? null;
+    const samePage = lastPage === src.page && !!last.source;
+    return {
+      kind: 'totals',
+      category: 'arithmetic',
+      severity: 'medium',
+      page: src.page,
+      boxes: [...src.boxes.map(rbox), ...(samePage ? last.source!.boxes.map(rbox) : [])],
+      row: samePage ? lastIndex : null,
+      message: `the closing balance is printed twice with different values: ${closing.toFixed(2)} on page ${src.page} (${src.via}) and ${last.balance.toFixed(2)} as the running balance of the last row (row ${lastIndex + 1}, ${last.date}${lastPage !== null ? `, page ${lastPage}` : ''}); the rows add up to ${last.balance.toFixed(2)}`,
+    };
+  }
+  const day = input.dailyClosing ?? null;
+  // the rows print no balance: a daily-balance table that holds on every day is the other printing
+  if (!day || txs.some((t) => t.balance !== null) || Math.abs(day.balance - closing) < 0.005) return null;
+  const samePage = day.page === src.page && !!day.box;
   return {
     kind: 'totals',
     category: 'arithmetic',
     severity: 'medium',
     page: src.page,
-    boxes: [...src.boxes.map(rbox), ...(samePage ? last.source!.boxes.map(rbox) : [])],
-    row: samePage ? lastIndex : null,
-    message: `the closing balance is printed twice with different values: ${closing.toFixed(2)} on page ${src.page} (${src.via}) and ${last.balance.toFixed(2)} as the running balance of the last row (row ${lastIndex + 1}, ${last.date}${lastPage !== null ? `, page ${lastPage}` : ''}); the rows add up to ${last.balance.toFixed(2)}`,
+    boxes: [...src.boxes.map(rbox), ...(samePage ? [rbox(day.box!)] : [])],
+    row: null,
+    message: `the closing balance is printed twice with different values: ${closing.toFixed(2)} on page ${src.page} (${src.via}) and ${day.balance.toFixed(2)} as the daily balance of ${day.day} (page ${day.page}), the table's last day; the opening balance and the rows give every day of that table, and ${day.balance.toFixed(2)} at its end`,
   };
 }
 
