@@ -8,6 +8,7 @@ import { reconcile } from './reconcile';
 import { assessTamperRisk, parsePdfDate } from './tamper';
 import { contentFindings } from './tamper-content';
 import { scanFindings } from './tamper-scan';
+import { pageModDates } from './tamper-structure';
 import { DOCUMENT_GLYPHS } from './ink';
 import { combineRisk } from './tamper-risk';
 import {
@@ -150,6 +151,7 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
       pages: layout.pages,
       amountCells: parsed?.amountCells ?? [],
       reconciliation: parsed ? reconciliation : null,
+      pageModDates: opened.info.isPdf ? pageModDates(opened) : [],
     });
     // the content checks read the glyphs of a bank statement's rows: nothing to check elsewhere
     const tamperFindings =

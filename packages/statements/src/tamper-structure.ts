@@ -91,6 +91,22 @@ export function pageFonts(opened: OpenedDocument, index: number, viaWrappers = f
   }
 }
 
+/** Each page's own modification date (/LastModified), null where it has none or the page cannot be read. */
+export function pageModDates(opened: OpenedDocument): Array<string | null> {
+  const out: Array<string | null> = [];
+  const doc = opened.doc as any;
+  for (let i = 0; i < opened.info.pageCount; i++) {
+    try {
+      const po = doc.findPage ? doc.findPage(i) : null;
+      const v = po && !po.isNull() ? po.get('LastModified') : null;
+      out.push(v && v.isString() ? v.asString() : null);
+    } catch {
+      out.push(null);
+    }
+  }
+  return out;
+}
+
 /** The shape of a resource name: the font's own name as one mark, digits as another (/F1, /F12 -> F#; /Helvetica-Bold-12 -> @-#). */
 const keyShape = (f: PageFont) => f.key.split(f.name).join('@').replace(/\d+/g, '#');
 

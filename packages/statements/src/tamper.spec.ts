@@ -1,5 +1,6 @@
 import { makePdf } from './__fixtures__/make-pdf';
-import { assessTamperRisk, parsePdfDate } from './tamper';
+import { assessTamperRisk, pagesSavedLater, parsePdfDate } from './tamper';
+import { pageModDates } from './tamper-structure';
 import { openDocument } from './open';
 import { DocumentInfo } from './open';
 import { reconcile } from './reconcile';
@@ -89,5 +90,47 @@ describe('tamper signals', () => {
     const r = assessTamperRisk({ ...base, info: info({ producer: 'Sejda PDF Editor' }), reconciliation: rec });
     expect(r.level).toBe('high');
     expect(r.reasons.join()).toMatch(/do not reconcile/);
+  });
+
+  it("a page an editor saved again: its own modification date, later than the file's and the other pages'", async () => {
+    // pdf-lib writes no /LastModified; one page stamped as an editor (Acrobat) stamps the pages it changes
+    const { PDFDocument, PDFString } = await import('pdf-lib');
+    const pdf = await PDFDocument.load(
+      await makePdf([
+        [{ x: 40, y: 40, text: 'Page one 100.00' }],
+        [{ x: 40, y: 40, text: 'Page two 200.00' }],
+        [{ x: 40, y: 40, text: 'Page three' }],
+      ]),
+    );
+    pdf.setCreationDate(new Date(Date.UTC(2025, 0, 10, 12)));
+    pdf.getPage(1).node.set(pdf.context.obj('LastModified'), PDFString.of("D:20250401175402+00'00'"));
+    const opened = await openDocument(await pdf.save());
+    try {
+      const dates = pageModDates(opened);
+      expect(dates).toEqual([null, "D:20250401175402+00'00'", null]);
+      const r = assessTamperRisk({ ...base, info: opened.info, pageModDates: dates });
+      expect(r.reasons).toContain(
+        'page 2 was saved again by an editor on 2025-04-01, after the file was made (2025-01-10), and the other pages were not (their own modification dates)',
+      );
+      expect(r.level).toBe('medium');
+    } finally {
+      opened.close();
+    }
+  });
+
+  it('pages stamped alike, or an editor that stamped most pages, name no page', () => {
+    const made = "D:20240718184929+02'00'";
+    // every page saved in one session (a bank's own file, or an editor that saved all of them)
+    expect(pagesSavedLater([made, made, made], made)).toBeNull();
+    // no creation date: the pages' own dates are compared with each other
+    expect(pagesSavedLater(['D:20180928173057', 'D:20181002131135', 'D:20180928173137'], null)).toMatch(
+      /^page 2 was saved again by an editor on 2018-10-02/,
+    );
+    // the late pages are the more: the odd one is the page without, which is no evidence
+    expect(pagesSavedLater(['D:20250401', 'D:20250401', null], 'D:20250110')).toBeNull();
+    // within a day of the others: one session
+    expect(pagesSavedLater(['D:20250110120000Z', 'D:20250110180000Z', null], 'D:20250110100000Z')).toBeNull();
+    // a single page: nothing to compare with
+    expect(pagesSavedLater(['D:20250401'], 'D:20250110')).toBeNull();
   });
 });

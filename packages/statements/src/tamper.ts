@@ -7,6 +7,8 @@ export interface TamperInput {
   pages: PageLayout[];
   amountCells: AmountCell[];
   reconciliation: Reconciliation | null;
+  /** each page's own modification date (its /LastModified), null where it has none (tamper-structure.ts, pageModDates) */
+  pageModDates?: Array<string | null>;
 }
 
 export interface TamperAssessment {
@@ -55,6 +57,12 @@ export function assessTamperRisk(input: TamperInput): TamperAssessment {
   if (c !== null && m !== null && m - c > 60_000) {
     reasons.push('modification date is after the creation date');
     score += 1;
+  }
+  const late = pagesSavedLater(input.pageModDates ?? [], info.creationDate);
+  if (late) {
+    reasons.push(late);
+    // the same editing session as a later modification date: counted once
+    if (!(c !== null && m !== null && m - c > 60_000)) score += 1;
   }
   if (info.versions > 1) {
     reasons.push(`file has ${info.versions - 1} incremental update(s)`);
@@ -107,4 +115,35 @@ export function assessTamperRisk(input: TamperInput): TamperAssessment {
   }
   const level: RiskLevel = score >= 4 ? 'high' : score >= 1 ? 'medium' : 'low';
   return { level, reasons, score };
+}
+
+const DAY = 86_400_000;
+/** The calendar day a PDF date prints (its own time zone). */
+const dayOf = (s: string) => {
+  const m = /^(?:D:)?(\d{4})(\d{2})(\d{2})/.exec(s.trim());
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : s;
+};
+
+/**
+ * Pages saved again by an editor after the file was made: an editor such as Acrobat stamps the pages
+ * it changes with their own modification date (/LastModified). The pages dated more than a day after
+ * the file's creation (after the other pages' dates, where it records none), when they are the fewer
+ * and the other pages carry an earlier date or none. One sentence naming the pages, or null.
+ */
+export function pagesSavedLater(dates: Array<string | null>, createdOn: string | null): string | null {
+  if (dates.length < 2) return null;
+  const ts = dates.map((d) => parsePdfDate(d));
+  const known = ts.filter((t): t is number => t !== null);
+  if (!known.length) return null;
+  const created = parsePdfDate(createdOn);
+  const base = created ?? Math.min(...known);
+  const baseDay = created !== null ? dayOf(createdOn!) : dayOf(dates[ts.indexOf(base)]!);
+  const late = ts.map((t, i) => (t !== null && t - base > DAY ? i : -1)).filter((i) => i >= 0);
+  if (!late.length || late.length * 2 > dates.length) return null;
+  const first = Math.min(...late.map((i) => ts[i]!));
+  // the other pages: none dated, or dated before the late pages by more than a day
+  if (ts.some((t, i) => !late.includes(i) && t !== null && first - t <= DAY)) return null;
+  const names = late.map((i) => i + 1);
+  const when = [...new Set(late.map((i) => dayOf(dates[i]!)))].join(', ');
+  return `page${names.length > 1 ? 's' : ''} ${names.join(', ')} ${names.length > 1 ? 'were' : 'was'} saved again by an editor on ${when}, after the file was made (${baseDay}), and the other pages were not (their own modification dates)`;
 }
