@@ -6,15 +6,17 @@
  * (tamper-edits.ts's white_box edit) rendered, its pixels around the amount pasted on the paper's
  * tone, in each of the patch styles of tools/corpus/scan.ts (crisp without noise; crisp with noise
  * matched to the page; enlarged from half the resolution with noise; blurred and noised like the
- * page). The page image is wrapped back into a PDF (pdf-lib). The control is the same page made to
- * look scanned without a patch. All are read with OCR; the patched amount should carry a
- * `pasted_patch` finding, the controls and the development set's own scans none.
+ * page; and, on pages of their own saved as JPEG q85 with the image at 200 and at 300 dpi, blurred and
+ * noised then saved as JPEG on a block grid shifted from the page's). The page image is wrapped back
+ * into a PDF (pdf-lib). The control is the same page made to look scanned without a patch. All are
+ * read with OCR; the patched amount should carry a `pasted_patch` finding, the controls and the
+ * development set's own scans none.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import {
   extractLayout,
-  GrayRaster,
+  Line,
   openDocument,
   parseStatementFile,
   ParseResult,
@@ -26,16 +28,17 @@ import {
 import { makeStatement } from '../corpus/corpus';
 import { LAYOUTS } from '../corpus/layouts';
 import { hashSeed } from '../corpus/rng';
-import { pastePatch, PATCH_STYLES, PatchStyle, rasterPdf, renderGray, scanify } from '../corpus/scan';
+import { pasteJpegPatch, pastePatch, PATCH_STYLES, PatchStyle, rasterPdf, renderGray, scanify } from '../corpus/scan';
+import { amountGrids } from './jpeg-grid';
 import { Box, editContext, makeEdit } from './tamper-edits';
 import type { Original } from './tamper';
 
 const DPI = 200;
-const SCALE = DPI / 72;
-const pageSize = (r: GrayRaster): [number, number] => [r.width / SCALE, r.height / SCALE];
 
 export interface ScanCase {
   name: string;
+  /** 0-based index of the page made a scan */
+  page: number;
   /** the page with the amount pasted over, one one-page image PDF per way of making the patch */
   patched: Map<PatchStyle, Uint8Array>;
   /** the same page made to look scanned, unpatched */
@@ -45,8 +48,20 @@ export interface ScanCase {
   note: string;
 }
 
-/** Ways of making the patch the checks are held to (>= 95% named); `rescanned` is measured and printed apart. */
+/** Ways of making the patch the checks are held to (>= 95% named); `rescanned` and `jpeg_shifted` are measured and printed apart. */
 export const GATED_STYLES: readonly PatchStyle[] = ['crisp', 'noise_matched', 'resampled'];
+
+/** The patch styles made on every page (PNG and JPEG q85 alternating); `jpeg_shifted` has pages of its own (JpegRows). */
+const PAGE_STYLES: readonly PatchStyle[] = PATCH_STYLES.filter((s) => s !== 'jpeg_shifted');
+
+/** How the `jpeg_shifted` pages are made: the patch's own JPEG quality, the page's (0: PNG) and the page image's resolutions. */
+export interface JpegRows {
+  patch: number;
+  page: number;
+  dpis: number[];
+}
+
+export const JPEG_ROWS: JpegRows = { patch: 75, page: 85, dpis: [200, 300] };
 
 /** A scanned page of `original` with one amount pasted over in each of `styles`, and its unpatched control; null when no amount can be edited. */
 export async function makeScanCase(
@@ -54,30 +69,39 @@ export async function makeScanCase(
   parsed: ParseResult,
   seed: number,
   jpeg?: number,
-  styles: readonly PatchStyle[] = PATCH_STYLES,
+  styles: readonly PatchStyle[] = PAGE_STYLES,
+  dpi = DPI,
+  jpegPatch = JPEG_ROWS.patch,
 ): Promise<ScanCase | null> {
   const ctx = await editContext(o.bytes, parsed);
   const edit = await makeEdit(o.bytes, parsed, 'white_box', hashSeed(seed, o.name, 'scan_patch'), ctx);
   if (!edit) return null;
-  const original = await renderGray(o.bytes, edit.page - 1, DPI);
-  const clean = await renderGray(edit.bytes, edit.page - 1, DPI);
-  const scan = scanify(original, { seed: hashSeed(seed, o.name, 'scan') });
+  const scale = dpi / 72;
+  const original = await renderGray(o.bytes, edit.page - 1, dpi);
+  const clean = await renderGray(edit.bytes, edit.page - 1, dpi);
+  // the 200 dpi page keeps the seeds it always had
+  const scan = scanify(original, { seed: hashSeed(seed, o.name, dpi === DPI ? 'scan' : `scan@${dpi}`) });
+  const size: [number, number] = [scan.width / scale, scan.height / scale];
   // the patch covers the old amount with a margin (wider to the left: a longer new value grows leftwards)
   const b = edit.boxes[0];
   const h = b[3] - b[1];
   const rect: Box = [b[0] - Math.max(3, 0.3 * (b[2] - b[0])), b[1] - 0.15 * h, b[2] + 2, b[3] + 0.15 * h];
   const patched = new Map<PatchStyle, Uint8Array>();
-  for (const style of styles)
-    patched.set(
-      style,
-      await rasterPdf(pastePatch(scan, clean, rect, SCALE, style, { seed: hashSeed(seed, o.name, 'patch', style) }), pageSize(scan), jpeg),
-    );
+  for (const style of styles) {
+    const look = { seed: hashSeed(seed, o.name, 'patch', dpi === DPI ? style : `${style}@${dpi}`) };
+    const page =
+      style === 'jpeg_shifted'
+        ? await pasteJpegPatch(scan, clean, rect, scale, look, { quality: jpegPatch })
+        : pastePatch(scan, clean, rect, scale, style, look);
+    patched.set(style, await rasterPdf(page, size, jpeg));
+  }
   return {
     name: o.name,
+    page: edit.page - 1,
     patched,
-    control: await rasterPdf(scan, pageSize(scan), jpeg),
+    control: await rasterPdf(scan, size, jpeg),
     boxes: edit.boxes,
-    note: `${edit.note}${jpeg ? `, JPEG q${jpeg}` : ', PNG'}`,
+    note: `${edit.note}${styles.includes('jpeg_shifted') ? `, patch JPEG q${jpegPatch}` : ''}${jpeg ? `, JPEG q${jpeg}` : ', PNG'}${dpi === DPI ? '' : `, ${dpi} dpi image`}`,
   };
 }
 
@@ -85,6 +109,8 @@ const overlaps = (a: Box, b: Box, pad = 1.5) => a[0] < b[2] + pad && b[0] < a[2]
 
 export interface StyleResult {
   style: PatchStyle;
+  /** the row's name: the style, and the page image's resolution when not 200 dpi */
+  label: string;
   gated: boolean;
   made: number;
   /** a pasted_patch finding anywhere and the level medium or high */
@@ -92,6 +118,11 @@ export interface StyleResult {
   /** a pasted_patch finding over the patched amount, level medium or high */
   named: number;
   misses: string[];
+  /**
+   * `jpeg_shifted` rows: the shifted-grid strength (jpeg-grid.ts) of the patched amount, and the
+   * strongest of the page's other amounts, on the patched page and on its control
+   */
+  grids?: Array<{ name: string; edited: number | null; others: number | null; control: number | null }>;
 }
 
 export interface ScanBenchResult {
@@ -100,6 +131,8 @@ export interface ScanBenchResult {
   styles: StyleResult[];
   notApplicable: string[];
   controls: number;
+  /** the unpatched pages of the `jpeg_shifted` rows (JPEG pages of their own, at each resolution) */
+  jpegControls: number;
   controlAlarms: string[];
   devScans: number;
   devScanAlarms: string[];
@@ -133,19 +166,64 @@ async function statsCost(bytes: Uint8Array): Promise<number[]> {
 export async function runScanBench(
   originals: Original[],
   devScans: Original[],
-  opts: { seed: number; styles?: readonly PatchStyle[]; verbose?: boolean; log?: (s: string) => void },
+  opts: { seed: number; styles?: readonly PatchStyle[]; jpeg?: JpegRows; verbose?: boolean; log?: (s: string) => void },
 ): Promise<ScanBenchResult> {
   const log = opts.log ?? (() => undefined);
   const styles = opts.styles ?? PATCH_STYLES;
+  const pageStyles: PatchStyle[] = styles.filter((s) => s !== 'jpeg_shifted');
+  const jpeg = styles.includes('jpeg_shifted') ? (opts.jpeg ?? JPEG_ROWS) : null;
+  const row = (style: PatchStyle, label: string): StyleResult => ({
+    style,
+    label,
+    gated: (GATED_STYLES as readonly PatchStyle[]).includes(style),
+    made: 0,
+    flagged: 0,
+    named: 0,
+    misses: [],
+  });
+  const jpegRows = (jpeg?.dpis ?? []).map((dpi) => ({
+    dpi,
+    row: {
+      ...row('jpeg_shifted', dpi === DPI ? 'jpeg_shifted' : `jpeg_shifted ${dpi}dpi`),
+      grids: [] as NonNullable<StyleResult['grids']>,
+    },
+  }));
   const res: ScanBenchResult = {
     pages: 0,
-    styles: styles.map((style) => ({ style, gated: GATED_STYLES.includes(style), made: 0, flagged: 0, named: 0, misses: [] })),
+    styles: [...pageStyles.map((s) => row(s, s)), ...jpegRows.map((j) => j.row)],
     notApplicable: [],
     controls: 0,
+    jpegControls: 0,
     controlAlarms: [],
     devScans: 0,
     devScanAlarms: [],
     statsMs: [],
+  };
+  /** The control read with OCR, or null (listed) when the scanned look broke the reading itself (OCR lost rows: shaded rows under the noise). */
+  const readControl = async (o: Original, c: ScanCase, parsed: ParseResult): Promise<ParseResult | null> => {
+    const control = await readOcr(c.control);
+    if (Math.abs(control.transactions.length - parsed.transactions.length) <= 1) {
+      for (const f of patches(control)) res.controlAlarms.push(`${o.name} (control, ${c.note}): ${f.message}`);
+      return control;
+    }
+    res.notApplicable.push(
+      `${o.name} (${c.note}): the scanned control reads ${control.transactions.length} rows, the text ${parsed.transactions.length}`,
+    );
+    return null;
+  };
+  const judge = async (o: Original, c: ScanCase, s: StyleResult): Promise<void> => {
+    const patched = await readOcr(c.patched.get(s.style)!);
+    s.made++;
+    const found = patches(patched);
+    const flagged = found.length > 0 && patched.pdfRiskLevel !== 'low';
+    const naming = found.find((f) => f.boxes.some((b) => c.boxes.some((e) => overlaps(b, e))));
+    if (flagged) s.flagged++;
+    if (flagged && naming) s.named++;
+    else
+      s.misses.push(
+        `${o.name} (${c.note}): level ${patched.pdfRiskLevel}; ${found.map((f) => f.message).join(' | ') || 'no pasted_patch finding'}`,
+      );
+    if (opts.verbose) log(`${o.name} [${s.label}] (${c.note}): ${naming ? naming.message : 'not named'}`);
   };
   for (const [i, o] of originals.entries()) {
     let parsed: ParseResult;
@@ -155,36 +233,50 @@ export async function runScanBench(
       res.notApplicable.push(`${o.name}: not read (${(e as Error).message})`);
       continue;
     }
-    const c = parsed.transactions.length ? await makeScanCase(o, parsed, opts.seed, i % 2 ? 85 : undefined, styles) : null;
-    if (!c) {
-      res.notApplicable.push(`${o.name}: no amount to edit`);
-      continue;
+    let counted = false;
+    if (pageStyles.length) {
+      const c = parsed.transactions.length ? await makeScanCase(o, parsed, opts.seed, i % 2 ? 85 : undefined, pageStyles) : null;
+      if (!c) {
+        res.notApplicable.push(`${o.name}: no amount to edit`);
+        continue;
+      }
+      if (await readControl(o, c, parsed)) {
+        res.controls++;
+        counted = true;
+        for (const s of res.styles.filter((r) => pageStyles.includes(r.style))) await judge(o, c, s);
+      }
     }
-    const control = await readOcr(c.control);
-    // the scanned look broke the reading itself (OCR lost rows: shaded rows under the noise): not counted
-    if (Math.abs(control.transactions.length - parsed.transactions.length) > 1) {
-      res.notApplicable.push(
-        `${o.name}: the scanned control reads ${control.transactions.length} rows, the text ${parsed.transactions.length}`,
-      );
-      continue;
+    for (const { dpi, row: s } of jpeg ? jpegRows : []) {
+      const c = parsed.transactions.length
+        ? await makeScanCase(o, parsed, opts.seed, jpeg!.page || undefined, ['jpeg_shifted'], dpi, jpeg!.patch)
+        : null;
+      if (!c) {
+        res.notApplicable.push(`${o.name}: no amount to edit`);
+        break;
+      }
+      if (!(await readControl(o, c, parsed))) continue;
+      res.jpegControls++;
+      counted = true;
+      await judge(o, c, s);
+      // the block grid measure, over the words of the text page the scan was made from
+      const opened = await openDocument(o.bytes);
+      let lines: Line[];
+      try {
+        lines = (await extractLayout(opened, { ocr: false })).pages[c.page].lines;
+      } finally {
+        opened.close();
+      }
+      const mine = await amountGrids(c.patched.get('jpeg_shifted')!, lines, c.boxes);
+      const ctl = await amountGrids(c.control, lines, c.boxes);
+      const most = (xs: number[] | null | undefined) => (xs?.length ? Math.max(...xs) : null);
+      s.grids!.push({
+        name: o.name,
+        edited: mine?.edited ?? null,
+        others: most(mine?.others),
+        control: most(ctl && [...ctl.others, ...(ctl.edited === null ? [] : [ctl.edited])]),
+      });
     }
-    res.controls++;
-    res.pages++;
-    for (const f of patches(control)) res.controlAlarms.push(`${o.name} (control): ${f.message}`);
-    for (const s of res.styles) {
-      const patched = await readOcr(c.patched.get(s.style)!);
-      s.made++;
-      const found = patches(patched);
-      const flagged = found.length > 0 && patched.pdfRiskLevel !== 'low';
-      const naming = found.find((f) => f.boxes.some((b) => c.boxes.some((e) => overlaps(b, e))));
-      if (flagged) s.flagged++;
-      if (flagged && naming) s.named++;
-      else
-        s.misses.push(
-          `${o.name} (${c.note}): level ${patched.pdfRiskLevel}; ${found.map((f) => f.message).join(' | ') || 'no pasted_patch finding'}`,
-        );
-      if (opts.verbose) log(`${o.name} [${s.style}] (${c.note}): ${naming ? naming.message : 'not named'}`);
-    }
+    if (counted) res.pages++;
   }
   for (const d of devScans) {
     const r = await readOcr(d.bytes);
@@ -197,15 +289,34 @@ export async function runScanBench(
 }
 
 /** Prints the figures; true when every gated style is named at 95% or more and nothing was found on a control or a dev-set scan. */
-export function printScanBench(r: ScanBenchResult, seconds: number): boolean {
+export function printScanBench(r: ScanBenchResult, seconds: number, jpeg: JpegRows = JPEG_ROWS): boolean {
   const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(0)}%` : '-');
-  console.log(`\nscan patch bench (${seconds.toFixed(1)} s): ${r.pages} scanned pages, each patched in ${r.styles.length} ways`);
-  console.log(`  ${'patch'.padEnd(15)} ${'made'.padStart(5)} ${'flagged'.padStart(9)} ${'named'.padStart(9)}`);
+  const f2 = (n: number | null) => (n === null ? '-' : n.toFixed(2));
+  console.log(`\nscan patch bench (${seconds.toFixed(1)} s): ${r.pages} scanned pages, patched in ${r.styles.length} ways`);
+  console.log(`  ${'patch'.padEnd(20)} ${'made'.padStart(5)} ${'flagged'.padStart(9)} ${'named'.padStart(9)}`);
   for (const s of r.styles)
     console.log(
-      `  ${s.style.padEnd(15)} ${String(s.made).padStart(5)} ${pct(s.flagged, s.made).padStart(9)} ${pct(s.named, s.made).padStart(9)}${s.gated ? '' : '   (not gated: beyond these checks)'}`,
+      `  ${s.label.padEnd(20)} ${String(s.made).padStart(5)} ${pct(s.flagged, s.made).padStart(9)} ${pct(s.named, s.made).padStart(9)}${s.gated ? '' : '   (not gated: beyond these checks)'}`,
     );
-  console.log(`  false alarms on unpatched controls: ${r.controlAlarms.length} findings on ${r.controls} pages`);
+  const jpegRows = r.styles.filter((s) => s.grids);
+  if (jpegRows.length)
+    console.log(
+      `  jpeg_shifted: the patch saved as JPEG q${jpeg.patch} on a grid shifted (3, 5) from the page's, the page saved as ${jpeg.page ? `JPEG q${jpeg.page}` : 'PNG'}`,
+    );
+  for (const s of jpegRows) {
+    const g = s.grids!.filter((x) => x.edited !== null);
+    const top = g.filter((x) => x.others === null || x.edited! > x.others).length;
+    const range = (xs: Array<number | null>) => {
+      const v = xs.filter((x): x is number => x !== null);
+      return v.length ? `${f2(Math.min(...v))} to ${f2(Math.max(...v))}` : '-';
+    };
+    console.log(
+      `  ${s.label} shifted block grid (jpeg-grid.ts): the patched amount ${range(g.map((x) => x.edited))}, the strongest on its page on ${top}/${g.length} pages; the page's strongest other amount ${range(g.map((x) => x.others))}; the controls' strongest amount ${range(s.grids!.map((x) => x.control))}`,
+    );
+  }
+  console.log(
+    `  false alarms on unpatched controls: ${r.controlAlarms.length} findings on ${r.controls} pages${r.jpegControls ? ` and ${r.jpegControls} pages of the jpeg_shifted rows` : ''}`,
+  );
   console.log(`  false alarms on the development set's scans: ${r.devScanAlarms.length} findings on ${r.devScans} files`);
   if (r.statsMs.length) {
     const mean = r.statsMs.reduce((a, b) => a + b, 0) / r.statsMs.length;
@@ -215,7 +326,7 @@ export function printScanBench(r: ScanBenchResult, seconds: number): boolean {
   }
   for (const m of [
     ...r.notApplicable.map((x) => `n/a: ${x}`),
-    ...r.styles.flatMap((s) => s.misses.map((x) => `missed [${s.style}]: ${x}`)),
+    ...r.styles.flatMap((s) => s.misses.map((x) => `missed [${s.label}]: ${x}`)),
     ...r.controlAlarms,
     ...r.devScanAlarms,
   ])
@@ -241,9 +352,24 @@ export async function scanBenchMain(dir: string, seed: number, verbose: boolean)
   }
   const devScans = DEV_SCANS.map(load).filter((o): o is Original => o !== null);
   if (!devScans.length) console.log(`statements-devset not found at ${dir}: generated statements only`);
+  // flags of this part (tamper.ts hands over the others): --styles crisp,jpeg_shifted,...;
+  // --jpeg-patch Q and --jpeg-page Q (0: PNG) for the jpeg_shifted pages; --jpeg-dpi 200,300
+  const args = process.argv.slice(2);
+  const get = (k: string) => {
+    const i = args.indexOf(k);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const styles = get('--styles')
+    ?.split(',')
+    .filter((x): x is PatchStyle => (PATCH_STYLES as readonly string[]).includes(x));
+  const jpeg: JpegRows = {
+    patch: Number(get('--jpeg-patch') ?? JPEG_ROWS.patch),
+    page: Number(get('--jpeg-page') ?? JPEG_ROWS.page),
+    dpis: get('--jpeg-dpi')?.split(',').map(Number) ?? JPEG_ROWS.dpis,
+  };
   const t0 = Date.now();
-  const res = await runScanBench(originals, devScans, { seed, verbose, log: (s) => console.log(`  ${s}`) });
-  const ok = printScanBench(res, (Date.now() - t0) / 1000);
+  const res = await runScanBench(originals, devScans, { seed, styles, jpeg, verbose, log: (s) => console.log(`  ${s}`) });
+  const ok = printScanBench(res, (Date.now() - t0) / 1000, jpeg);
   console.log(
     `\nresult: ${ok ? 'ok' : 'BELOW TARGET'} (targets: >= 95% of patches named in each gated style; no pasted_patch finding on a control or a dev-set scan)`,
   );

@@ -29,9 +29,16 @@ export type PatchStyle =
   /** rendered at half the resolution and enlarged (bilinear), then noise added: a patch cut from a smaller image */
   | 'resampled'
   /** blurred and noised like the rest of the page: a patch made to look scanned (beyond these checks) */
-  | 'rescanned';
+  | 'rescanned'
+  /**
+   * blurred and noised like the page, then saved as JPEG on an 8x8 grid of its own (offset from the
+   * page's) and decoded before it is pasted: a patch cut from another JPEG image (`pasteJpegPatch`,
+   * async). Only its block grid differs, and the page's own JPEG at quality 85 smooths that away
+   * (docs/tamper.md, "JPEG block grids").
+   */
+  | 'jpeg_shifted';
 
-export const PATCH_STYLES: readonly PatchStyle[] = ['crisp', 'noise_matched', 'resampled', 'rescanned'];
+export const PATCH_STYLES: readonly PatchStyle[] = ['crisp', 'noise_matched', 'resampled', 'rescanned', 'jpeg_shifted'];
 
 /** One page of a PDF rendered grey at `dpi` (mupdf, as the reader renders it for OCR). */
 export async function renderGray(pdf: Uint8Array, page = 0, dpi = 200): Promise<GrayRaster> {
@@ -101,6 +108,7 @@ export function pastePatch(
   const ink = look?.ink ?? 45;
   const sigma = look?.noise ?? 5;
   const rng = new Rng(look?.seed ?? 1);
+  if (style === 'jpeg_shifted') throw new Error('pastePatch: a jpeg_shifted patch is made by pasteJpegPatch');
   const source = style === 'resampled' ? halfThenDouble(clean) : style === 'rescanned' ? blur3(clean) : null;
   const noisy = style !== 'crisp';
   const out = new Uint8Array(scan.data);
@@ -114,6 +122,73 @@ export function pastePatch(
       out[y * scan.width + x] = clampGrey(ink + ((paper - ink) * v) / 255 + (noisy ? sigma * gaussian(rng) : 0));
     }
   return { data: out, width: scan.width, height: scan.height };
+}
+
+/** How the `jpeg_shifted` patch's own JPEG was made. */
+export interface JpegPatchOptions {
+  /** JPEG quality of the image the patch was cut from (default 75) */
+  quality?: number;
+  /** where that image's 8x8 grid starts, in pixels right of and below the page image's own grid (default [3, 5]) */
+  offset?: [number, number];
+}
+
+/**
+ * A `jpeg_shifted` patch: the region of `clean` inside `rect` blurred and noised like the page (as
+ * `rescanned`), saved as JPEG (mupdf) on an 8x8 grid that starts `offset` pixels from the page
+ * image's own, decoded and pasted onto `scan`. Saving the page as JPEG afterwards (rasterPdf) puts the
+ * page's own grid over it, and at quality 85 its quantisation smooths the patch's block edges away.
+ */
+export async function pasteJpegPatch(
+  scan: GrayRaster,
+  clean: GrayRaster,
+  rect: Rect,
+  scale: number,
+  look?: ScanLook,
+  opts: JpegPatchOptions = {},
+): Promise<GrayRaster> {
+  const mupdf = await import('mupdf');
+  const paper = look?.paper ?? 232;
+  const ink = look?.ink ?? 45;
+  const sigma = look?.noise ?? 5;
+  const rng = new Rng(look?.seed ?? 1);
+  const [ox, oy] = opts.offset ?? [3, 5];
+  const x0 = Math.max(0, Math.floor(rect[0] * scale));
+  const y0 = Math.max(0, Math.floor(rect[1] * scale));
+  const x1 = Math.min(scan.width, clean.width, Math.ceil(rect[2] * scale));
+  const y1 = Math.min(scan.height, clean.height, Math.ceil(rect[3] * scale));
+  if (x1 <= x0 || y1 <= y0) return scan;
+  // the other image: whole blocks around the patch, its first block starting at (ox, oy) modulo 8 on the page
+  const mod8 = (v: number) => ((v % 8) + 8) % 8;
+  const gx = x0 - 8 - mod8(x0 - ox);
+  const gy = y0 - 8 - mod8(y0 - oy);
+  const gw = Math.ceil((x1 + 8 - gx) / 8) * 8;
+  const gh = Math.ceil((y1 + 8 - gy) / 8) * 8;
+  const soft = blur3(clean);
+  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, gw, gh], false);
+  let decoded: InstanceType<typeof mupdf.Pixmap> | null = null;
+  let image: InstanceType<typeof mupdf.Image> | null = null;
+  try {
+    const px = pix.getPixels();
+    const stride = pix.getStride();
+    for (let y = 0; y < gh; y++)
+      for (let x = 0; x < gw; x++) {
+        const sx = Math.min(clean.width - 1, Math.max(0, gx + x));
+        const sy = Math.min(clean.height - 1, Math.max(0, gy + y));
+        px[y * stride + x] = clampGrey(ink + ((paper - ink) * soft[sy * clean.width + sx]) / 255 + sigma * gaussian(rng));
+      }
+    image = new mupdf.Image(pix.asJPEG(opts.quality ?? 75));
+    decoded = image.toPixmap();
+    const back = decoded.getPixels();
+    const bstride = decoded.getStride();
+    const n = decoded.getNumberOfComponents();
+    const out = new Uint8Array(scan.data);
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) out[y * scan.width + x] = back[(y - gy) * bstride + (x - gx) * n];
+    return { data: out, width: scan.width, height: scan.height };
+  } finally {
+    decoded?.destroy?.();
+    image?.destroy?.();
+    pix.destroy?.();
+  }
 }
 
 /** The raster at half its resolution (2x2 means), enlarged back bilinearly: what a patch cut from a smaller image looks like. */

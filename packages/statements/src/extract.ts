@@ -309,6 +309,42 @@ export function grayOf(pix: Pixmap): GrayRaster {
   return { data, width, height };
 }
 
+/**
+ * Pixels per PDF point, across and down, of the image a scanned page is drawn from: the one image
+ * drawn upright over at least half of the page. Null when there is no such image, or more than one,
+ * or the page cannot be run. Reads no pixels (the image is not decoded).
+ */
+export function pageImageScale(opened: OpenedDocument, index: number): [number, number] | null {
+  if (!opened.info.isPdf) return null;
+  let page: any = null;
+  try {
+    const mupdf = loadedMupdf();
+    page = opened.doc.loadPage(index);
+    const b: number[] = Array.from(page.getBounds());
+    const area = (b[2] - b[0]) * (b[3] - b[1]);
+    const found: Array<[number, number]> = [];
+    const dev = new mupdf.Device({
+      fillImage(img: any, ctm: number[]) {
+        const [a, bb, c, d] = ctm;
+        if (Math.abs(bb) <= 1e-3 * Math.abs(a) && Math.abs(c) <= 1e-3 * Math.abs(d) && Math.abs(a * d) >= 0.5 * area)
+          found.push([img.getWidth() / Math.abs(a), img.getHeight() / Math.abs(d)]);
+        img.destroy?.();
+      },
+    } as any);
+    try {
+      page.run(dev, mupdf.Matrix.identity);
+      dev.close();
+    } finally {
+      dev.destroy?.();
+    }
+    return found.length === 1 ? found[0] : null;
+  } catch {
+    return null;
+  } finally {
+    page?.destroy?.();
+  }
+}
+
 /** Renders a page to grayscale pixels for OCR. `scale` converts pixels back to PDF points. */
 export function renderPageGray(opened: OpenedDocument, index: number, dpi = 200): Promise<GrayRaster & { scale: number }> {
   return withPixmap(opened, index, dpi, true, (pix, scale) => ({ ...grayOf(pix), scale }));

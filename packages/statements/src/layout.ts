@@ -1,7 +1,7 @@
 import { OCR_WORKERS, ocrImage, pgm } from './ocr';
 import { deskew } from './deskew';
 import { splitRow } from './page-split';
-import { extractPageText, GrayRaster, groupLines, InkCollector, renderPageGray } from './extract';
+import { extractPageText, GrayRaster, groupLines, InkCollector, pageImageScale, renderPageGray } from './extract';
 import type { PageInk } from './ink';
 import { ScanPageStats, scanPageStats } from './tamper-scan';
 import { OpenedDocument } from './open';
@@ -94,6 +94,8 @@ interface OcrJob {
   scale: number;
   /** the raster a whole page's OCR read, held until finishJob measures its amounts (tamper-scan.ts) */
   raster?: GrayRaster;
+  /** pixels per PDF point, across and down, of the image a whole page is drawn from (pageImageScale), when it has one */
+  imageScale?: [number, number] | null;
 }
 
 /** The images the OCR workers recognise for a rendered page (each with its offset on the page). */
@@ -122,7 +124,11 @@ function finishJob(job: OcrJob, scans?: Map<number, ScanPageStats>): void {
     p.lines = groupLines(job.words);
     p.method = job.words.length ? 'ocr' : 'none';
     p.confidence = confidence;
-    if (job.raster && scans) scans.set(p.index, scanPageStats(job.raster, job.scale, p.lines, p.index));
+    if (job.raster && scans) {
+      // an image drawn at another resolution than the render's was resampled by it (a 300 dpi scan read at 200 dpi)
+      const resampled = !!job.imageScale && job.imageScale.some((s) => Math.abs(s / job.scale - 1) > 0.01);
+      scans.set(p.index, scanPageStats(job.raster, job.scale, p.lines, p.index, resampled));
+    }
     job.raster = undefined;
     return;
   }
@@ -221,7 +227,10 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
                   warnings.push(`page ${job.page.index + 1} was scanned ${straight.angle}° askew: straightened before OCR`);
                 }
               }
-              if (job.need.kind === 'page') job.raster = r;
+              if (job.need.kind === 'page') {
+                job.raster = r;
+                job.imageScale = pageImageScale(opened, job.page.index);
+              }
               const pieces = piecesOf(job, r, r.scale);
               job.pending = pieces.length;
               queue.push(...pieces);

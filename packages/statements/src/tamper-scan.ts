@@ -45,6 +45,12 @@ export interface ScanPageStats {
   /** 0-based page index */
   index: number;
   words: ScanWordStats[];
+  /**
+   * The page's image was drawn at another resolution than the raster measured (a 300 dpi scan rendered
+   * at 200 dpi): the render's resampling bends every word's ink on a grid of its own and smears any a
+   * patch had, so the grid signal is left out.
+   */
+  resampled?: boolean;
 }
 
 /** Words of a line measured at most (a line with an amount: its other words are the row's reference). */
@@ -255,7 +261,7 @@ function phaseShare(by6: Float64Array, k: number): number {
 }
 
 /** The pixel statistics of a whole-page OCR reading: the money words and the other words of their lines. */
-export function scanPageStats(r: GrayRaster, scale: number, lines: Line[], index: number): ScanPageStats {
+export function scanPageStats(r: GrayRaster, scale: number, lines: Line[], index: number, resampled = false): ScanPageStats {
   const words: ScanWordStats[] = [];
   lines.forEach((l, li) => {
     if (!l.words.some((w) => isMoney(w.text))) return;
@@ -264,7 +270,7 @@ export function scanPageStats(r: GrayRaster, scale: number, lines: Line[], index
       if (s) words.push({ text: g.text, box: g.box, line: li, money: g.parts === 1 && isMoney(g.text), parts: g.parts, ...s });
     }
   });
-  return { index, words };
+  return resampled ? { index, words, resampled } : { index, words };
 }
 
 /**
@@ -398,7 +404,7 @@ export function scanFindings(pages: Iterable<ScanPageStats>, txs: StatementTrans
       }
       // a grid of its own: an enlarged patch (the others' ink bends anywhere)
       const grids = ref.map((o) => o.grid).filter((x): x is number => x !== null);
-      if (t.grid !== null && grids.length >= MIN_AMOUNTS - 1) {
+      if (!p.resampled && t.grid !== null && grids.length >= MIN_AMOUNTS - 1) {
         const med = median(grids);
         const spread = Math.max(1.4826 * mad(grids, med), 0.02);
         const rowG = row.map((o) => o.grid).filter((x): x is number => x !== null);
