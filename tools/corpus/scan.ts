@@ -36,9 +36,15 @@ export type PatchStyle =
    * async). Only its block grid differs, and the page's own JPEG at quality 85 smooths that away
    * (docs/tamper.md, "JPEG block grids").
    */
-  | 'jpeg_shifted';
+  | 'jpeg_shifted'
+  /**
+   * made as `rescanned`, but pasted as an image of its own drawn over the page's image (a PDF
+   * editor's paste; `overlayPatch`): the page image itself is untouched, so its pixels show nothing,
+   * and only the file's structure tells.
+   */
+  | 'image_overlay';
 
-export const PATCH_STYLES: readonly PatchStyle[] = ['crisp', 'noise_matched', 'resampled', 'rescanned', 'jpeg_shifted'];
+export const PATCH_STYLES: readonly PatchStyle[] = ['crisp', 'noise_matched', 'resampled', 'rescanned', 'image_overlay', 'jpeg_shifted'];
 
 /** One page of a PDF rendered grey at `dpi` (mupdf, as the reader renders it for OCR). */
 export async function renderGray(pdf: Uint8Array, page = 0, dpi = 200): Promise<GrayRaster> {
@@ -109,7 +115,7 @@ export function pastePatch(
   const sigma = look?.noise ?? 5;
   const rng = new Rng(look?.seed ?? 1);
   if (style === 'jpeg_shifted') throw new Error('pastePatch: a jpeg_shifted patch is made by pasteJpegPatch');
-  const source = style === 'resampled' ? halfThenDouble(clean) : style === 'rescanned' ? blur3(clean) : null;
+  const source = style === 'resampled' ? halfThenDouble(clean) : style === 'rescanned' || style === 'image_overlay' ? blur3(clean) : null;
   const noisy = style !== 'crisp';
   const out = new Uint8Array(scan.data);
   const x0 = Math.max(0, Math.floor(rect[0] * scale));
@@ -243,6 +249,32 @@ export async function rasterPdf(r: GrayRaster, size: [number, number], jpeg?: nu
     const doc = await PDFDocument.create();
     const img = jpeg ? await doc.embedJpg(bytes) : await doc.embedPng(bytes);
     doc.addPage(size).drawImage(img, { x: 0, y: 0, width: size[0], height: size[1] });
+    return doc.save();
+  } finally {
+    pix.destroy?.();
+  }
+}
+
+/**
+ * An `image_overlay` edit: the region of `patched` (the page raster with the patch pasted, at `scale`
+ * pixels per point) inside `rect` (PDF points, origin top-left) cut out as a PNG image of its own and
+ * drawn over the first page of `pagePdf` (pdf-lib), where it was: the page's own image is left as it was.
+ */
+export async function overlayPatch(pagePdf: Uint8Array, patched: GrayRaster, rect: Rect, scale: number): Promise<Uint8Array> {
+  const mupdf = await import('mupdf');
+  const x0 = Math.max(0, Math.floor(rect[0] * scale));
+  const y0 = Math.max(0, Math.floor(rect[1] * scale));
+  const x1 = Math.min(patched.width, Math.ceil(rect[2] * scale));
+  const y1 = Math.min(patched.height, Math.ceil(rect[3] * scale));
+  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, x1 - x0, y1 - y0], false);
+  try {
+    const px = pix.getPixels();
+    const stride = pix.getStride();
+    for (let y = y0; y < y1; y++) px.set(patched.data.subarray(y * patched.width + x0, y * patched.width + x1), (y - y0) * stride);
+    const doc = await PDFDocument.load(pagePdf, { updateMetadata: false });
+    const page = doc.getPage(0);
+    const img = await doc.embedPng(pix.asPNG());
+    page.drawImage(img, { x: x0 / scale, y: page.getHeight() - y1 / scale, width: (x1 - x0) / scale, height: (y1 - y0) / scale });
     return doc.save();
   } finally {
     pix.destroy?.();

@@ -309,12 +309,75 @@ export function grayOf(pix: Pixmap): GrayRaster {
   return { data, width, height };
 }
 
+/** An image drawn over part of a scanned page's own image, after it. */
+export interface ImageOverlay {
+  /** PDF points, origin top-left, as the page's words */
+  box: [number, number, number, number];
+  /** the image's own size in pixels */
+  width: number;
+  height: number;
+  /** its resolution as drawn, pixels per inch across and down */
+  dpi: [number, number];
+  /** its stream's filter ("DCTDecode", "FlateDecode"...), when the page's resources name it; null for an image without one */
+  filter?: string | null;
+  /** drawn as a stencil mask (a colour painted through it) */
+  mask: boolean;
+}
+
+/** The images a scanned page is drawn from: the page's own, and what is drawn over it. */
+export interface PageImages {
+  /** pixels per PDF point, across and down, of the one image drawn upright over at least half of the page; null when there is no such image, or more than one */
+  scale: [number, number] | null;
+  /** the page image's filter, when the page's resources name it */
+  filter?: string | null;
+  /** where the page image's top-left pixel lies (PDF points, origin top-left); null when it is drawn flipped */
+  origin?: [number, number] | null;
+  /** the page image's size in pixels */
+  pixels?: [number, number];
+  /** images drawn after the page image, each over at most a quarter of the page (empty when the page has no page image) */
+  overlays: ImageOverlay[];
+}
+
+/** The filters of a page's image XObjects (its own resources and its forms', one level down; the last of a chain), by pixel size. */
+function imageFilters(page: any): Map<string, Array<string | null>> {
+  const out = new Map<string, Array<string | null>>();
+  const visit = (xobjects: any, depth: number) => {
+    if (!xobjects || xobjects.isNull?.() || !xobjects.isDictionary?.()) return;
+    xobjects.forEach((v: any) => {
+      const o = v.resolve();
+      const sub = o.get('Subtype');
+      if (sub.isName() && sub.asName() === 'Image') {
+        const f = o.get('Filter');
+        const filter = f.isName() ? f.asName() : f.isArray() && f.length ? f.get(f.length - 1).asName() : null;
+        const key = `${o.get('Width').asNumber()}x${o.get('Height').asNumber()}`;
+        if (!out.has(key)) out.set(key, []);
+        out.get(key)!.push(filter);
+      } else if (depth < 1 && sub.isName() && sub.asName() === 'Form') visit(o.get('Resources').get('XObject'), depth + 1);
+    });
+  };
+  try {
+    visit(page.getObject().getInheritable('Resources').get('XObject'), 0);
+  } catch {
+    // a damaged resource dictionary names no filters
+  }
+  return out;
+}
+
+/** An image's transform draws it upright over at least half of the page (`area`, square points): a scanned page's own image. */
+const coversPage = ([a, b, c, d]: number[], area: number) =>
+  Math.abs(b) <= 1e-3 * Math.abs(a) && Math.abs(c) <= 1e-3 * Math.abs(d) && Math.abs(a * d) >= 0.5 * area;
+
 /**
- * Pixels per PDF point, across and down, of the image a scanned page is drawn from: the one image
- * drawn upright over at least half of the page. Null when there is no such image, or more than one,
- * or the page cannot be run. Reads no pixels (the image is not decoded).
+ * Runs a PDF page through a mupdf device that hands each image it draws (and each stencil mask) to
+ * `seen`, with its transform and the page's area, then answers `after(page)`; null for another kind
+ * of document or a page that cannot be run.
  */
-export function pageImageScale(opened: OpenedDocument, index: number): [number, number] | null {
+function runImages<T>(
+  opened: OpenedDocument,
+  index: number,
+  seen: (img: any, ctm: number[], mask: boolean, area: number) => void,
+  after: (page: any) => T,
+): T | null {
   if (!opened.info.isPdf) return null;
   let page: any = null;
   try {
@@ -322,13 +385,20 @@ export function pageImageScale(opened: OpenedDocument, index: number): [number, 
     page = opened.doc.loadPage(index);
     const b: number[] = Array.from(page.getBounds());
     const area = (b[2] - b[0]) * (b[3] - b[1]);
-    const found: Array<[number, number]> = [];
     const dev = new mupdf.Device({
       fillImage(img: any, ctm: number[]) {
-        const [a, bb, c, d] = ctm;
-        if (Math.abs(bb) <= 1e-3 * Math.abs(a) && Math.abs(c) <= 1e-3 * Math.abs(d) && Math.abs(a * d) >= 0.5 * area)
-          found.push([img.getWidth() / Math.abs(a), img.getHeight() / Math.abs(d)]);
-        img.destroy?.();
+        try {
+          seen(img, ctm, false, area);
+        } finally {
+          img.destroy?.();
+        }
+      },
+      fillImageMask(img: any, ctm: number[]) {
+        try {
+          seen(img, ctm, true, area);
+        } finally {
+          img.destroy?.();
+        }
       },
     } as any);
     try {
@@ -337,12 +407,98 @@ export function pageImageScale(opened: OpenedDocument, index: number): [number, 
     } finally {
       dev.destroy?.();
     }
-    return found.length === 1 ? found[0] : null;
+    return after(page);
   } catch {
     return null;
   } finally {
     page?.destroy?.();
   }
+}
+
+/**
+ * The images of a scanned page: the pixels per PDF point of its own image (the one image drawn upright
+ * over at least half of the page), and the smaller images drawn after it (a patch pasted onto the scan).
+ * Reads no pixels (no image is decoded). A page that cannot be run has none.
+ */
+export function pageImages(opened: OpenedDocument, index: number): PageImages {
+  const full: Array<{ scale: [number, number]; key: string; origin: [number, number] | null; pixels: [number, number] }> = [];
+  const later: Array<ImageOverlay & { key: string }> = [];
+  const seen = (img: any, ctm: number[], mask: boolean, area: number) => {
+    const [a, bb, c, d, e, f] = ctm;
+    const w = img.getWidth();
+    const h = img.getHeight();
+    const key = `${w}x${h}`;
+    if (coversPage(ctm, area)) {
+      full.push({ scale: [w / Math.abs(a), h / Math.abs(d)], key, origin: a > 0 && d > 0 ? [e, f] : null, pixels: [w, h] });
+      later.length = 0; // what was drawn before the page image lies under it
+      return;
+    }
+    if (!full.length) return;
+    const xs = [e, e + a, e + c, e + a + c];
+    const ys = [f, f + bb, f + d, f + bb + d];
+    const box: [number, number, number, number] = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    const bw = box[2] - box[0];
+    const bh = box[3] - box[1];
+    if (bw < 2 || bh < 2 || bw * bh > 0.25 * area) return;
+    const sx = Math.hypot(a, bb);
+    const sy = Math.hypot(c, d);
+    later.push({ box, width: w, height: h, dpi: [Math.round((72 * w) / sx), Math.round((72 * h) / sy)], mask, key });
+  };
+  const found = runImages(opened, index, seen, (page): PageImages => {
+    if (full.length !== 1) return { scale: null, overlays: [] };
+    const filters = imageFilters(page);
+    // an image's filter, when the images of its size agree on it
+    const filterOf = (key: string): string | null | undefined => {
+      const fs = filters.get(key) ?? [];
+      return fs.length && fs.every((x) => x === fs[0]) ? fs[0] : undefined;
+    };
+    return {
+      scale: full[0].scale,
+      filter: filterOf(full[0].key),
+      origin: full[0].origin,
+      pixels: full[0].pixels,
+      overlays: later.map(({ key, ...o }) => ({ ...o, filter: filterOf(key) })),
+    };
+  });
+  return found ?? { scale: null, overlays: [] };
+}
+
+/**
+ * The pixels of a scanned page's own image (the one image drawn upright over at least half of the
+ * page), decoded at its own resolution and made grey (the first component of a grey image, the luma
+ * of a colour one). Null when the page has no such image, or more than one.
+ */
+export function pageImagePixels(opened: OpenedDocument, index: number): GrayRaster | null {
+  let pages = 0;
+  let found: GrayRaster | null = null;
+  const seen = (img: any, ctm: number[], mask: boolean, area: number) => {
+    if (!coversPage(ctm, area) || ++pages > 1 || mask) return;
+    const pix = img.toPixmap();
+    try {
+      found = greyOfAny(pix);
+    } finally {
+      pix.destroy?.();
+    }
+  };
+  return runImages(opened, index, seen, () => (pages === 1 ? found : null));
+}
+
+/** A pixmap of any colour space as grey: its one component, or the luma of three (BT.601), alpha left out. */
+function greyOfAny(pix: Pixmap): GrayRaster {
+  const n = pix.getNumberOfComponents();
+  if (n === 1 && !pix.getAlpha()) return grayOf(pix);
+  const width = pix.getWidth();
+  const height = pix.getHeight();
+  const stride = pix.getStride();
+  const step = n + (pix.getAlpha() ? 1 : 0);
+  const src = pix.getPixels();
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * stride + x * step;
+      data[y * width + x] = n >= 3 ? (299 * src[i] + 587 * src[i + 1] + 114 * src[i + 2] + 500) / 1000 : src[i];
+    }
+  return { data, width, height };
 }
 
 /** Renders a page to grayscale pixels for OCR. `scale` converts pixels back to PDF points. */

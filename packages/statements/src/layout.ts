@@ -1,9 +1,9 @@
 import { OCR_WORKERS, ocrImage, pgm } from './ocr';
 import { deskew } from './deskew';
 import { splitRow } from './page-split';
-import { extractPageText, GrayRaster, groupLines, InkCollector, pageImageScale, renderPageGray } from './extract';
+import { extractPageText, GrayRaster, groupLines, InkCollector, PageImages, pageImagePixels, pageImages, renderPageGray } from './extract';
 import type { PageInk } from './ink';
-import { ScanPageStats, scanPageStats } from './tamper-scan';
+import { needsPageImage, ScanPageStats, scanPageStats } from './tamper-scan';
 import { OpenedDocument } from './open';
 import { DEFAULT_LIMITS, Limits, Line, PageLayout, ParseStep, StatementError, Word } from './types';
 
@@ -94,8 +94,10 @@ interface OcrJob {
   scale: number;
   /** the raster a whole page's OCR read, held until finishJob measures its amounts (tamper-scan.ts) */
   raster?: GrayRaster;
-  /** pixels per PDF point, across and down, of the image a whole page is drawn from (pageImageScale), when it has one */
-  imageScale?: [number, number] | null;
+  /** the images a whole scanned page is drawn from (pageImages) */
+  images?: PageImages;
+  /** the page's own image decoded at its own resolution, for the scan checks that need it (needsPageImage); not when the page was deskewed */
+  native?: GrayRaster | null;
 }
 
 /** The images the OCR workers recognise for a rendered page (each with its offset on the page). */
@@ -126,10 +128,12 @@ function finishJob(job: OcrJob, scans?: Map<number, ScanPageStats>): void {
     p.confidence = confidence;
     if (job.raster && scans) {
       // an image drawn at another resolution than the render's was resampled by it (a 300 dpi scan read at 200 dpi)
-      const resampled = !!job.imageScale && job.imageScale.some((s) => Math.abs(s / job.scale - 1) > 0.01);
-      scans.set(p.index, scanPageStats(job.raster, job.scale, p.lines, p.index, resampled));
+      const scale = job.images?.scale;
+      const resampled = !!scale && scale.some((s) => Math.abs(s / job.scale - 1) > 0.01);
+      scans.set(p.index, scanPageStats(job.raster, job.scale, p.lines, p.index, resampled, job.images, job.native));
     }
     job.raster = undefined;
+    job.native = undefined;
     return;
   }
   const { lines, ocrWords, textWords } = mergeOcrBands(p.lines, job.need.bands, job.words);
@@ -229,7 +233,9 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
               }
               if (job.need.kind === 'page') {
                 job.raster = r;
-                job.imageScale = pageImageScale(opened, job.page.index);
+                job.images = pageImages(opened, job.page.index);
+                // measured in the image's own pixels: only where the words still sit where the image put them
+                if (r === rendered && needsPageImage(job.images, rendered.scale)) job.native = pageImagePixels(opened, job.page.index);
               }
               const pieces = piecesOf(job, r, r.scale);
               job.pending = pieces.length;
@@ -258,6 +264,7 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
           if (--job.pending > 0) continue;
           if (job.failed) {
             job.raster = undefined;
+            job.native = undefined;
             if (job.need.kind === 'page') job.page.method = 'none';
             continue;
           }

@@ -48,6 +48,22 @@ describe('content tamper findings', () => {
     expect(r.pdfRiskLevel).toBe('low');
   });
 
+  it('an image pasted over a deposit is named as an image, not as a box (a searchable scan edited in a PDF editor)', async () => {
+    const mupdf = await loadMupdf();
+    const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, 60, 16], false);
+    pix.getPixels().fill(255);
+    const png = pix.asPNG();
+    pix.destroy?.();
+    const bytes = await edited(async (p, doc) => {
+      const img = await doc.embedPng(png);
+      p.drawImage(img, { x: 420, y: H - baseOf(1) - 3, width: 42, height: 11 });
+    });
+    const r = await read(bytes);
+    const f = r.tamperFindings!.find((x) => x.kind === 'covered_text');
+    expect(f).toMatchObject({ severity: 'medium', page: 1, row: 1 });
+    expect(f!.message).toBe('page 1: the amount 1,200.00 is hidden under an image drawn after it (row 2: 2025-01-05, Payroll deposit)');
+  });
+
   it('a white box over a deposit with a new amount drawn on it names the row', async () => {
     const bytes = await edited(async (p, doc) => {
       const font = await doc.embedFont(StandardFonts.Helvetica);

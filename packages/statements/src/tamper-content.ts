@@ -241,13 +241,16 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
     inks.push(ink);
   }
   const visible: InkToken[] = [];
-  const hidden: Array<InkToken & { why: 'covered' | 'invisible' | 'clipped' | 'off_page' }> = [];
+  const hidden: Array<InkToken & { why: 'covered' | 'covered_by_image' | 'invisible' | 'clipped' | 'off_page' }> = [];
   for (const ink of inks) {
     const page = ink.index + 1;
     const vis = ink.glyphs.filter((g) => (g.mode === 'fill' || g.mode === 'stroke') && !g.coveredBy && !g.clipped && !g.offPage);
     visible.push(...tokensOf(vis, page));
-    const groups: Array<['covered' | 'invisible' | 'clipped' | 'off_page', Glyph[]]> = [
-      ['covered', ink.glyphs.filter((g) => g.mode !== 'clip' && g.coveredBy !== null)],
+    const images = new Set(ink.covers.filter((c) => c.kind === 'image').map((c) => c.seq));
+    const covered = ink.glyphs.filter((g) => g.mode !== 'clip' && g.coveredBy !== null);
+    const groups: Array<['covered' | 'covered_by_image' | 'invisible' | 'clipped' | 'off_page', Glyph[]]> = [
+      ['covered', covered.filter((g) => !images.has(g.coveredBy!))],
+      ['covered_by_image', covered.filter((g) => images.has(g.coveredBy!))],
       ['invisible', ink.glyphs.filter((g) => g.mode === 'invisible' && !g.coveredBy)],
       ['clipped', ink.glyphs.filter((g) => g.mode !== 'clip' && g.mode !== 'invisible' && g.clipped && !g.offPage && !g.coveredBy)],
       ['off_page', ink.glyphs.filter((g) => g.mode !== 'clip' && g.offPage)],
@@ -265,7 +268,8 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
     const row = h.row ?? rowAt(txs, h.page, h.box);
     if (over && money2(over.text) === money2(h.text)) continue; // the same value printed twice (shadow, fake bold)
     if (h.why === 'invisible' && !over) continue; // an OCR text layer under a scan's image
-    if (h.why === 'covered' && over) {
+    const under = h.why === 'covered_by_image' ? 'an image' : 'a filled box';
+    if ((h.why === 'covered' || h.why === 'covered_by_image') && over) {
       findings.push({
         kind: 'covered_text',
         category: 'content',
@@ -273,9 +277,9 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
         page: h.page,
         boxes: [rbox(over.box), rbox(h.box)],
         row: over.row ?? row,
-        message: `page ${h.page}: the amount ${over.text} is printed over another amount, ${h.text}, hidden under a filled box drawn after it${rowLabel(txs, over.row ?? row)}`,
+        message: `page ${h.page}: the amount ${over.text} is printed over another amount, ${h.text}, hidden under ${under} drawn after it${rowLabel(txs, over.row ?? row)}`,
       });
-    } else if (h.why === 'covered') {
+    } else if (h.why === 'covered' || h.why === 'covered_by_image') {
       findings.push({
         kind: 'covered_text',
         category: 'content',
@@ -283,7 +287,7 @@ export async function contentFindings(input: ContentInput): Promise<TamperFindin
         page: h.page,
         boxes: [rbox(h.box)],
         row,
-        message: `page ${h.page}: the amount ${h.text} is hidden under a filled box drawn after it${rowLabel(txs, row)}`,
+        message: `page ${h.page}: the amount ${h.text} is hidden under ${under} drawn after it${rowLabel(txs, row)}`,
       });
     } else if (over) {
       findings.push({

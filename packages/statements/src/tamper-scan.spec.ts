@@ -1,6 +1,7 @@
 import { makePdf, Txt } from './__fixtures__/make-pdf';
 import { PLOVER_ROWS, ploverPage } from './__fixtures__/plover';
-import { pasteJpegPatch, pastePatch, rasterPdf, renderGray, scanify } from '../../../tools/corpus/scan';
+import { overlayPatch, pasteJpegPatch, pastePatch, rasterPdf, renderGray, scanify } from '../../../tools/corpus/scan';
+import { PDFDocument } from 'pdf-lib';
 import { makeStatement } from '../../../tools/corpus/corpus';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
 import { hashSeed } from '../../../tools/corpus/rng';
@@ -95,6 +96,41 @@ describe('scan tamper findings (pasted patch)', () => {
     expect(res.pdfRiskLevel).not.toBe('low');
   }, 60_000);
 
+  it('names the row of an amount laid over the scan as an image of its own, its pixels made like the page; not a logo in the margin', async () => {
+    const scan = scanify(await renderGray(await makePdf([page(ROWS)], { size: SIZE })), { seed: 32 });
+    const control = await rasterPdf(scan, SIZE, 85);
+    const edited = ROWS.map((r) => [...r]);
+    edited[4][3] = '7,350.00';
+    const clean = await renderGray(await makePdf([page(edited)], { size: SIZE }));
+    const base = Y0 + 4 * LH;
+    const rect: [number, number, number, number] = [410, base - 10, 464, base + 4];
+    // blurred and noised like the page: the pixels alone show nothing (the bench's `rescanned` patch)
+    const look = pastePatch(scan, clean, rect, SCALE, 'image_overlay', { seed: 5 });
+    const res = await read(await overlayPatch(control, look, rect, SCALE));
+    const row = res.transactions.findIndex((t) => Math.abs(t.amount - 7350) < 0.005);
+    expect(row).toBeGreaterThanOrEqual(0);
+    const laid = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_image');
+    expect(laid).toHaveLength(1);
+    expect(laid[0]).toMatchObject({ category: 'content', severity: 'high', page: 1, row });
+    const [x0, y0, x1, y1] = laid[0].boxes[0];
+    expect(x0).toBeCloseTo(rect[0], 0);
+    expect(y0).toBeCloseTo(rect[1], 0);
+    expect(x1).toBeCloseTo(rect[2], 0);
+    expect(y1).toBeCloseTo(rect[3], 0);
+    expect(laid[0].message).toMatch(
+      /^page 1: the amount 7,350\.00 is an image of its own \(151 x 39 px at 200 dpi, Flate, lossless\), laid over the page's scanned image \(JPEG\) after it: .*\(row \d+: /,
+    );
+    expect(res.pdfRiskLevel).toBe('high');
+
+    // a stamp above the table, over no value: a scan may carry one, and it says nothing of the figures
+    const doc = await PDFDocument.load(control);
+    const png = await doc.embedPng(await greyPng(40, 20));
+    doc.getPage(0).drawImage(png, { x: 20, y: SIZE[1] - 40, width: 40, height: 20 });
+    const stamped = await read(await doc.save());
+    expect(stamped.transactions.length).toBe(8);
+    expect((stamped.tamperFindings ?? []).filter((f) => f.kind === 'pasted_image')).toEqual([]);
+  }, 60_000);
+
   it('measures the block grid of a patch cut from another JPEG, and the page saved as JPEG quality 85 erasing it', async () => {
     const dpi = 300;
     const text = await makePdf([page(ROWS)], { size: SIZE });
@@ -113,13 +149,56 @@ describe('scan tamper findings (pasted patch)', () => {
     const resaved = (await amountGrids(await rasterPdf(patched, SIZE, 85), lines, [box]))!;
     const control = (await amountGrids(await rasterPdf(scan, SIZE, 85), lines, [box]))!;
     expect(lossless.others.length).toBeGreaterThanOrEqual(12);
-    // the page kept lossless: the patched amount's paper steps on the patch's own grid, the others' on none
-    // (0.21 against at most 0.07)
+    // the page kept lossless: the patched amount's paper steps on the patch's own grid across and down,
+    // the others' on neither
     expect(lossless.edited!).toBeGreaterThan(0.15);
     expect(lossless.edited!).toBeGreaterThan(2 * Math.max(...lossless.others));
     // saved as JPEG q85, the page's quantisation smooths the patch's steps away: nothing above the page's own words (0.08 against up to 0.15)
     expect(resaved.edited!).toBeLessThan(Math.max(...resaved.others, ...control.others, control.edited!));
   }, 60_000);
+
+  it('names a patch cut from another JPEG by its block grid on a 300 dpi page image kept lossless, and nothing on the page without it', async () => {
+    const dpi = 300;
+    const size: [number, number] = SIZE;
+    const scan = scanify(await renderGray(await makePdf([page(ROWS)], { size }), 0, dpi), { seed: 7 });
+    const plain = await read(await rasterPdf(scan, size));
+    expect(plain.transactions.length).toBe(8);
+    expect((plain.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
+    const edited = ROWS.map((r) => [...r]);
+    edited[1][3] = '4,200.00';
+    const clean = await renderGray(await makePdf([page(edited)], { size }), 0, dpi);
+    const base = Y0 + LH;
+    // blurred and noised like the page: only the patch's own 8x8 grid (3, 5) px off the page's differs
+    const patched = await pasteJpegPatch(scan, clean, [414, base - 10, 464, base + 4], dpi / 72, { seed: 3 });
+    const res = await read(await rasterPdf(patched, size));
+    const row = res.transactions.findIndex((t) => Math.abs(t.amount - 4200) < 0.005);
+    expect(row).toBeGreaterThanOrEqual(0);
+    const patch = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
+    expect(patch).toHaveLength(1);
+    expect(patch[0]).toMatchObject({ page: 1, row, severity: 'medium' });
+    expect(patch[0].message).toMatch(
+      /4,200\.00 stands out from the other \d+ amounts of its (column|page): the paper around it steps on an 8-pixel grid other than the page image's, as a patch cut from another JPEG image does \(block grid 0\.\d\d against 0\.\d\d/,
+    );
+  }, 120_000);
+
+  it("names a patch enlarged from a smaller image on a 300 dpi page image, measured in the image's own pixels", async () => {
+    const dpi = 300;
+    const scan = scanify(await renderGray(await makePdf([page(ROWS)], { size: SIZE }), 0, dpi), { seed: 32 });
+    const edited = ROWS.map((r) => [...r]);
+    edited[7][3] = '940.00';
+    const clean = await renderGray(await makePdf([page(edited)], { size: SIZE }), 0, dpi);
+    const base = Y0 + 7 * LH;
+    const patched = pastePatch(scan, clean, [414, base - 10, 464, base + 4], dpi / 72, 'resampled', { seed: 11 });
+    const res = await read(await rasterPdf(patched, SIZE, 85));
+    const row = res.transactions.findIndex((t) => Math.abs(t.amount - 940) < 0.005);
+    expect(row).toBeGreaterThanOrEqual(0);
+    const patch = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
+    expect(patch).toHaveLength(1);
+    expect(patch[0]).toMatchObject({ page: 1, row });
+    expect(patch[0].message).toMatch(
+      /940\.00 .*as an enlarged image's does \(grid score 0\.\d\d against 0\.\d\d.*, in the page image's own pixels\)/,
+    );
+  }, 120_000);
 
   it('finds no patch on a scanned page saved as JPEG, nor on one with a patch cut from another JPEG pasted in', async () => {
     const scan = scanify(await renderGray(await makePdf([page(ROWS)], { size: SIZE })), { seed: 32 });
@@ -137,7 +216,7 @@ describe('scan tamper findings (pasted patch)', () => {
     expect((res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
   }, 60_000);
 
-  it('leaves the grid signal out on a page whose image is drawn at another resolution than the 200 dpi render', async () => {
+  it("judges the grid in the page image's own pixels, not the 200 dpi render's, where the image is drawn at another resolution", async () => {
     // the scan bench's seed-7 control of this layout with its image at 300 dpi: rendered at 200 dpi, one
     // amount's ink bent on the render's own 2-pixel grid (0.35 against 0.14), a false "enlarged" finding
     const layout = LAYOUTS.find((l) => l.name === 'credit_debit_daily_balance')!;
@@ -153,8 +232,23 @@ describe('scan tamper findings (pasted patch)', () => {
     opened.close();
     const stats = layoutRead.scans.get(0)!;
     expect(stats.resampled).toBe(true);
+    // measured again in the image's own pixels instead (and JPEG q85: no block grid judged)
+    expect(stats.nativeGrid).toBe(true);
+    expect(stats.blocks).toBeUndefined();
     // measured as if the image were at the render's resolution, the grid signal names an unedited amount
-    const unguarded = scanFindings([{ ...stats, resampled: false }], res.transactions);
+    const unguarded = scanFindings([{ ...stats, resampled: false, nativeGrid: false }], res.transactions);
     expect(unguarded.map((f) => f.message)).toEqual([expect.stringMatching(/its ink bends on a grid of 2 or 3 pixels/)]);
   }, 120_000);
 });
+
+/** A mid-grey PNG of w x h pixels. */
+async function greyPng(w: number, h: number): Promise<Uint8Array> {
+  const mupdf = await import('mupdf');
+  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, w, h], false);
+  try {
+    pix.getPixels().fill(128);
+    return pix.asPNG();
+  } finally {
+    pix.destroy?.();
+  }
+}

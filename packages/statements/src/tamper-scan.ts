@@ -3,12 +3,15 @@
  * carries the scanner's noise everywhere and its ink edges are as soft as its optics; a patch made in
  * an image editor (the new digits typed onto a box of the paper's colour) is cleaner and sharper than
  * every other amount of its page, and one cut from a smaller image and enlarged bends its edges on a
- * pixel grid of its own. The pixels of each money-like word (and of the other words of its
- * line) are measured in the raster OCR read, while it is still held (layout.ts, finishJob), and the
- * findings compare each amount with the other amounts of its column and the words of its row, by
- * median and MAD, needing strong evidence. docs/tamper.md.
+ * pixel grid of its own, and one cut from another JPEG image brings an 8x8 block grid of its own. The
+ * pixels of each money-like word (and of the other words of its line) are measured in the raster OCR
+ * read, while it is still held (layout.ts, finishJob), and where needed in the page's own image at its
+ * own resolution; the findings compare each amount with the other amounts of its column and the words
+ * of its row, by median and MAD, needing strong evidence. An image of its own laid over the page's
+ * (a PDF editor's paste) is named from the file's structure. docs/tamper.md.
  */
-import type { GrayRaster } from './extract';
+import type { GrayRaster, ImageOverlay, PageImages } from './extract';
+import { blockGrid } from './tamper-blocks';
 import { isMoney } from './tamper-content';
 import type { Line, StatementTransaction, TamperFinding } from './types';
 import { sortedNumbers } from './tokens';
@@ -39,6 +42,10 @@ export interface ScanWordStats {
    * scan's and a render's bend anywhere. null when too little ink.
    */
   grid: number | null;
+  /** the grid score measured in the page's own image at its own resolution (pages whose image the render resampled) */
+  nativeGrid?: number | null;
+  /** the strength of an 8-pixel block grid other than the page image's own around it (tamper-blocks.ts), where the page's coding lets one show */
+  block?: number | null;
 }
 
 export interface ScanPageStats {
@@ -48,9 +55,17 @@ export interface ScanPageStats {
   /**
    * The page's image was drawn at another resolution than the raster measured (a 300 dpi scan rendered
    * at 200 dpi): the render's resampling bends every word's ink on a grid of its own and smears any a
-   * patch had, so the grid signal is left out.
+   * patch had, so the grid signal is measured in the page's own image instead (`nativeGrid`), or left out.
    */
   resampled?: boolean;
+  /** the grid was measured again in the page's own image (`nativeGrid`), where the render resampled it */
+  nativeGrid?: boolean;
+  /** the block grid was measured (`block`): the page image is lossless, at BLOCK_DPI or more */
+  blocks?: boolean;
+  /** the page image's filter, when its resources name it (null: stored uncompressed) */
+  filter?: string | null;
+  /** images drawn over part of the page's scanned image, after it, with the words read inside each */
+  overlays?: Array<ImageOverlay & { words: Array<{ text: string; box: Box; line: number }> }>;
 }
 
 /** Words of a line measured at most (a line with an amount: its other words are the row's reference). */
@@ -261,7 +276,15 @@ function phaseShare(by6: Float64Array, k: number): number {
 }
 
 /** The pixel statistics of a whole-page OCR reading: the money words and the other words of their lines. */
-export function scanPageStats(r: GrayRaster, scale: number, lines: Line[], index: number, resampled = false): ScanPageStats {
+export function scanPageStats(
+  r: GrayRaster,
+  scale: number,
+  lines: Line[],
+  index: number,
+  resampled = false,
+  images?: PageImages,
+  native?: GrayRaster | null,
+): ScanPageStats {
   const words: ScanWordStats[] = [];
   lines.forEach((l, li) => {
     if (!l.words.some((w) => isMoney(w.text))) return;
@@ -270,8 +293,71 @@ export function scanPageStats(r: GrayRaster, scale: number, lines: Line[], index
       if (s) words.push({ text: g.text, box: g.box, line: li, money: g.parts === 1 && isMoney(g.text), parts: g.parts, ...s });
     }
   });
-  return resampled ? { index, words, resampled } : { index, words };
+  const out: ScanPageStats = resampled ? { index, words, resampled } : { index, words };
+  if (images?.scale) {
+    out.filter = images.filter;
+    out.overlays = images.overlays.map((o) => ({
+      ...o,
+      words: lines.flatMap((l, li) =>
+        l.words
+          .filter((w) => inside(o.box, [w.x0, w.y0, w.x1, w.y1]))
+          .map((w) => ({ text: w.text, box: [w.x0, w.y0, w.x1, w.y1] as Box, line: li })),
+      ),
+    }));
+  }
+  if (native && images?.scale && images.origin) {
+    const [sx, sy] = images.scale;
+    const [ox, oy] = images.origin;
+    // the enlarged-patch grid in the image's own pixels (one scale across and down)
+    const regrid = resampled && Math.abs(sx / sy - 1) <= 0.01;
+    const blocks = blockGridJudged(images);
+    for (const w of words) {
+      const at: Box = [w.box[0] - ox, w.box[1] - oy, w.box[2] - ox, w.box[3] - oy];
+      if (regrid) w.nativeGrid = wordPixelStats(native, sx, at)?.grid ?? null;
+      if (blocks) w.block = blockGrid(native, [at[0] * sx, at[1] * sy, at[2] * sx, at[3] * sy]);
+    }
+    if (regrid) out.nativeGrid = true;
+    if (blocks) out.blocks = true;
+  }
+  return out;
 }
+
+/** Lossless filters: nothing smooths a patch's block grid away. */
+const LOSSLESS = new Set<string | null>([null, 'FlateDecode', 'LZWDecode', 'RunLengthDecode']);
+
+/**
+ * The page image's own resolution (dots per inch) from which a word holds blocks enough to read a grid
+ * on: at 200 dpi the page's own words reach a patch's figures (docs/tamper.md, "JPEG block grids").
+ */
+export const BLOCK_DPI = 280;
+
+/**
+ * The page image lets a pasted patch's JPEG block grid show: kept lossless, at BLOCK_DPI or more (a
+ * page saved as JPEG again, even at quality 95, smooths the patch's grid down to its own words' level).
+ */
+export function blockGridJudged(images: PageImages): boolean {
+  if (images.filter === undefined || !images.scale || Math.min(...images.scale) * 72 < BLOCK_DPI) return false;
+  return LOSSLESS.has(images.filter);
+}
+
+/** The largest page image decoded a second time for the scan checks (a Letter page at 600 dpi is 33.7 million pixels). */
+const MAX_NATIVE_PIXELS = 40e6;
+
+/** The page's own image has to be decoded for the scan checks: its grid is measured again there, or its block grid is judged (not an image too large). */
+export function needsPageImage(images: PageImages, renderScale: number): boolean {
+  if (!images.scale || !images.origin || !images.pixels || images.pixels[0] * images.pixels[1] > MAX_NATIVE_PIXELS) return false;
+  const [sx, sy] = images.scale;
+  // the enlarged-patch grid is measured again where the render resampled an image of one scale across and down
+  const regrid = images.scale.some((s) => Math.abs(s / renderScale - 1) > 0.01) && Math.abs(sx / sy - 1) <= 0.01;
+  return regrid || blockGridJudged(images);
+}
+
+/** The word's centre lies in the box. */
+const inside = (b: Box, w: Box) => {
+  const cx = (w[0] + w[2]) / 2;
+  const cy = (w[1] + w[3]) / 2;
+  return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
+};
 
 /**
  * The words of a line, with neighbours that both hold a digit (and neither is an amount) joined into
@@ -302,9 +388,12 @@ const mad = (xs: number[], med: number) => median(xs.map((x) => Math.abs(x - med
 
 /** Money words of a page needed to tell what its amounts look like. */
 const MIN_AMOUNTS = 6;
+/** The block grid rule: at least this strength, and this far above the other amounts' median and the row's words'. */
+const BLOCK_MIN = 0.09;
+const BLOCK_ABOVE = 0.05;
 
 interface Signal {
-  what: 'cleaner' | 'noisier' | 'sharper' | 'softer' | 'lighter' | 'darker' | 'enlarged';
+  what: 'cleaner' | 'noisier' | 'sharper' | 'softer' | 'lighter' | 'darker' | 'enlarged' | 'blocks';
   detail: string;
 }
 
@@ -332,6 +421,7 @@ export function scanFindings(pages: Iterable<ScanPageStats>, txs: StatementTrans
   const out: TamperFinding[] = [];
   for (const p of pages) {
     const page = p.index + 1;
+    out.push(...overlayFindings(p, txs));
     const money = p.words.filter((w) => w.money);
     if (money.length < MIN_AMOUNTS) continue;
     const inColumn = (w: ScanWordStats) => money.filter((o) => Math.abs(o.box[2] - w.box[2]) <= 6).length >= 1;
@@ -402,24 +492,44 @@ export function scanFindings(pages: Iterable<ScanPageStats>, txs: StatementTrans
             detail: `paper tone ${t.tone} against ${f1(med)} (its row's words ${f1(rowMed)})`,
           });
       }
-      // a grid of its own: an enlarged patch (the others' ink bends anywhere)
-      const grids = ref.map((o) => o.grid).filter((x): x is number => x !== null);
-      if (!p.resampled && t.grid !== null && grids.length >= MIN_AMOUNTS - 1) {
+      // a grid of its own: an enlarged patch (the others' ink bends anywhere), in the render's pixels or,
+      // where the render resampled the page's image, in the image's own
+      const gridOf = (w: ScanWordStats) => (p.nativeGrid ? (w.nativeGrid ?? null) : w.grid);
+      const grids = ref.map(gridOf).filter((x): x is number => x !== null);
+      const tg = gridOf(t);
+      if ((!p.resampled || p.nativeGrid) && tg !== null && grids.length >= MIN_AMOUNTS - 1) {
         const med = median(grids);
         const spread = Math.max(1.4826 * mad(grids, med), 0.02);
-        const rowG = row.map((o) => o.grid).filter((x): x is number => x !== null);
+        const rowG = row.map(gridOf).filter((x): x is number => x !== null);
         const rowMed = rowG.length ? median(rowG) : null;
-        if (t.grid >= 0.3 && t.grid - med >= Math.max(4 * spread, 0.2) && (rowMed === null || t.grid - rowMed >= 0.2))
+        if (tg >= 0.3 && tg - med >= Math.max(4 * spread, 0.2) && (rowMed === null || tg - rowMed >= 0.2))
           signals.push({
             what: 'enlarged',
-            detail: `its ink bends on a grid of 2 or 3 pixels, as an enlarged image's does (grid score ${f2(t.grid)} against ${f2(med)}${rowMed !== null ? `; its row's words ${f2(rowMed)}` : ''})`,
+            detail: `its ink bends on a grid of 2 or 3 pixels, as an enlarged image's does (grid score ${f2(tg)} against ${f2(med)}${rowMed !== null ? `; its row's words ${f2(rowMed)}` : ''}${p.nativeGrid ? ", in the page image's own pixels" : ''})`,
+          });
+      }
+      // a JPEG block grid of its own: a patch cut from another JPEG image
+      const blocks = ref.map((o) => o.block).filter((x): x is number => x !== null && x !== undefined);
+      if (p.blocks && t.block !== null && t.block !== undefined && blocks.length >= MIN_AMOUNTS - 1) {
+        const med = median(blocks);
+        const spread = Math.max(1.4826 * mad(blocks, med), 0.02);
+        const rowB = row.map((o) => o.block).filter((x): x is number => x !== null && x !== undefined);
+        const rowMed = rowB.length ? median(rowB) : null;
+        if (
+          t.block >= BLOCK_MIN &&
+          t.block - med >= Math.max(4 * spread, BLOCK_ABOVE) &&
+          (rowMed === null || t.block - rowMed >= BLOCK_ABOVE)
+        )
+          signals.push({
+            what: 'blocks',
+            detail: `the paper around it steps on an 8-pixel grid other than the page image's, as a patch cut from another JPEG image does (block grid ${f2(t.block)} against ${f2(med)}${rowMed !== null ? `; its row's words ${f2(rowMed)}` : ''})`,
           });
       }
       if (!signals.length) continue;
       const rowIx = rowOf(txs, page, t.box);
       const tx = rowIx === null ? null : txs[rowIx];
       const label = tx ? ` (row ${rowIx! + 1}: ${tx.date}${tx.description ? `, ${tx.description.slice(0, 40)}` : ''})` : '';
-      const words = signals.map((s) => s.what).filter((w) => w !== 'enlarged');
+      const words = signals.map((s) => s.what).filter((w) => w !== 'enlarged' && w !== 'blocks');
       const how = words.length
         ? `is ${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0]} than`
         : 'stands out from';
@@ -433,6 +543,72 @@ export function scanFindings(pages: Iterable<ScanPageStats>, txs: StatementTrans
         message: `page ${page}: ${t.money ? `the amount ${t.text}` : t.parts > 1 ? `the number read as "${t.text}" (OCR split it)` : `the value read as "${t.text}" in a column of amounts`} ${how} the other ${ref.length} amounts of ${where}: ${signals.map((s) => s.detail).join('; ')}, as a patch pasted into the scan is${label}`,
       });
     }
+  }
+  return out;
+}
+
+/** A filter's name as a person knows the encoding. */
+function encodingName(filter: string | null | undefined): string | null {
+  if (filter === undefined) return null;
+  if (filter === null) return 'uncompressed';
+  const names: Record<string, string> = {
+    DCTDecode: 'JPEG',
+    FlateDecode: 'Flate, lossless',
+    JPXDecode: 'JPEG 2000',
+    JBIG2Decode: 'JBIG2',
+    CCITTFaxDecode: 'CCITT fax',
+    LZWDecode: 'LZW, lossless',
+    RunLengthDecode: 'run-length',
+  };
+  return names[filter] ?? filter;
+}
+
+/** Overlays on one page at most: a page cut into more images is a scanner's or a compressor's own layout (mixed raster content). */
+const MAX_OVERLAYS = 3;
+
+/**
+ * Findings of kind `pasted_image`: an image drawn over part of a scanned page's own image, after it,
+ * over words the reading holds or inside its table of amounts. A scanner makes one image of a page; a
+ * patch pasted onto the scan in a PDF editor is an image of its own, with its own size, resolution
+ * and encoding. High over a value with a digit (an amount, a date, a balance), medium over other words
+ * of the table or over nothing (a row hidden under paper).
+ */
+function overlayFindings(p: ScanPageStats, txs: StatementTransaction[]): TamperFinding[] {
+  const overlays = p.overlays ?? [];
+  if (!overlays.length || overlays.length > MAX_OVERLAYS) return [];
+  const page = p.index + 1;
+  const amountLines = p.words.filter((w) => w.money);
+  const top = Math.min(...amountLines.map((w) => w.box[1]));
+  const bottom = Math.max(...amountLines.map((w) => w.box[3]));
+  const out: TamperFinding[] = [];
+  for (const o of overlays) {
+    const digits = o.words.filter((w) => /\d/.test(w.text));
+    const inTable = amountLines.length > 0 && o.box[3] >= top && o.box[1] <= bottom;
+    if (!digits.length && !inTable) continue;
+    const shown = digits.find((w) => isMoney(w.text)) ?? digits[0];
+    const rowIx = shown ? rowOf(txs, page, shown.box) : null;
+    const tx = rowIx === null ? null : txs[rowIx];
+    const label = tx ? ` (row ${rowIx! + 1}: ${tx.date}${tx.description ? `, ${tx.description.slice(0, 40)}` : ''})` : '';
+    const what = shown
+      ? `${isMoney(shown.text) ? `the amount ${shown.text}` : `"${shown.text}"`}${o.words.length > 1 ? ` (and ${o.words.length - 1} more word${o.words.length > 2 ? 's' : ''})` : ''} is an image of its own`
+      : o.words.length
+        ? `the words "${o.words
+            .slice(0, 4)
+            .map((w) => w.text)
+            .join(' ')}" in the table of amounts are an image of its own`
+        : 'an image of its own covers part of the table of amounts, with nothing read on it';
+    const own = encodingName(o.filter);
+    const pageEnc = encodingName(p.filter);
+    const dpi = o.dpi[0] === o.dpi[1] ? `${o.dpi[0]}` : `${o.dpi[0]} x ${o.dpi[1]}`;
+    out.push({
+      kind: 'pasted_image',
+      category: 'content',
+      severity: shown ? 'high' : 'medium',
+      page,
+      boxes: [[r1(o.box[0]), r1(o.box[1]), r1(o.box[2]), r1(o.box[3])]],
+      row: rowIx,
+      message: `page ${page}: ${what} (${o.width} x ${o.height} px at ${dpi} dpi${own ? `, ${own}` : ''}${o.mask ? ', a stencil mask' : ''}), laid over the page's scanned image${pageEnc ? ` (${pageEnc})` : ''} after it: a scanner makes one image of a page, a patch pasted onto the scan in an editor is an image of its own${label}`,
+    });
   }
   return out;
 }

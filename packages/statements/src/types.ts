@@ -69,7 +69,8 @@ export interface TamperFinding {
     | 'period_dates'
     | 'round_amount'
     | 'font_pages'
-    | 'pasted_patch';
+    | 'pasted_patch'
+    | 'pasted_image';
   /** content: the printed glyphs; arithmetic: the figures; structure: how the file is built */
   category: 'content' | 'arithmetic' | 'structure';
   severity: 'medium' | 'high';

@@ -154,6 +154,7 @@ export const TAMPER_FINDING_KINDS = [
   'hidden_text',
   'draw_order',
   'pasted_patch',
+  'pasted_image',
   'balance_chain',
   'totals',
   'period_dates',
@@ -166,7 +167,7 @@ export class TamperFindingDto {
   @ApiProperty({
     enum: TAMPER_FINDING_KINDS,
     description:
-      'glyph_style: an amount in a font, size or colour its column or document does not use, or drawn with a digit its font has no glyph for; alignment / baseline: an amount off its column edge or its row baseline; covered_text: an amount under an opaque box drawn after it (with another amount on top: a white-box overlay); overlapping_text: two amounts printed over each other; hidden_text: invisible, clipped or off-page text contradicting the visible amount; draw_order: an amount written after the rest of its column; pasted_patch: on a scanned page, an amount whose pixels (paper noise, edge sharpness, paper tone, the pixel grid of an enlarged image) differ from the other amounts of its column and the words of its row, as a patch pasted into the scan; balance_chain / totals: the arithmetic (with boxes when one digit changed in one row explains it); period_dates: rows dated outside the printed statement period, or a period no bank prints; round_amount: a round deposit, among the largest, on an account whose other deposits are never round; font_pages: a font embedded on some pages only, or added by one page to set amounts',
+      'glyph_style: an amount in a font, size or colour its column or document does not use, or drawn with a digit its font has no glyph for; alignment / baseline: an amount off its column edge or its row baseline; covered_text: an amount under an opaque box drawn after it (with another amount on top: a white-box overlay); overlapping_text: two amounts printed over each other; hidden_text: invisible, clipped or off-page text contradicting the visible amount; draw_order: an amount written after the rest of its column; pasted_patch: on a scanned page, an amount whose pixels (paper noise, edge sharpness, paper tone, the pixel grid of an enlarged image) differ from the other amounts of its column and the words of its row, as a patch pasted into the scan; pasted_image: on a scanned page, an image of its own drawn over the scanned page image, over a value or inside the table of amounts (a patch pasted in a PDF editor); balance_chain / totals: the arithmetic (with boxes when one digit changed in one row explains it); period_dates: rows dated outside the printed statement period, or a period no bank prints; round_amount: a round deposit, among the largest, on an account whose other deposits are never round; font_pages: a font embedded on some pages only, or added by one page to set amounts',
   })
   kind: (typeof TAMPER_FINDING_KINDS)[number];
   @ApiProperty({ enum: ['content', 'arithmetic', 'structure'] }) category: 'content' | 'arithmetic' | 'structure';
