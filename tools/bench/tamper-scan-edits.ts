@@ -33,7 +33,7 @@ import {
 import { makeStatement } from '../corpus/corpus';
 import { LAYOUTS } from '../corpus/layouts';
 import { hashSeed } from '../corpus/rng';
-import { overlayPatch, pasteJpegPatch, pastePatch, PATCH_STYLES, PatchStyle, rasterPdf, renderGray, scanify } from '../corpus/scan';
+import { overlayPatch, pasteJpegPatch, pastePatch, PATCH_STYLES, PatchStyle, rasterPdf, renderGray, scanify, squash } from '../corpus/scan';
 import { amountGrids } from './jpeg-grid';
 import { Box, editContext, makeEdit } from './tamper-edits';
 import type { Original } from './tamper';
@@ -64,6 +64,8 @@ export interface ExtraPage {
   style: PatchStyle;
   quality: number;
   dpi: number;
+  /** the image's resolution down the page, where it differs from `dpi` (across) */
+  dpiY?: number;
 }
 
 /** How the `jpeg_shifted` pages are made: the patch's own JPEG quality, and the pages' codings and image resolutions. */
@@ -84,8 +86,15 @@ export const JPEG_ROWS: JpegRows = {
   ],
 };
 
-/** The page rows made again with the image at 300 dpi (the render resamples it: the grid is measured in the image's own pixels). */
-const HIGH_DPI: readonly ExtraPage[] = [{ style: 'resampled', quality: -1, dpi: 300 }];
+/**
+ * The page rows made again with the image at 300 dpi, and at 300 dpi across and 290 down (a scanner
+ * that samples the page unevenly, as two of the development set's scans are drawn): the render
+ * resamples it, and the grid is measured in the image's own pixels.
+ */
+const HIGH_DPI: readonly ExtraPage[] = [
+  { style: 'resampled', quality: -1, dpi: 300 },
+  { style: 'resampled', quality: -1, dpi: 300, dpiY: 290 },
+];
 
 /** A `jpeg_shifted` page is held to the target where the reader judges the block grid: lossless (PNG), its image at BLOCK_DPI or more. */
 const blockJudgedPage = (quality: number, dpi: number) => quality === 0 && dpi >= BLOCK_DPI;
@@ -99,16 +108,21 @@ export async function makeScanCase(
   styles: readonly PatchStyle[] = PAGE_STYLES,
   dpi = DPI,
   jpegPatch = JPEG_ROWS.patch,
+  dpiY = dpi,
 ): Promise<ScanCase | null> {
   const ctx = await editContext(o.bytes, parsed);
   const edit = await makeEdit(o.bytes, parsed, 'white_box', hashSeed(seed, o.name, 'scan_patch'), ctx);
   if (!edit) return null;
-  const scale = dpi / 72;
-  const original = await renderGray(o.bytes, edit.page - 1, dpi);
-  const clean = await renderGray(edit.bytes, edit.page - 1, dpi);
+  const square = await renderGray(o.bytes, edit.page - 1, dpi);
+  const size: [number, number] = [square.width / (dpi / 72), square.height / (dpi / 72)];
+  // an image sampled at another resolution down the page: both renders resampled alike
+  const original = dpiY === dpi ? square : squash(square, dpiY / dpi);
+  const clean =
+    dpiY === dpi ? await renderGray(edit.bytes, edit.page - 1, dpi) : squash(await renderGray(edit.bytes, edit.page - 1, dpi), dpiY / dpi);
+  const scale: [number, number] = [dpi / 72, original.height / size[1]];
+  const res = dpiY === dpi ? `${dpi}` : `${dpi}x${dpiY}`;
   // the 200 dpi page keeps the seeds it always had
-  const scan = scanify(original, { seed: hashSeed(seed, o.name, dpi === DPI ? 'scan' : `scan@${dpi}`) });
-  const size: [number, number] = [scan.width / scale, scan.height / scale];
+  const scan = scanify(original, { seed: hashSeed(seed, o.name, dpi === DPI && dpiY === dpi ? 'scan' : `scan@${res}`) });
   // the patch covers the old amount with a margin (wider to the left: a longer new value grows leftwards)
   const b = edit.boxes[0];
   const h = b[3] - b[1];
@@ -116,7 +130,7 @@ export async function makeScanCase(
   const patched = new Map<PatchStyle, Uint8Array>();
   const control = await rasterPdf(scan, size, jpeg);
   for (const style of styles) {
-    const look = { seed: hashSeed(seed, o.name, 'patch', dpi === DPI ? style : `${style}@${dpi}`) };
+    const look = { seed: hashSeed(seed, o.name, 'patch', dpi === DPI && dpiY === dpi ? style : `${style}@${res}`) };
     const page =
       style === 'jpeg_shifted'
         ? await pasteJpegPatch(scan, clean, rect, scale, look, { quality: jpegPatch })
@@ -129,7 +143,7 @@ export async function makeScanCase(
     patched,
     control,
     boxes: edit.boxes,
-    note: `${edit.note}${styles.includes('jpeg_shifted') ? `, patch JPEG q${jpegPatch}` : ''}${jpeg ? `, JPEG q${jpeg}` : ', PNG'}${dpi === DPI ? '' : `, ${dpi} dpi image`}`,
+    note: `${edit.note}${styles.includes('jpeg_shifted') ? `, patch JPEG q${jpegPatch}` : ''}${jpeg ? `, JPEG q${jpeg}` : ', PNG'}${dpi === DPI && dpiY === dpi ? '' : `, ${res} dpi image`}`,
   };
 }
 
@@ -145,6 +159,10 @@ export interface StyleResult {
   flagged: number;
   /** a pasted_patch finding over the patched amount, level medium or high */
   named: number;
+  /** any finding over the patched amount (the arithmetic's too: a balance chain or totals broken on its row), level medium or high */
+  namedAny: number;
+  /** the kinds of the findings over the patched amount, and how often */
+  by: Record<string, number>;
   misses: string[];
   /**
    * `jpeg_shifted` rows: the shifted-grid strength (jpeg-grid.ts) of the patched amount, and the
@@ -162,6 +180,8 @@ export interface ScanBenchResult {
   /** the unpatched pages of the `jpeg_shifted` rows (JPEG pages of their own, at each resolution) */
   extraControls: number;
   controlAlarms: string[];
+  /** findings of other kinds (the arithmetic, the glyph checks) on the unpatched controls: OCR's misreadings, counted apart */
+  controlOther: string[];
   devScans: number;
   devScanAlarms: string[];
   /** CPU ms of scanPageStats per scanned page (dev-set scans) */
@@ -217,6 +237,8 @@ export async function runScanBench(
     made: 0,
     flagged: 0,
     named: 0,
+    namedAny: 0,
+    by: {},
     misses: [],
   });
   const coding = (q: number) => (q < 0 ? 'PNG/JPEG' : q === 0 ? 'PNG' : `JPEG q${q}`);
@@ -225,7 +247,10 @@ export async function runScanBench(
     ...(jpeg?.pages ?? []).map((p) => ({ style: 'jpeg_shifted' as const, ...p })),
   ];
   const extraRows = extra.map((e) => {
-    const r = row(e.style, `${e.style} ${e.style === 'jpeg_shifted' ? `${coding(e.quality)} ` : ''}${e.dpi}dpi`);
+    const r = row(
+      e.style,
+      `${e.style} ${e.style === 'jpeg_shifted' ? `${coding(e.quality)} ` : ''}${e.dpiY ? `${e.dpi}x${e.dpiY}` : e.dpi}dpi`,
+    );
     if (e.style === 'jpeg_shifted') {
       r.gated = blockJudgedPage(e.quality, e.dpi);
       r.grids = [];
@@ -239,6 +264,7 @@ export async function runScanBench(
     controls: 0,
     extraControls: 0,
     controlAlarms: [],
+    controlOther: [],
     devScans: 0,
     devScanAlarms: [],
     statsMs: [],
@@ -248,6 +274,9 @@ export async function runScanBench(
     const control = await readOcr(c.control);
     if (Math.abs(control.transactions.length - parsed.transactions.length) <= 1) {
       for (const f of patches(control)) res.controlAlarms.push(`${o.name} (control, ${c.note}): ${f.message}`);
+      for (const f of control.tamperFindings ?? [])
+        if (f.category !== 'structure' && !patches(control).includes(f))
+          res.controlOther.push(`${o.name} (control, ${c.note}): ${f.kind}: ${f.message}`);
       return control;
     }
     res.notApplicable.push(
@@ -260,12 +289,27 @@ export async function runScanBench(
     s.made++;
     const found = patches(patched);
     const flagged = found.length > 0 && patched.pdfRiskLevel !== 'low';
-    const naming = found.find((f) => f.boxes.some((b) => c.boxes.some((e) => overlaps(b, e))));
+    const onRow = (f: TamperFinding) => f.boxes.some((b) => c.boxes.some((e) => overlaps(b, e)));
+    const naming = found.find(onRow);
+    const any = (patched.tamperFindings ?? []).filter(onRow);
     if (flagged) s.flagged++;
+    if (patched.pdfRiskLevel !== 'low' && any.length) {
+      s.namedAny++;
+      for (const k of new Set(any.map((f) => f.kind))) s.by[k] = (s.by[k] ?? 0) + 1;
+    }
     if (flagged && naming) s.named++;
     else
       s.misses.push(
-        `${o.name} (${c.note}): level ${patched.pdfRiskLevel}; ${found.map((f) => f.message).join(' | ') || 'no pasted_patch or pasted_image finding'}`,
+        `${o.name} (${c.note}): level ${patched.pdfRiskLevel}; ${found.map((f) => f.message).join(' | ') || 'no pasted_patch or pasted_image finding'}${
+          any.length ? ` (named by ${[...new Set(any.map((f) => f.kind))].join(', ')})` : ''
+        }${
+          opts.verbose
+            ? `; other findings: ${(patched.tamperFindings ?? [])
+                .filter((f) => !any.includes(f) && f.category !== 'structure')
+                .map((f) => `${f.kind}: ${f.message}`)
+                .join(' | ')}`
+            : ''
+        }`,
       );
     if (opts.verbose) log(`${o.name} [${s.label}] (${c.note}): ${naming ? naming.message : 'not named'}`);
   };
@@ -290,9 +334,9 @@ export async function runScanBench(
         for (const s of res.styles.filter((r) => pageStyles.includes(r.style) && !extraRows.some((e) => e.row === r))) await judge(o, c, s);
       }
     }
-    for (const { style, quality, dpi, row: s } of extraRows) {
+    for (const { style, quality, dpi, dpiY, row: s } of extraRows) {
       const q = quality < 0 ? (i % 2 ? 85 : undefined) : quality || undefined;
-      const c = parsed.transactions.length ? await makeScanCase(o, parsed, opts.seed, q, [style], dpi, jpeg?.patch) : null;
+      const c = parsed.transactions.length ? await makeScanCase(o, parsed, opts.seed, q, [style], dpi, jpeg?.patch, dpiY) : null;
       if (!c) {
         res.notApplicable.push(`${o.name}: no amount to edit`);
         break;
@@ -337,10 +381,18 @@ export function printScanBench(r: ScanBenchResult, seconds: number, jpeg: JpegRo
   const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(0)}%` : '-');
   const f2 = (n: number | null) => (n === null ? '-' : n.toFixed(2));
   console.log(`\nscan patch bench (${seconds.toFixed(1)} s): ${r.pages} scanned pages, patched in ${r.styles.length} ways`);
-  console.log(`  ${'patch'.padEnd(30)} ${'made'.padStart(5)} ${'flagged'.padStart(9)} ${'named'.padStart(9)}`);
+  console.log(
+    `  ${'patch'.padEnd(30)} ${'made'.padStart(5)} ${'flagged'.padStart(9)} ${'named'.padStart(9)} ${'any check'.padStart(10)}  (flagged, named: a pasted_patch or pasted_image finding; any check: a finding of any kind on the patched row, the arithmetic's too)`,
+  );
   for (const s of r.styles)
     console.log(
-      `  ${s.label.padEnd(30)} ${String(s.made).padStart(5)} ${pct(s.flagged, s.made).padStart(9)} ${pct(s.named, s.made).padStart(9)}${s.gated ? '' : s.style === 'jpeg_shifted' ? '   (not gated: the block grid is not judged on this page)' : '   (not gated: beyond these checks)'}`,
+      `  ${s.label.padEnd(30)} ${String(s.made).padStart(5)} ${pct(s.flagged, s.made).padStart(9)} ${pct(s.named, s.made).padStart(9)} ${pct(s.namedAny, s.made).padStart(10)}  ${Object.entries(
+        s.by,
+      )
+        .map(([k, n]) => `${k} ${n}`)
+        .join(
+          ', ',
+        )}${s.gated ? '' : s.style === 'jpeg_shifted' ? '   (not gated: the block grid is not judged on this page)' : '   (not gated: beyond the pixel checks)'}`,
     );
   const jpegRows = r.styles.filter((s) => s.grids);
   if (jpegRows.length)
@@ -361,6 +413,9 @@ export function printScanBench(r: ScanBenchResult, seconds: number, jpeg: JpegRo
   console.log(
     `  false alarms on unpatched controls: ${r.controlAlarms.length} findings on ${r.controls} pages${r.extraControls ? ` and ${r.extraControls} pages made for the rows of their own (300 dpi, jpeg_shifted)` : ''}`,
   );
+  console.log(
+    `  other findings on the unpatched controls (the arithmetic, the glyph checks: OCR's misreadings; not held): ${r.controlOther.length}`,
+  );
   console.log(`  false alarms on the development set's scans: ${r.devScanAlarms.length} findings on ${r.devScans} files`);
   if (r.statsMs.length) {
     const mean = r.statsMs.reduce((a, b) => a + b, 0) / r.statsMs.length;
@@ -372,6 +427,7 @@ export function printScanBench(r: ScanBenchResult, seconds: number, jpeg: JpegRo
     ...r.notApplicable.map((x) => `n/a: ${x}`),
     ...r.styles.flatMap((s) => s.misses.map((x) => `missed [${s.label}]: ${x}`)),
     ...r.controlAlarms,
+    ...r.controlOther.map((x) => `other finding on a control: ${x}`),
     ...r.devScanAlarms,
   ])
     console.log(`  ${m}`);

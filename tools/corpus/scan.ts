@@ -85,6 +85,37 @@ function blur3(r: GrayRaster): Float64Array {
 const gaussian = (rng: Rng) => Math.sqrt(-2 * Math.log(rng.next() || 1e-9)) * Math.cos(2 * Math.PI * rng.next());
 const clampGrey = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
 
+/** Pixels per point: one for both axes, or across and down (a scanner that samples the page at different resolutions). */
+export type Scale = number | readonly [number, number];
+
+/** `rect` (PDF points, origin top-left) in the pixels of a raster at `scale`, within `width` x `height`. */
+function pixelRect(rect: Rect, scale: Scale, width: number, height: number): [number, number, number, number] {
+  const [sx, sy] = typeof scale === 'number' ? [scale, scale] : scale;
+  return [
+    Math.max(0, Math.floor(rect[0] * sx)),
+    Math.max(0, Math.floor(rect[1] * sy)),
+    Math.min(width, Math.ceil(rect[2] * sx)),
+    Math.min(height, Math.ceil(rect[3] * sy)),
+  ];
+}
+
+/**
+ * The raster resampled down the page to `factor` of its height (linear between rows): a scanner
+ * whose resolution down the page differs from its resolution across (300 x 290 dpi, say).
+ */
+export function squash(r: GrayRaster, factor: number): GrayRaster {
+  const h = Math.round(r.height * factor);
+  const out = new Uint8Array(r.width * h);
+  for (let y = 0; y < h; y++) {
+    const fy = Math.min(r.height - 1, Math.max(0, (y + 0.5) / factor - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(r.height - 1, y0 + 1);
+    const t = fy - y0;
+    for (let x = 0; x < r.width; x++) out[y * r.width + x] = Math.round(r.data[y0 * r.width + x] * (1 - t) + r.data[y1 * r.width + x] * t);
+  }
+  return { data: out, width: r.width, height: h };
+}
+
 /** A scanner's look over a clean render: the blur, the paper and ink tones, gaussian noise. */
 export function scanify(r: GrayRaster, look: ScanLook): GrayRaster {
   const paper = look.paper ?? 232;
@@ -106,7 +137,7 @@ export function pastePatch(
   scan: GrayRaster,
   clean: GrayRaster,
   rect: Rect,
-  scale: number,
+  scale: Scale,
   style: PatchStyle = 'crisp',
   look?: ScanLook,
 ): GrayRaster {
@@ -118,10 +149,7 @@ export function pastePatch(
   const source = style === 'resampled' ? halfThenDouble(clean) : style === 'rescanned' || style === 'image_overlay' ? blur3(clean) : null;
   const noisy = style !== 'crisp';
   const out = new Uint8Array(scan.data);
-  const x0 = Math.max(0, Math.floor(rect[0] * scale));
-  const y0 = Math.max(0, Math.floor(rect[1] * scale));
-  const x1 = Math.min(scan.width, clean.width, Math.ceil(rect[2] * scale));
-  const y1 = Math.min(scan.height, clean.height, Math.ceil(rect[3] * scale));
+  const [x0, y0, x1, y1] = pixelRect(rect, scale, Math.min(scan.width, clean.width), Math.min(scan.height, clean.height));
   for (let y = y0; y < y1; y++)
     for (let x = x0; x < x1; x++) {
       const v = source ? source[y * clean.width + x] : clean.data[y * clean.width + x];
@@ -148,7 +176,7 @@ export async function pasteJpegPatch(
   scan: GrayRaster,
   clean: GrayRaster,
   rect: Rect,
-  scale: number,
+  scale: Scale,
   look?: ScanLook,
   opts: JpegPatchOptions = {},
 ): Promise<GrayRaster> {
@@ -158,10 +186,7 @@ export async function pasteJpegPatch(
   const sigma = look?.noise ?? 5;
   const rng = new Rng(look?.seed ?? 1);
   const [ox, oy] = opts.offset ?? [3, 5];
-  const x0 = Math.max(0, Math.floor(rect[0] * scale));
-  const y0 = Math.max(0, Math.floor(rect[1] * scale));
-  const x1 = Math.min(scan.width, clean.width, Math.ceil(rect[2] * scale));
-  const y1 = Math.min(scan.height, clean.height, Math.ceil(rect[3] * scale));
+  const [x0, y0, x1, y1] = pixelRect(rect, scale, Math.min(scan.width, clean.width), Math.min(scan.height, clean.height));
   if (x1 <= x0 || y1 <= y0) return scan;
   // the other image: whole blocks around the patch, its first block starting at (ox, oy) modulo 8 on the page
   const mod8 = (v: number) => ((v % 8) + 8) % 8;
@@ -260,12 +285,10 @@ export async function rasterPdf(r: GrayRaster, size: [number, number], jpeg?: nu
  * pixels per point) inside `rect` (PDF points, origin top-left) cut out as a PNG image of its own and
  * drawn over the first page of `pagePdf` (pdf-lib), where it was: the page's own image is left as it was.
  */
-export async function overlayPatch(pagePdf: Uint8Array, patched: GrayRaster, rect: Rect, scale: number): Promise<Uint8Array> {
+export async function overlayPatch(pagePdf: Uint8Array, patched: GrayRaster, rect: Rect, scale: Scale): Promise<Uint8Array> {
   const mupdf = await import('mupdf');
-  const x0 = Math.max(0, Math.floor(rect[0] * scale));
-  const y0 = Math.max(0, Math.floor(rect[1] * scale));
-  const x1 = Math.min(patched.width, Math.ceil(rect[2] * scale));
-  const y1 = Math.min(patched.height, Math.ceil(rect[3] * scale));
+  const [sx, sy] = typeof scale === 'number' ? [scale, scale] : scale;
+  const [x0, y0, x1, y1] = pixelRect(rect, scale, patched.width, patched.height);
   const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, x1 - x0, y1 - y0], false);
   try {
     const px = pix.getPixels();
@@ -274,7 +297,7 @@ export async function overlayPatch(pagePdf: Uint8Array, patched: GrayRaster, rec
     const doc = await PDFDocument.load(pagePdf, { updateMetadata: false });
     const page = doc.getPage(0);
     const img = await doc.embedPng(pix.asPNG());
-    page.drawImage(img, { x: x0 / scale, y: page.getHeight() - y1 / scale, width: (x1 - x0) / scale, height: (y1 - y0) / scale });
+    page.drawImage(img, { x: x0 / sx, y: page.getHeight() - y1 / sy, width: (x1 - x0) / sx, height: (y1 - y0) / sy });
     return doc.save();
   } finally {
     pix.destroy?.();

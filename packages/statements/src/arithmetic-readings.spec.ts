@@ -13,7 +13,7 @@ import { StatementTransaction } from './types';
 const pairs = (r: { transactions: Array<{ date: string; amount: number }> }) => r.transactions.map((t) => [t.date, t.amount]);
 
 /** A typewriter-style sectioned statement: rules around headings, dot leaders, amount before text, daily balances. */
-function sectioned(opts: { dailyLast?: string } = {}): Txt[][] {
+function sectioned(opts: { dailyLast?: string; credit?: string } = {}): Txt[][] {
   return [
     [
       { x: 40, y: 40, text: 'KESTREL FEDERAL BANK', size: 12, bold: true },
@@ -22,7 +22,7 @@ function sectioned(opts: { dailyLast?: string } = {}): Txt[][] {
       { x: 40, y: 90, text: 'ACCOUNT 0000123456', courier: true },
       { x: 40, y: 140, text: '-------------- DEPOSITS AND OTHER CREDITS --------------', courier: true },
       { x: 40, y: 155, text: 'DATE..........AMOUNT.TRANSACTION DESCRIPTION', courier: true },
-      ...rows([['12/31', '27.00', 'FUNDS TRANSFER CR']], [40, 115, 200], 170),
+      ...rows([['12/31', opts.credit ?? '27.00', 'FUNDS TRANSFER CR']], [40, 115, 200], 170),
       { x: 40, y: 200, text: '-------------- OTHER DEBITS --------------', courier: true },
       { x: 40, y: 215, text: 'DATE..........AMOUNT.TRANSACTION DESCRIPTION', courier: true },
       ...rows(
@@ -116,13 +116,39 @@ describe('the summary against the daily-balance table (tamper findings)', () => 
     const day = totals(r).find((f) => /daily balance printed for 2013-12-31/.test(f.message));
     expect(day).toBeDefined();
     expect(day!.message).toBe(
-      'the daily balance printed for 2013-12-31 (page 1) differs from the opening balance plus the rows by 6.47, as the closing balance does, and the one row dated between 2013-12-16, the last day the table agrees on, and 2013-12-31 does not explain it with one digit changed: the printed balances were changed, or rows were added or removed there',
+      'the daily balance printed for 2013-12-31 (page 1) differs from the opening balance plus the rows by 6.47, as the closing balance does, and the one row dated between 2013-12-16, the last day the table agrees on, and 2013-12-31 does not explain it with one digit changed: that row was changed by more than one digit, the printed balances were changed, or rows were added or removed there',
     );
     expect(day!.boxes).toHaveLength(1);
     expect(day!.boxes[0][1]).toBeGreaterThan(330);
+    // the one row dated in that window is boxed too, as the place to look (here it was not the one changed)
+    const row = totals(r).find((f) => /only row dated/.test(f.message));
+    expect(row).toMatchObject({ page: 1, row: 0 });
+    expect(row!.message).toMatch(
+      /it prints 27\.00, where 33\.47 would make them agree; its amount was changed, or the printed balances were/,
+    );
     const summary = totals(r).find((f) => /^the printed closing balance \(page 1, Ending balance\) differs/.test(f.message));
     expect(summary).toMatchObject({ page: 1 });
     expect(summary!.boxes[0][1]).toBeLessThan(122);
+  });
+});
+
+describe('a row changed by more than one digit, the daily balances left as printed', () => {
+  it('the one row dated where the table first disagrees is named, with the amount that would make it agree', async () => {
+    const pages = sectioned({ credit: '93.47' });
+    pages[0].push({ x: 40, y: 110, text: 'Beginning balance 217.00', courier: true });
+    pages[0].push({ x: 40, y: 122, text: 'Ending balance 153.53', courier: true });
+    const r = await parseStatementFile(await makePdf(pages), { ocr: false, receivedAt: new Date(Date.UTC(2014, 1, 1)) });
+    expect(r.transactions[0]).toMatchObject({ date: '2013-12-31', amount: 93.47 });
+    const named = (r.tamperFindings ?? []).filter((f) => f.row === 0 && f.kind === 'totals');
+    expect(named).toHaveLength(1);
+    expect(named[0]).toMatchObject({ category: 'arithmetic', severity: 'medium', page: 1 });
+    expect(named[0].message).toBe(
+      'the daily balances first disagree with the rows on 2013-12-31, by -66.47, and row 1 is the only row dated between 2013-12-16, the last day the table agrees on, and 2013-12-31: it prints 93.47, where 27.00 would make them agree; its amount was changed, or the printed balances were, or rows were added or removed there (row 1: 2013-12-31, FUNDS TRANSFER CR)',
+    );
+    // boxed on the row (y 170), not on the table
+    expect(named[0].boxes.length).toBeGreaterThan(0);
+    expect(named[0].boxes.every((b) => b[1] < 185 && b[3] > 160)).toBe(true);
+    expect(r.pdfRiskLevel).not.toBe('low');
   });
 });
 

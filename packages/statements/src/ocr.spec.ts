@@ -99,4 +99,12 @@ describe('OCR of scanned pages (local tesseract data, no download)', () => {
     expect(cleanOcrWord('&')).toBe('&');
     expect(cleanOcrWord('(250.00)')).toBe('(250.00)');
   });
+
+  it('reads a decimal point OCR took for a "1" after thousands groups, and nothing else so', () => {
+    const read: Record<string, string> = { '2,760115': '2,760.15', '$12,345,678115-': '$12,345,678.15-' };
+    // valid numbers, and digits that are not a misread point, stay as read
+    const kept = ['2,760,115', '2,760.15', '760115', '2,760415'];
+    expect(Object.keys(read).map(cleanOcrWord)).toEqual(Object.values(read));
+    expect(kept.map(cleanOcrWord)).toEqual(kept);
+  });
 });

@@ -145,6 +145,9 @@ export function cleanOcrWord(raw: string): string {
     .replace(/(?<=[A-Za-z0-9)-])[‘’'"`“”|~_]+$/, '');
   // a stray mark beside the decimal point of an amount ("24.,18-")
   t = t.replace(/^([-$]?\d[\d,]*)(?:\.,|,\.)(\d{2}(?:-|CR|DR)?)$/, '$1.$2');
+  // a decimal point read as a "1" after thousands groups ("2,760115" for 2,760.15): no number is
+  // written with six digits after a thousands comma; the running balance checks the value read
+  t = t.replace(/^([-$]?\d{1,3}(?:,\d{3})+)1(\d{2}(?:-|CR|DR)?)$/, '$1.$2');
   if (!/[A-Za-z0-9$]/.test(t) && !/^[&#/*-]$/.test(t)) t = '';
   return t;
 }

@@ -511,7 +511,7 @@ function arithmeticFindings(input: ContentInput): TamperFinding[] {
     const twice = closingPrintedTwice(input);
     if (twice) out.push(twice);
     else if (brk && Math.abs(brk.difference - d) < 0.005 && !cands.length && !inSection.length)
-      out.push(editedDailyBalance(brk, d, window.length));
+      out.push(...editedDailyBalance(brk, d, window, txs));
     // boxed where the closing balance is printed (a summary's line), when it was read from one
     const src = input.closingSource ?? null;
     const at = src?.page != null && src.boxes?.length ? src : null;
@@ -528,23 +528,54 @@ function arithmeticFindings(input: ContentInput): TamperFinding[] {
   return out;
 }
 
+/** Rows of a daily-balance window small enough to box as the place to look (a day or two of rows). */
+const WINDOW_ROWS = 3;
+
 /**
  * A daily-balance table that first disagrees with the rows on a day by the closing balance's
  * difference, where no row dated since the last day it agrees on explains it with one digit changed
- * (or no row is dated there at all): the printed balances were changed (the table's day with the
- * summary's closing balance), or rows were added or removed there. Boxed where that day is printed.
+ * (or no row is dated there at all): a row there was changed by more than one digit, the printed
+ * balances were changed (the table's day with the summary's closing balance), or rows were added or
+ * removed there. Boxed where that day is printed; where at most WINDOW_ROWS rows are dated there, they
+ * are boxed too (on their pages), as the balance chain boxes the rows since the last printed balance.
  */
-function editedDailyBalance(brk: DailyBreak, d: number, rows: number): TamperFinding {
+function editedDailyBalance(brk: DailyBreak, d: number, window: number[], txs: StatementTransaction[]): TamperFinding[] {
   const since = brk.lastGood ? `between ${brk.lastGood}, the last day the table agrees on, and ${brk.day}` : `up to ${brk.day}`;
-  return {
-    kind: 'totals',
-    category: 'arithmetic',
-    severity: 'medium',
-    page: brk.page && brk.box ? brk.page : null,
-    boxes: brk.page && brk.box ? [rbox(brk.box)] : [],
-    row: null,
-    message: `the daily balance printed for ${brk.day}${brk.page ? ` (page ${brk.page})` : ''} differs from the opening balance plus the rows by ${d.toFixed(2)}, as the closing balance does, and ${rows ? `${rows === 1 ? 'the one row' : `none of the ${rows} rows`} dated ${since} ${rows === 1 ? 'does not explain' : 'explains'} it with one digit changed` : `no row is dated ${since}`}: the printed balances were changed, or rows were added or removed there`,
-  };
+  const rows = window.length;
+  const out: TamperFinding[] = [
+    {
+      kind: 'totals',
+      category: 'arithmetic',
+      severity: 'medium',
+      page: brk.page && brk.box ? brk.page : null,
+      boxes: brk.page && brk.box ? [rbox(brk.box)] : [],
+      row: null,
+      message: `the daily balance printed for ${brk.day}${brk.page ? ` (page ${brk.page})` : ''} differs from the opening balance plus the rows by ${d.toFixed(2)}, as the closing balance does, and ${rows ? `${rows === 1 ? 'the one row' : `none of the ${rows} rows`} dated ${since} ${rows === 1 ? 'does not explain' : 'explains'} it with one digit changed: ${rows === 1 ? 'that row' : 'one of them'} was changed by more than one digit, the printed balances were changed, or rows were added or removed there` : `no row is dated ${since}: the printed balances were changed, or rows were added or removed there`}`,
+    },
+  ];
+  if (!rows || rows > WINDOW_ROWS) return out;
+  const pages = [...new Set(window.map((i) => txs[i].source?.page ?? null))];
+  for (const page of pages) {
+    if (page === null) continue;
+    const here = window.filter((i) => (txs[i].source?.page ?? null) === page);
+    const boxes = here.flatMap((i) => txs[i].source?.boxes.map(rbox) ?? []);
+    if (!boxes.length) continue;
+    const t = txs[window[0]];
+    const fit = Math.round((t.amount + d) * 100) / 100;
+    out.push({
+      kind: 'totals',
+      category: 'arithmetic',
+      severity: 'medium',
+      page,
+      boxes,
+      row: here[0],
+      message:
+        rows === 1
+          ? `the daily balances first disagree with the rows on ${brk.day}, by ${d.toFixed(2)}, and row ${window[0] + 1} is the only row dated ${since}: it prints ${Math.abs(t.amount).toFixed(2)}${Math.sign(fit) === Math.sign(t.amount) ? `, where ${Math.abs(fit).toFixed(2)} would make them agree` : ''}; its amount was changed, or the printed balances were, or rows were added or removed there${rowLabel(txs, window[0])}`
+          : `the daily balances first disagree with the rows on ${brk.day}, by ${d.toFixed(2)}, and rows ${window.map((i) => i + 1).join(', ')} are the only rows dated ${since}${page !== brk.page ? ` (${here.map((i) => `row ${i + 1}`).join(', ')} on this page)` : ''}: one of their amounts was changed, or the printed balances were, or rows were added or removed there`,
+    });
+  }
+  return out;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { makePdf, Txt } from './__fixtures__/make-pdf';
 import { PLOVER_ROWS, ploverPage } from './__fixtures__/plover';
-import { overlayPatch, pasteJpegPatch, pastePatch, rasterPdf, renderGray, scanify } from '../../../tools/corpus/scan';
+import { overlayPatch, pasteJpegPatch, pastePatch, rasterPdf, renderGray, scanify, squash } from '../../../tools/corpus/scan';
 import { PDFDocument } from 'pdf-lib';
 import { makeStatement } from '../../../tools/corpus/corpus';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
@@ -21,6 +21,18 @@ const SCALE = 200 / 72;
 const read = (bytes: Uint8Array) => parseStatementFile(bytes, { receivedAt: new Date(Date.UTC(2025, 5, 1)) });
 
 afterAll(() => shutdownOcr());
+
+/** Reads `pdf` (the amount of row 8 patched to 940.00): one pasted_patch finding, on that row, and the document's level not low; its sentence. */
+async function enlargedFinding(pdf: Uint8Array): Promise<string> {
+  const res = await read(pdf);
+  const row = res.transactions.findIndex((t) => Math.abs(t.amount - 940) < 0.005);
+  expect(row).toBeGreaterThanOrEqual(0);
+  const patch = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
+  expect(patch).toHaveLength(1);
+  expect(patch[0]).toMatchObject({ category: 'content', page: 1, row });
+  expect(res.pdfRiskLevel).not.toBe('low');
+  return patch[0].message;
+}
 
 describe('scan tamper findings (pasted patch)', () => {
   it('measures a scanned word as noisy and soft, a typed-on patch as clean and crisp', async () => {
@@ -84,16 +96,9 @@ describe('scan tamper findings (pasted patch)', () => {
     const clean = await renderGray(await makePdf([page(edited)], { size: SIZE }));
     const base = Y0 + 7 * LH;
     const patched = pastePatch(scan, clean, [414, base - 10, 464, base + 4], SCALE, 'resampled', { seed: 11 });
-    const res = await read(await rasterPdf(patched, SIZE));
-    const row = res.transactions.findIndex((t) => Math.abs(t.amount - 940) < 0.005);
-    expect(row).toBeGreaterThanOrEqual(0);
-    const patch = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
-    expect(patch).toHaveLength(1);
-    expect(patch[0]).toMatchObject({ category: 'content', page: 1, row });
-    expect(patch[0].message).toMatch(
+    expect(await enlargedFinding(await rasterPdf(patched, SIZE))).toMatch(
       /940\.00 .*its ink bends on a grid of 2 or 3 pixels, as an enlarged image's does \(grid score 0\.\d\d against 0\.\d\d/,
     );
-    expect(res.pdfRiskLevel).not.toBe('low');
   }, 60_000);
 
   it('names the row of an amount laid over the scan as an image of its own, its pixels made like the page; not a logo in the margin', async () => {
@@ -189,15 +194,29 @@ describe('scan tamper findings (pasted patch)', () => {
     const clean = await renderGray(await makePdf([page(edited)], { size: SIZE }), 0, dpi);
     const base = Y0 + 7 * LH;
     const patched = pastePatch(scan, clean, [414, base - 10, 464, base + 4], dpi / 72, 'resampled', { seed: 11 });
-    const res = await read(await rasterPdf(patched, SIZE, 85));
-    const row = res.transactions.findIndex((t) => Math.abs(t.amount - 940) < 0.005);
-    expect(row).toBeGreaterThanOrEqual(0);
-    const patch = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
-    expect(patch).toHaveLength(1);
-    expect(patch[0]).toMatchObject({ page: 1, row });
-    expect(patch[0].message).toMatch(
+    expect(await enlargedFinding(await rasterPdf(patched, SIZE, 85))).toMatch(
       /940\.00 .*as an enlarged image's does \(grid score 0\.\d\d against 0\.\d\d.*, in the page image's own pixels\)/,
     );
+  }, 120_000);
+
+  it("names an enlarged patch on a page image sampled at 300 dpi across and 290 down, in the image's own pixels", async () => {
+    // two of the development set's scans are drawn so (171 x 169 and 213 x 205 dpi): the patch is
+    // enlarged on the image's pixel grid, whatever the image's resolution down the page
+    const dpi = 300;
+    const down = 290 / 300;
+    const scan = scanify(squash(await renderGray(await makePdf([page(ROWS)], { size: SIZE }), 0, dpi), down), { seed: 32 });
+    const edited = ROWS.map((r) => [...r]);
+    edited[7][3] = '940.00';
+    const clean = squash(await renderGray(await makePdf([page(edited)], { size: SIZE }), 0, dpi), down);
+    const base = Y0 + 7 * LH;
+    const scale: [number, number] = [dpi / 72, scan.height / SIZE[1]];
+    const patched = pastePatch(scan, clean, [414, base - 10, 464, base + 4], scale, 'resampled', { seed: 11 });
+    expect(await enlargedFinding(await rasterPdf(patched, SIZE))).toMatch(
+      /940\.00 .*as an enlarged image's does \(grid score 0\.\d\d against 0\.\d\d.*, in the page image's own pixels\)/,
+    );
+    // the unpatched page: nothing
+    const plain = await read(await rasterPdf(scan, SIZE));
+    expect((plain.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
   }, 120_000);
 
   it('finds no patch on a scanned page saved as JPEG, nor on one with a patch cut from another JPEG pasted in', async () => {

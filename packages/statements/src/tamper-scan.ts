@@ -71,19 +71,23 @@ export interface ScanPageStats {
 /** Words of a line measured at most (a line with an amount: its other words are the row's reference). */
 const LINE_WORDS = 16;
 
-/** Measures one word's box (PDF points) in a raster of `scale` pixels per point. */
+/**
+ * Measures one word's box (PDF points) in a raster of `scale` pixels per point (across and down, where
+ * a page image's pixels are not square on the page).
+ */
 export function wordPixelStats(
   r: GrayRaster,
-  scale: number,
+  scale: number | readonly [number, number],
   box: Box,
 ): Omit<ScanWordStats, 'text' | 'box' | 'line' | 'money' | 'parts'> | null {
-  const hpx = (box[3] - box[1]) * scale;
+  const [sx, sy] = typeof scale === 'number' ? [scale, scale] : scale;
+  const hpx = (box[3] - box[1]) * sy;
   if (hpx < 6) return null;
   const pad = Math.round(Math.min(6, Math.max(2, 0.25 * hpx)));
-  const x0 = Math.max(0, Math.floor(box[0] * scale) - pad);
-  const y0 = Math.max(0, Math.floor(box[1] * scale) - pad);
-  const x1 = Math.min(r.width, Math.ceil(box[2] * scale) + pad);
-  const y1 = Math.min(r.height, Math.ceil(box[3] * scale) + pad);
+  const x0 = Math.max(0, Math.floor(box[0] * sx) - pad);
+  const y0 = Math.max(0, Math.floor(box[1] * sy) - pad);
+  const x1 = Math.min(r.width, Math.ceil(box[2] * sx) + pad);
+  const y1 = Math.min(r.height, Math.ceil(box[3] * sy) + pad);
   const w = x1 - x0;
   const h = y1 - y0;
   if (w < 4 || h < 4) return null;
@@ -308,12 +312,13 @@ export function scanPageStats(
   if (native && images?.scale && images.origin) {
     const [sx, sy] = images.scale;
     const [ox, oy] = images.origin;
-    // the enlarged-patch grid in the image's own pixels (one scale across and down)
-    const regrid = resampled && Math.abs(sx / sy - 1) <= 0.01;
+    // the enlarged-patch grid in the image's own pixels: an editor enlarges a patch on the image's
+    // pixel grid, whatever the image's resolution across and down on the page
+    const regrid = resampled;
     const blocks = blockGridJudged(images);
     for (const w of words) {
       const at: Box = [w.box[0] - ox, w.box[1] - oy, w.box[2] - ox, w.box[3] - oy];
-      if (regrid) w.nativeGrid = wordPixelStats(native, sx, at)?.grid ?? null;
+      if (regrid) w.nativeGrid = wordPixelStats(native, [sx, sy], at)?.grid ?? null;
       if (blocks) w.block = blockGrid(native, [at[0] * sx, at[1] * sy, at[2] * sx, at[3] * sy]);
     }
     if (regrid) out.nativeGrid = true;
@@ -346,9 +351,8 @@ const MAX_NATIVE_PIXELS = 40e6;
 /** The page's own image has to be decoded for the scan checks: its grid is measured again there, or its block grid is judged (not an image too large). */
 export function needsPageImage(images: PageImages, renderScale: number): boolean {
   if (!images.scale || !images.origin || !images.pixels || images.pixels[0] * images.pixels[1] > MAX_NATIVE_PIXELS) return false;
-  const [sx, sy] = images.scale;
-  // the enlarged-patch grid is measured again where the render resampled an image of one scale across and down
-  const regrid = images.scale.some((s) => Math.abs(s / renderScale - 1) > 0.01) && Math.abs(sx / sy - 1) <= 0.01;
+  // the enlarged-patch grid is measured again where the render resampled the image
+  const regrid = images.scale.some((s) => Math.abs(s / renderScale - 1) > 0.01);
   return regrid || blockGridJudged(images);
 }
 
