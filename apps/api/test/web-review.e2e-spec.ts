@@ -9,13 +9,15 @@ import * as web from './support/web-browser';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
 import { makeModel } from '../../../tools/corpus/model';
 import { hashSeed, Rng } from '../../../tools/corpus/rng';
+import { makeEdit } from '../../../tools/bench/tamper-edits';
+import { parseStatementFile } from '@ledgerlens/statements';
 
 /**
  * The document review page (apps/web, /app/deals/:id/documents/:id) in headless Chromium against a
  * real server on the embedded database, with a real statement PDF read by packages/statements and
  * drawn by pdf.js: the row <-> page highlight where `source.boxes` says, the keyboard, a correction
- * that moves the deal's totals, the roles, axe, screenshots (test-output/web/review-*.png) and the
- * clicks of the review path.
+ * that moves the deal's totals, the roles, axe, screenshots (test-output/web/review-*.png), the
+ * clicks of the review path, and an edited statement's signs of editing boxed on its page.
  */
 interface Row {
   id: number;
@@ -23,6 +25,14 @@ interface Row {
   transaction_type: string;
   description: string;
   source: { page: number; boxes: number[][] } | null;
+}
+
+/** A sign of editing as the API lists it on the document. */
+interface Finding {
+  page: number | null;
+  boxes: number[][];
+  severity: string;
+  message: string;
 }
 
 describeWith('chromium')('the document review page in headless Chromium', () => {
@@ -341,4 +351,67 @@ describeWith('chromium')('the document review page in headless Chromium', () => 
     expect([...problems, ...second.problems]).toEqual([]);
     await second.context.close();
   }, 180_000);
+
+  it("an edited statement: its signs of editing listed with the document's risk, each boxed on its page where the API says; a click turns to the page and marks the box in sight", async () => {
+    // the first statement with a deposit in the lower half of page 2 covered by a white box and
+    // written again (the tamper benchmark's edit, made with pdf-lib as a fraudster would): below what
+    // the page's pane shows at first
+    const parsed = await parseStatementFile(pdfBytes, { ocr: false, receivedAt: new Date(Date.UTC(2026, 0, 1)) });
+    const low = (e: Awaited<ReturnType<typeof makeEdit>>) => e?.page === 2 && e.boxes[0][1] > 0.55 * pageSizes[1].height;
+    let edit: Awaited<ReturnType<typeof makeEdit>> = null;
+    for (let seed = 1; seed < 80 && !low(edit); seed++) edit = await makeEdit(pdfBytes, parsed, 'white_box', seed);
+    expect(low(edit)).toBe(true);
+    const deal = await client.deals.create({ business_name: 'Aspen Bakery LLC', funding_amount_requested: 25000 });
+    const docId = (await client.documents.upload(deal.id, Buffer.from(edit!.bytes), { filename: 'aspen-march.pdf' })).id;
+    await client.deals.waitUntilReady(deal.id, { timeoutMs: 150_000 });
+    const doc = await client.documents.get(docId);
+    const findings: Finding[] = doc.tamper_findings ?? [];
+    expect(doc.pdf_risk_level).toBe('high');
+    // the finding over the edited amount, on page 2
+    const [ex0, ey0, ex1, ey1] = edit!.boxes[0];
+    const at = findings.findIndex((f) => f.page === 2 && f.boxes.some(([x0, y0, x1, y1]) => x0 < ex1 && ex0 < x1 && y0 < ey1 && ey0 < y1));
+    expect(at).toBeGreaterThanOrEqual(0);
+    const named = findings[at];
+
+    const { context, page, problems } = await open(web.VIEWPORTS[1]);
+    await signIn(page, admin.user.email, admin.password);
+    await page.goto(`${app.url}/app/deals/${deal.id}/documents/${docId}`);
+    await page.locator('canvas[data-rendered="1"]').waitFor({ timeout: 60_000 });
+    const section = page.getByRole('region', { name: /Signs of editing/ });
+    await expect(section.getByRole('heading').innerText()).resolves.toBe('Signs of editing (high risk): each is boxed on its page');
+    const items = section.getByRole('listitem');
+    await expect(items.count()).resolves.toBe(findings.length);
+    const texts = (await items.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+    expect(texts).toEqual(findings.map((f) => `${f.severity} ${f.message}`));
+    // page 1 shows the boxes of the findings on page 1 only
+    const onFirst = findings.filter((f) => f.page === 1).reduce((n, f) => n + f.boxes.length, 0);
+    await expect(page.locator('[data-evidence]').count()).resolves.toBe(onFirst);
+
+    const button = section.getByRole('button', { name: named.message });
+    await button.click();
+    await page.locator('canvas[data-rendered="2"]').waitFor({ timeout: 60_000 });
+    await expect(button.getAttribute('aria-pressed')).resolves.toBe('true');
+    const marked = page.locator('.box-evidence-selected');
+    await expect(marked.count()).resolves.toBe(named.boxes.length);
+    // where the API's box says, scaled to the drawn page, and in sight in the page's scrolling pane
+    const canvas = (await page.locator('canvas[data-rendered="2"]').boundingBox())!;
+    const scale = canvas.width / pageSizes[1].width;
+    const hit = named.boxes.findIndex(([x0, y0, x1, y1]) => x0 < ex1 && ex0 < x1 && y0 < ey1 && ey0 < y1);
+    const [x0, y0, x1, y1] = named.boxes[hit];
+    const box = (await marked.nth(hit).boundingBox())!;
+    expect(Math.abs(box.x - (canvas.x + x0 * scale))).toBeLessThan(1.5);
+    expect(Math.abs(box.y - (canvas.y + y0 * scale))).toBeLessThan(1.5);
+    expect(Math.abs(box.width - (x1 - x0) * scale)).toBeLessThan(1.5);
+    expect(Math.abs(box.height - (y1 - y0) * scale)).toBeLessThan(1.5);
+    const pane = (await page.locator('.pdf-scroll').boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(pane.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(pane.y + pane.height);
+    await expect(marked.nth(hit).getAttribute('title')).resolves.toBe(named.message);
+    // long sentences wrap: nothing reaches past the window's width
+    await expect(page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')).resolves.toBeLessThanOrEqual(0);
+    await web.shoot(page, 'review-tamper');
+    await web.expectAccessible(page, 'review (signs of editing)');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 300_000);
 });

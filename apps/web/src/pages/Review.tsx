@@ -362,6 +362,18 @@ export function ReviewPage() {
 }
 
 /** One page of the statement drawn by pdf.js, with the rows' boxes over it. */
+/** Scrolls the page's own pane (not the window) so the first box matching `selector` in `holder` is in sight. */
+function inSight(holder: HTMLElement | null, selector: string): void {
+  const box = holder?.querySelector<HTMLElement>(selector);
+  const pane = holder?.closest<HTMLElement>('.pdf-scroll');
+  if (!holder || !box || !pane) return;
+  const top = holder.offsetTop + box.offsetTop;
+  const bottom = top + box.offsetHeight;
+  const margin = 24;
+  if (top - margin < pane.scrollTop) pane.scrollTop = Math.max(0, top - margin);
+  else if (bottom + margin > pane.scrollTop + pane.clientHeight) pane.scrollTop = bottom + margin - pane.clientHeight;
+}
+
 function PdfPage({
   bytes,
   page,
@@ -457,17 +469,15 @@ function PdfPage({
   const onPage = useMemo(() => rows.filter((t) => t.source?.page === page), [rows, page]);
 
   // the selected row's boxes in sight in the page's own scrolling area (the window does not move)
+  useEffect(() => inSight(holder.current, `.box[data-box-for="${selected}"]`), [selected, scale, page]);
+  // and a finding's evidence, when one is chosen (it turns the page there)
+  const marked = evidence
+    .filter((e) => e.selected)
+    .map((e) => e.key)
+    .join(' ');
   useEffect(() => {
-    const el = holder.current;
-    const box = el?.querySelector<HTMLElement>(`.box[data-box-for="${selected}"]`);
-    const pane = el?.closest<HTMLElement>('.pdf-scroll');
-    if (!box || !pane) return;
-    const top = el!.offsetTop + box.offsetTop;
-    const bottom = top + box.offsetHeight;
-    const margin = 24;
-    if (top - margin < pane.scrollTop) pane.scrollTop = Math.max(0, top - margin);
-    else if (bottom + margin > pane.scrollTop + pane.clientHeight) pane.scrollTop = bottom + margin - pane.clientHeight;
-  }, [selected, scale, page]);
+    if (marked) inSight(holder.current, '.box-evidence-selected');
+  }, [marked, scale, page]);
 
   if (error) return <ErrorNotice error={error} action="draw the statement" />;
   return (
