@@ -33,7 +33,19 @@ import {
 import { makeStatement } from '../corpus/corpus';
 import { LAYOUTS } from '../corpus/layouts';
 import { hashSeed } from '../corpus/rng';
-import { overlayPatch, pasteJpegPatch, pastePatch, PATCH_STYLES, PatchStyle, rasterPdf, renderGray, scanify, squash } from '../corpus/scan';
+import {
+  clonePatch,
+  cloneRect,
+  overlayPatch,
+  pasteJpegPatch,
+  pastePatch,
+  PATCH_STYLES,
+  PatchStyle,
+  rasterPdf,
+  renderGray,
+  scanify,
+  squash,
+} from '../corpus/scan';
 import { amountGrids } from './jpeg-grid';
 import { Box, editContext, makeEdit } from './tamper-edits';
 import type { Original } from './tamper';
@@ -54,7 +66,7 @@ export interface ScanCase {
 }
 
 /** Ways of making the patch the checks are held to (>= 95% named); `rescanned` and `jpeg_shifted` are measured and printed apart. */
-export const GATED_STYLES: readonly PatchStyle[] = ['crisp', 'noise_matched', 'resampled', 'image_overlay'];
+export const GATED_STYLES: readonly PatchStyle[] = ['crisp', 'noise_matched', 'resampled', 'image_overlay', 'cloned'];
 
 /** The patch styles made on every page (PNG and JPEG q85 alternating); `jpeg_shifted` has pages of its own (JpegRows). */
 const PAGE_STYLES: readonly PatchStyle[] = PATCH_STYLES.filter((s) => s !== 'jpeg_shifted');
@@ -129,7 +141,42 @@ export async function makeScanCase(
   const rect: Box = [b[0] - Math.max(3, 0.3 * (b[2] - b[0])), b[1] - 0.15 * h, b[2] + 2, b[3] + 0.15 * h];
   const patched = new Map<PatchStyle, Uint8Array>();
   const control = await rasterPdf(scan, size, jpeg);
+  // the amount a clone copies: another amount of the page, on another line, at least as wide where one is (seeded)
+  const source = (): Box | null => {
+    const others = (ctx.money.get(edit.page) ?? []).map((t) => t.box as Box).filter((o) => Math.abs(o[3] - b[3]) > 4);
+    const wide = others.filter((o) => o[2] - o[0] >= b[2] - b[0] - 0.5);
+    const pool = wide.length ? wide : others.sort((p, q) => q[2] - q[0] - (p[2] - p[0])).slice(0, 1);
+    return pool.length ? pool[hashSeed(seed, o.name, 'clone_source') % pool.length] : null;
+  };
+  // a digit a `cloned_digit` edit copies: the amount's units digit, and another digit of the page's amounts (another line, another
+  // digit, the same width and size), its glyph box copied over it
+  const digitClone = (): { from: Box; to: Box } | null => {
+    const toks = ctx.money.get(edit.page) ?? [];
+    const mine = toks.find((t) => overlapsBox(t.box as Box, b));
+    if (!mine) return null;
+    const sep = mine.glyphs.findIndex((g, i) => /[.,]/.test(g.ch) && mine.glyphs.length - i === 3);
+    const unit = sep > 0 ? mine.glyphs[sep - 1] : null;
+    if (!unit || !/\d/.test(unit.ch)) return null;
+    const w = unit.x1 - unit.x0;
+    const cands = toks
+      .filter((t) => t !== mine && Math.abs(t.box[3] - b[3]) > 4)
+      .flatMap((t) => t.glyphs)
+      .filter((g) => /\d/.test(g.ch) && g.ch !== unit.ch && Math.abs(g.x1 - g.x0 - w) <= 0.2 && Math.abs(g.size - unit.size) < 0.1);
+    if (!cands.length) return null;
+    const g = cands[hashSeed(seed, o.name, 'clone_digit') % cands.length];
+    return { from: [g.x0, g.y0, g.x1, g.y1], to: [unit.x0, unit.y0, unit.x1, unit.y1] };
+  };
   for (const style of styles) {
+    if (style === 'cloned_digit') {
+      const d = digitClone();
+      if (d) patched.set(style, await rasterPdf(cloneRect(scan, d.from, d.to, scale), size, jpeg));
+      continue;
+    }
+    if (style === 'cloned') {
+      const from = source();
+      if (from) patched.set(style, await rasterPdf(clonePatch(scan, from, b, scale), size, jpeg));
+      continue;
+    }
     const look = { seed: hashSeed(seed, o.name, 'patch', dpi === DPI && dpiY === dpi ? style : `${style}@${res}`) };
     const page =
       style === 'jpeg_shifted'
@@ -147,6 +194,7 @@ export async function makeScanCase(
   };
 }
 
+const overlapsBox = (a: Box, b: Box) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 const overlaps = (a: Box, b: Box, pad = 1.5) => a[0] < b[2] + pad && b[0] < a[2] + pad && a[1] < b[3] + pad && b[1] < a[3] + pad;
 
 export interface StyleResult {
@@ -285,7 +333,12 @@ export async function runScanBench(
     return null;
   };
   const judge = async (o: Original, c: ScanCase, s: StyleResult): Promise<void> => {
-    const patched = await readOcr(c.patched.get(s.style)!);
+    const bytes = c.patched.get(s.style);
+    if (!bytes) {
+      res.notApplicable.push(`${o.name} [${s.label}] (${c.note}): no other amount on the page to copy`);
+      return;
+    }
+    const patched = await readOcr(bytes);
     s.made++;
     const found = patches(patched);
     const flagged = found.length > 0 && patched.pdfRiskLevel !== 'low';

@@ -42,9 +42,26 @@ export type PatchStyle =
    * editor's paste; `overlayPatch`): the page image itself is untouched, so its pixels show nothing,
    * and only the file's structure tells.
    */
-  | 'image_overlay';
+  | 'image_overlay'
+  /**
+   * another amount of the same page copied over it, pixel for pixel (`clonePatch`): an image
+   * editor's clone stamp or copy and paste. The copy brings the scanner's noise, blur and tones with
+   * it; only the noise being its source's tells.
+   */
+  | 'cloned'
+  /** one digit of the amount changed by a copy of another digit of the page, its glyph box copied (`cloneRect`) */
+  | 'cloned_digit';
 
-export const PATCH_STYLES: readonly PatchStyle[] = ['crisp', 'noise_matched', 'resampled', 'rescanned', 'image_overlay', 'jpeg_shifted'];
+export const PATCH_STYLES: readonly PatchStyle[] = [
+  'crisp',
+  'noise_matched',
+  'resampled',
+  'rescanned',
+  'image_overlay',
+  'cloned',
+  'cloned_digit',
+  'jpeg_shifted',
+];
 
 /** One page of a PDF rendered grey at `dpi` (mupdf, as the reader renders it for OCR). */
 export async function renderGray(pdf: Uint8Array, page = 0, dpi = 200): Promise<GrayRaster> {
@@ -220,6 +237,48 @@ export async function pasteJpegPatch(
     image?.destroy?.();
     pix.destroy?.();
   }
+}
+
+/**
+ * A `cloned` edit: the pixels of `scan` around `from` (another amount of the page, PDF points) copied
+ * over `to`, right edges and bottoms aligned (amounts are set right-aligned on one baseline), over the
+ * wider of the two plus a margin, as an editor selects an amount and pastes it over another.
+ */
+export function clonePatch(scan: GrayRaster, from: Rect, to: Rect, scale: Scale): GrayRaster {
+  const [sx, sy] = typeof scale === 'number' ? [scale, scale] : scale;
+  const w = Math.round((Math.max(from[2] - from[0], to[2] - to[0]) + 4) * sx);
+  const h = Math.round((Math.max(from[3] - from[1], to[3] - to[1]) + 2) * sy);
+  const fx1 = Math.round((from[2] + 1.5) * sx);
+  const fy1 = Math.round((from[3] + 1) * sy);
+  const tx1 = Math.round((to[2] + 1.5) * sx);
+  const ty1 = Math.round((to[3] + 1) * sy);
+  const out = new Uint8Array(scan.data);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const [fx, fy, tx, ty] = [fx1 - w + x, fy1 - h + y, tx1 - w + x, ty1 - h + y];
+      if (fx < 0 || fy < 0 || tx < 0 || ty < 0 || fx >= scan.width || tx >= scan.width || fy >= scan.height || ty >= scan.height) continue;
+      out[ty * scan.width + tx] = scan.data[fy * scan.width + fx];
+    }
+  return { data: out, width: scan.width, height: scan.height };
+}
+
+/**
+ * The pixels of `scan` inside `from` (PDF points) copied to the rect of the same size whose top-left
+ * corner is `to`'s: a glyph's box copied onto another's (a `cloned_digit` edit).
+ */
+export function cloneRect(scan: GrayRaster, from: Rect, to: Rect, scale: Scale): GrayRaster {
+  const [sx, sy] = typeof scale === 'number' ? [scale, scale] : scale;
+  const [fx, fy, tx, ty] = [Math.round(from[0] * sx), Math.round(from[1] * sy), Math.round(to[0] * sx), Math.round(to[1] * sy)];
+  const w = Math.round((from[2] - from[0]) * sx);
+  const h = Math.round((from[3] - from[1]) * sy);
+  const out = new Uint8Array(scan.data);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      if (fx + x >= scan.width || tx + x >= scan.width || fy + y >= scan.height || ty + y >= scan.height || fx + x < 0 || tx + x < 0)
+        continue;
+      out[(ty + y) * scan.width + tx + x] = scan.data[(fy + y) * scan.width + fx + x];
+    }
+  return { data: out, width: scan.width, height: scan.height };
 }
 
 /** The raster at half its resolution (2x2 means), enlarged back bilinearly: what a patch cut from a smaller image looks like. */

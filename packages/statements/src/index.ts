@@ -44,6 +44,8 @@ export { findPeriod } from './period';
 export { assessTamperRisk, parsePdfDate } from './tamper';
 export type { TamperAssessment, TamperInput } from './tamper';
 export { contentFindings, tokensOf, isMoney } from './tamper-content';
+export { pageCopies } from './tamper-clone';
+export type { PageCopies, WordCopy } from './tamper-clone';
 export { BLOCK_DPI, blockGridJudged, needsPageImage, scanFindings, scanPageStats, wordPixelStats } from './tamper-scan';
 export { blockGrid, paperSteps } from './tamper-blocks';
 export { woffToSfnt } from './font-files';
@@ -178,7 +180,14 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
         : [];
     // scanned pages: amounts pasted in as patches (their pixels measured while OCR read the page)
     if (opened.info.isPdf && parsed?.transactions.length && layout.scans.size)
-      tamperFindings.push(...scanFindings(layout.scans.values(), parsed.transactions));
+      tamperFindings.push(
+        ...scanFindings(
+          layout.scans.values(),
+          parsed.transactions,
+          // rows the arithmetic names: of an amount and its copy, the one whose row does not add up
+          new Set(tamperFindings.filter((f) => f.category === 'arithmetic' && f.row !== null).map((f) => f.row!)),
+        ),
+      );
     const risk = combineRisk(metaRisk, tamperFindings);
     return {
       documentType: cls.documentType,

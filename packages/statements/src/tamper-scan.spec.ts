@@ -1,6 +1,6 @@
 import { makePdf, Txt } from './__fixtures__/make-pdf';
 import { PLOVER_ROWS, ploverPage } from './__fixtures__/plover';
-import { overlayPatch, pasteJpegPatch, pastePatch, rasterPdf, renderGray, scanify, squash } from '../../../tools/corpus/scan';
+import { clonePatch, overlayPatch, pasteJpegPatch, pastePatch, rasterPdf, renderGray, scanify, squash } from '../../../tools/corpus/scan';
 import { PDFDocument } from 'pdf-lib';
 import { makeStatement } from '../../../tools/corpus/corpus';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
@@ -100,6 +100,38 @@ describe('scan tamper findings (pasted patch)', () => {
       /940\.00 .*its ink bends on a grid of 2 or 3 pixels, as an enlarged image's does \(grid score 0\.\d\d against 0\.\d\d/,
     );
   }, 60_000);
+
+  it("names an amount copied over another within the scan (its noise is its source's), PNG and JPEG; nothing on a noiseless page", async () => {
+    const clean = await renderGray(await makePdf([page(ROWS)], { size: SIZE }));
+    const scan = scanify(clean, { seed: 32 });
+    // row 2's deposit (1,200.00) copied over row 8's (640.00), right edges and bottoms aligned
+    const cell = (row: number): [number, number, number, number] => [414, Y0 + row * LH - 8, 460, Y0 + row * LH + 2];
+    for (const jpeg of [undefined, 85]) {
+      const res = await read(await rasterPdf(clonePatch(scan, cell(1), cell(7), SCALE), SIZE, jpeg));
+      const rows = res.transactions.map((t, i) => (Math.abs(t.amount - 1200) < 0.005 ? i : -1)).filter((i) => i >= 0);
+      expect(rows).toHaveLength(2);
+      const copy = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
+      expect(copy).toHaveLength(1);
+      expect(copy[0]).toMatchObject({ category: 'content', page: 1, severity: jpeg ? expect.any(String) : 'high' });
+      // the pixels cannot tell which is the copy; the balance chain breaks at row 8, the one edited
+      expect(copy[0].row).toBe(7);
+      expect(copy[0].message).toMatch(/the arithmetic breaks at row 8, so that is likely the copy$/);
+      // both amounts boxed: the copy and its source
+      for (const r of rows) {
+        const b = res.transactions[r].source!.boxes[0];
+        expect(copy[0].boxes.some((x) => x[1] < b[3] && x[3] > b[1] && x[0] > 400)).toBe(true);
+      }
+      expect(copy[0].message).toMatch(
+        /the amount 1,200\.00 \(row \d: .*\) and the amount 1,200\.00 \(row \d: .*\) carry the same paper: the scanner's noise around \d+ of their characters matches pixel for pixel \(correlation (0\.\d\d|1\.00) over \d+ pixels/,
+      );
+      expect(res.pdfRiskLevel).not.toBe('low');
+    }
+    // the same copy on a page with no scanner noise: two prints of 1,200.00 are alike there, nothing to tell
+    const flat = scanify(clean, { seed: 32, noise: 0 });
+    const res = await read(await rasterPdf(clonePatch(flat, cell(1), cell(7), SCALE), SIZE));
+    expect(res.transactions.filter((t) => Math.abs(t.amount - 1200) < 0.005)).toHaveLength(2);
+    expect((res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
+  }, 90_000);
 
   it('names the row of an amount laid over the scan as an image of its own, its pixels made like the page; not a logo in the margin', async () => {
     const scan = scanify(await renderGray(await makePdf([page(ROWS)], { size: SIZE })), { seed: 32 });

@@ -7,11 +7,13 @@
  * pixels of each money-like word (and of the other words of its line) are measured in the raster OCR
  * read, while it is still held (layout.ts, finishJob), and where needed in the page's own image at its
  * own resolution; the findings compare each amount with the other amounts of its column and the words
- * of its row, by median and MAD, needing strong evidence. An image of its own laid over the page's
- * (a PDF editor's paste) is named from the file's structure. docs/tamper.md.
+ * of its row, by median and MAD, needing strong evidence. An amount copied from elsewhere on the page
+ * carries its source's noise (tamper-clone.ts). An image of its own laid over the page's (a PDF
+ * editor's paste) is named from the file's structure. docs/tamper.md.
  */
 import type { GrayRaster, ImageOverlay, PageImages } from './extract';
 import { blockGrid } from './tamper-blocks';
+import { dilate2, pageCopies, type WordCopy } from './tamper-clone';
 import { isMoney } from './tamper-content';
 import type { Line, StatementTransaction, TamperFinding } from './types';
 import { sortedNumbers } from './tokens';
@@ -64,6 +66,10 @@ export interface ScanPageStats {
   blocks?: boolean;
   /** the page image's filter, when its resources name it (null: stored uncompressed) */
   filter?: string | null;
+  /** each amount's best match by the paper around its glyphs (tamper-clone.ts), indices into `words` */
+  copies?: WordCopy[];
+  /** the mean paper correlation of like glyphs (tamper-clone.ts): high where the paper is shaped by the glyphs, not by noise */
+  likeMean?: number;
   /** images drawn over part of the page's scanned image, after it, with the words read inside each */
   overlays?: Array<ImageOverlay & { words: Array<{ text: string; box: Box; line: number }> }>;
 }
@@ -188,31 +194,12 @@ export function wordPixelStats(
  * down the columns).
  */
 function nearInk(r: GrayRaster, x0: number, y0: number, w: number, h: number, thr: number): Uint8Array {
-  const d = r.data;
-  const across = new Uint8Array(w * h);
+  const ink = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     const at = (y + y0) * r.width + x0;
-    const out = y * w;
-    // ink pixels in the window [x - 2, x + 2] of the row
-    let inWindow = 0;
-    for (let x = 0; x < Math.min(2, w); x++) if (d[at + x] < thr) inWindow++;
-    for (let x = 0; x < w; x++) {
-      if (x + 2 < w && d[at + x + 2] < thr) inWindow++;
-      if (x - 3 >= 0 && d[at + x - 3] < thr) inWindow--;
-      across[out + x] = inWindow > 0 ? 1 : 0;
-    }
+    for (let x = 0; x < w; x++) if (r.data[at + x] < thr) ink[y * w + x] = 1;
   }
-  const near = new Uint8Array(w * h);
-  for (let x = 0; x < w; x++) {
-    let inWindow = 0;
-    for (let y = 0; y < Math.min(2, h); y++) inWindow += across[y * w + x];
-    for (let y = 0; y < h; y++) {
-      if (y + 2 < h) inWindow += across[(y + 2) * w + x];
-      if (y - 3 >= 0) inWindow -= across[(y - 3) * w + x];
-      near[y * w + x] = inWindow > 0 ? 1 : 0;
-    }
-  }
-  return near;
+  return dilate2(ink, w, h);
 }
 
 /** Grid periods an enlargement leaves (by 2, by 3). */
@@ -298,6 +285,9 @@ export function scanPageStats(
     }
   });
   const out: ScanPageStats = resampled ? { index, words, resampled } : { index, words };
+  const copied = pageCopies(r, scale, words);
+  out.copies = copied.copies;
+  out.likeMean = copied.likeMean;
   if (images?.scale) {
     out.filter = images.filter;
     out.overlays = images.overlays.map((o) => ({
@@ -421,12 +411,17 @@ function rowOf(txs: StatementTransaction[], page: number, box: Box): number | nu
  * out from the other amounts of its column (or page) and from the other words of its row. One signal
  * is medium, two are high.
  */
-export function scanFindings(pages: Iterable<ScanPageStats>, txs: StatementTransaction[]): TamperFinding[] {
+export function scanFindings(
+  pages: Iterable<ScanPageStats>,
+  txs: StatementTransaction[],
+  arithmeticRows: ReadonlySet<number> = new Set(),
+): TamperFinding[] {
   const out: TamperFinding[] = [];
   for (const p of pages) {
     const page = p.index + 1;
     out.push(...overlayFindings(p, txs));
     const money = p.words.filter((w) => w.money);
+    out.push(...copyFindings(p, txs, arithmeticRows));
     if (money.length < MIN_AMOUNTS) continue;
     const inColumn = (w: ScanWordStats) => money.filter((o) => Math.abs(o.box[2] - w.box[2]) <= 6).length >= 1;
     // a value OCR did not read as an amount: in a column of amounts, or a number it split in two
@@ -547,6 +542,60 @@ export function scanFindings(pages: Iterable<ScanPageStats>, txs: StatementTrans
         message: `page ${page}: ${t.money ? `the amount ${t.text}` : t.parts > 1 ? `the number read as "${t.text}" (OCR split it)` : `the value read as "${t.text}" in a column of amounts`} ${how} the other ${ref.length} amounts of ${where}: ${signals.map((s) => s.detail).join('; ')}, as a patch pasted into the scan is${label}`,
       });
     }
+  }
+  return out;
+}
+
+/** The copy rule: the paper's correlation, how far above the amount's next best match and the page's other pairs, the pixels it needs. */
+const COPY_CORR = 0.45;
+const COPY_ABOVE = 0.2;
+const COPY_PIXELS = 150;
+/** The mean paper correlation of like glyphs above which the page's paper is shaped by its glyphs: no copy can be told there. */
+const COPY_LIKE_MEAN = 0.025;
+
+/**
+ * Findings of kind `pasted_patch` for an amount copied within the scan: the paper around its glyphs
+ * matches another word's (tamper-clone.ts) far above its match with any third word and above every
+ * other pair of the page, on a page whose paper carries a scanner's noise (a page rasterised from a
+ * digital file prints every digit alike, and its paper has no noise to tell a copy by) and where two
+ * prints of a glyph do not correlate on the whole (where the paper around like glyphs is shaped by
+ * the glyphs, two amounts that share their last digits match as a copy would).
+ */
+function copyFindings(p: ScanPageStats, txs: StatementTransaction[], arithmeticRows: ReadonlySet<number>): TamperFinding[] {
+  const noises = p.words.filter((w) => w.money && w.noise !== null).map((w) => w.noise!);
+  if (noises.length < MIN_AMOUNTS || median(noises) < 0.8) return [];
+  const copies = p.copies ?? [];
+  if ((p.likeMean ?? 1) > COPY_LIKE_MEAN) return [];
+  const out: TamperFinding[] = [];
+  const done = new Set<string>();
+  const page = p.index + 1;
+  const rowText = (i: number | null) =>
+    i === null ? '' : ` (row ${i + 1}: ${txs[i].date}${txs[i].description ? `, ${txs[i].description.slice(0, 40)}` : ''})`;
+  const what = (w: ScanWordStats) => (w.money ? `the amount ${w.text}` : `"${w.text}"`);
+  for (const c of copies) {
+    if (c.corr < COPY_CORR || c.pixels < COPY_PIXELS || c.corr - c.alt < COPY_ABOVE) continue;
+    const key = [Math.min(c.word, c.other), Math.max(c.word, c.other)].join(':');
+    if (done.has(key)) continue;
+    const rest = copies.filter((o) => o.word !== c.word && o.word !== c.other && o.other !== c.word && o.other !== c.other);
+    const page2 = rest.length ? Math.max(...rest.map((o) => o.corr)) : 0;
+    if (c.corr - page2 < COPY_ABOVE) continue;
+    done.add(key);
+    const t = p.words[c.word];
+    const s = p.words[c.other];
+    const rowT = rowOf(txs, page, t.box);
+    const rowS = rowOf(txs, page, s.box);
+    // the pixels cannot tell the copy from its source; the arithmetic can, where it breaks at one of the two rows
+    const broken = [rowT, rowS].filter((i): i is number => i !== null && arithmeticRows.has(i));
+    const copyRow = broken.length === 1 ? broken[0] : null;
+    out.push({
+      kind: 'pasted_patch',
+      category: 'content',
+      severity: c.corr >= 0.6 ? 'high' : 'medium',
+      page,
+      boxes: [t.box, s.box].map((b) => [r1(b[0]), r1(b[1]), r1(b[2]), r1(b[3])] as Box),
+      row: copyRow ?? rowT ?? rowS,
+      message: `page ${page}: ${what(t)}${rowText(rowT)} and ${what(s)}${rowText(rowS)} carry the same paper: the scanner's noise around ${c.glyphs} of their characters matches pixel for pixel (correlation ${f2(c.corr)} over ${c.pixels} pixels, where ${t.money ? 'the amount' : 'it'} matches no other word above ${f2(Math.max(0, c.alt))} and the page's other amounts none above ${f2(Math.max(0, page2))}): a scanner never puts the same noise on two places, so one was copied over the other in an image editor${copyRow !== null ? `; the arithmetic breaks at row ${copyRow + 1}, so that is likely the copy` : ''}`,
+    });
   }
   return out;
 }
