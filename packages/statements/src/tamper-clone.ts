@@ -226,12 +226,19 @@ function corrAt(
   return { corr: (sts - (st * ss) / n) / Math.sqrt(vt * vs), n };
 }
 
+/**
+ * A word whose copy is looked for: an amount, or a number OCR misread as none (a copy's digits are
+ * read as well or as badly as its source's: "9;151:10" for 5,151.10), not a date.
+ */
+const target = (w: { money: boolean; text: string }) =>
+  w.money || ((w.text.match(/\d/g)?.length ?? 0) >= 4 && !/[A-Za-z]/.test(w.text) && !/^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(w.text));
+
 /** The glyphs are alike in size and ink (within a pixel, and a fifth of the ink). */
 const alike = (s: Glyph, t: Glyph) =>
   Math.abs(s.w - t.w) <= 1 && Math.abs(s.h - t.h) <= 1 && Math.abs(s.area - t.area) <= 0.2 * Math.max(s.area, t.area);
 
 /**
- * For each amount (`money`) of the given words, the other word whose paper around its glyphs matches
+ * For each amount (`money`, or a number misread) of the given words, the other word whose paper around its glyphs matches
  * the amount's best: the paper pixels (2 px or more from any ink, in both places) around the amount's
  * glyphs, correlated with the pixels at the same place from the other word, at each translation that
  * lays two or more of the amount's glyphs on glyphs of the same size of the other word; and the mean
@@ -250,7 +257,7 @@ export function pageCopies(
   let likeN = 0;
   for (let a = 0; a < words.length && pairs < MAX_PAIRS; a++) {
     const wa = byWord[a];
-    if (!words[a].money || !wa || !wa.glyphs.length) continue;
+    if (!target(words[a]) || !wa || !wa.glyphs.length) continue;
     // the paper around each of the amount's glyphs (x, y in turn), and around all of them
     const seen = new Uint8Array(wa.w * wa.h);
     const all: number[] = [];

@@ -133,6 +133,18 @@ describe('scan tamper findings (pasted patch)', () => {
     expect((res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
   }, 90_000);
 
+  it("compares a copied amount in the page image's own pixels where the render resamples it (300 dpi): the copy is exact there", async () => {
+    const dpi = 300;
+    const scan = scanify(await renderGray(await makePdf([page(ROWS)], { size: SIZE }), 0, dpi), { seed: 32 });
+    const cell = (row: number): [number, number, number, number] => [414, Y0 + row * LH - 8, 460, Y0 + row * LH + 2];
+    const res = await read(await rasterPdf(clonePatch(scan, cell(1), cell(7), dpi / 72), SIZE));
+    const copy = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
+    expect(copy).toHaveLength(1);
+    expect(copy[0]).toMatchObject({ severity: 'high', row: 7 });
+    // resampled to 200 dpi the copy and its source fall on different phases and read less than 1
+    expect(copy[0].message).toMatch(/the amount 1,200\.00 .* carry the same paper: .*\(correlation 1\.00 over \d+ pixels/);
+  }, 120_000);
+
   it('names the row of an amount laid over the scan as an image of its own, its pixels made like the page; not a logo in the margin', async () => {
     const scan = scanify(await renderGray(await makePdf([page(ROWS)], { size: SIZE })), { seed: 32 });
     const control = await rasterPdf(scan, SIZE, 85);

@@ -285,7 +285,19 @@ export function scanPageStats(
     }
   });
   const out: ScanPageStats = resampled ? { index, words, resampled } : { index, words };
-  const copied = pageCopies(r, scale, words);
+  // amounts copied within the scan: in the page image's own pixels where the render resampled it (a
+  // copy is exact there, its source and it resampled at different phases in the render)
+  const own = resampled && native && images?.scale && images.origin ? { scale: images.scale, origin: images.origin } : null;
+  const copied = own
+    ? pageCopies(
+        native!,
+        own.scale,
+        words.map((w) => ({
+          ...w,
+          box: [w.box[0] - own.origin[0], w.box[1] - own.origin[1], w.box[2] - own.origin[0], w.box[3] - own.origin[1]] as Box,
+        })),
+      )
+    : pageCopies(r, scale, words);
   out.copies = copied.copies;
   out.likeMean = copied.likeMean;
   if (images?.scale) {
@@ -571,7 +583,7 @@ function copyFindings(p: ScanPageStats, txs: StatementTransaction[], arithmeticR
   const page = p.index + 1;
   const rowText = (i: number | null) =>
     i === null ? '' : ` (row ${i + 1}: ${txs[i].date}${txs[i].description ? `, ${txs[i].description.slice(0, 40)}` : ''})`;
-  const what = (w: ScanWordStats) => (w.money ? `the amount ${w.text}` : `"${w.text}"`);
+  const what = (w: ScanWordStats) => (w.money ? `the amount ${w.text}` : `the number read as "${w.text}"`);
   for (const c of copies) {
     if (c.corr < COPY_CORR || c.pixels < COPY_PIXELS || c.corr - c.alt < COPY_ABOVE) continue;
     const key = [Math.min(c.word, c.other), Math.max(c.word, c.other)].join(':');
@@ -594,7 +606,7 @@ function copyFindings(p: ScanPageStats, txs: StatementTransaction[], arithmeticR
       page,
       boxes: [t.box, s.box].map((b) => [r1(b[0]), r1(b[1]), r1(b[2]), r1(b[3])] as Box),
       row: copyRow ?? rowT ?? rowS,
-      message: `page ${page}: ${what(t)}${rowText(rowT)} and ${what(s)}${rowText(rowS)} carry the same paper: the scanner's noise around ${c.glyphs} of their characters matches pixel for pixel (correlation ${f2(c.corr)} over ${c.pixels} pixels, where ${t.money ? 'the amount' : 'it'} matches no other word above ${f2(Math.max(0, c.alt))} and the page's other amounts none above ${f2(Math.max(0, page2))}): a scanner never puts the same noise on two places, so one was copied over the other in an image editor${copyRow !== null ? `; the arithmetic breaks at row ${copyRow + 1}, so that is likely the copy` : ''}`,
+      message: `page ${page}: ${what(t)}${rowText(rowT)} and ${what(s)}${rowText(rowS)} carry the same paper: the scanner's noise around ${c.glyphs} of their characters matches pixel for pixel (correlation ${f2(c.corr)} over ${c.pixels} pixels, where ${t.money ? 'the amount' : 'the number'} matches no other word above ${f2(Math.max(0, c.alt))} and the page's other amounts none above ${f2(Math.max(0, page2))}): a scanner never puts the same noise on two places, so one was copied over the other in an image editor${copyRow !== null ? `; the arithmetic breaks at row ${copyRow + 1}, so that is likely the copy` : ''}`,
     });
   }
   return out;
