@@ -239,6 +239,18 @@ export async function pasteJpegPatch(
   }
 }
 
+/** `scan` with the `w` x `h` pixels at (`fx`, `fy`) copied to (`tx`, `ty`), what falls outside left out. */
+function copyPixels(scan: GrayRaster, fx: number, fy: number, tx: number, ty: number, w: number, h: number): GrayRaster {
+  const out = new Uint8Array(scan.data);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const [ax, ay, bx, by] = [fx + x, fy + y, tx + x, ty + y];
+      if (ax < 0 || ay < 0 || bx < 0 || by < 0 || ax >= scan.width || bx >= scan.width || ay >= scan.height || by >= scan.height) continue;
+      out[by * scan.width + bx] = scan.data[ay * scan.width + ax];
+    }
+  return { data: out, width: scan.width, height: scan.height };
+}
+
 /**
  * A `cloned` edit: the pixels of `scan` around `from` (another amount of the page, PDF points) copied
  * over `to`, right edges and bottoms aligned (amounts are set right-aligned on one baseline), over the
@@ -248,18 +260,9 @@ export function clonePatch(scan: GrayRaster, from: Rect, to: Rect, scale: Scale)
   const [sx, sy] = typeof scale === 'number' ? [scale, scale] : scale;
   const w = Math.round((Math.max(from[2] - from[0], to[2] - to[0]) + 4) * sx);
   const h = Math.round((Math.max(from[3] - from[1], to[3] - to[1]) + 2) * sy);
-  const fx1 = Math.round((from[2] + 1.5) * sx);
-  const fy1 = Math.round((from[3] + 1) * sy);
-  const tx1 = Math.round((to[2] + 1.5) * sx);
-  const ty1 = Math.round((to[3] + 1) * sy);
-  const out = new Uint8Array(scan.data);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const [fx, fy, tx, ty] = [fx1 - w + x, fy1 - h + y, tx1 - w + x, ty1 - h + y];
-      if (fx < 0 || fy < 0 || tx < 0 || ty < 0 || fx >= scan.width || tx >= scan.width || fy >= scan.height || ty >= scan.height) continue;
-      out[ty * scan.width + tx] = scan.data[fy * scan.width + fx];
-    }
-  return { data: out, width: scan.width, height: scan.height };
+  const [fx1, fy1] = [Math.round((from[2] + 1.5) * sx), Math.round((from[3] + 1) * sy)];
+  const [tx1, ty1] = [Math.round((to[2] + 1.5) * sx), Math.round((to[3] + 1) * sy)];
+  return copyPixels(scan, fx1 - w, fy1 - h, tx1 - w, ty1 - h, w, h);
 }
 
 /**
@@ -268,17 +271,9 @@ export function clonePatch(scan: GrayRaster, from: Rect, to: Rect, scale: Scale)
  */
 export function cloneRect(scan: GrayRaster, from: Rect, to: Rect, scale: Scale): GrayRaster {
   const [sx, sy] = typeof scale === 'number' ? [scale, scale] : scale;
-  const [fx, fy, tx, ty] = [Math.round(from[0] * sx), Math.round(from[1] * sy), Math.round(to[0] * sx), Math.round(to[1] * sy)];
   const w = Math.round((from[2] - from[0]) * sx);
   const h = Math.round((from[3] - from[1]) * sy);
-  const out = new Uint8Array(scan.data);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      if (fx + x >= scan.width || tx + x >= scan.width || fy + y >= scan.height || ty + y >= scan.height || fx + x < 0 || tx + x < 0)
-        continue;
-      out[(ty + y) * scan.width + tx + x] = scan.data[(fy + y) * scan.width + fx + x];
-    }
-  return { data: out, width: scan.width, height: scan.height };
+  return copyPixels(scan, Math.round(from[0] * sx), Math.round(from[1] * sy), Math.round(to[0] * sx), Math.round(to[1] * sy), w, h);
 }
 
 /** The raster at half its resolution (2x2 means), enlarged back bilinearly: what a patch cut from a smaller image looks like. */

@@ -44,8 +44,6 @@ export { findPeriod } from './period';
 export { assessTamperRisk, parsePdfDate } from './tamper';
 export type { TamperAssessment, TamperInput } from './tamper';
 export { contentFindings, tokensOf, isMoney } from './tamper-content';
-export { pageCopies } from './tamper-clone';
-export type { PageCopies, WordCopy } from './tamper-clone';
 export { BLOCK_DPI, blockGridJudged, needsPageImage, scanFindings, scanPageStats, wordPixelStats } from './tamper-scan';
 export { blockGrid, paperSteps } from './tamper-blocks';
 export { woffToSfnt } from './font-files';

@@ -57,7 +57,7 @@ export interface PageCopies {
 /** Pixels around each glyph's ink compared. */
 const PAD = 3;
 /** Paper pixels a comparison needs (a word's glyphs together). */
-export const MIN_PIXELS = 100;
+const MIN_PIXELS = 100;
 /** Paper pixels (of a quarter taken) two like glyphs' comparison needs for the page's mean. */
 const LIKE_PIXELS = 12;
 /** The paper's variance (grey levels squared) below which there is no noise to compare. */

@@ -285,21 +285,23 @@ export function scanPageStats(
     }
   });
   const out: ScanPageStats = resampled ? { index, words, resampled } : { index, words };
-  // amounts copied within the scan: in the page image's own pixels where the render resampled it (a
-  // copy is exact there, its source and it resampled at different phases in the render)
+  // amounts copied within the scan (only where the paper carries noise to tell a copy by): in the page
+  // image's own pixels where the render resampled it (a copy is exact there, its source and it
+  // resampled at different phases in the render)
   const own = resampled && native && images?.scale && images.origin ? { scale: images.scale, origin: images.origin } : null;
-  const copied = own
-    ? pageCopies(
-        native!,
-        own.scale,
-        words.map((w) => ({
-          ...w,
-          box: [w.box[0] - own.origin[0], w.box[1] - own.origin[1], w.box[2] - own.origin[0], w.box[3] - own.origin[1]] as Box,
-        })),
-      )
-    : pageCopies(r, scale, words);
-  out.copies = copied.copies;
-  out.likeMean = copied.likeMean;
+  const copied = !noisyPaper(words)
+    ? null
+    : own
+      ? pageCopies(
+          native!,
+          own.scale,
+          words.map((w) => ({ ...w, box: inImage(w.box, own.origin) })),
+        )
+      : pageCopies(r, scale, words);
+  if (copied) {
+    out.copies = copied.copies;
+    out.likeMean = copied.likeMean;
+  }
   if (images?.scale) {
     out.filter = images.filter;
     out.overlays = images.overlays.map((o) => ({
@@ -313,13 +315,12 @@ export function scanPageStats(
   }
   if (native && images?.scale && images.origin) {
     const [sx, sy] = images.scale;
-    const [ox, oy] = images.origin;
     // the enlarged-patch grid in the image's own pixels: an editor enlarges a patch on the image's
     // pixel grid, whatever the image's resolution across and down on the page
     const regrid = resampled;
     const blocks = blockGridJudged(images);
     for (const w of words) {
-      const at: Box = [w.box[0] - ox, w.box[1] - oy, w.box[2] - ox, w.box[3] - oy];
+      const at = inImage(w.box, images.origin);
       if (regrid) w.nativeGrid = wordPixelStats(native, [sx, sy], at)?.grid ?? null;
       if (blocks) w.block = blockGrid(native, [at[0] * sx, at[1] * sy, at[2] * sx, at[3] * sy]);
     }
@@ -328,6 +329,14 @@ export function scanPageStats(
   }
   return out;
 }
+
+/** A box on the page (PDF points) in the page image's own frame, the image drawn from `origin`. */
+const inImage = (b: Box, origin: readonly [number, number]): Box => [
+  b[0] - origin[0],
+  b[1] - origin[1],
+  b[2] - origin[0],
+  b[3] - origin[1],
+];
 
 /** Lossless filters: nothing smooths a patch's block grid away. */
 const LOSSLESS = new Set<string | null>([null, 'FlateDecode', 'LZWDecode', 'RunLengthDecode']);
@@ -407,6 +416,10 @@ const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
+/** " (row 3: 2026-04-08, SALARY ...)" for a row of the transactions, "" for none. */
+const rowLabel = (txs: StatementTransaction[], i: number | null) =>
+  i === null ? '' : ` (row ${i + 1}: ${txs[i].date}${txs[i].description ? `, ${txs[i].description.slice(0, 40)}` : ''})`;
+
 function rowOf(txs: StatementTransaction[], page: number, box: Box): number | null {
   const cx = (box[0] + box[2]) / 2;
   const cy = (box[1] + box[3]) / 2;
@@ -431,9 +444,8 @@ export function scanFindings(
   const out: TamperFinding[] = [];
   for (const p of pages) {
     const page = p.index + 1;
-    out.push(...overlayFindings(p, txs));
+    out.push(...overlayFindings(p, txs), ...copyFindings(p, txs, arithmeticRows));
     const money = p.words.filter((w) => w.money);
-    out.push(...copyFindings(p, txs, arithmeticRows));
     if (money.length < MIN_AMOUNTS) continue;
     const inColumn = (w: ScanWordStats) => money.filter((o) => Math.abs(o.box[2] - w.box[2]) <= 6).length >= 1;
     // a value OCR did not read as an amount: in a column of amounts, or a number it split in two
@@ -538,8 +550,7 @@ export function scanFindings(
       }
       if (!signals.length) continue;
       const rowIx = rowOf(txs, page, t.box);
-      const tx = rowIx === null ? null : txs[rowIx];
-      const label = tx ? ` (row ${rowIx! + 1}: ${tx.date}${tx.description ? `, ${tx.description.slice(0, 40)}` : ''})` : '';
+      const label = rowLabel(txs, rowIx);
       const words = signals.map((s) => s.what).filter((w) => w !== 'enlarged' && w !== 'blocks');
       const how = words.length
         ? `is ${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0]} than`
@@ -558,6 +569,12 @@ export function scanFindings(
   return out;
 }
 
+/** The page's amounts' paper carries a scanner's noise (median at least 0.8): a copy can be told by it. */
+function noisyPaper(words: ScanWordStats[]): boolean {
+  const noises = words.filter((w) => w.money && w.noise !== null).map((w) => w.noise!);
+  return noises.length >= MIN_AMOUNTS && median(noises) >= 0.8;
+}
+
 /** The copy rule: the paper's correlation, how far above the amount's next best match and the page's other pairs, the pixels it needs. */
 const COPY_CORR = 0.45;
 const COPY_ABOVE = 0.2;
@@ -574,15 +591,11 @@ const COPY_LIKE_MEAN = 0.025;
  * the glyphs, two amounts that share their last digits match as a copy would).
  */
 function copyFindings(p: ScanPageStats, txs: StatementTransaction[], arithmeticRows: ReadonlySet<number>): TamperFinding[] {
-  const noises = p.words.filter((w) => w.money && w.noise !== null).map((w) => w.noise!);
-  if (noises.length < MIN_AMOUNTS || median(noises) < 0.8) return [];
   const copies = p.copies ?? [];
-  if ((p.likeMean ?? 1) > COPY_LIKE_MEAN) return [];
+  if (!noisyPaper(p.words) || (p.likeMean ?? 1) > COPY_LIKE_MEAN) return [];
   const out: TamperFinding[] = [];
   const done = new Set<string>();
   const page = p.index + 1;
-  const rowText = (i: number | null) =>
-    i === null ? '' : ` (row ${i + 1}: ${txs[i].date}${txs[i].description ? `, ${txs[i].description.slice(0, 40)}` : ''})`;
   const what = (w: ScanWordStats) => (w.money ? `the amount ${w.text}` : `the number read as "${w.text}"`);
   for (const c of copies) {
     if (c.corr < COPY_CORR || c.pixels < COPY_PIXELS || c.corr - c.alt < COPY_ABOVE) continue;
@@ -606,7 +619,7 @@ function copyFindings(p: ScanPageStats, txs: StatementTransaction[], arithmeticR
       page,
       boxes: [t.box, s.box].map((b) => [r1(b[0]), r1(b[1]), r1(b[2]), r1(b[3])] as Box),
       row: copyRow ?? rowT ?? rowS,
-      message: `page ${page}: ${what(t)}${rowText(rowT)} and ${what(s)}${rowText(rowS)} carry the same paper: the scanner's noise around ${c.glyphs} of their characters matches pixel for pixel (correlation ${f2(c.corr)} over ${c.pixels} pixels, where ${t.money ? 'the amount' : 'the number'} matches no other word above ${f2(Math.max(0, c.alt))} and the page's other amounts none above ${f2(Math.max(0, page2))}): a scanner never puts the same noise on two places, so one was copied over the other in an image editor${copyRow !== null ? `; the arithmetic breaks at row ${copyRow + 1}, so that is likely the copy` : ''}`,
+      message: `page ${page}: ${what(t)}${rowLabel(txs, rowT)} and ${what(s)}${rowLabel(txs, rowS)} carry the same paper: the scanner's noise around ${c.glyphs} of their characters matches pixel for pixel (correlation ${f2(c.corr)} over ${c.pixels} pixels, where ${t.money ? 'the amount' : 'the number'} matches no other word above ${f2(Math.max(0, c.alt))} and the page's other amounts none above ${f2(Math.max(0, page2))}): a scanner never puts the same noise on two places, so one was copied over the other in an image editor${copyRow !== null ? `; the arithmetic breaks at row ${copyRow + 1}, so that is likely the copy` : ''}`,
     });
   }
   return out;
@@ -652,8 +665,7 @@ function overlayFindings(p: ScanPageStats, txs: StatementTransaction[]): TamperF
     if (!digits.length && !inTable) continue;
     const shown = digits.find((w) => isMoney(w.text)) ?? digits[0];
     const rowIx = shown ? rowOf(txs, page, shown.box) : null;
-    const tx = rowIx === null ? null : txs[rowIx];
-    const label = tx ? ` (row ${rowIx! + 1}: ${tx.date}${tx.description ? `, ${tx.description.slice(0, 40)}` : ''})` : '';
+    const label = rowLabel(txs, rowIx);
     const what = shown
       ? `${isMoney(shown.text) ? `the amount ${shown.text}` : `"${shown.text}"`}${o.words.length > 1 ? ` (and ${o.words.length - 1} more word${o.words.length > 2 ? 's' : ''})` : ''} is an image of its own`
       : o.words.length
