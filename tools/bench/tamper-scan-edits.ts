@@ -36,6 +36,7 @@ import { hashSeed } from '../corpus/rng';
 import {
   clonePatch,
   cloneRect,
+  jpegRoundTrip,
   overlayPatch,
   pasteJpegPatch,
   pastePatch,
@@ -80,6 +81,8 @@ export interface ExtraPage {
   dpiY?: number;
   /** why the row is printed apart though its style is held elsewhere */
   apart?: string;
+  /** the scan was stored as JPEG of this quality before it was edited (a scanner's or a phone's save), then saved as `quality` */
+  scanner?: number;
 }
 
 /** How the `jpeg_shifted` pages are made: the patch's own JPEG quality, and the pages' codings and image resolutions. */
@@ -113,6 +116,26 @@ const HIGH_DPI: readonly ExtraPage[] = [
   { style: 'cloned', quality: -1, dpi: 300, apart: 'OCR misreads lines of these pages' },
 ];
 
+/**
+ * Pages the scanner stored as JPEG before the edit, then saved again after it (docs/tamper.md, "An
+ * earlier JPEG compression"): held where the last save keeps the scanner's steps (lossless, or JPEG with
+ * finer steps); printed apart where it is as coarse (the same quality) or coarser, which wipes them.
+ */
+const SCANNER_JPEG: readonly ExtraPage[] = [
+  { style: 'rescanned', quality: 0, dpi: DPI, scanner: 75 },
+  { style: 'rescanned', quality: 90, dpi: DPI, scanner: 75 },
+  { style: 'rescanned', quality: 95, dpi: DPI, scanner: 85 },
+  { style: 'cloned', quality: 90, dpi: DPI, scanner: 75 },
+  {
+    style: 'rescanned',
+    quality: 75,
+    dpi: DPI,
+    scanner: 75,
+    apart: 'saved again at the scanner’s own quality: its steps are the last save’s',
+  },
+  { style: 'rescanned', quality: 75, dpi: DPI, scanner: 90, apart: 'saved again with coarser steps than the scanner’s' },
+];
+
 /** A `jpeg_shifted` page is held to the target where the reader judges the block grid: lossless (PNG), its image at BLOCK_DPI or more. */
 const blockJudgedPage = (quality: number, dpi: number) => quality === 0 && dpi >= BLOCK_DPI;
 
@@ -126,6 +149,7 @@ export async function makeScanCase(
   dpi = DPI,
   jpegPatch = JPEG_ROWS.patch,
   dpiY = dpi,
+  scanner?: number,
 ): Promise<ScanCase | null> {
   const ctx = await editContext(o.bytes, parsed);
   const edit = await makeEdit(o.bytes, parsed, 'white_box', hashSeed(seed, o.name, 'scan_patch'), ctx);
@@ -139,7 +163,9 @@ export async function makeScanCase(
   const scale: [number, number] = [dpi / 72, original.height / size[1]];
   const res = dpiY === dpi ? `${dpi}` : `${dpi}x${dpiY}`;
   // the 200 dpi page keeps the seeds it always had
-  const scan = scanify(original, { seed: hashSeed(seed, o.name, dpi === DPI && dpiY === dpi ? 'scan' : `scan@${res}`) });
+  const scanned = scanify(original, { seed: hashSeed(seed, o.name, dpi === DPI && dpiY === dpi ? 'scan' : `scan@${res}`) });
+  // a scanner that stores its pages as JPEG: the edit is made on the decoded page
+  const scan = scanner ? await jpegRoundTrip(scanned, scanner) : scanned;
   // the patch covers the old amount with a margin (wider to the left: a longer new value grows leftwards)
   const b = edit.boxes[0];
   const h = b[3] - b[1];
@@ -198,7 +224,7 @@ export async function makeScanCase(
     patched,
     control,
     boxes: edit.boxes,
-    note: `${edit.note}${styles.includes('jpeg_shifted') ? `, patch JPEG q${jpegPatch}` : ''}${jpeg ? `, JPEG q${jpeg}` : ', PNG'}${dpi === DPI && dpiY === dpi ? '' : `, ${res} dpi image`}`,
+    note: `${edit.note}${styles.includes('jpeg_shifted') ? `, patch JPEG q${jpegPatch}` : ''}${scanner ? `, scanned as JPEG q${scanner}` : ''}${jpeg ? `, JPEG q${jpeg}` : ', PNG'}${dpi === DPI && dpiY === dpi ? '' : `, ${res} dpi image`}`,
   };
 }
 
@@ -302,17 +328,22 @@ export async function runScanBench(
   const coding = (q: number) => (q < 0 ? 'PNG/JPEG' : q === 0 ? 'PNG' : `JPEG q${q}`);
   const extra: ExtraPage[] = [
     ...HIGH_DPI.filter((e) => styles.includes(e.style)),
+    ...SCANNER_JPEG.filter((e) => styles.includes(e.style)),
     ...(jpeg?.pages ?? []).map((p) => ({ style: 'jpeg_shifted' as const, ...p })),
   ];
   const extraRows = extra.map((e) => {
     const r = row(
       e.style,
-      `${e.style} ${e.style === 'jpeg_shifted' ? `${coding(e.quality)} ` : ''}${e.dpiY ? `${e.dpi}x${e.dpiY}` : e.dpi}dpi`,
+      e.scanner
+        ? `${e.style} JPEG q${e.scanner} > ${coding(e.quality)}`
+        : `${e.style} ${e.style === 'jpeg_shifted' ? `${coding(e.quality)} ` : ''}${e.dpiY ? `${e.dpi}x${e.dpiY}` : e.dpi}dpi`,
     );
     if (e.style === 'jpeg_shifted') {
       r.gated = blockJudgedPage(e.quality, e.dpi);
       r.grids = [];
     }
+    // the scanner's JPEG rows are held where the last save keeps its steps, whatever the style
+    if (e.scanner) r.gated = true;
     if (e.apart) {
       r.gated = false;
       r.apart = e.apart;
@@ -401,9 +432,9 @@ export async function runScanBench(
         for (const s of res.styles.filter((r) => pageStyles.includes(r.style) && !extraRows.some((e) => e.row === r))) await judge(o, c, s);
       }
     }
-    for (const { style, quality, dpi, dpiY, row: s } of extraRows) {
+    for (const { style, quality, dpi, dpiY, scanner, row: s } of extraRows) {
       const q = quality < 0 ? (i % 2 ? 85 : undefined) : quality || undefined;
-      const c = parsed.transactions.length ? await makeScanCase(o, parsed, opts.seed, q, [style], dpi, jpeg?.patch, dpiY) : null;
+      const c = parsed.transactions.length ? await makeScanCase(o, parsed, opts.seed, q, [style], dpi, jpeg?.patch, dpiY, scanner) : null;
       if (!c) {
         res.notApplicable.push(`${o.name}: no amount to edit`);
         break;
@@ -478,7 +509,7 @@ export function printScanBench(r: ScanBenchResult, seconds: number, jpeg: JpegRo
     );
   }
   console.log(
-    `  false alarms on unpatched controls: ${r.controlAlarms.length} findings on ${r.controls} pages${r.extraControls ? ` and ${r.extraControls} pages made for the rows of their own (300 dpi, jpeg_shifted)` : ''}`,
+    `  false alarms on unpatched controls: ${r.controlAlarms.length} findings on ${r.controls} pages${r.extraControls ? ` and ${r.extraControls} pages made for the rows of their own (300 dpi, jpeg_shifted, scanned as JPEG)` : ''}`,
   );
   console.log(
     `  other findings on the unpatched controls (the arithmetic, the glyph checks: OCR's misreadings; not held): ${r.controlOther.length}`,

@@ -316,6 +316,31 @@ function halfThenDouble(r: GrayRaster): Float64Array {
   return out;
 }
 
+/** The raster saved as JPEG at `quality` (mupdf) and decoded again: a scanner or a phone that stores its pages as JPEG. */
+export async function jpegRoundTrip(r: GrayRaster, quality: number): Promise<GrayRaster> {
+  const mupdf = await import('mupdf');
+  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, r.width, r.height], false);
+  let image: InstanceType<typeof mupdf.Image> | null = null;
+  let decoded: InstanceType<typeof mupdf.Pixmap> | null = null;
+  try {
+    const px = pix.getPixels();
+    const stride = pix.getStride();
+    for (let y = 0; y < r.height; y++) px.set(r.data.subarray(y * r.width, (y + 1) * r.width), y * stride);
+    image = new mupdf.Image(pix.asJPEG(quality));
+    decoded = image.toPixmap();
+    const back = decoded.getPixels();
+    const bstride = decoded.getStride();
+    const n = decoded.getNumberOfComponents();
+    const out = new Uint8Array(r.width * r.height);
+    for (let y = 0; y < r.height; y++) for (let x = 0; x < r.width; x++) out[y * r.width + x] = back[y * bstride + x * n];
+    return { data: out, width: r.width, height: r.height };
+  } finally {
+    decoded?.destroy?.();
+    image?.destroy?.();
+    pix.destroy?.();
+  }
+}
+
 /** An image-only one-page PDF (`size` in points) showing the raster, as PNG or as JPEG at `jpeg` quality. */
 export async function rasterPdf(r: GrayRaster, size: [number, number], jpeg?: number): Promise<Uint8Array> {
   const mupdf = await import('mupdf');

@@ -1,6 +1,7 @@
 import { inkOf, PAGE_GLYPHS, PageInk } from './ink';
 import { loadedMupdf, loadMupdf, mupdfWasm } from './mupdf';
 import { guardPageContent, OpenedDocument } from './open';
+import { jpegLumaTable } from './tamper-history';
 import { DEFAULT_LIMITS, Limits, Line, PageLayout, StatementError, Word } from './types';
 
 export interface StextLine {
@@ -334,13 +335,18 @@ export interface PageImages {
   origin?: [number, number] | null;
   /** the page image's size in pixels */
   pixels?: [number, number];
+  /** the luminance quantisation table (natural order) of the page image, where it is stored as JPEG (DCTDecode alone) */
+  quant?: number[] | null;
   /** images drawn after the page image, each over at most a quarter of the page (empty when the page has no page image) */
   overlays: ImageOverlay[];
 }
 
-/** The filters of a page's image XObjects (its own resources and its forms', one level down; the last of a chain), by pixel size. */
-function imageFilters(page: any): Map<string, Array<string | null>> {
-  const out = new Map<string, Array<string | null>>();
+/**
+ * The filters of a page's image XObjects (its own resources and its forms', one level down; the last of
+ * a chain), by pixel size; and the luminance quantisation table of the images of size `quantOf` stored as JPEG alone.
+ */
+function imageFilters(page: any, quantOf?: string): Map<string, Array<string | null>> & { quant: Map<string, number[] | null> } {
+  const out = Object.assign(new Map<string, Array<string | null>>(), { quant: new Map<string, number[] | null>() });
   const visit = (xobjects: any, depth: number) => {
     if (!xobjects || xobjects.isNull?.() || !xobjects.isDictionary?.()) return;
     xobjects.forEach((v: any) => {
@@ -352,6 +358,19 @@ function imageFilters(page: any): Map<string, Array<string | null>> {
         const key = `${o.get('Width').asNumber()}x${o.get('Height').asNumber()}`;
         if (!out.has(key)) out.set(key, []);
         out.get(key)!.push(filter);
+        if (key === quantOf && f.isName() && filter === 'DCTDecode' && !out.quant.has(key)) {
+          try {
+            // the stream as stored (the JPEG itself), read from the indirect object
+            const raw = v.readRawStream();
+            try {
+              out.quant.set(key, jpegLumaTable(raw.asUint8Array()));
+            } finally {
+              raw.destroy?.();
+            }
+          } catch {
+            out.quant.set(key, null);
+          }
+        }
       } else if (depth < 1 && sub.isName() && sub.asName() === 'Form') visit(o.get('Resources').get('XObject'), depth + 1);
     });
   };
@@ -446,7 +465,7 @@ export function pageImages(opened: OpenedDocument, index: number): PageImages {
   };
   const found = runImages(opened, index, seen, (page): PageImages => {
     if (full.length !== 1) return { scale: null, overlays: [] };
-    const filters = imageFilters(page);
+    const filters = imageFilters(page, full[0].key);
     // an image's filter, when the images of its size agree on it
     const filterOf = (key: string): string | null | undefined => {
       const fs = filters.get(key) ?? [];
@@ -455,6 +474,7 @@ export function pageImages(opened: OpenedDocument, index: number): PageImages {
     return {
       scale: full[0].scale,
       filter: filterOf(full[0].key),
+      quant: filterOf(full[0].key) === 'DCTDecode' ? (filters.quant.get(full[0].key) ?? null) : null,
       origin: full[0].origin,
       pixels: full[0].pixels,
       overlays: later.map(({ key, ...o }) => ({ ...o, filter: filterOf(key) })),

@@ -98,6 +98,8 @@ interface OcrJob {
   images?: PageImages;
   /** the page's own image decoded at its own resolution, for the scan checks that need it (needsPageImage); not when the page was deskewed */
   native?: GrayRaster | null;
+  /** the raster was straightened before OCR (deskew.ts): its pixels are no longer the page image's */
+  deskewed?: boolean;
 }
 
 /** The images the OCR workers recognise for a rendered page (each with its offset on the page). */
@@ -130,7 +132,7 @@ function finishJob(job: OcrJob, scans?: Map<number, ScanPageStats>): void {
       // an image drawn at another resolution than the render's was resampled by it (a 300 dpi scan read at 200 dpi)
       const scale = job.images?.scale;
       const resampled = !!scale && scale.some((s) => Math.abs(s / job.scale - 1) > 0.01);
-      scans.set(p.index, scanPageStats(job.raster, job.scale, p.lines, p.index, resampled, job.images, job.native));
+      scans.set(p.index, scanPageStats(job.raster, job.scale, p.lines, p.index, resampled, job.images, job.native, !job.deskewed));
     }
     job.raster = undefined;
     job.native = undefined;
@@ -228,6 +230,7 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
                 const straight = deskew(rendered);
                 if (straight.raster !== rendered) {
                   r = { ...rendered, ...straight.raster };
+                  job.deskewed = true;
                   warnings.push(`page ${job.page.index + 1} was scanned ${straight.angle}° askew: straightened before OCR`);
                 }
               }

@@ -1,6 +1,16 @@
 import { makePdf, Txt } from './__fixtures__/make-pdf';
 import { PLOVER_ROWS, ploverPage } from './__fixtures__/plover';
-import { clonePatch, overlayPatch, pasteJpegPatch, pastePatch, rasterPdf, renderGray, scanify, squash } from '../../../tools/corpus/scan';
+import {
+  clonePatch,
+  jpegRoundTrip,
+  overlayPatch,
+  pasteJpegPatch,
+  pastePatch,
+  rasterPdf,
+  renderGray,
+  scanify,
+  squash,
+} from '../../../tools/corpus/scan';
 import { PDFDocument } from 'pdf-lib';
 import { makeStatement } from '../../../tools/corpus/corpus';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
@@ -278,6 +288,61 @@ describe('scan tamper findings (pasted patch)', () => {
     expect(res.transactions.some((t) => Math.abs(t.amount - 4200) < 0.005)).toBe(true);
     expect((res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
   }, 60_000);
+
+  it("names a patch made like the scan where the page went through the scanner's JPEG before it was saved again, PNG or finer JPEG", async () => {
+    // a scanner that stores its pages as JPEG quality 75; the deposit of row 8 made 940.00 and pasted in
+    // blurred and noised like the page: nothing in its noise, edges, tone or grid tells it
+    const scan = await jpegRoundTrip(scanify(await renderGray(await makePdf([page(ROWS)], { size: SIZE })), { seed: 32 }), 75);
+    const edited = ROWS.map((r) => [...r]);
+    edited[7][3] = '940.00';
+    const clean = await renderGray(await makePdf([page(edited)], { size: SIZE }));
+    const base = Y0 + 7 * LH;
+    const patched = pastePatch(scan, clean, [414, base - 10, 464, base + 4], SCALE, 'rescanned', { seed: 11 });
+    for (const again of [90, undefined]) {
+      // the page saved again unedited: nothing
+      const plain = await read(await rasterPdf(scan, SIZE, again));
+      expect(plain.transactions.length).toBe(8);
+      expect((plain.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
+      const res = await read(await rasterPdf(patched, SIZE, again));
+      const row = res.transactions.findIndex((t) => Math.abs(t.amount - 940) < 0.005);
+      const patch = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
+      expect(patch).toHaveLength(1);
+      expect(patch[0]).toMatchObject({ category: 'content', severity: 'high', page: 1, row });
+      expect(patch[0].message).toMatch(
+        new RegExp(
+          `^page 1: the amount 940\\.00 lies in a region of \\d+ x \\d+ pt \\(\\d+ blocks of 8 x 8 pixels\\) whose pixels were put in after the JPEG compression the rest of the page went through before it was saved ${again ? 'again' : 'lossless'}: \\d+% of the DCT coefficients of its blocks fall off that compression's steps, \\d% over the rest of the page`,
+        ),
+      );
+      // the region covers the patch
+      expect(patch[0].boxes[0][0]).toBeLessThanOrEqual(421);
+      expect(patch[0].boxes[0][2]).toBeGreaterThanOrEqual(460);
+    }
+    // a row painted over with paper made like the page (row 7 deleted): a region in the table with nothing read on it
+    const gone = ROWS.map((r, i) => (i === 6 ? r.map(() => '') : [...r]));
+    const blank = await renderGray(await makePdf([page(gone)], { size: SIZE }));
+    const row7 = Y0 + 6 * LH;
+    const erased = pastePatch(scan, blank, [30, row7 - 10, 580, row7 + 4], SCALE, 'rescanned', { seed: 12 });
+    const res7 = await read(await rasterPdf(erased, SIZE, 90));
+    expect(res7.transactions.length).toBe(7);
+    const painted = (res7.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
+    expect(painted).toHaveLength(1);
+    expect(painted[0]).toMatchObject({ severity: 'medium', page: 1 });
+    expect(painted[0].message).toMatch(/^page 1: in the table of amounts, with nothing read on it, lies a region of \d+ x \d+ pt/);
+    expect(painted[0].boxes[0][1]).toBeLessThan(row7);
+    expect(painted[0].boxes[0][3]).toBeGreaterThan(row7 - 6);
+    // the same patch on a page the scanner stored lossless, saved as JPEG once after the edit: no earlier steps to fall off
+    const once = pastePatch(
+      scanify(await renderGray(await makePdf([page(ROWS)], { size: SIZE })), { seed: 32 }),
+      clean,
+      [414, base - 10, 464, base + 4],
+      SCALE,
+      'rescanned',
+      { seed: 11 },
+    );
+    const res = await read(await rasterPdf(once, SIZE, 90));
+    expect(res.transactions.some((t) => Math.abs(t.amount - 940) < 0.005)).toBe(true);
+    expect((res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
+  }, 120_000);
 
   it("judges the grid in the page image's own pixels, not the 200 dpi render's, where the image is drawn at another resolution", async () => {
     // the scan bench's seed-7 control of this layout with its image at 300 dpi: rendered at 200 dpi, one
