@@ -18,6 +18,7 @@ import * as path from 'path';
 import {
   BLOCK_DPI,
   extractLayout,
+  GrayRaster,
   Line,
   needsPageImage,
   openDocument,
@@ -26,6 +27,8 @@ import {
   parseStatementFile,
   ParseResult,
   renderPageGray,
+  rotateRaster,
+  turnBox,
   scanPageStats,
   shutdownOcr,
   TamperFinding,
@@ -83,6 +86,10 @@ export interface ExtraPage {
   apart?: string;
   /** the scan was stored as JPEG of this quality before it was edited (a scanner's or a phone's save), then saved as `quality` */
   scanner?: number;
+  /** the paper was fed this many degrees askew (the reader straightens the page before OCR) */
+  skew?: number;
+  /** held to the target though its style is not, on the pages made for this row */
+  held?: boolean;
 }
 
 /** How the `jpeg_shifted` pages are made: the patch's own JPEG quality, and the pages' codings and image resolutions. */
@@ -117,6 +124,13 @@ const HIGH_DPI: readonly ExtraPage[] = [
 ];
 
 /**
+ * One digit copied over another, on pages kept lossless (held: the glyph is its source's pixels); the
+ * page rows' `cloned_digit` (PNG and JPEG q85 alternating) is printed apart, JPEG blurring the copy
+ * into the noise of two prints.
+ */
+const DIGIT_PNG: readonly ExtraPage[] = [{ style: 'cloned_digit', quality: 0, dpi: DPI, held: true }];
+
+/**
  * Pages the scanner stored as JPEG before the edit, then saved again after it (docs/tamper.md, "An
  * earlier JPEG compression"): held where the last save keeps the scanner's steps (lossless, or JPEG with
  * finer steps); printed apart where it is as coarse (the same quality) or coarser, which wipes them.
@@ -134,6 +148,9 @@ const SCANNER_JPEG: readonly ExtraPage[] = [
     apart: 'saved again at the scanner’s own quality: its steps are the last save’s',
   },
   { style: 'rescanned', quality: 75, dpi: DPI, scanner: 90, apart: 'saved again with coarser steps than the scanner’s' },
+  // fed askew: the reader straightens the render for OCR, and reads the compression in the image's own pixels
+  { style: 'rescanned', quality: 90, dpi: DPI, scanner: 75, skew: 1.5 },
+  { style: 'rescanned', quality: 0, dpi: DPI, scanner: 75, skew: -2 },
 ];
 
 /** A `jpeg_shifted` page is held to the target where the reader judges the block grid: lossless (PNG), its image at BLOCK_DPI or more. */
@@ -150,16 +167,19 @@ export async function makeScanCase(
   jpegPatch = JPEG_ROWS.patch,
   dpiY = dpi,
   scanner?: number,
+  skew = 0,
 ): Promise<ScanCase | null> {
   const ctx = await editContext(o.bytes, parsed);
   const edit = await makeEdit(o.bytes, parsed, 'white_box', hashSeed(seed, o.name, 'scan_patch'), ctx);
   if (!edit) return null;
-  const square = await renderGray(o.bytes, edit.page - 1, dpi);
+  // the paper fed askew: both renders turned alike about the page's centre
+  const turn = (r: GrayRaster) => (skew ? rotateRaster(r, skew) : r);
+  const square = turn(await renderGray(o.bytes, edit.page - 1, dpi));
   const size: [number, number] = [square.width / (dpi / 72), square.height / (dpi / 72)];
   // an image sampled at another resolution down the page: both renders resampled alike
   const original = dpiY === dpi ? square : squash(square, dpiY / dpi);
-  const clean =
-    dpiY === dpi ? await renderGray(edit.bytes, edit.page - 1, dpi) : squash(await renderGray(edit.bytes, edit.page - 1, dpi), dpiY / dpi);
+  const cleanSquare = turn(await renderGray(edit.bytes, edit.page - 1, dpi));
+  const clean = dpiY === dpi ? cleanSquare : squash(cleanSquare, dpiY / dpi);
   const scale: [number, number] = [dpi / 72, original.height / size[1]];
   const res = dpiY === dpi ? `${dpi}` : `${dpi}x${dpiY}`;
   // the 200 dpi page keeps the seeds it always had
@@ -169,7 +189,7 @@ export async function makeScanCase(
   // the patch covers the old amount with a margin (wider to the left: a longer new value grows leftwards)
   const b = edit.boxes[0];
   const h = b[3] - b[1];
-  const rect: Box = [b[0] - Math.max(3, 0.3 * (b[2] - b[0])), b[1] - 0.15 * h, b[2] + 2, b[3] + 0.15 * h];
+  const rect: Box = turnBox([b[0] - Math.max(3, 0.3 * (b[2] - b[0])), b[1] - 0.15 * h, b[2] + 2, b[3] + 0.15 * h], skew, size);
   const patched = new Map<PatchStyle, Uint8Array>();
   const control = await rasterPdf(scan, size, jpeg);
   // the amount a clone copies: another amount of the page, on another line, of the same column and at least as wide where one is (seeded)
@@ -224,7 +244,7 @@ export async function makeScanCase(
     patched,
     control,
     boxes: edit.boxes,
-    note: `${edit.note}${styles.includes('jpeg_shifted') ? `, patch JPEG q${jpegPatch}` : ''}${scanner ? `, scanned as JPEG q${scanner}` : ''}${jpeg ? `, JPEG q${jpeg}` : ', PNG'}${dpi === DPI && dpiY === dpi ? '' : `, ${res} dpi image`}`,
+    note: `${edit.note}${styles.includes('jpeg_shifted') ? `, patch JPEG q${jpegPatch}` : ''}${scanner ? `, scanned as JPEG q${scanner}` : ''}${skew ? `, ${skew}° askew` : ''}${jpeg ? `, JPEG q${jpeg}` : ', PNG'}${dpi === DPI && dpiY === dpi ? '' : `, ${res} dpi image`}`,
   };
 }
 
@@ -328,6 +348,7 @@ export async function runScanBench(
   const coding = (q: number) => (q < 0 ? 'PNG/JPEG' : q === 0 ? 'PNG' : `JPEG q${q}`);
   const extra: ExtraPage[] = [
     ...HIGH_DPI.filter((e) => styles.includes(e.style)),
+    ...DIGIT_PNG.filter((e) => styles.includes(e.style)),
     ...SCANNER_JPEG.filter((e) => styles.includes(e.style)),
     ...(jpeg?.pages ?? []).map((p) => ({ style: 'jpeg_shifted' as const, ...p })),
   ];
@@ -335,15 +356,15 @@ export async function runScanBench(
     const r = row(
       e.style,
       e.scanner
-        ? `${e.style} JPEG q${e.scanner} > ${coding(e.quality)}`
-        : `${e.style} ${e.style === 'jpeg_shifted' ? `${coding(e.quality)} ` : ''}${e.dpiY ? `${e.dpi}x${e.dpiY}` : e.dpi}dpi`,
+        ? `${e.style} JPEG q${e.scanner} > ${coding(e.quality)}${e.skew ? ` ${e.skew}° askew` : ''}`
+        : `${e.style} ${e.style === 'jpeg_shifted' || e.quality >= 0 ? `${coding(e.quality)} ` : ''}${e.dpiY ? `${e.dpi}x${e.dpiY}` : e.dpi}dpi`,
     );
     if (e.style === 'jpeg_shifted') {
       r.gated = blockJudgedPage(e.quality, e.dpi);
       r.grids = [];
     }
     // the scanner's JPEG rows are held where the last save keeps its steps, whatever the style
-    if (e.scanner) r.gated = true;
+    if (e.scanner || e.held) r.gated = true;
     if (e.apart) {
       r.gated = false;
       r.apart = e.apart;
@@ -432,9 +453,11 @@ export async function runScanBench(
         for (const s of res.styles.filter((r) => pageStyles.includes(r.style) && !extraRows.some((e) => e.row === r))) await judge(o, c, s);
       }
     }
-    for (const { style, quality, dpi, dpiY, scanner, row: s } of extraRows) {
+    for (const { style, quality, dpi, dpiY, scanner, skew, row: s } of extraRows) {
       const q = quality < 0 ? (i % 2 ? 85 : undefined) : quality || undefined;
-      const c = parsed.transactions.length ? await makeScanCase(o, parsed, opts.seed, q, [style], dpi, jpeg?.patch, dpiY, scanner) : null;
+      const c = parsed.transactions.length
+        ? await makeScanCase(o, parsed, opts.seed, q, [style], dpi, jpeg?.patch, dpiY, scanner, skew)
+        : null;
       if (!c) {
         res.notApplicable.push(`${o.name}: no amount to edit`);
         break;

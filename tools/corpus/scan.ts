@@ -11,6 +11,9 @@ import { Rng } from './rng';
 
 export type Rect = [number, number, number, number];
 
+type Mupdf = typeof import('mupdf');
+type Pixmap = InstanceType<Mupdf['Pixmap']>;
+
 export interface ScanLook {
   seed: number;
   /** grey level of the paper (default 232) and of the ink (default 45) */
@@ -197,7 +200,6 @@ export async function pasteJpegPatch(
   look?: ScanLook,
   opts: JpegPatchOptions = {},
 ): Promise<GrayRaster> {
-  const mupdf = await import('mupdf');
   const paper = look?.paper ?? 232;
   const ink = look?.ink ?? 45;
   const sigma = look?.noise ?? 5;
@@ -212,31 +214,17 @@ export async function pasteJpegPatch(
   const gw = Math.ceil((x1 + 8 - gx) / 8) * 8;
   const gh = Math.ceil((y1 + 8 - gy) / 8) * 8;
   const soft = blur3(clean);
-  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, gw, gh], false);
-  let decoded: InstanceType<typeof mupdf.Pixmap> | null = null;
-  let image: InstanceType<typeof mupdf.Image> | null = null;
-  try {
-    const px = pix.getPixels();
-    const stride = pix.getStride();
-    for (let y = 0; y < gh; y++)
-      for (let x = 0; x < gw; x++) {
-        const sx = Math.min(clean.width - 1, Math.max(0, gx + x));
-        const sy = Math.min(clean.height - 1, Math.max(0, gy + y));
-        px[y * stride + x] = clampGrey(ink + ((paper - ink) * soft[sy * clean.width + sx]) / 255 + sigma * gaussian(rng));
-      }
-    image = new mupdf.Image(pix.asJPEG(opts.quality ?? 75));
-    decoded = image.toPixmap();
-    const back = decoded.getPixels();
-    const bstride = decoded.getStride();
-    const n = decoded.getNumberOfComponents();
-    const out = new Uint8Array(scan.data);
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) out[y * scan.width + x] = back[(y - gy) * bstride + (x - gx) * n];
-    return { data: out, width: scan.width, height: scan.height };
-  } finally {
-    decoded?.destroy?.();
-    image?.destroy?.();
-    pix.destroy?.();
-  }
+  const other = new Uint8Array(gw * gh);
+  for (let y = 0; y < gh; y++)
+    for (let x = 0; x < gw; x++) {
+      const sx = Math.min(clean.width - 1, Math.max(0, gx + x));
+      const sy = Math.min(clean.height - 1, Math.max(0, gy + y));
+      other[y * gw + x] = clampGrey(ink + ((paper - ink) * soft[sy * clean.width + sx]) / 255 + sigma * gaussian(rng));
+    }
+  const back = await jpegRoundTrip({ data: other, width: gw, height: gh }, opts.quality ?? 75);
+  const out = new Uint8Array(scan.data);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) out[y * scan.width + x] = back.data[(y - gy) * gw + (x - gx)];
+  return { data: out, width: scan.width, height: scan.height };
 }
 
 /** `scan` with the `w` x `h` pixels at (`fx`, `fy`) copied to (`tx`, `ty`), what falls outside left out. */
@@ -316,24 +304,46 @@ function halfThenDouble(r: GrayRaster): Float64Array {
   return out;
 }
 
-/** The raster saved as JPEG at `quality` (mupdf) and decoded again: a scanner or a phone that stores its pages as JPEG. */
-export async function jpegRoundTrip(r: GrayRaster, quality: number): Promise<GrayRaster> {
-  const mupdf = await import('mupdf');
-  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, r.width, r.height], false);
-  let image: InstanceType<typeof mupdf.Image> | null = null;
-  let decoded: InstanceType<typeof mupdf.Pixmap> | null = null;
+/**
+ * The raster as a grey mupdf Pixmap (no alpha), or the part of it inside `area` (pixels, x0 y0 x1 y1):
+ * the caller destroys it.
+ */
+export function rasterToPixmap(mupdf: Mupdf, r: GrayRaster, area: [number, number, number, number] = [0, 0, r.width, r.height]): Pixmap {
+  const [x0, y0, x1, y1] = area;
+  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, x1 - x0, y1 - y0], false);
   try {
     const px = pix.getPixels();
     const stride = pix.getStride();
-    for (let y = 0; y < r.height; y++) px.set(r.data.subarray(y * r.width, (y + 1) * r.width), y * stride);
+    for (let y = y0; y < y1; y++) px.set(r.data.subarray(y * r.width + x0, y * r.width + x1), (y - y0) * stride);
+    return pix;
+  } catch (e) {
+    pix.destroy?.();
+    throw e;
+  }
+}
+
+/** A grey mupdf Pixmap (a decoded image) as a raster: the first component of each pixel. */
+export function pixmapToRaster(pix: Pixmap): GrayRaster {
+  const width = pix.getWidth();
+  const height = pix.getHeight();
+  const px = pix.getPixels();
+  const stride = pix.getStride();
+  const n = pix.getNumberOfComponents();
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = px[y * stride + x * n];
+  return { data, width, height };
+}
+
+/** The raster saved as JPEG at `quality` (mupdf) and decoded again: a scanner or a phone that stores its pages as JPEG. */
+export async function jpegRoundTrip(r: GrayRaster, quality: number): Promise<GrayRaster> {
+  const mupdf = await import('mupdf');
+  const pix = rasterToPixmap(mupdf, r);
+  let image: InstanceType<typeof mupdf.Image> | null = null;
+  let decoded: Pixmap | null = null;
+  try {
     image = new mupdf.Image(pix.asJPEG(quality));
     decoded = image.toPixmap();
-    const back = decoded.getPixels();
-    const bstride = decoded.getStride();
-    const n = decoded.getNumberOfComponents();
-    const out = new Uint8Array(r.width * r.height);
-    for (let y = 0; y < r.height; y++) for (let x = 0; x < r.width; x++) out[y * r.width + x] = back[y * bstride + x * n];
-    return { data: out, width: r.width, height: r.height };
+    return pixmapToRaster(decoded);
   } finally {
     decoded?.destroy?.();
     image?.destroy?.();
@@ -344,11 +354,8 @@ export async function jpegRoundTrip(r: GrayRaster, quality: number): Promise<Gra
 /** An image-only one-page PDF (`size` in points) showing the raster, as PNG or as JPEG at `jpeg` quality. */
 export async function rasterPdf(r: GrayRaster, size: [number, number], jpeg?: number): Promise<Uint8Array> {
   const mupdf = await import('mupdf');
-  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, r.width, r.height], false);
+  const pix = rasterToPixmap(mupdf, r);
   try {
-    const px = pix.getPixels();
-    const stride = pix.getStride();
-    for (let y = 0; y < r.height; y++) px.set(r.data.subarray(y * r.width, (y + 1) * r.width), y * stride);
     const bytes = jpeg ? pix.asJPEG(jpeg) : pix.asPNG();
     const doc = await PDFDocument.create();
     const img = jpeg ? await doc.embedJpg(bytes) : await doc.embedPng(bytes);
@@ -368,11 +375,8 @@ export async function overlayPatch(pagePdf: Uint8Array, patched: GrayRaster, rec
   const mupdf = await import('mupdf');
   const [sx, sy] = typeof scale === 'number' ? [scale, scale] : scale;
   const [x0, y0, x1, y1] = pixelRect(rect, scale, patched.width, patched.height);
-  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, x1 - x0, y1 - y0], false);
+  const pix = rasterToPixmap(mupdf, patched, [x0, y0, x1, y1]);
   try {
-    const px = pix.getPixels();
-    const stride = pix.getStride();
-    for (let y = y0; y < y1; y++) px.set(patched.data.subarray(y * patched.width + x0, y * patched.width + x1), (y - y0) * stride);
     const doc = await PDFDocument.load(pagePdf, { updateMetadata: false });
     const page = doc.getPage(0);
     const img = await doc.embedPng(pix.asPNG());

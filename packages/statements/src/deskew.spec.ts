@@ -1,4 +1,4 @@
-import { deskew, estimateSkew, rotateRaster } from './deskew';
+import { deskew, estimateSkew, rotateRaster, turnBox } from './deskew';
 import type { GrayRaster } from './extract';
 
 /** A white page with dark "text lines" (dashes of ink) falling by `deg` to the right. */
@@ -49,5 +49,30 @@ describe('deskew', () => {
     const r = rotateRaster(page(0, 400, 400), 3);
     expect(r.width).toBe(400);
     expect(r.data[0]).toBe(255);
+  });
+
+  it('turns a box as the raster is turned, and back', () => {
+    // a dark square far from the centre, on a white page
+    const w = 600;
+    const h = 400;
+    const data = new Uint8Array(w * h).fill(255);
+    for (let y = 300; y < 320; y++) for (let x = 480; x < 500; x++) data[y * w + x] = 0;
+    for (const deg of [2.5, -4]) {
+      const r = rotateRaster({ data, width: w, height: h }, deg);
+      // the dark pixels of the turned page, and the box they span
+      let [x0, y0, x1, y1] = [w, h, 0, 0];
+      for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++)
+          if (r.data[y * w + x] < 128) [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x + 1), Math.max(y1, y + 1)];
+      const b = turnBox([480, 300, 500, 320], deg, [w, h]);
+      // the square has moved (by about 10 px at this distance from the centre), and the turned box holds where it went
+      expect(Math.abs(x0 - 480) + Math.abs(y0 - 300)).toBeGreaterThan(8);
+      b.forEach((v, i) => expect(Math.abs(v - [x0, y0, x1, y1][i])).toBeLessThanOrEqual(1.5));
+      // and back: the box it came from (the bounding box of a turned box is a little larger)
+      const back = turnBox(b, deg, [w, h], true);
+      expect(back[0]).toBeLessThanOrEqual(480);
+      expect(back[2]).toBeGreaterThanOrEqual(500);
+      expect(back[2] - back[0]).toBeLessThan(24);
+    }
   });
 });

@@ -86,6 +86,38 @@ export function rotateRaster(r: GrayRaster, deg: number): GrayRaster {
   return { data: out, width, height };
 }
 
+/**
+ * Where a box ([x0, y0, x1, y1], any unit) lies once its page, of `size` in the same unit, is turned as
+ * `rotateRaster(r, deg)` turns the page's render (`inverse`: back from the turned page): the bounding
+ * box of its turned corners.
+ */
+export function turnBox(
+  b: readonly number[],
+  deg: number,
+  size: readonly [number, number],
+  inverse = false,
+): [number, number, number, number] {
+  if (!deg) return [b[0], b[1], b[2], b[3]];
+  const a = ((inverse ? -deg : deg) * Math.PI) / 180;
+  const cos = Math.cos(a);
+  const sin = Math.sin(a);
+  const cx = size[0] / 2;
+  const cy = size[1] / 2;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const [x, y] of [
+    [b[0], b[1]],
+    [b[2], b[1]],
+    [b[0], b[3]],
+    [b[2], b[3]],
+  ]) {
+    // the inverse of rotateRaster's mapping from an output pixel to its source
+    xs.push(cx + cos * (x - cx) + sin * (y - cy));
+    ys.push(cy - sin * (x - cx) + cos * (y - cy));
+  }
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
 /** Below this angle (degrees) a page is read as it is: rotating costs time and blurs the glyphs a little. */
 export const MIN_SKEW_DEG = 0.3;
 

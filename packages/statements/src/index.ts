@@ -46,6 +46,7 @@ export type { TamperAssessment, TamperInput } from './tamper';
 export { contentFindings, tokensOf, isMoney } from './tamper-content';
 export { BLOCK_DPI, blockGridJudged, needsPageImage, scanFindings, scanPageStats, wordPixelStats } from './tamper-scan';
 export { blockGrid, paperSteps } from './tamper-blocks';
+export { rotateRaster, turnBox } from './deskew';
 export { woffToSfnt } from './font-files';
 export type { ScanPageStats, ScanWordStats } from './tamper-scan';
 export type { ContentInput, InkToken } from './tamper-content';

@@ -96,10 +96,10 @@ interface OcrJob {
   raster?: GrayRaster;
   /** the images a whole scanned page is drawn from (pageImages) */
   images?: PageImages;
-  /** the page's own image decoded at its own resolution, for the scan checks that need it (needsPageImage); not when the page was deskewed */
+  /** the page's own image decoded at its own resolution, for the scan checks that need it (needsPageImage); on a deskewed page, only for the earlier-compression check */
   native?: GrayRaster | null;
-  /** the raster was straightened before OCR (deskew.ts): its pixels are no longer the page image's */
-  deskewed?: boolean;
+  /** the raster was straightened before OCR (deskew.ts), turned by `rotateRaster(r, skew)`: its pixels are no longer the page image's */
+  skew?: number;
 }
 
 /** The images the OCR workers recognise for a rendered page (each with its offset on the page). */
@@ -132,7 +132,7 @@ function finishJob(job: OcrJob, scans?: Map<number, ScanPageStats>): void {
       // an image drawn at another resolution than the render's was resampled by it (a 300 dpi scan read at 200 dpi)
       const scale = job.images?.scale;
       const resampled = !!scale && scale.some((s) => Math.abs(s / job.scale - 1) > 0.01);
-      scans.set(p.index, scanPageStats(job.raster, job.scale, p.lines, p.index, resampled, job.images, job.native, !job.deskewed));
+      scans.set(p.index, scanPageStats(job.raster, job.scale, p.lines, p.index, resampled, job.images, job.native, job.skew));
     }
     job.raster = undefined;
     job.native = undefined;
@@ -230,15 +230,16 @@ export async function extractLayout(opened: OpenedDocument, opts: LayoutOptions 
                 const straight = deskew(rendered);
                 if (straight.raster !== rendered) {
                   r = { ...rendered, ...straight.raster };
-                  job.deskewed = true;
+                  job.skew = straight.angle;
                   warnings.push(`page ${job.page.index + 1} was scanned ${straight.angle}° askew: straightened before OCR`);
                 }
               }
               if (job.need.kind === 'page') {
                 job.raster = r;
                 job.images = pageImages(opened, job.page.index);
-                // measured in the image's own pixels: only where the words still sit where the image put them
-                if (r === rendered && needsPageImage(job.images, rendered.scale)) job.native = pageImagePixels(opened, job.page.index);
+                // measured in the image's own pixels (on a straightened page, only the earlier JPEG compression: its
+                // regions are turned into the straightened page's frame, where the words are)
+                if (needsPageImage(job.images, rendered.scale, r !== rendered)) job.native = pageImagePixels(opened, job.page.index);
               }
               const pieces = piecesOf(job, r, r.scale);
               job.pending = pieces.length;

@@ -24,6 +24,9 @@ interface Glyph {
   h: number;
   /** ink pixels */
   area: number;
+  /** the ink's centre (raster pixels) */
+  cx: number;
+  cy: number;
 }
 
 /** The amount whose paper matches another word's best, at one translation. */
@@ -41,9 +44,25 @@ export interface WordCopy {
   alt: number;
 }
 
+/** The amount's one glyph whose pixels are nearest another glyph's (of another word, or of its own): a digit copied over a digit. */
+export interface GlyphCopy {
+  word: number;
+  other: number;
+  /** the two glyphs' boxes (PDF points, in the frame of the words' boxes): the amount's, and the other's */
+  glyph: Box;
+  source: Box;
+  /** the mean absolute difference (grey levels) of the pixels of the glyph's box (one pixel round) and the other's, and how many */
+  mad: number;
+  pixels: number;
+}
+
 export interface PageCopies {
   /** each amount's best match, where one was compared */
   copies: WordCopy[];
+  /** each amount's nearest single glyph of the page, where it has a like one */
+  glyphCopies: GlyphCopy[];
+  /** the median over the amounts' glyphs of each one's difference from its nearest like glyph (two prints of a digit: the scanner's noise, twice) */
+  glyphMedian: number;
   /** word pairs and translations compared */
   pairs: number;
   /**
@@ -64,6 +83,41 @@ const LIKE_PIXELS = 12;
 const MIN_VAR = 1;
 /** Translations compared per page at most. */
 const MAX_PAIRS = 60_000;
+/** Like glyph pairs whose pixels are compared at most (the page's median and each amount's nearest). */
+const MAX_GLYPH_PAIRS = 60_000;
+
+/**
+ * The difference of glyph `t` from `s`: laid on it by their boxes' corners, or by their ink's centres
+ * where they differ (a copy's box may take in a sliver of a neighbour's ink), the nearer.
+ */
+function nearestDiff(r: GrayRaster, t: Glyph, s: Glyph): { mad: number; n: number } | null {
+  const byBox = glyphDiff(r, t, s.x - t.x, s.y - t.y);
+  const dx = Math.round(s.cx - t.cx);
+  const dy = Math.round(s.cy - t.cy);
+  if (dx === s.x - t.x && dy === s.y - t.y) return byBox;
+  const byCentre = glyphDiff(r, t, dx, dy);
+  return !byBox || (byCentre && byCentre.mad < byBox.mad) ? byCentre : byBox;
+}
+
+/** The mean absolute difference of the pixels of glyph `t`'s box (one pixel round) and those `dx`, `dy` away; null off the page. */
+function glyphDiff(r: GrayRaster, t: Glyph, dx: number, dy: number): { mad: number; n: number } | null {
+  const x0 = t.x - 1;
+  const y0 = t.y - 1;
+  const x1 = t.x + t.w + 1;
+  const y1 = t.y + t.h + 1;
+  if (x0 < 0 || y0 < 0 || x1 > r.width || y1 > r.height || x0 + dx < 0 || y0 + dy < 0 || x1 + dx > r.width || y1 + dy > r.height)
+    return null;
+  const W = r.width;
+  const d = r.data;
+  let sum = 0;
+  for (let y = y0; y < y1; y++) {
+    const at = y * W;
+    const to = (y + dy) * W + dx;
+    for (let x = x0; x < x1; x++) sum += Math.abs(d[at + x] - d[to + x]);
+  }
+  const n = (x1 - x0) * (y1 - y0);
+  return { mad: sum / n, n };
+}
 
 /**
  * The glyphs of a word (PDF points, `sx`/`sy` pixels per point): 8-connected runs of pixels darker
@@ -122,6 +176,8 @@ function glyphsOf(r: GrayRaster, sx: number, sy: number, box: Box): WordGlyphs |
       let maxX = x;
       let maxY = y;
       let area = 0;
+      let sumX = 0;
+      let sumY = 0;
       let top = 0;
       open[i] = 0;
       stack[top++] = i;
@@ -130,6 +186,8 @@ function glyphsOf(r: GrayRaster, sx: number, sy: number, box: Box): WordGlyphs |
         const jy = (j / bw) | 0;
         const jx = j - jy * bw;
         area++;
+        sumX += jx;
+        sumY += jy;
         if (jx < minX) minX = jx;
         if (jx > maxX) maxX = jx;
         if (jy < minY) minY = jy;
@@ -143,7 +201,7 @@ function glyphsOf(r: GrayRaster, sx: number, sy: number, box: Box): WordGlyphs |
       const gh = maxY - minY + 1;
       const gw = maxX - minX + 1;
       if (gh < 0.45 * h || gw < 2 || area < 12) continue;
-      out.push({ x: bx0 + minX - 1, y: by0 + minY - 1, w: gw, h: gh, area });
+      out.push({ x: bx0 + minX - 1, y: by0 + minY - 1, w: gw, h: gh, area, cx: bx0 - 1 + sumX / area, cy: by0 - 1 + sumY / area });
     }
   return { glyphs: out, x: wx, y: wy, w: ww, h: wh, near: dilate2(ink, ww, wh) };
 }
@@ -252,6 +310,10 @@ export function pageCopies(
   const [sx, sy] = typeof scale === 'number' ? [scale, scale] : scale;
   const byWord = words.map((wd) => (/\d/.test(wd.text) ? glyphsOf(r, sx, sy, wd.box) : null));
   const copies: WordCopy[] = [];
+  const glyphCopies: GlyphCopy[] = [];
+  // each amount glyph's difference from its nearest like glyph of the page: two prints of one character
+  const nearest: number[] = [];
+  let glyphPairs = 0;
   let pairs = 0;
   let likeSum = 0;
   let likeN = 0;
@@ -277,6 +339,8 @@ export function pageCopies(
     });
     const at = Int32Array.from(all);
     const byOther: Array<{ b: number; corr: number; n: number; glyphs: number }> = [];
+    let glyphBest: GlyphCopy | null = null;
+    const tMin = new Array<number>(wa.glyphs.length).fill(Infinity);
     for (let b = 0; b < words.length && pairs < MAX_PAIRS; b++) {
       const wb = byWord[b];
       if (!wb || !wb.glyphs.length) continue;
@@ -291,6 +355,21 @@ export function pageCopies(
           if (like) {
             likeSum += like.corr;
             likeN++;
+          }
+          // one digit copied over another (of another word, or of the amount itself): the same pixels, its
+          // ink and its noise, where two prints differ by the scanner's noise twice
+          const diff = glyphPairs++ < MAX_GLYPH_PAIRS ? nearestDiff(r, t, s) : null;
+          if (diff) {
+            tMin[ti] = Math.min(tMin[ti], diff.mad);
+            if (!glyphBest || diff.mad < glyphBest.mad)
+              glyphBest = {
+                word: a,
+                other: b,
+                glyph: [t.x / sx, t.y / sy, (t.x + t.w) / sx, (t.y + t.h) / sy],
+                source: [s.x / sx, s.y / sy, (s.x + s.w) / sx, (s.y + s.h) / sy],
+                mad: diff.mad,
+                pixels: diff.n,
+              };
           }
           if (b === a) continue;
           const key = (s.x - t.x) * 65536 + (s.y - t.y);
@@ -309,11 +388,20 @@ export function pageCopies(
       }
       if (best) byOther.push({ b, ...best });
     }
+    if (glyphBest) glyphCopies.push(glyphBest);
+    for (const m of tMin) if (m < Infinity) nearest.push(m);
     if (byOther.length) {
       byOther.sort((p, q) => q.corr - p.corr);
       const top = byOther[0];
       copies.push({ word: a, other: top.b, corr: top.corr, pixels: top.n, glyphs: top.glyphs, alt: byOther[1]?.corr ?? 0 });
     }
   }
-  return { copies, pairs, likeMean: likeN ? likeSum / likeN : 0 };
+  nearest.sort((p, q) => p - q);
+  return {
+    copies,
+    glyphCopies,
+    glyphMedian: nearest.length ? nearest[nearest.length >> 1] : 0,
+    pairs,
+    likeMean: likeN ? likeSum / likeN : 0,
+  };
 }

@@ -1,4 +1,4 @@
-import { jpegRoundTrip, scanify } from '../../../tools/corpus/scan';
+import { jpegRoundTrip, rasterToPixmap, scanify } from '../../../tools/corpus/scan';
 import { GrayRaster } from './extract';
 import { freshRegions, jpegLumaTable, pageHistory } from './tamper-history';
 
@@ -15,10 +15,8 @@ function page(seed: number): GrayRaster {
 /** The JPEG a raster is saved as, its bytes. */
 async function jpegBytes(r: GrayRaster, quality: number): Promise<Uint8Array> {
   const mupdf = await import('mupdf');
-  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, r.width, r.height], false);
+  const pix = rasterToPixmap(mupdf, r);
   try {
-    const px = pix.getPixels();
-    for (let y = 0; y < r.height; y++) px.set(r.data.subarray(y * r.width, (y + 1) * r.width), y * pix.getStride());
     return pix.asJPEG(quality);
   } finally {
     pix.destroy?.();

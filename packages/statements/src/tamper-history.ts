@@ -9,7 +9,7 @@
  * `pageHistory` reads each block's low-frequency DCT coefficients on the image's own 8x8 grid, finds
  * for each frequency the largest step its coefficients keep (the earlier quantiser's), where the last
  * save's own step (`quant`, from the JPEG's table; 1 for a lossless image) cannot explain it, and
- * `historyOf` answers what share of a box's coefficients falls off those steps.
+ * `freshRegions` gathers the blocks that fall off those steps into regions.
  */
 import type { GrayRaster } from './extract';
 

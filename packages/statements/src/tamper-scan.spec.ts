@@ -2,6 +2,7 @@ import { makePdf, Txt } from './__fixtures__/make-pdf';
 import { PLOVER_ROWS, ploverPage } from './__fixtures__/plover';
 import {
   clonePatch,
+  cloneRect,
   jpegRoundTrip,
   overlayPatch,
   pasteJpegPatch,
@@ -16,7 +17,8 @@ import { makeStatement } from '../../../tools/corpus/corpus';
 import { LAYOUTS } from '../../../tools/corpus/layouts';
 import { hashSeed } from '../../../tools/corpus/rng';
 import { amountGrids } from '../../../tools/bench/jpeg-grid';
-import { extractLayout, openDocument, parseStatementFile, shutdownOcr } from './index';
+import { extractLayout, isMoney, openDocument, parseStatementFile, readPageInk, shutdownOcr, tokensOf } from './index';
+import { rotateRaster, turnBox } from './deskew';
 import { scanFindings, wordPixelStats } from './tamper-scan';
 
 const ROWS = PLOVER_ROWS;
@@ -141,6 +143,38 @@ describe('scan tamper findings (pasted patch)', () => {
     const res = await read(await rasterPdf(clonePatch(flat, cell(1), cell(7), SCALE), SIZE));
     expect(res.transactions.filter((t) => Math.abs(t.amount - 1200) < 0.005)).toHaveLength(2);
     expect((res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
+  }, 90_000);
+
+  it('names one digit copied over another within the scan (the same pixels, ink and noise) on a lossless page; nothing on the unedited page', async () => {
+    const pdf = await makePdf([page(ROWS)], { size: SIZE });
+    const opened = await openDocument(pdf);
+    const ink = await readPageInk(opened, 0);
+    opened.close();
+    const toks = tokensOf(
+      ink.glyphs.filter((g) => g.mode === 'fill'),
+      1,
+    ).filter((t) => isMoney(t.text));
+    const glyphBox = (text: string, i: number): [number, number, number, number] => {
+      const g = toks.find((t) => t.text === text)!.glyphs[i];
+      return [g.x0, g.y0, g.x1, g.y1];
+    };
+    const scan = scanify(await renderGray(pdf), { seed: 32 });
+    // the 3 of row 5's 300.00 copied over the 4 of row 8's 640.00, its glyph box as a selection tool takes it
+    const res = await read(await rasterPdf(cloneRect(scan, glyphBox('300.00', 0), glyphBox('640.00', 1), SCALE), SIZE));
+    const row = res.transactions.findIndex((t) => Math.abs(t.amount - 630) < 0.005);
+    expect(row).toBe(7);
+    const copy = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
+    expect(copy).toHaveLength(1);
+    expect(copy[0]).toMatchObject({ category: 'content', severity: 'high', page: 1, row: 7 });
+    expect(copy[0].message).toMatch(
+      /^page 1: a character of the amount (630\.00 \(row 8: .*\) and one of the amount 300\.00 \(row 5: .*\)|300\.00 \(row 5: .*\) and one of the amount 630\.00 \(row 8: .*\)) are the same pixels: they differ by 0\.\d\d grey levels on average over \d+ pixels, where two prints of one character on this page differ by \d\.\d \(the median\) and no other pair by less than \d\.\d: .*; the arithmetic breaks at row 8, so that is likely the copy$/,
+    );
+    // the two glyphs boxed: the copy over the 4, and its source
+    const near = (b: number[], c: number[]) => Math.abs(b[0] - c[0]) < 2 && Math.abs(b[1] - c[1]) < 4 && Math.abs(b[2] - c[2]) < 2;
+    for (const g of [glyphBox('640.00', 1), glyphBox('300.00', 0)]) expect(copy[0].boxes.some((b) => near(b, g))).toBe(true);
+    // the unedited page: every digit printed twice differs by the scanner's noise
+    const plain = await read(await rasterPdf(scan, SIZE));
+    expect((plain.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
   }, 90_000);
 
   it("compares a copied amount in the page image's own pixels where the render resamples it (300 dpi): the copy is exact there", async () => {
@@ -342,6 +376,36 @@ describe('scan tamper findings (pasted patch)', () => {
     const res = await read(await rasterPdf(once, SIZE, 90));
     expect(res.transactions.some((t) => Math.abs(t.amount - 940) < 0.005)).toBe(true);
     expect((res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
+  }, 120_000);
+
+  it('names the same patch on a page fed askew, straightened before OCR: the region turned onto the straightened page', async () => {
+    // the paper 1.5 degrees askew under a scanner that stores JPEG quality 75; the page saved again as JPEG quality 90
+    const turn = (r: Awaited<ReturnType<typeof renderGray>>) => rotateRaster(r, 1.5);
+    const scan = await jpegRoundTrip(scanify(turn(await renderGray(await makePdf([page(ROWS)], { size: SIZE }))), { seed: 32 }), 75);
+    const edited = ROWS.map((r) => [...r]);
+    edited[7][3] = '940.00';
+    const clean = turn(await renderGray(await makePdf([page(edited)], { size: SIZE })));
+    const base = Y0 + 7 * LH;
+    const rect = turnBox([414, base - 10, 464, base + 4], 1.5, SIZE) as [number, number, number, number];
+    const patched = pastePatch(scan, clean, rect, SCALE, 'rescanned', { seed: 11 });
+    const plain = await read(await rasterPdf(scan, SIZE, 90));
+    expect(plain.warnings.some((w) => /askew: straightened before OCR/.test(w))).toBe(true);
+    expect(plain.transactions.length).toBe(8);
+    expect((plain.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch')).toEqual([]);
+    const res = await read(await rasterPdf(patched, SIZE, 90));
+    const row = res.transactions.findIndex((t) => Math.abs(t.amount - 940) < 0.005);
+    expect(row).toBeGreaterThanOrEqual(0);
+    const patch = (res.tamperFindings ?? []).filter((f) => f.kind === 'pasted_patch');
+    expect(patch).toHaveLength(1);
+    expect(patch[0]).toMatchObject({ category: 'content', severity: 'high', page: 1, row });
+    expect(patch[0].message).toMatch(/^page 1: the amount 940\.00 lies in a region of .* before it was saved again:/);
+    // on the straightened page, where the amount was printed: the region's box turned back
+    const [x0, y0, x1, y1] = patch[0].boxes[0];
+    expect(x0).toBeLessThanOrEqual(421);
+    expect(x1).toBeGreaterThanOrEqual(460);
+    expect(y0).toBeLessThanOrEqual(base - 6);
+    expect(y1).toBeGreaterThanOrEqual(base);
+    expect(y1 - y0).toBeLessThan(40);
   }, 120_000);
 
   it("judges the grid in the page image's own pixels, not the 200 dpi render's, where the image is drawn at another resolution", async () => {

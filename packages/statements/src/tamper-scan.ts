@@ -11,10 +11,11 @@
  * carries its source's noise (tamper-clone.ts). An image of its own laid over the page's (a PDF
  * editor's paste) is named from the file's structure. docs/tamper.md.
  */
+import { turnBox } from './deskew';
 import type { GrayRaster, ImageOverlay, PageImages } from './extract';
 import { blockGrid } from './tamper-blocks';
 import { freshRegions, pageHistory } from './tamper-history';
-import { dilate2, pageCopies, type WordCopy } from './tamper-clone';
+import { dilate2, pageCopies, type GlyphCopy, type WordCopy } from './tamper-clone';
 import { isMoney } from './tamper-content';
 import type { Line, StatementTransaction, TamperFinding } from './types';
 import { sortedNumbers } from './tokens';
@@ -85,6 +86,10 @@ export interface ScanPageStats {
   filter?: string | null;
   /** each amount's best match by the paper around its glyphs (tamper-clone.ts), indices into `words` */
   copies?: WordCopy[];
+  /** each amount's nearest single glyph by its pixels (tamper-clone.ts), the glyphs' boxes in PDF points */
+  glyphCopies?: GlyphCopy[];
+  /** the median difference of the page's pairs of like glyphs (grey levels) */
+  glyphMedian?: number;
   /** the mean paper correlation of like glyphs (tamper-clone.ts): high where the paper is shaped by the glyphs, not by noise */
   likeMean?: number;
   /** images drawn over part of the page's scanned image, after it, with the words read inside each */
@@ -292,7 +297,7 @@ export function scanPageStats(
   resampled = false,
   images?: PageImages,
   native?: GrayRaster | null,
-  straight = true,
+  skew = 0,
 ): ScanPageStats {
   const words: ScanWordStats[] = [];
   lines.forEach((l, li) => {
@@ -306,7 +311,7 @@ export function scanPageStats(
   // amounts copied within the scan (only where the paper carries noise to tell a copy by): in the page
   // image's own pixels where the render resampled it (a copy is exact there, its source and it
   // resampled at different phases in the render)
-  const own = resampled && native && images?.scale && images.origin ? { scale: images.scale, origin: images.origin } : null;
+  const own = resampled && !skew && native && images?.scale && images.origin ? { scale: images.scale, origin: images.origin } : null;
   const copied = !noisyPaper(words)
     ? null
     : own
@@ -319,6 +324,10 @@ export function scanPageStats(
   if (copied) {
     out.copies = copied.copies;
     out.likeMean = copied.likeMean;
+    // the glyphs' boxes back on the page, from the image's frame
+    const back = (b: Box): Box => (own ? [b[0] + own.origin[0], b[1] + own.origin[1], b[2] + own.origin[0], b[3] + own.origin[1]] : b);
+    out.glyphCopies = copied.glyphCopies.map((g) => ({ ...g, glyph: back(g.glyph), source: back(g.source) }));
+    out.glyphMedian = copied.glyphMedian;
   }
   if (images?.scale) {
     out.filter = images.filter;
@@ -331,7 +340,7 @@ export function scanPageStats(
       ),
     }));
   }
-  if (native && images?.scale && images.origin) {
+  if (native && !skew && images?.scale && images.origin) {
     const [sx, sy] = images.scale;
     // the enlarged-patch grid in the image's own pixels: an editor enlarges a patch on the image's
     // pixel grid, whatever the image's resolution across and down on the page
@@ -345,13 +354,19 @@ export function scanPageStats(
     if (regrid) out.nativeGrid = true;
     if (blocks) out.blocks = true;
   }
+  // a JPEG of quality about 80 or lower: the page image's own table, where it is stored as JPEG and the
+  // table was read (and an earlier compression's steps, below, where the history check finds them)
+  if (images?.filter === 'DCTDecode' && (images.quant?.[1] ?? 0) >= COARSE_JPEG_STEP) out.coarseJpeg = true;
   // an earlier JPEG compression the page went through before its last save, read in the image's own
-  // pixels on its own 8x8 grid: the page image decoded, or the render where it is those very pixels
-  const own8 = images && historyJudged(images) ? (native ?? (straight && !resampled && renderIsImage(r, scale, images) ? r : null)) : null;
+  // pixels on its own 8x8 grid: the page image decoded, or the render where it is those very pixels. On a
+  // page straightened before OCR (turned by `skew` degrees) the words sit on the straightened page: boxes
+  // go between the two frames turned about the page's centre
+  const own8 = images && historyJudged(images) ? (native ?? (!skew && !resampled && renderIsImage(r, scale, images) ? r : null)) : null;
   if (own8 && images?.scale && images.origin) {
     const [sx, sy] = native ? images.scale : [scale, scale];
+    const size: [number, number] = [r.width / scale, r.height / scale];
     const px = (b: Box): Box => {
-      const at = native ? inImage(b, images.origin!) : b;
+      const at = native ? inImage(turnBox(b, skew, size, true), images.origin!) : b;
       return [at[0] * sx, at[1] * sy, at[2] * sx, at[3] * sy];
     };
     const h = pageHistory(
@@ -360,13 +375,13 @@ export function scanPageStats(
       words.map((w) => px(w.box)),
     );
     const earlier = h?.steps.find((st) => st.freq === 1)?.step ?? 0;
-    if (Math.max(earlier, images.filter === 'DCTDecode' ? (images.quant?.[1] ?? 0) : 0) >= COARSE_JPEG_STEP) out.coarseJpeg = true;
+    if (earlier >= COARSE_JPEG_STEP) out.coarseJpeg = true;
     const fresh = h && freshRegions(h);
     if (h && fresh) {
       // back to the page: PDF points, from the image's pixels
       const pt = (b: readonly number[]): Box => {
         const o = native ? images.origin! : [0, 0];
-        return [b[0] / sx + o[0], b[1] / sy + o[1], b[2] / sx + o[0], b[3] / sy + o[1]];
+        return turnBox([b[0] / sx + o[0], b[1] / sy + o[1], b[2] / sx + o[0], b[3] / sy + o[1]], skew, size);
       };
       out.history = {
         stored: images.filter === 'DCTDecode' ? 'jpeg' : 'lossless',
@@ -446,9 +461,12 @@ export function blockGridJudged(images: PageImages): boolean {
 /** The largest page image decoded a second time for the scan checks (a Letter page at 600 dpi is 33.7 million pixels). */
 const MAX_NATIVE_PIXELS = 40e6;
 
-/** The page's own image has to be decoded for the scan checks: its grid is measured again there, or its block grid is judged (not an image too large). */
-export function needsPageImage(images: PageImages, renderScale: number): boolean {
+/** The page's own image has to be decoded for the scan checks: its grid is measured again there, its block grid is judged, or an earlier JPEG compression is read where the render is not its pixels (on a page straightened before OCR, only that); not an image too large. */
+export function needsPageImage(images: PageImages, renderScale: number, deskewed = false): boolean {
   if (!images.scale || !images.origin || !images.pixels || images.pixels[0] * images.pixels[1] > MAX_NATIVE_PIXELS) return false;
+  // a page straightened before OCR: its words are not where the image put them, and only the earlier
+  // compression, read block by block on the image's own grid, is turned into their frame
+  if (deskewed) return historyJudged(images);
   // the enlarged-patch grid is measured again where the render resampled the image
   const regrid = images.scale.some((s) => Math.abs(s / renderScale - 1) > 0.01);
   // an earlier JPEG compression is read on the image's own 8x8 grid: decoded where the render is not those pixels
@@ -671,6 +689,32 @@ const COPY_ABOVE = 0.2;
 const COPY_PIXELS = 150;
 /** The mean paper correlation of like glyphs above which the page's paper is shaped by its glyphs: no copy can be told there. */
 const COPY_LIKE_MEAN = 0.025;
+/**
+ * The one-glyph copy rule: the glyph's pixels differ from another's by at most this share of the
+ * page's median difference of like glyphs (two prints: the scanner's noise twice, 4.1 to 5.2 grey levels
+ * on the bench's pages; a copy on a lossless page 0 to 0.8), every other pair of the page differs by
+ * this many grey levels more, the box holds this many pixels, and both words carry the page's noise.
+ * High at or below the lower share.
+ */
+const GLYPH_SHARE = 0.35;
+const GLYPH_SAME = 0.15;
+const GLYPH_GAP = 2;
+const GLYPH_PIXELS = 100;
+/** Both words' paper at least this share as noisy as the page's amounts' (median). */
+const GLYPH_NOISE = 0.5;
+
+/**
+ * A copy and its source (words of the page, by index) and their rows; the pixels cannot tell which is
+ * the copy, the arithmetic can where it breaks at one of the two rows (`copyRow`).
+ */
+function pairRows(p: ScanPageStats, txs: StatementTransaction[], arithmeticRows: ReadonlySet<number>, word: number, other: number) {
+  const t = p.words[word];
+  const s = p.words[other];
+  const rowT = rowOf(txs, p.index + 1, t.box);
+  const rowS = rowOf(txs, p.index + 1, s.box);
+  const broken = [rowT, rowS].filter((i): i is number => i !== null && arithmeticRows.has(i));
+  return { t, s, rowT, rowS, copyRow: broken.length === 1 ? broken[0] : null };
+}
 
 /**
  * Findings of kind `pasted_patch` for an amount copied within the scan: the paper around its glyphs
@@ -695,13 +739,7 @@ function copyFindings(p: ScanPageStats, txs: StatementTransaction[], arithmeticR
     const page2 = rest.length ? Math.max(...rest.map((o) => o.corr)) : 0;
     if (c.corr - page2 < COPY_ABOVE) continue;
     done.add(key);
-    const t = p.words[c.word];
-    const s = p.words[c.other];
-    const rowT = rowOf(txs, page, t.box);
-    const rowS = rowOf(txs, page, s.box);
-    // the pixels cannot tell the copy from its source; the arithmetic can, where it breaks at one of the two rows
-    const broken = [rowT, rowS].filter((i): i is number => i !== null && arithmeticRows.has(i));
-    const copyRow = broken.length === 1 ? broken[0] : null;
+    const { t, s, rowT, rowS, copyRow } = pairRows(p, txs, arithmeticRows, c.word, c.other);
     out.push({
       kind: 'pasted_patch',
       category: 'content',
@@ -710,6 +748,32 @@ function copyFindings(p: ScanPageStats, txs: StatementTransaction[], arithmeticR
       boxes: [t.box, s.box].map((b) => [r1(b[0]), r1(b[1]), r1(b[2]), r1(b[3])] as Box),
       row: copyRow ?? rowT ?? rowS,
       message: `page ${page}: ${what(t)}${rowLabel(txs, rowT)} and ${what(s)}${rowLabel(txs, rowS)} carry the same paper: the scanner's noise around ${c.glyphs} of their characters matches pixel for pixel (correlation ${f2(c.corr)} over ${c.pixels} pixels, where ${t.money ? 'the amount' : 'the number'} matches no other word above ${f2(Math.max(0, c.alt))} and the page's other amounts none above ${f2(Math.max(0, page2))}): a scanner never puts the same noise on two places, so one was copied over the other in an image editor${copyRow !== null ? `; the arithmetic breaks at row ${copyRow + 1}, so that is likely the copy` : ''}`,
+    });
+  }
+  // one digit copied over another: a single glyph of the amount is another glyph's pixels, ink and noise
+  const glyphs = p.glyphCopies ?? [];
+  const med = p.glyphMedian ?? 0;
+  // glyphs alike for want of noise (a patch typed without any: its digits are drawn alike) are no copy
+  const pageNoise = median(p.words.filter((w) => w.money && w.noise !== null).map((w) => w.noise!));
+  const quiet = (i: number) => (p.words[i].noise ?? 0) < GLYPH_NOISE * pageNoise;
+  for (const g of glyphs) {
+    if (!med || g.mad > GLYPH_SHARE * med || g.pixels < GLYPH_PIXELS || quiet(g.word) || quiet(g.other)) continue;
+    const key = [Math.min(g.word, g.other), Math.max(g.word, g.other)].join(':');
+    if (done.has(key)) continue;
+    const rest = glyphs.filter((o) => o.word !== g.word && o.word !== g.other && o.other !== g.word && o.other !== g.other);
+    const next = rest.length ? Math.min(...rest.map((o) => o.mad)) : med;
+    if (next - g.mad < GLYPH_GAP) continue;
+    done.add(key);
+    const { t, s, rowT, rowS, copyRow } = pairRows(p, txs, arithmeticRows, g.word, g.other);
+    const source = g.other === g.word ? `another of the same ${t.money ? 'amount' : 'number'}` : `one of ${what(s)}${rowLabel(txs, rowS)}`;
+    out.push({
+      kind: 'pasted_patch',
+      category: 'content',
+      severity: g.mad <= GLYPH_SAME * med ? 'high' : 'medium',
+      page,
+      boxes: [g.glyph, g.source].map((b) => [r1(b[0]), r1(b[1]), r1(b[2]), r1(b[3])] as Box),
+      row: copyRow ?? rowT ?? rowS,
+      message: `page ${page}: a character of ${what(t)}${rowLabel(txs, rowT)} and ${source} are the same pixels: they differ by ${f2(g.mad)} grey levels on average over ${g.pixels} pixels, where two prints of one character on this page differ by ${f1(med)} (the median) and no other pair by less than ${f1(next)}: a scanner never prints a character twice with the same noise, so one was copied over the other in an image editor${copyRow !== null ? `; the arithmetic breaks at row ${copyRow + 1}, so that is likely the copy` : ''}`,
     });
   }
   return out;
@@ -734,13 +798,39 @@ function encodingName(filter: string | null | undefined): string | null {
 /** Overlays on one page at most: a page cut into more images is a scanner's or a compressor's own layout (mixed raster content). */
 const MAX_OVERLAYS = 3;
 
+/** A word read inside a box of the page (an image laid over it, a region put in after the scanner's JPEG). */
+type BoxWord = { text: string; box: Box; line: number };
+
 /**
- * Findings of kind `pasted_image`: an image drawn over part of a scanned page's own image, after it,
- * over words the reading holds or inside its table of amounts. A scanner makes one image of a page; a
- * patch pasted onto the scan in a PDF editor is an image of its own, with its own size, resolution
- * and encoding. High over a value with a digit (an amount, a date, a balance), medium over other words
- * of the table or over nothing (a row hidden under paper).
+ * What a finding over `box` names, from the `words` read inside it: the word with a digit (an amount
+ * first) and how many more, then `verbs.one`; else the words, if any, as the table's, then
+ * `verbs.many`; else `verbs.none`, the whole phrase. Null where the box holds no word with a digit and
+ * lies outside the page's table of amounts (the lines of its money words): nothing in the margins.
  */
+function boxSubject(
+  p: ScanPageStats,
+  box: Box,
+  words: readonly BoxWord[],
+  verbs: { one: string; many: string; none: string },
+): { shown: BoxWord | undefined; what: string } | null {
+  const amountLines = p.words.filter((w) => w.money);
+  const top = Math.min(...amountLines.map((w) => w.box[1]));
+  const bottom = Math.max(...amountLines.map((w) => w.box[3]));
+  const digits = words.filter((w) => /\d/.test(w.text));
+  const inTable = amountLines.length > 0 && box[3] >= top && box[1] <= bottom;
+  if (!digits.length && !inTable) return null;
+  const shown = digits.find((w) => isMoney(w.text)) ?? digits[0];
+  const what = shown
+    ? `${isMoney(shown.text) ? `the amount ${shown.text}` : `"${shown.text}"`}${words.length > 1 ? ` (and ${words.length - 1} more word${words.length > 2 ? 's' : ''})` : ''} ${verbs.one}`
+    : words.length
+      ? `the words "${words
+          .slice(0, 4)
+          .map((w) => w.text)
+          .join(' ')}" in the table of amounts ${verbs.many}`
+      : verbs.none;
+  return { shown, what };
+}
+
 /**
  * Findings of kind `pasted_patch` from the JPEG compression the page went through before its last save
  * (tamper-history.ts): each region whose blocks fall off that compression's steps was put in after it.
@@ -751,25 +841,17 @@ function historyFindings(p: ScanPageStats, txs: StatementTransaction[]): TamperF
   const h = p.history;
   if (!h?.regions.length) return [];
   const page = p.index + 1;
-  const amountLines = p.words.filter((w) => w.money);
-  const top = Math.min(...amountLines.map((w) => w.box[1]));
-  const bottom = Math.max(...amountLines.map((w) => w.box[3]));
   const out: TamperFinding[] = [];
   for (const g of h.regions) {
-    const digits = g.words.filter((w) => /\d/.test(w.text));
-    const inTable = amountLines.length > 0 && g.box[3] >= top && g.box[1] <= bottom;
-    if (!digits.length && !inTable) continue;
-    const shown = digits.find((w) => isMoney(w.text)) ?? digits[0];
+    const named = boxSubject(p, g.box, g.words, {
+      one: 'lies in',
+      many: 'lie in',
+      none: 'in the table of amounts, with nothing read on it, lies',
+    });
+    if (!named) continue;
+    const { shown, what } = named;
     const centre: Box = [(g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2, (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2];
     const rowIx = rowOf(txs, page, shown ? shown.box : centre);
-    const what = shown
-      ? `${isMoney(shown.text) ? `the amount ${shown.text}` : `"${shown.text}"`}${g.words.length > 1 ? ` (and ${g.words.length - 1} more word${g.words.length > 2 ? 's' : ''})` : ''} lies in`
-      : g.words.length
-        ? `the words "${g.words
-            .slice(0, 4)
-            .map((w) => w.text)
-            .join(' ')}" in the table of amounts lie in`
-        : 'in the table of amounts, with nothing read on it, lies';
     const w = Math.round(g.box[2] - g.box[0]);
     const ht = Math.round(g.box[3] - g.box[1]);
     out.push({
@@ -785,29 +867,28 @@ function historyFindings(p: ScanPageStats, txs: StatementTransaction[]): TamperF
   return out;
 }
 
+/**
+ * Findings of kind `pasted_image`: an image drawn over part of a scanned page's own image, after it,
+ * over words the reading holds or inside its table of amounts. A scanner makes one image of a page; a
+ * patch pasted onto the scan in a PDF editor is an image of its own, with its own size, resolution
+ * and encoding. High over a value with a digit (an amount, a date, a balance), medium over other words
+ * of the table or over nothing (a row hidden under paper).
+ */
 function overlayFindings(p: ScanPageStats, txs: StatementTransaction[]): TamperFinding[] {
   const overlays = p.overlays ?? [];
   if (!overlays.length || overlays.length > MAX_OVERLAYS) return [];
   const page = p.index + 1;
-  const amountLines = p.words.filter((w) => w.money);
-  const top = Math.min(...amountLines.map((w) => w.box[1]));
-  const bottom = Math.max(...amountLines.map((w) => w.box[3]));
   const out: TamperFinding[] = [];
   for (const o of overlays) {
-    const digits = o.words.filter((w) => /\d/.test(w.text));
-    const inTable = amountLines.length > 0 && o.box[3] >= top && o.box[1] <= bottom;
-    if (!digits.length && !inTable) continue;
-    const shown = digits.find((w) => isMoney(w.text)) ?? digits[0];
+    const named = boxSubject(p, o.box, o.words, {
+      one: 'is an image of its own',
+      many: 'are an image of its own',
+      none: 'an image of its own covers part of the table of amounts, with nothing read on it',
+    });
+    if (!named) continue;
+    const { shown, what } = named;
     const rowIx = shown ? rowOf(txs, page, shown.box) : null;
     const label = rowLabel(txs, rowIx);
-    const what = shown
-      ? `${isMoney(shown.text) ? `the amount ${shown.text}` : `"${shown.text}"`}${o.words.length > 1 ? ` (and ${o.words.length - 1} more word${o.words.length > 2 ? 's' : ''})` : ''} is an image of its own`
-      : o.words.length
-        ? `the words "${o.words
-            .slice(0, 4)
-            .map((w) => w.text)
-            .join(' ')}" in the table of amounts are an image of its own`
-        : 'an image of its own covers part of the table of amounts, with nothing read on it';
     const own = encodingName(o.filter);
     const pageEnc = encodingName(p.filter);
     const dpi = o.dpi[0] === o.dpi[1] ? `${o.dpi[0]}` : `${o.dpi[0]} x ${o.dpi[1]}`;

@@ -50,13 +50,20 @@ describe('date notations', () => {
     ['Sept 3, 2024', { month: 9, day: 3, year: 2024 }],
     ['05 Jan 2025', { month: 1, day: 5, year: 2025 }],
     ['02/29', { month: 2, day: 29, year: null }],
+    // the day glued to the month: printed so, or the space lost by OCR
+    ['02Apr', { month: 4, day: 2, year: null }],
+    ['15APR24', { month: 4, day: 15, year: 2024 }],
+    ['3May2025', { month: 5, day: 3, year: 2025 }],
   ])('%s', (tok, want) => {
     expect(parseDateToken(tok)).toEqual(want);
   });
 
-  it.each(['13/13', '00/10', '1,234.56', 'Page', '12/32', '32/01', '01/05-2025'])('rejects %s', (tok) => {
-    expect(parseDateToken(tok)).toBeNull();
-  });
+  it.each(['13/13', '00/10', '1,234.56', 'Page', '12/32', '32/01', '01/05-2025', '10am', '2nd', '40Apr', '12Bogus'])(
+    'rejects %s',
+    (tok) => {
+      expect(parseDateToken(tok)).toBeNull();
+    },
+  );
 
   it('resolves MM/DD years across a Dec->Jan statement period', () => {
     expect(resolveYear(12, 28, '2025-12-16', '2026-01-15', 2000)).toBe(2025);

@@ -115,7 +115,7 @@ function fixYear(y: string): number {
 
 /**
  * Parses one date token: MM/DD, DD/MM, MM-DD, MM/DD/YY(YY), DD.MM.YYYY, YYYY-MM-DD, "Jan 05", "Jan 5, 2025",
- * "05-Jan-2025", "12th Feb". Numeric dates are read month-first when valid; `ambiguous` marks those
+ * "05-Jan-2025", "12th Feb", "02Apr". Numeric dates are read month-first when valid; `ambiguous` marks those
  * the document-level date order may swap.
  */
 const HAS_DIGIT = /\d/;
@@ -144,7 +144,8 @@ export function parseDateToken(token: string): ParsedDate | null {
     if (!month || day < 1 || day > 31) return null;
     return { month, day, year: m[3] ? Number(m[3]) : null };
   }
-  m = /^(\d{1,2})(?:st|nd|rd|th)?[\s-]([A-Za-z]{3,9})\.?,?(?:[\s-](\d{2}|\d{4}))?$/.exec(t);
+  // the day glued to the month ("02Apr", "02APR24"): printed so by some banks, and OCR drops the space
+  m = /^(\d{1,2})(?:st|nd|rd|th)?[\s-]?([A-Za-z]{3,9})\.?,?(?:[\s-]?(\d{2}|\d{4}))?$/.exec(t);
   if (m) {
     const month = monthFromName(m[2]);
     const day = Number(m[1]);
