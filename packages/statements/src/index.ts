@@ -149,6 +149,17 @@ export async function parseStatementFile(bytes: Uint8Array, opts: ParseOptions =
         );
       }
     }
+    // a scanned page OCR reads poorly (noise, shading, a photo) is no reading to trust, whatever was made of it
+    const poor = layout.pages.filter((p) => p.method === 'ocr' && p.confidence < POOR_OCR);
+    if (poor.length) {
+      const pct = (c: number) => `${Math.round(c * 100)}%`;
+      const lo = Math.min(...poor.map((p) => p.confidence));
+      const hi = Math.max(...poor.map((p) => p.confidence));
+      review.needsReview = true;
+      review.reasons.push(
+        `${poor.length === 1 ? 'page' : 'pages'} ${poor.map((p) => p.index + 1).join(', ')} of the scan read poorly: OCR is ${lo === hi ? pct(lo) : `${pct(lo)} to ${pct(hi)}`} confident of the words, so rows may be missing or misread: check the ${poor.length === 1 ? 'page' : 'pages'}, or ask for a clearer copy`,
+      );
+    }
     const metaRisk = assessTamperRisk({
       info: opened.info,
       pages: layout.pages,
@@ -249,6 +260,9 @@ function llmSources(rule: BankParseResult, llm: BankStatementFields): FieldSourc
  * A bank statement read without transactions, or whose figures do not reconcile, is never a silent
  * success: it is flagged for review with the reasons a person needs to check it.
  */
+/** OCR confidence (the words', 0 to 1) below which a scan reads too poorly to trust: clean scans read 0.8 to 0.94, noisy shaded tables 0.2 to 0.46. */
+export const POOR_OCR = 0.6;
+
 export function reviewOf(parsed: BankParseResult, rec: Reconciliation, receivedOn?: string): { needsReview: boolean; reasons: string[] } {
   const reasons: string[] = [];
   // A statement cannot cover days after it was received (one day of grace for time zones).
