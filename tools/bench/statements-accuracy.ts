@@ -178,8 +178,10 @@ async function main() {
   let tenTotal = 0;
   let tenCpuTotal = 0;
   // warm means the JIT has seen this document: its first reads (a 470-row statement is larger than
-  // the corpus's) compile code paths and grow buffers, and cost up to twice a steady read
-  const WARMUP = 2;
+  // the corpus's) compile code paths and grow buffers, and cost up to twice a steady read; with 2
+  // untimed reads the gate's figure read 51 to 77 (47 in a CI run just after the docker step), V8
+  // still optimising the row reader on background threads, with 4 it read 70 to 84
+  const WARMUP = 4;
   const RUNS = 8;
   for (let i = 0; i < WARMUP; i++) await parseStatementFile(ten.bytes);
   for (let i = 0; i < RUNS; i++) {
